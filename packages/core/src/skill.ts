@@ -1,0 +1,80 @@
+import { z } from "zod";
+
+/** An input of a task skill (OpenHands `inputs:`). */
+export const SkillInputSchema = z.object({
+  name: z.string().min(1),
+  description: z.string().default(""),
+  required: z.boolean().optional(),
+  default: z.string().optional(),
+});
+
+/** How a skill enters the context. Tagged on `type`. */
+export const TriggerSchema = z.discriminatedUnion("type", [
+  /** Injected into the system prompt every step (repository guidance). */
+  z.object({ type: z.literal("always") }),
+  /** Attached to the user message that mentions one of the keywords. */
+  z.object({ type: z.literal("keyword"), keywords: z.array(z.string().min(1)).min(1) }),
+  /** A keyword skill with inputs; `/<name>` is always one of its keywords. */
+  z.object({
+    type: z.literal("task"),
+    keywords: z.array(z.string().min(1)).min(1),
+    inputs: z.array(SkillInputSchema),
+  }),
+  /** Attached to the tool result of a call that touched a file matching a glob. */
+  z.object({ type: z.literal("path"), globs: z.array(z.string().min(1)).min(1) }),
+  /** Listed in the catalog; the model loads it with a tool (Agent Skills default). */
+  z.object({ type: z.literal("on-demand") }),
+]);
+
+export const SkillScopeSchema = z.enum(["project", "user", "programmatic"]);
+
+/** The file format a skill was read from. */
+export const SkillFormatSchema = z.enum([
+  "skill-md", // Agent Skills SKILL.md
+  "legacy", // OpenHands skill / microagent .md
+  "guidance", // raw repository guidance (AGENTS.md, CLAUDE.md, .cursorrules, ...)
+  "cursor-mdc", // .cursor/rules/*.mdc
+  "copilot-instructions", // .github/instructions/*.instructions.md
+  "inline", // a Skill object given in code
+]);
+
+export const SkillSourceSchema = z.object({
+  kind: z.enum(["file", "inline", "compat"]),
+  path: z.string().optional(),
+  format: SkillFormatSchema,
+  scope: SkillScopeSchema,
+});
+
+/** One skill, whatever format it came from. */
+export const SkillSchema = z.object({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  /** The markdown body. Skills from `loadSkills` read it lazily on first access. */
+  content: z.string(),
+  source: SkillSourceSchema,
+  /** The skill's root folder, against which resources and scripts resolve. */
+  dir: z.string().optional(),
+  trigger: TriggerSchema,
+  inputs: z.array(SkillInputSchema).optional(),
+  allowedTools: z.array(z.string()).optional(),
+  /** When present, the only files `read_skill_resource` may read (relative to `dir`). */
+  resources: z.array(z.string()).optional(),
+  /** MCP servers the skill declares, as written; `@skillctx/mcp-bridge` validates them. */
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  license: z.string().optional(),
+  compatibility: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).default({}),
+  disableModelInvocation: z.boolean().optional(),
+  /** Frontmatter fields skillctx does not know, kept as written. */
+  extra: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type SkillInput = z.infer<typeof SkillInputSchema>;
+export type Trigger = z.infer<typeof TriggerSchema>;
+export type TriggerType = Trigger["type"];
+export type SkillScope = z.infer<typeof SkillScopeSchema>;
+export type SkillFormat = z.infer<typeof SkillFormatSchema>;
+export type SkillSource = z.infer<typeof SkillSourceSchema>;
+export type Skill = z.infer<typeof SkillSchema>;
+/** What callers may pass where a Skill is expected (defaults filled in by the schema). */
+export type SkillInit = z.input<typeof SkillSchema>;

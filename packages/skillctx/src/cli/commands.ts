@@ -1,0 +1,7 @@
+import type { CliCommand } from "./io.js";
+
+/**
+ * Every command of the CLI, by name. Each lives in its own file under `cli/`
+ * (`validate.ts`, `list.ts`, ...) and is registered here with one line.
+ */
+export const commands: Record<string, CliCommand> = {};
