@@ -1,5 +1,6 @@
 export { SkillctxError } from "./errors.js";
 export { diagnostic, DiagnosticSchema, SeveritySchema } from "./diagnostics.js";
+export { keepForModel, modelFamily } from "./model-gate.js";
 export {
   SkillSchema,
   TriggerSchema,
@@ -11,6 +12,7 @@ export {
 
 export type { SkillctxErrorOptions } from "./errors.js";
 export type { Diagnostic, Severity } from "./diagnostics.js";
+export type { ModelFamily } from "./model-gate.js";
 export type {
   Skill,
   SkillInit,
