@@ -11,6 +11,7 @@ export default defineConfig({
       "@skillctx/render": src("render"),
       "@skillctx/compat": src("compat"),
       "@skillctx/mcp-bridge": src("mcp-bridge"),
+      skillctx: src("skillctx"),
     },
   },
   test: {

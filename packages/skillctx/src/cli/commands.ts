@@ -1,7 +1,14 @@
+import { buildCommand } from "./build.js";
 import type { CliCommand } from "./io.js";
+import { listCommand } from "./list.js";
+import { validateCommand } from "./validate.js";
 
 /**
  * Every command of the CLI, by name. Each lives in its own file under `cli/`
  * (`validate.ts`, `list.ts`, ...) and is registered here with one line.
  */
-export const commands: Record<string, CliCommand> = {};
+export const commands: Record<string, CliCommand> = {
+  build: buildCommand,
+  list: listCommand,
+  validate: validateCommand,
+};

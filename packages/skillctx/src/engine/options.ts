@@ -1,0 +1,61 @@
+import type { Skill, SkillCache, SkillInput, SkillSourceInput } from "@skillctx/core";
+import type { Message } from "../messages.js";
+import type { ContextState } from "./state.js";
+import type { InputValues } from "./task-inputs.js";
+import type { Templates } from "./templates.js";
+import type { TrustOptions } from "./trust.js";
+
+/** What `collectInputs` is asked when a task skill fires. */
+export interface CollectInputsRequest {
+  skill: Skill;
+  inputs: SkillInput[];
+  /** The user message that fired the skill. */
+  message: Message;
+  signal?: AbortSignal | undefined;
+}
+
+/** How `` !`cmd` `` spans in skill text are rendered. */
+export interface RenderSettings {
+  /** Render keyword and path skills when they fire. @default true */
+  onTrigger?: boolean;
+  /** Per command. @default 10000 */
+  timeoutMs?: number;
+  /** Per command, UTF-8 bytes. @default 51200 */
+  maxOutputBytes?: number;
+  /** Extra environment for commands; wins over the inherited allowlist. */
+  env?: Record<string, string>;
+}
+
+/** Options of {@link AgentContext.create}. */
+export interface AgentContextOptions {
+  /** The agent's working folder: the repository whose skills and guidance apply. */
+  cwd: string;
+  /** Programmatic sources (skill folders, parent folders, .md files, Skill objects); they win name clashes. */
+  skills?: SkillSourceInput[];
+  /** Also read the user's skill folders (`~/.agents/skills`, `~/.claude/skills`, `~/.openhands/skills`), or these folders. @default false */
+  userSkills?: boolean | string[];
+  /** The home folder for user skills. @default os.homedir() */
+  homeDir?: string;
+  /** The host's own system prompt; it comes first in `system`. */
+  systemPrompt?: string;
+  /** The model id (`claude-sonnet-4-5`, `gpt-4o`, ...): gates guidance written for one model family. */
+  model?: string;
+  /** Skill names to leave out everywhere. */
+  disabled?: string[];
+  /** Which scopes may run commands, scripts and MCP servers. @default { project: false, user: true } */
+  trust?: TrustOptions;
+  render?: RenderSettings;
+  /** Read repository guidance files (AGENTS.md, CLAUDE.md, .cursorrules, ...). @default true */
+  guidance?: boolean | { includeNested?: boolean; maxGuidanceBytes?: number };
+  /** Catalog presentation in `system`. */
+  catalog?: { format?: "xml" | "markdown"; budgetTokens?: number };
+  /** Asked for a task skill's input values when it fires. */
+  collectInputs?: (request: CollectInputsRequest) => Promise<InputValues | undefined> | InputValues | undefined;
+  /** Overrides of the wording around skill text. */
+  templates?: Partial<Templates>;
+  /** A state saved from `ctx.state`, to resume a conversation. */
+  state?: ContextState;
+  /** A skill metadata cache shared between contexts. */
+  cache?: SkillCache;
+  signal?: AbortSignal;
+}

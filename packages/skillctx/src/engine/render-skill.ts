@@ -1,0 +1,33 @@
+import { findCommands, renderCommands } from "@skillctx/render";
+import type { Skill } from "@skillctx/core";
+import type { RenderSettings } from "./options.js";
+import type { Templates } from "./templates.js";
+import type { TrustOptions } from "./trust.js";
+import { isTrusted } from "./trust.js";
+
+export interface RenderSkillOptions {
+  cwd: string;
+  trust: TrustOptions | undefined;
+  settings: RenderSettings | undefined;
+  templates: Templates;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Renders the `` !`cmd` `` spans of a skill's text: run when the caller trusts the skill's scope,
+ * replaced by a "not run" marker otherwise. Text without spans is returned as is.
+ */
+export async function renderSkillText(text: string, skill: Skill, options: RenderSkillOptions): Promise<string> {
+  if (findCommands(text).length === 0) return text;
+  const scope = skill.source.scope === "user" ? "user" : "project";
+  const result = await renderCommands(text, {
+    cwd: options.cwd,
+    trusted: isTrusted(skill, options.trust),
+    untrustedMarker: (command) => options.templates.untrustedCommand(command, scope),
+    ...(options.settings?.timeoutMs !== undefined && { timeoutMs: options.settings.timeoutMs }),
+    ...(options.settings?.maxOutputBytes !== undefined && { maxOutputBytes: options.settings.maxOutputBytes }),
+    ...(options.settings?.env !== undefined && { env: options.settings.env }),
+    ...(options.signal !== undefined && { signal: options.signal }),
+  });
+  return result.text;
+}

@@ -1,0 +1,82 @@
+import type { SkillInput } from "@skillctx/core";
+
+/** What an injection block is built from. */
+export interface InjectionInfo {
+  skill: string;
+  trigger: "keyword" | "task" | "path";
+  /** The keyword or path that fired it. */
+  match: string;
+  /** Where the skill lives (its folder, relative to cwd when inside it), so relative references resolve. */
+  location: string | undefined;
+  /** The rendered body. */
+  body: string;
+  /** Task inputs still missing a value: the model should ask the user for them. */
+  missingInputs: SkillInput[];
+}
+
+/** One always-on guidance file in the repository-context block. */
+export interface GuidanceEntry {
+  name: string;
+  /** Where it was read from, relative to cwd when inside it. */
+  location: string | undefined;
+  text: string;
+}
+
+/** The wording skillctx puts around skill text. Every template is overridable through `templates`. */
+export interface Templates {
+  /** The repository-guidance block of `system`; called only when there is guidance. */
+  guidance(entries: readonly GuidanceEntry[]): string;
+  /** The line that introduces the skill catalog in `system`. */
+  catalogIntro: string;
+  /** The text attached to a message when a keyword, task or path skill fires. */
+  injection(info: InjectionInfo): string;
+  /** What replaces a `!`cmd`` span of an untrusted skill. */
+  untrustedCommand(command: string, scope: "project" | "user"): string;
+}
+
+export const defaultTemplates: Templates = {
+  guidance(entries) {
+    const blocks = entries.map((entry) => {
+      const where = entry.location === undefined ? "" : ` path="${attr(entry.location)}"`;
+      return `<guidance name="${attr(entry.name)}"${where}>\n${entry.text.trim()}\n</guidance>`;
+    });
+    return `<repository_guidance>\nInstructions for working in this repository, from its guidance files.\n\n${blocks.join("\n\n")}\n</repository_guidance>`;
+  },
+
+  catalogIntro:
+    "Skills are available for specialised tasks. When a task matches a skill's description, load the skill with the load_skill tool before acting.",
+
+  injection(info) {
+    const why =
+      info.trigger === "path"
+        ? `because a tool touched ${quote(info.match)}`
+        : `because the message mentions ${quote(info.match)}`;
+    const where = info.location === undefined ? "" : ` Its files are in ${info.location}; resolve relative references there.`;
+    const lines = [
+      `<skill name="${attr(info.skill)}" trigger="${info.trigger}" match="${attr(info.match)}">`,
+      `The skill "${info.skill}" was attached ${why}.${where}`,
+      "",
+      info.body.trim(),
+    ];
+    if (info.missingInputs.length > 0) {
+      lines.push("", "Ask the user for these inputs before you start, then use their values in place of the ${…} placeholders above:");
+      for (const input of info.missingInputs) {
+        lines.push(`- ${input.name}${input.description ? `: ${input.description}` : ""}`);
+      }
+    }
+    lines.push("</skill>");
+    return lines.join("\n");
+  },
+
+  untrustedCommand(command, scope) {
+    return `[Not run: \`${command}\` comes from a ${scope} skill, which is not trusted. Pass trust: { ${scope}: true } to allow it.]`;
+  },
+};
+
+function attr(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
+function quote(value: string): string {
+  return `"${value}"`;
+}
