@@ -340,3 +340,52 @@ Current marker: !\`echo rendered-$((40 + 2))\`
     expect(text).toContain("!`echo rendered-$((40 + 2))`");
   });
 });
+
+describe("AgentContext: skill set changes and rewrites", () => {
+  it("setSkills adds skills that fire on new messages only, leaving earlier messages as they were", async () => {
+    const repo = await demoRepo();
+    const ctx = await context(repo);
+    const history: Message[] = [user("tell me about kubernetes")];
+    const first = await ctx.buildContext(history);
+    expect(first.activated).toEqual([]);
+    await ctx.setSkills([
+      {
+        name: "k8s",
+        description: "Kubernetes help",
+        content: "Use kubectl apply -f.",
+        source: { kind: "inline", format: "inline", scope: "programmatic" },
+        trigger: { type: "keyword", keywords: ["kubernetes"] },
+      },
+    ]);
+    history.push(assistant("..."), user("kubernetes again"));
+    const second = await ctx.buildContext(history);
+    expect(second.messages[0]).toEqual(first.messages[0]);
+    expect(second.activated).toEqual([{ skill: "k8s", trigger: "keyword", match: "kubernetes", messageIndex: 2 }]);
+    expect(second.system).toContain("k8s");
+  });
+
+  it("a resumed context and the original agree after the host rewrites history", async () => {
+    const repo = await demoRepo();
+    const original = await context(repo);
+    const history: Message[] = [user("docker first"), assistant("a"), user("docker again and /bug-report")];
+    await original.buildContext(history);
+    const resumed = await context(repo, { state: original.state });
+    const rewritten: Message[] = [user("summary"), user("docker again and /bug-report"), user("container")];
+    const a = await original.buildContext(rewritten);
+    const b = await resumed.buildContext(rewritten.map((m) => ({ ...m })));
+    expect(b.messages).toEqual(a.messages);
+    expect(b.activated).toEqual(a.activated);
+    expect(a.activated).toEqual([{ skill: "docker", trigger: "keyword", match: "container", messageIndex: 2 }]);
+  });
+
+  it("does not render or scan again on a step with nothing new", async () => {
+    const repo = await demoRepo({
+      ".agents/skills/counter.md": "---\ntriggers: [tally]\n---\nCount: !`echo x >> runs.txt; wc -l < runs.txt`\n",
+    });
+    const ctx = await context(repo, { trust: { project: true } });
+    const history: Message[] = [user("tally please")];
+    const first = await ctx.buildContext(history);
+    for (let i = 0; i < 5; i++) expect(await ctx.buildContext(history)).toEqual({ ...first, activated: [], diagnostics: [] });
+    expect(await readFile(path.join(repo.dir, "runs.txt"), "utf8")).toBe("x\n");
+  });
+});

@@ -34,6 +34,12 @@ describe("keepForModel", () => {
     expect(keepForModel("gemini", "claude-opus-4")).toBe(false);
   });
 
+  it("gates the guidance of sub-folders by its base name", () => {
+    expect(keepForModel("claude:packages/api", "gpt-4o")).toBe(false);
+    expect(keepForModel("gemini:server", "gemini-2.5-pro")).toBe(true);
+    expect(keepForModel("agents:server", "gpt-4o")).toBe(true);
+  });
+
   it("keeps everything for an unknown or absent model, and other names always", () => {
     expect(keepForModel("claude", undefined)).toBe(true);
     expect(keepForModel("gemini", "my-local-model")).toBe(true);

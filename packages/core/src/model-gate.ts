@@ -23,7 +23,9 @@ const FAMILY_GUIDANCE: Readonly<Record<string, ModelFamily>> = { claude: "anthro
  * Anthropic/Claude models, `gemini` only for Gemini models; an unknown or absent model keeps everything.
  */
 export function keepForModel(skillName: string, model: string | undefined): boolean {
-  const wanted = FAMILY_GUIDANCE[skillName.toLowerCase()];
+  // `claude:packages/api` (guidance of a sub-folder) is gated like `claude`.
+  const base = skillName.split(":")[0]!.toLowerCase();
+  const wanted = FAMILY_GUIDANCE[base];
   if (wanted === undefined) return true;
   const family = modelFamily(model);
   return family === undefined || family === wanted;

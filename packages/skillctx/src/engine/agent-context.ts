@@ -87,6 +87,7 @@ export class AgentContext {
 
   /** A JSON snapshot of the conversation's state; pass it back as `options.state` to resume. */
   get state(): ContextState {
+    this.tracker.syncState();
     return structuredClone(this.current);
   }
 
@@ -155,7 +156,7 @@ export class AgentContext {
       templates: this.templates,
       catalog: o.catalog,
     });
-    this.tracker.invalidate();
+    // The conversation is left as it is: new skills fire on new messages only, so the prefix stays stable.
   }
 
   // Guidance with commands is rendered once and frozen in state, so `system` stays byte-stable.
@@ -198,6 +199,7 @@ export class AgentContext {
       settings: this.options.render,
       templates: this.templates,
       signal,
+      report: (found) => this.pendingDiagnostics.push(...found),
     });
   }
 

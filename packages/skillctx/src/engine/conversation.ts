@@ -2,7 +2,7 @@ import type { Skill } from "@skillctx/core";
 import { toolCallPaths } from "@skillctx/core";
 import type { Message } from "../messages.js";
 import { messageText, withAppendedText } from "../messages.js";
-import { extendFingerprints } from "./fingerprint.js";
+import { contentHash } from "./fingerprint.js";
 import type { SkillSet } from "./skill-set.js";
 import type { Attachment, ContextState } from "./state.js";
 
@@ -16,61 +16,58 @@ export interface PendingActivation {
   message: Message;
 }
 
+type Hit = Pick<PendingActivation, "skill" | "trigger" | "match">;
+
 /**
- * Follows one conversation across steps. A step that only appends messages costs time in
- * proportion to the new messages: the unchanged prefix is recognised by object identity and its
- * fingerprints and output messages are reused. Anything else (history condensed, rewritten, or a
- * resumed state) takes the full path: fingerprints are matched against the frozen attachments,
- * and a skill whose message is gone is re-armed.
+ * Follows one conversation across steps. The longest prefix of messages that are the same objects
+ * as last step is kept with its fingerprints, scan marks and output; only the rest is fingerprinted
+ * and scanned, so a step costs time in proportion to what changed. Messages are known by
+ * fingerprint (content hash, plus `#n` for the n-th identical one), which is what the state stores:
+ * a skill whose message is gone from the history is re-armed.
  */
 export class ConversationTracker {
   private refs: Message[] = [];
   private fingerprints: string[] = [];
+  /** How many messages so far have each content hash. */
   private occurrences = new Map<string, number>();
+  /** Fingerprints present in the current messages. */
+  private present = new Set<string>();
+  private scanned: Set<string>;
   private toolCallArgs = new Map<string, unknown>();
   private output: Message[] = [];
-  private scanned: Set<string>;
-  /** Index from which this step's output must be rebuilt. */
-  private rebuildFrom = 0;
-  private resync = true;
+  private keep = 0;
 
   constructor(private readonly state: ContextState) {
     this.scanned = new Set(state.scanned);
   }
 
-  /** Forget identity-based shortcuts (after a resume or when the skill set changes). */
-  invalidate(): void {
-    this.resync = true;
+  /** Writes the scan marks into the state object (kept as a set while stepping). */
+  syncState(): void {
+    this.state.scanned = [...this.scanned];
   }
 
-  /** Finds what fires in the messages that were not scanned before. Records nothing yet. */
+  /** Finds what fires in messages not scanned before. Records the scan marks, not the attachments. */
   scan(messages: readonly Message[], skills: SkillSet, cwd: string): PendingActivation[] {
     let same = 0;
     const limit = Math.min(messages.length, this.refs.length);
     while (same < limit && messages[same] === this.refs[same]) same++;
-    const appendOnly = !this.resync && same === this.refs.length;
+    const changed = same < this.refs.length;
+    this.truncate(same);
+    for (let i = same; i < messages.length; i++) this.addFingerprint(messages[i]!);
+    if (changed || same === 0) this.forgetVanished();
+    this.keep = same;
 
-    if (!appendOnly) this.rewind(same);
-    extendFingerprints(messages, this.fingerprints.length, {
-      fingerprints: this.fingerprints,
-      seen: this.occurrences,
-    });
-    if (!appendOnly) this.rearm(messages);
-
-    this.rebuildFrom = appendOnly ? same : 0;
-    const armed = (name: string) => !this.state.attachments.some((a) => a.skill === name);
     const pending: PendingActivation[] = [];
     const firing = new Set<string>();
-    for (let index = appendOnly ? same : 0; index < messages.length; index++) {
+    for (let index = same; index < messages.length; index++) {
       const message = messages[index]!;
-      if (message.role === "assistant") this.rememberToolCalls(message);
+      if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.toolCallArgs.set(call.id, call.args);
       const fingerprint = this.fingerprints[index]!;
-      if (this.scanned.has(fingerprint) || (message.role !== "user" && message.role !== "tool")) continue;
+      if ((message.role !== "user" && message.role !== "tool") || this.scanned.has(fingerprint)) continue;
       this.scanned.add(fingerprint);
-      this.state.scanned.push(fingerprint);
-      const fired = message.role === "user" ? this.keywordHits(message, skills) : this.pathHits(message, skills, cwd);
-      for (const hit of fired) {
-        if (!armed(hit.skill.name) || firing.has(hit.skill.name)) continue;
+      const hits = message.role === "user" ? keywordHits(message, skills) : this.pathHits(message, skills, cwd);
+      for (const hit of hits) {
+        if (firing.has(hit.skill.name) || this.state.attachments.some((a) => a.skill === hit.skill.name)) continue;
         firing.add(hit.skill.name);
         pending.push({ ...hit, index, fingerprint, message });
       }
@@ -78,77 +75,72 @@ export class ConversationTracker {
     return pending;
   }
 
-  /** Records the frozen attachments of this step and returns the messages to send. */
+  /** Records this step's frozen attachments and returns the messages to send. */
   commit(messages: readonly Message[], attachments: readonly Attachment[]): Message[] {
     this.state.attachments.push(...attachments);
-    const byFingerprint = this.attachmentsByFingerprint();
-    const out = this.output.slice(0, this.rebuildFrom);
-    for (let index = this.rebuildFrom; index < messages.length; index++) {
-      const texts = byFingerprint.get(this.fingerprints[index]!);
-      out.push(texts === undefined ? messages[index]! : withAppendedText(messages[index]!, texts));
+    const texts = new Map<string, string[]>();
+    for (const a of this.state.attachments) texts.set(a.fingerprint, [...(texts.get(a.fingerprint) ?? []), a.text]);
+    const out = this.output.slice(0, this.keep);
+    for (let index = this.keep; index < messages.length; index++) {
+      const attached = texts.get(this.fingerprints[index]!);
+      out.push(attached === undefined ? messages[index]! : withAppendedText(messages[index]!, attached));
     }
     this.refs = messages.slice();
     this.output = out;
-    this.resync = false;
     return out.slice();
   }
 
-  private rewind(keep: number): void {
-    this.fingerprints.length = Math.min(keep, this.fingerprints.length);
-    this.occurrences = new Map();
-    for (const fingerprint of this.fingerprints) {
+  // Forgets messages from `length` on: their fingerprints and output.
+  private truncate(length: number): void {
+    for (let i = length; i < this.fingerprints.length; i++) {
+      const fingerprint = this.fingerprints[i]!;
       const hash = fingerprint.split("#")[0]!;
-      this.occurrences.set(hash, (this.occurrences.get(hash) ?? 0) + 1);
+      this.occurrences.set(hash, (this.occurrences.get(hash) ?? 1) - 1);
+      this.present.delete(fingerprint);
     }
-    this.toolCallArgs = new Map();
-    this.output = [];
-    this.refs = [];
+    this.fingerprints.length = Math.min(length, this.fingerprints.length);
+    this.refs.length = Math.min(length, this.refs.length);
+    this.output.length = Math.min(length, this.output.length);
+    if (length === 0) this.toolCallArgs.clear();
   }
 
-  // Drops attachments whose message is gone (the skill may fire again) and scanned marks of vanished messages.
-  private rearm(messages: readonly Message[]): void {
-    const present = new Set(this.fingerprints.slice(0, messages.length));
-    this.state.attachments = this.state.attachments.filter((a) => present.has(a.fingerprint));
-    this.state.scanned = this.state.scanned.filter((fingerprint) => present.has(fingerprint));
-    this.scanned = new Set(this.state.scanned);
+  private addFingerprint(message: Message): void {
+    const hash = contentHash(message);
+    const count = this.occurrences.get(hash) ?? 0;
+    this.occurrences.set(hash, count + 1);
+    const fingerprint = count === 0 ? hash : `${hash}#${count}`;
+    this.fingerprints.push(fingerprint);
+    this.present.add(fingerprint);
   }
 
-  private attachmentsByFingerprint(): Map<string, string[]> {
-    const map = new Map<string, string[]>();
-    for (const attachment of this.state.attachments) {
-      const list = map.get(attachment.fingerprint);
-      if (list === undefined) map.set(attachment.fingerprint, [attachment.text]);
-      else list.push(attachment.text);
-    }
-    return map;
+  // After history was rewritten: a skill whose message is gone is re-armed and may fire again, and
+  // scan marks of vanished messages are dropped. Messages that survive keep their marks, so they are
+  // not scanned again (the same outcome as a context resumed from state).
+  private forgetVanished(): void {
+    this.state.attachments = this.state.attachments.filter((a) => this.present.has(a.fingerprint));
+    for (const fingerprint of this.scanned) if (!this.present.has(fingerprint)) this.scanned.delete(fingerprint);
   }
 
-  private rememberToolCalls(message: Message): void {
-    for (const call of message.toolCalls ?? []) this.toolCallArgs.set(call.id, call.args);
-  }
-
-  private keywordHits(message: Message, skills: SkillSet): Array<Omit<PendingActivation, "index" | "fingerprint" | "message">> {
-    const hits = [];
-    for (const match of skills.keywords.match(messageText(message))) {
-      const skill = skills.byName.get(match.skill);
-      if (skill === undefined || (skill.trigger.type !== "keyword" && skill.trigger.type !== "task")) continue;
-      hits.push({ skill, trigger: skill.trigger.type, match: match.keyword });
-    }
-    return hits;
-  }
-
-  private pathHits(message: Message, skills: SkillSet, cwd: string): Array<Omit<PendingActivation, "index" | "fingerprint" | "message">> {
+  private pathHits(message: Message, skills: SkillSet, cwd: string): Hit[] {
     if (message.toolCallId === undefined || !this.toolCallArgs.has(message.toolCallId)) return [];
     const paths = toolCallPaths(this.toolCallArgs.get(message.toolCallId));
     if (paths.length === 0) return [];
-    const hits = [];
-    const seen = new Set<string>();
+    const hits: Hit[] = [];
     for (const match of skills.paths.match(paths, cwd)) {
       const skill = skills.byName.get(match.skill);
-      if (skill === undefined || seen.has(match.skill)) continue;
-      seen.add(match.skill);
-      hits.push({ skill, trigger: "path" as const, match: match.path });
+      if (skill === undefined || hits.some((h) => h.skill === skill)) continue;
+      hits.push({ skill, trigger: "path", match: match.path });
     }
     return hits;
   }
+}
+
+function keywordHits(message: Message, skills: SkillSet): Hit[] {
+  const hits: Hit[] = [];
+  for (const match of skills.keywords.match(messageText(message))) {
+    const skill = skills.byName.get(match.skill);
+    if (skill === undefined || (skill.trigger.type !== "keyword" && skill.trigger.type !== "task")) continue;
+    hits.push({ skill, trigger: skill.trigger.type, match: match.keyword });
+  }
+  return hits;
 }

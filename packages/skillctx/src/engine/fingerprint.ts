@@ -19,22 +19,3 @@ export function contentHash(message: Message): string {
   contentHashes.set(message, value);
   return value;
 }
-
-/**
- * Fingerprints of a message list: the content hash plus `#n` for the n-th repeat of identical
- * messages, so two identical user turns stay two messages. Extends `previous` (fingerprints of
- * an unchanged prefix) instead of starting over.
- */
-export function extendFingerprints(
-  messages: readonly Message[],
-  from: number,
-  previous: { fingerprints: string[]; seen: Map<string, number> },
-): void {
-  const { fingerprints, seen } = previous;
-  for (let i = from; i < messages.length; i++) {
-    const hash = contentHash(messages[i]!);
-    const count = seen.get(hash) ?? 0;
-    seen.set(hash, count + 1);
-    fingerprints.push(count === 0 ? hash : `${hash}#${count}`);
-  }
-}

@@ -1,5 +1,5 @@
-import { findCommands, renderCommands } from "@skillctx/render";
-import type { Skill } from "@skillctx/core";
+import { commandDiagnostics, findCommands, renderCommands } from "@skillctx/render";
+import type { Diagnostic, Skill } from "@skillctx/core";
 import type { RenderSettings } from "./options.js";
 import type { Templates } from "./templates.js";
 import type { TrustOptions } from "./trust.js";
@@ -11,6 +11,8 @@ export interface RenderSkillOptions {
   settings: RenderSettings | undefined;
   templates: Templates;
   signal?: AbortSignal | undefined;
+  /** Receives a warning for each command that failed, timed out, was cut or was not run. */
+  report?: (diagnostics: Diagnostic[]) => void;
 }
 
 /**
@@ -29,5 +31,6 @@ export async function renderSkillText(text: string, skill: Skill, options: Rende
     ...(options.settings?.env !== undefined && { env: options.settings.env }),
     ...(options.signal !== undefined && { signal: options.signal }),
   });
+  options.report?.(commandDiagnostics(result.runs, skill.source.path === undefined ? {} : { path: skill.source.path }));
   return result.text;
 }
