@@ -1,6 +1,20 @@
 export { SkillctxError } from "./errors.js";
 export { diagnostic, DiagnosticSchema, SeveritySchema } from "./diagnostics.js";
 export { keepForModel, modelFamily } from "./model-gate.js";
+export { loadSkills } from "./load-skills.js";
+export { discoverSkills, findGitRoot, PROJECT_SKILL_DIRS, USER_SKILL_DIRS } from "./discover-skills.js";
+export { createSkillCache, defaultSkillCache } from "./skill-cache.js";
+export { readSkillContent } from "./lazy-content.js";
+export { compareCodePoints } from "./code-point-order.js";
+export { createKeywordMatcher, matchKeyword } from "./keyword-matcher.js";
+export { createPathMatcher } from "./path-matcher.js";
+export { toolCallPaths } from "./tool-call-paths.js";
+export { countTokens, TOKENIZER } from "./tokens.js";
+export { buildCatalog, renderCatalog } from "./catalog.js";
+export { searchSkills } from "./skill-search.js";
+export { splitFrontmatter, parseFrontmatter, normalizeText } from "./frontmatter.js";
+export { parseSkill, safeParseSkill } from "./parse-skill.js";
+export { validateSkill, validateSkillMd } from "./validate.js";
 export {
   SkillSchema,
   TriggerSchema,
@@ -13,6 +27,17 @@ export {
 export type { SkillctxErrorOptions } from "./errors.js";
 export type { Diagnostic, Severity } from "./diagnostics.js";
 export type { ModelFamily } from "./model-gate.js";
+export type { LoadSkillsOptions, LoadSkillsResult } from "./load-skills.js";
+export type { DiscoverSkillsOptions } from "./discover-skills.js";
+export type { SkillCache } from "./skill-cache.js";
+export type { SkillSourceInput } from "./skill-sources.js";
+export type { KeywordMatch, KeywordMatcher } from "./keyword-matcher.js";
+export type { PathMatch, PathMatcher } from "./path-matcher.js";
+export type { CatalogLevel, CatalogOptions, CatalogResult } from "./catalog.js";
+export type { SearchSkillsOptions, SkillSearchResult } from "./skill-search.js";
+export type { FrontmatterSplit, ParsedFrontmatter, ParseFrontmatterOptions } from "./frontmatter.js";
+export type { ParseSkillOptions, SafeParseSkillResult } from "./parse-skill.js";
+export type { ValidateSkillOptions, ValidateSkillMdOptions, ValidationResult } from "./validate.js";
 export type {
   Skill,
   SkillInit,

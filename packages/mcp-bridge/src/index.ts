@@ -1,2 +1,8 @@
-// Filled in by this package's issue.
-export {};
+export { createMcpBridge } from "./bridge.js";
+export { serversFromSkill, MCP_JSON } from "./servers-from-skill.js";
+export { McpServerConfigSchema, parseServerConfig } from "./config-schema.js";
+
+export type { McpBridge, McpBridgeOptions, McpCallOptions } from "./bridge.js";
+export type { ServersFromSkillOptions } from "./servers-from-skill.js";
+export type { McpServerConfig, StdioServerConfig, HttpServerConfig } from "./config-schema.js";
+export type { DeclaredServer, McpTool, McpCallResult, McpServerState, McpServerStatus } from "./types.js";

@@ -1,6 +1,8 @@
 import { buildCommand } from "./build.js";
+import { catalogCommand } from "./catalog.js";
 import type { CliCommand } from "./io.js";
 import { listCommand } from "./list.js";
+import { renderCommand } from "./render.js";
 import { validateCommand } from "./validate.js";
 
 /**
@@ -9,6 +11,8 @@ import { validateCommand } from "./validate.js";
  */
 export const commands: Record<string, CliCommand> = {
   build: buildCommand,
+  catalog: catalogCommand,
   list: listCommand,
+  render: renderCommand,
   validate: validateCommand,
 };

@@ -14,6 +14,11 @@ import type { SystemParts } from "./system-prompt.js";
 import { fillInputs } from "./task-inputs.js";
 import { defaultTemplates } from "./templates.js";
 import type { Templates } from "./templates.js";
+import { checkHostTools } from "../tools/host-tools.js";
+import { resolveToolset } from "../tools/presets/index.js";
+import { SEARCH_TOOL } from "../tools/presets/common.js";
+import { checkToolFilter, Toolbox } from "../tools/toolbox.js";
+import type { ToolProvider, ToolResult } from "../tools/tool-provider.js";
 
 /** Why a skill entered the context in a step. */
 export interface Activation {
@@ -58,6 +63,9 @@ export class AgentContext {
   private pendingDiagnostics: Diagnostic[] = [];
   private pendingActivations: Activation[] = [];
   private closed = false;
+  private readonly toolbox: Toolbox;
+  /** Sources of tools beside the host's and the skill tools (the MCP bridge registers here); listed after them. */
+  readonly providers: ToolProvider[] = [];
 
   private constructor(
     private options: AgentContextOptions,
@@ -65,6 +73,26 @@ export class AgentContext {
   ) {
     this.templates = { ...defaultTemplates, ...options.templates };
     this.tracker = new ConversationTracker(current);
+    const self = this;
+    const hostTools = checkHostTools(options.tools);
+    const toolFilter = checkToolFilter(options.toolFilter);
+    this.toolbox = new Toolbox(
+      {
+        get cwd() { return self.options.cwd; },
+        get skills() { return self.skillSet; },
+        get catalog() { return self.parts.catalog; },
+        get trust() { return self.options.trust; },
+        get settings() { return self.options.skillTools ?? {}; },
+        state: current,
+        toolFilter,
+        hostTools,
+        providers: this.providers,
+        render: (text, skill, signal) => this.render(text, skill, signal),
+        activated: (activation) => void this.pendingActivations.push(activation),
+        diagnostic: (d) => void this.pendingDiagnostics.push(d),
+      },
+      resolveToolset(options.toolset),
+    );
   }
 
   /** Discovers skills and guidance for `options.cwd` and returns a context ready for its first step. */
@@ -112,6 +140,7 @@ export class AgentContext {
     const pending = this.tracker.scan(messages, this.skillSet, this.options.cwd);
     const attachments = await Promise.all(pending.map((p) => this.attachment(p, options.signal)));
     const out = this.tracker.commit(messages, attachments);
+    const tools = this.toolbox.definitions();
 
     const activated: Activation[] = [
       ...this.pendingActivations,
@@ -120,7 +149,22 @@ export class AgentContext {
     const diagnostics = this.pendingDiagnostics;
     this.pendingActivations = [];
     this.pendingDiagnostics = [];
-    return { system: this.parts.system, messages: out, tools: [], activated, diagnostics };
+    return { system: this.parts.system, messages: out, tools, activated, diagnostics };
+  }
+
+  /**
+   * Runs a tool call of the model: a skill tool, a host tool's `execute` or a provider's (MCP) tool.
+   * Never throws for bad model input (unknown tool, wrong arguments, a tool the active skill does not
+   * allow): those are results with `isError: true`. Rejects only when `signal` is aborted.
+   */
+  async callTool(name: string, args: unknown, options: { signal?: AbortSignal } = {}): Promise<ToolResult> {
+    this.assertOpen();
+    return this.toolbox.call(name, args, options);
+  }
+
+  /** The tools the next step lists; `all: true` ignores the active skill's allowed-tools (for adapters that register tools once). */
+  listTools(options: { all?: boolean } = {}): ToolDefinition[] {
+    return options.all === true ? this.toolbox.allDefinitions() : this.toolbox.definitions();
   }
 
   /** Stops everything the context started. Calling it twice is harmless. */
@@ -155,6 +199,7 @@ export class AgentContext {
       cwd: o.cwd,
       templates: this.templates,
       catalog: o.catalog,
+      toolset: { loadInstruction: this.toolbox.toolset.loadInstruction, searchTool: SEARCH_TOOL },
     });
     // The conversation is left as it is: new skills fire on new messages only, so the prefix stays stable.
   }

@@ -4,6 +4,9 @@ import type { ContextState } from "./state.js";
 import type { InputValues } from "./task-inputs.js";
 import type { Templates } from "./templates.js";
 import type { TrustOptions } from "./trust.js";
+import type { HostTool } from "../tools/host-tools.js";
+import type { SkillToolSettings, ToolFilterMode } from "../tools/skill-tools.js";
+import type { ToolsetName } from "../tools/toolset.js";
 
 /** What `collectInputs` is asked when a task skill fires. */
 export interface CollectInputsRequest {
@@ -47,10 +50,30 @@ export interface AgentContextOptions {
   render?: RenderSettings;
   /** Read repository guidance files (AGENTS.md, CLAUDE.md, .cursorrules, ...). @default true */
   guidance?: boolean | { includeNested?: boolean; maxGuidanceBytes?: number };
-  /** Catalog presentation in `system`. */
+  /**
+   * Catalog presentation in `system`. Over `budgetTokens` (o200k_base) it degrades: short descriptions,
+   * then names only, then as many names as fit, and a `search_skills` tool is listed for the rest.
+   */
   catalog?: { format?: "xml" | "markdown"; budgetTokens?: number };
   /** Asked for a task skill's input values when it fires. */
   collectInputs?: (request: CollectInputsRequest) => Promise<InputValues | undefined> | InputValues | undefined;
+  /** The host agent's own tools: listed in every step's `tools` before the skill tools; `callTool` runs their `execute`. */
+  tools?: HostTool[];
+  /**
+   * Names and argument shapes of the skill tools: skillctx's own (`load_skill`, `read_skill_resource`,
+   * `run_skill_script`, `unload_skill`) or a framework's (`strands`, `openhands`, `langflow`, `claude`).
+   * @default "skillctx"
+   */
+  toolset?: ToolsetName;
+  /**
+   * What the active skill's `allowed-tools` does: `filter` lists only the allowed tools (plus the skill
+   * tools) and refuses other calls; `refuse` keeps the whole, byte-stable list and refuses other calls
+   * (prompt-cache friendly); `off` ignores allowed-tools.
+   * @default "filter"
+   */
+  toolFilter?: ToolFilterMode;
+  /** Limits of the skill tools (resource size, listed files, script timeout and output). */
+  skillTools?: SkillToolSettings;
   /** Overrides of the wording around skill text. */
   templates?: Partial<Templates>;
   /** A state saved from `ctx.state`, to resume a conversation. */

@@ -21,6 +21,8 @@ export function buildSystem(options: {
   cwd: string;
   templates: Templates;
   catalog: { format?: "xml" | "markdown"; budgetTokens?: number } | undefined;
+  /** How the toolset loads a skill (for the intro line) and its search tool (for a partial catalog). */
+  toolset?: { loadInstruction: string; searchTool: string };
 }): SystemParts {
   const sections: string[] = [];
   if (options.systemPrompt !== undefined && options.systemPrompt.trim() !== "") sections.push(options.systemPrompt.trimEnd());
@@ -37,8 +39,11 @@ export function buildSystem(options: {
   }
   let catalog: CatalogResult | undefined;
   if (options.skills.catalog.length > 0) {
-    catalog = buildCatalog([...options.skills.catalog], options.catalog ?? {});
-    sections.push(`${options.templates.catalogIntro}\n\n${catalog.text}`);
+    const toolset = options.toolset ?? { loadInstruction: "the load_skill tool", searchTool: "search_skills" };
+    catalog = buildCatalog([...options.skills.catalog], { ...options.catalog, searchTool: toolset.searchTool });
+    const intro = options.templates.catalogIntro;
+    const introText = typeof intro === "function" ? intro({ loadInstruction: toolset.loadInstruction }) : intro;
+    if (catalog.text !== "") sections.push(`${introText}\n\n${catalog.text}`);
   }
   return { system: sections.join("\n\n"), catalog };
 }

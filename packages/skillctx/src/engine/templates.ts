@@ -22,12 +22,21 @@ export interface GuidanceEntry {
   text: string;
 }
 
+/** What the catalog intro may depend on. */
+export interface CatalogIntroInfo {
+  /** How the toolset loads a skill: `the load_skill tool`, `the skills tool (action "activate")`, ... */
+  loadInstruction: string;
+}
+
 /** The wording skillctx puts around skill text. Every template is overridable through `templates`. */
 export interface Templates {
   /** The repository-guidance block of `system`; called only when there is guidance. */
   guidance(entries: readonly GuidanceEntry[]): string;
-  /** The line that introduces the skill catalog in `system`. */
-  catalogIntro: string;
+  /**
+   * The line that introduces the skill catalog in `system`: a string, or a function of how the toolset
+   * loads a skill (`loadInstruction` is e.g. `the load_skill tool`).
+   */
+  catalogIntro: string | ((info: CatalogIntroInfo) => string);
   /** The text attached to a message when a keyword, task or path skill fires. */
   injection(info: InjectionInfo): string;
   /** What replaces a `!`cmd`` span of an untrusted skill. */
@@ -43,8 +52,8 @@ export const defaultTemplates: Templates = {
     return `<repository_guidance>\nInstructions for working in this repository, from its guidance files.\n\n${blocks.join("\n\n")}\n</repository_guidance>`;
   },
 
-  catalogIntro:
-    "Skills are available for specialised tasks. When a task matches a skill's description, load the skill with the load_skill tool before acting.",
+  catalogIntro: ({ loadInstruction }) =>
+    `Skills are available for specialised tasks. When a task matches a skill's description, load the skill with ${loadInstruction} before acting.`,
 
   injection(info) {
     const why =

@@ -1,0 +1,96 @@
+// MCP bridge benchmarks. Run: pnpm vitest bench --run bench/mcp.bench.ts
+//  1. starting 5 stdio servers in parallel vs one after another (each iteration also
+//     closes them, in parallel, in both variants);
+//  2. the round-trip of one tool call through bridge.callTool vs a bare SDK
+//     Client.callTool, each to its own process of the same fixture server.
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createMcpBridge, type DeclaredServer, type McpBridge } from "@skillctx/mcp-bridge";
+import { bench, describe } from "vitest";
+
+const server = fileURLToPath(new URL("../fixtures/mcp/server.mjs", import.meta.url));
+const declare = (name: string): DeclaredServer => ({
+  name,
+  config: { type: "stdio", command: process.execPath, args: [server, "--name", name] },
+  trusted: true,
+});
+const five = ["s1", "s2", "s3", "s4", "s5"];
+
+describe("start 5 stdio servers", () => {
+  bench(
+    "in parallel",
+    async () => {
+      const bridge = await createMcpBridge(five.map(declare), { start: five });
+      if (bridge.tools().length === 0) throw new Error("no tools");
+      await bridge.close();
+    },
+    { iterations: 6, warmupIterations: 1, time: 0, warmupTime: 0 },
+  );
+  bench(
+    "one after another",
+    async () => {
+      const bridge = await createMcpBridge(five.map(declare));
+      for (const name of five) await bridge.start([name]);
+      if (bridge.tools().length === 0) throw new Error("no tools");
+      await bridge.close();
+    },
+    { iterations: 6, warmupIterations: 1, time: 0, warmupTime: 0 },
+  );
+});
+
+// The SDK as @skillctx/mcp-bridge resolves it (ESM build), for the bare-client baseline.
+const sdk = realpathSync(fileURLToPath(new URL("../packages/mcp-bridge/node_modules/@modelcontextprotocol/sdk", import.meta.url)));
+const load = (path: string) => import(pathToFileURL(join(sdk, "dist/esm", path)).href);
+
+// Suite hooks (beforeAll/afterAll) do not run under `vitest bench`; each bench opens its
+// connection in tinybench's `setup` and closes it in `teardown` after the measured run.
+describe("tool call round-trip", () => {
+  const options = (open: () => Promise<void>, close: () => Promise<void>) => ({
+    time: 3000,
+    warmupTime: 500,
+    setup: open,
+    teardown: async (_task: unknown, mode: "run" | "warmup") => {
+      if (mode === "run") await close();
+    },
+  });
+
+  let client: { callTool(params: unknown): Promise<unknown>; close(): Promise<void> } | undefined;
+  bench(
+    "bare SDK Client.callTool",
+    async () => {
+      await client!.callTool({ name: "echo", arguments: { text: "ping" } });
+    },
+    options(
+      async () => {
+        if (client !== undefined) return;
+        const [{ Client }, { StdioClientTransport }] = await Promise.all([load("client/index.js"), load("client/stdio.js")]);
+        const bare = new Client({ name: "bench", version: "0" });
+        await bare.connect(new StdioClientTransport({ command: process.execPath, args: [server, "--name", "bare"], stderr: "ignore" }));
+        client = bare;
+      },
+      async () => {
+        await client?.close();
+        client = undefined;
+      },
+    ),
+  );
+
+  let bridge: McpBridge | undefined;
+  bench(
+    "bridge.callTool",
+    async () => {
+      const result = await bridge!.callTool("mcp__echo__echo", { text: "ping" });
+      if (result.content !== "ping") throw new Error(result.content);
+    },
+    options(
+      async () => {
+        bridge ??= await createMcpBridge([declare("echo")], { start: ["echo"] });
+      },
+      async () => {
+        await bridge?.close();
+        bridge = undefined;
+      },
+    ),
+  );
+});

@@ -1,0 +1,41 @@
+// One scan of a folder of skills in a fresh Node process; prints a JSON line with the figures.
+// Usage: node --expose-gc bench/scan-fresh.mjs DIR [--baseline]
+//   default     @skillctx/core's built loadSkills (packages/core/dist), metadata only
+//   --baseline  the naive loader: recursive readdir + readFileSync of every SKILL.md + gray-matter
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+
+const started = performance.now();
+const [dir, mode] = process.argv.slice(2);
+if (dir === undefined) throw new Error("usage: scan-fresh.mjs DIR [--baseline]");
+
+let count;
+let keep;
+if (mode === "--baseline") {
+  const matter = createRequire(import.meta.url)("gray-matter");
+  const skills = [];
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === "SKILL.md") {
+        // A fresh options object each call: gray-matter caches by content only when called without options.
+        const parsed = matter(readFileSync(full, "utf8"), {});
+        skills.push({ name: parsed.data.name, description: parsed.data.description, content: parsed.content });
+      }
+    }
+  };
+  walk(dir);
+  count = skills.length;
+  keep = skills;
+} else {
+  const { loadSkills } = await import("../packages/core/dist/index.js");
+  const result = await loadSkills([dir]);
+  count = result.skills.length;
+  keep = result;
+}
+const ms = performance.now() - started;
+globalThis.gc?.();
+const heapMB = process.memoryUsage().heapUsed / 1024 / 1024;
+process.stdout.write(`${JSON.stringify({ count, ms: Math.round(ms * 10) / 10, heapMB: Math.round(heapMB * 10) / 10, kept: keep !== undefined })}\n`);

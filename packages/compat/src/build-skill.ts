@@ -1,0 +1,153 @@
+import * as path from "node:path";
+import type { Diagnostic, Skill, SkillFormat, Trigger } from "@skillctx/core";
+import type { Candidate } from "./candidates.js";
+import { guidanceName } from "./formats.js";
+import { folderGlob } from "./globs.js";
+import { expandImports } from "./imports.js";
+import { displayPath } from "./paths.js";
+import { readGuidanceText, truncateText, truncationDiagnostic } from "./read-text.js";
+import { readRuleHeader } from "./rule-header.js";
+import type { RuleFormat } from "./rule-header.js";
+import { ruleTrigger } from "./rule-trigger.js";
+
+/** What building needs to know about the repository and the caller's options. */
+export interface BuildContext {
+  root: string;
+  realRoot: string;
+  maxBytes: number;
+  trustUserScope: boolean;
+  homeDir?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** A skill and its findings; `skill` is undefined when the source could not be used. */
+export interface Built {
+  skill: Skill | undefined;
+  diagnostics: Diagnostic[];
+}
+
+/** The skill name a candidate will get. */
+export function candidateName(candidate: Candidate): string {
+  if (candidate.type === "rule") return guidanceName(candidate.kind, candidate.folder, candidate.rule);
+  if (candidate.type === "clinerules-dir") return guidanceName("clinerules", candidate.folder);
+  return guidanceName(candidate.spec.kind, candidate.folder);
+}
+
+/** The path that identifies a candidate (a file, or the `.clinerules` folder). */
+export function candidatePath(candidate: Candidate): string {
+  return candidate.type === "clinerules-dir" ? candidate.dir : candidate.file;
+}
+
+/** Reads a candidate and turns it into a skill. Never throws for bad input (only on abort). */
+export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promise<Built> {
+  if (candidate.type === "rule") return buildRule(candidate, ctx);
+  const diagnostics: Diagnostic[] = [];
+  const name = candidateName(candidate);
+  const where = candidatePath(candidate);
+  const label = displayPath(where, ctx.root);
+  const metadata: Record<string, string> = {
+    kind: candidate.type === "file" ? candidate.spec.kind : "clinerules",
+    folder: candidate.folder === "" ? "." : candidate.folder,
+  };
+
+  let text: string;
+  if (candidate.type === "clinerules-dir") {
+    const parts: string[] = [];
+    for (const file of candidate.files) {
+      const part = await readOne(file, ctx, diagnostics);
+      if (part === undefined) continue;
+      const gap = part.endsWith("\n") || part === "" ? "" : "\n";
+      parts.push(`<!-- ${displayPath(file, ctx.root)} -->\n${part}${gap}`);
+    }
+    if (parts.length === 0) return { skill: undefined, diagnostics };
+    text = parts.join("\n");
+  } else {
+    const read = await readOne(candidate.file, ctx, diagnostics);
+    if (read === undefined) return { skill: undefined, diagnostics };
+    text = read;
+    if (candidate.spec.imports) {
+      const expanded = await expandImports(text, candidate.file, {
+        repoRoot: ctx.realRoot,
+        displayRoot: ctx.root,
+        trustUserScope: ctx.trustUserScope,
+        maxBytes: ctx.maxBytes,
+        homeDir: ctx.homeDir,
+        signal: ctx.signal,
+      });
+      text = expanded.text;
+      diagnostics.push(...expanded.diagnostics);
+      if (expanded.imported.length > 0) metadata["imports"] = expanded.imported.join(", ");
+    }
+  }
+  // Imports and concatenated rule files count against the same limit as one file.
+  const cut = truncateText(text, ctx.maxBytes, label);
+  if (cut !== undefined) {
+    text = cut.text;
+    diagnostics.push(truncationDiagnostic(where, label, cut.size, cut.kept, ctx.maxBytes));
+  }
+  if (diagnostics.some((d) => d.code === "GUIDANCE_TRUNCATED")) metadata["truncated"] = "true";
+
+  const nested = candidate.place.type === "nested";
+  metadata["activation"] = nested ? "path" : "always";
+  const trigger: Trigger = candidate.place.type === "nested" ? { type: "path", globs: [folderGlob(candidate.place.down)] } : { type: "always" };
+  const skill: Skill = {
+    name,
+    content: text,
+    source: { kind: "compat", path: where, format: "guidance", scope: "project" },
+    dir: candidate.type === "clinerules-dir" ? candidate.dir : path.dirname(candidate.file),
+    trigger,
+    metadata,
+  };
+  if (candidate.place.type === "nested") skill.description = `Guidance for files under ${candidate.place.down}/ (${label})`;
+  return { skill, diagnostics };
+}
+
+async function buildRule(candidate: Extract<Candidate, { type: "rule" }>, ctx: BuildContext): Promise<Built> {
+  const diagnostics: Diagnostic[] = [];
+  const format: RuleFormat = candidate.kind === "cursor" ? "cursor-mdc" : "copilot-instructions";
+  const text = await readOne(candidate.file, ctx, diagnostics);
+  if (text === undefined) return { skill: undefined, diagnostics };
+  const header = readRuleHeader(text, { path: candidate.file, format });
+  diagnostics.push(...header.diagnostics);
+  const decided = ruleTrigger(header, { format, place: candidate.place, file: candidate.file });
+  diagnostics.push(...decided.diagnostics);
+  if (!decided.ok) return { skill: undefined, diagnostics };
+
+  const label = displayPath(candidate.file, ctx.root);
+  const metadata: Record<string, string> = {
+    kind: candidate.kind,
+    folder: candidate.folder === "" ? "." : candidate.folder,
+    activation: decided.activation,
+  };
+  if (diagnostics.some((d) => d.code === "GUIDANCE_TRUNCATED")) metadata["truncated"] = "true";
+  const skill: Skill = {
+    name: guidanceName(candidate.kind, candidate.folder, candidate.rule),
+    content: header.body,
+    source: { kind: "compat", path: candidate.file, format: format satisfies SkillFormat, scope: "project" },
+    dir: path.dirname(candidate.file),
+    trigger: decided.trigger,
+    metadata,
+  };
+  const description = header.description ?? autoDescription(decided.trigger, label);
+  if (description !== undefined) skill.description = description;
+  if (decided.disableModelInvocation === true) skill.disableModelInvocation = true;
+  if (Object.keys(header.extra).length > 0) skill.extra = header.extra;
+  return { skill, diagnostics };
+}
+
+// A path rule without a description still needs one line for the catalog.
+function autoDescription(trigger: Trigger, label: string): string | undefined {
+  if (trigger.type !== "path") return undefined;
+  return `Rule for files matching ${trigger.globs.join(", ")} (${label})`;
+}
+
+async function readOne(file: string, ctx: BuildContext, diagnostics: Diagnostic[]): Promise<string | undefined> {
+  const label = displayPath(file, ctx.root);
+  const read = await readGuidanceText(file, { maxBytes: ctx.maxBytes, label, signal: ctx.signal });
+  if (!read.ok) {
+    if (read.diagnostic !== undefined) diagnostics.push(read.diagnostic);
+    return undefined;
+  }
+  if (read.truncated !== undefined) diagnostics.push(truncationDiagnostic(file, label, read.truncated.size, read.truncated.kept, ctx.maxBytes));
+  return read.text;
+}

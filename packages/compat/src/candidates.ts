@@ -1,0 +1,186 @@
+import { readdir, stat } from "node:fs/promises";
+import * as path from "node:path";
+import { compareCodePoints } from "@skillctx/core";
+import {
+  COPILOT_RULES_DIR,
+  COPILOT_RULE_SUFFIX,
+  CURSOR_RULES_DIR,
+  CURSOR_RULE_SUFFIX,
+  FILE_KINDS,
+  classifyNestedPath,
+  isOrdinaryFolder,
+} from "./formats.js";
+import type { FileKindSpec, RuleKind } from "./formats.js";
+
+/**
+ * How a folder's guidance relates to cwd: `level` folders are cwd and its parents up to the root
+ * (`up` is the path from the folder down to cwd); `nested` folders lie below cwd (`down` is their
+ * path from cwd).
+ */
+export type Placement = { type: "level"; up: string } | { type: "nested"; down: string };
+
+/** A guidance source found on disk, not yet read. */
+export type Candidate =
+  | {
+      type: "file";
+      spec: FileKindSpec;
+      file: string;
+      /** Root-relative folder the guidance belongs to (`""` for the root). */
+      folder: string;
+      place: Placement;
+      /** Same-kind files in the folder that lose to `file` (`AGENT.md` beside `AGENTS.md`). */
+      shadowed: string[];
+    }
+  | { type: "clinerules-dir"; dir: string; files: string[]; folder: string; place: Placement }
+  | { type: "rule"; kind: RuleKind; file: string; rule: string; folder: string; place: Placement };
+
+interface Entry {
+  name: string;
+  isFile: boolean;
+  isDir: boolean;
+}
+
+/** Every guidance source in one level folder: the single-file kinds, `.clinerules`, Copilot and Cursor rules. */
+export async function scanLevel(dir: string, folder: string, place: Placement): Promise<Candidate[]> {
+  const entries = await listEntries(dir);
+  const out: Candidate[] = [];
+  const byLower = groupByLower(entries);
+
+  for (const spec of FILE_KINDS) {
+    if (spec.kind === "copilot") continue;
+    if (spec.kind === "clinerules") {
+      const entry = (byLower.get(".clinerules") ?? [])[0];
+      if (entry?.isDir === true) {
+        const clineDir = path.join(dir, entry.name);
+        const files = await listRuleFiles(clineDir, ".md");
+        if (files.length > 0) out.push({ type: "clinerules-dir", dir: clineDir, files: files.map((f) => path.join(clineDir, f)), folder, place });
+        continue;
+      }
+    }
+    const found = pickFile(spec, byLower);
+    if (found !== undefined) {
+      out.push({ type: "file", spec, file: path.join(dir, found.winner), folder, place, shadowed: found.shadowed.map((n) => path.join(dir, n)) });
+    }
+  }
+
+  const github = await subfolder(dir, byLower, COPILOT_RULES_DIR[0]);
+  if (github !== undefined) {
+    const githubEntries = groupByLower(await listEntries(github));
+    const copilot = FILE_KINDS.find((k) => k.kind === "copilot");
+    const instructions = (githubEntries.get("copilot-instructions.md") ?? []).filter((e) => e.isFile);
+    if (copilot !== undefined && instructions[0] !== undefined) {
+      out.push({
+        type: "file",
+        spec: copilot,
+        file: path.join(github, instructions[0].name),
+        folder,
+        place,
+        shadowed: instructions.slice(1).map((e) => path.join(github, e.name)),
+      });
+    }
+    const rulesDir = await subfolder(github, githubEntries, COPILOT_RULES_DIR[1]);
+    if (rulesDir !== undefined) {
+      for (const rel of await listRuleFiles(rulesDir, COPILOT_RULE_SUFFIX)) {
+        out.push({ type: "rule", kind: "copilot", file: path.join(rulesDir, rel), rule: rel.slice(0, -COPILOT_RULE_SUFFIX.length), folder, place });
+      }
+    }
+  }
+
+  const cursor = await subfolder(dir, byLower, CURSOR_RULES_DIR[0]);
+  const cursorRules = cursor === undefined ? undefined : await subfolder(cursor, groupByLower(await listEntries(cursor)), CURSOR_RULES_DIR[1]);
+  if (cursorRules !== undefined) {
+    for (const rel of await listRuleFiles(cursorRules, CURSOR_RULE_SUFFIX)) {
+      out.push({ type: "rule", kind: "cursor", file: path.join(cursorRules, rel), rule: rel.slice(0, -CURSOR_RULE_SUFFIX.length), folder, place });
+    }
+  }
+  return out;
+}
+
+/**
+ * Turns the cwd-relative paths of a nested scan into candidates. `cwdFolder` is cwd's root-relative
+ * folder, so names stay relative to the repository root.
+ */
+export function nestedCandidates(cwd: string, cwdFolder: string, paths: readonly string[]): Candidate[] {
+  const files = new Map<string, { names: Entry[]; spec: Set<FileKindSpec> }>();
+  const out: Candidate[] = [];
+  const rootFolder = (down: string) => (cwdFolder === "" ? down : `${cwdFolder}/${down}`);
+  for (const relative of paths) {
+    const found = classifyNestedPath(relative);
+    if (found === undefined) continue;
+    if (found.type === "cursor") {
+      out.push({
+        type: "rule",
+        kind: "cursor",
+        file: path.join(cwd, ...relative.split("/")),
+        rule: found.rule,
+        folder: rootFolder(found.folder),
+        place: { type: "nested", down: found.folder },
+      });
+      continue;
+    }
+    const group = files.get(found.folder) ?? { names: [], spec: new Set() };
+    group.names.push({ name: found.fileName, isFile: true, isDir: false });
+    files.set(found.folder, group);
+  }
+  for (const [down, group] of files) {
+    const byLower = groupByLower(group.names);
+    for (const spec of FILE_KINDS) {
+      if (!spec.nested) continue;
+      const found = pickFile(spec, byLower);
+      if (found === undefined) continue;
+      const dir = path.join(cwd, ...down.split("/"));
+      out.push({
+        type: "file",
+        spec,
+        file: path.join(dir, found.winner),
+        folder: rootFolder(down),
+        place: { type: "nested", down },
+        shadowed: found.shadowed.map((n) => path.join(dir, n)),
+      });
+    }
+  }
+  return out;
+}
+
+// The preferred file of a kind: its names in order, each spelling in code point order; the rest lose.
+function pickFile(spec: FileKindSpec, byLower: Map<string, Entry[]>): { winner: string; shadowed: string[] } | undefined {
+  const all = spec.names.filter((n) => !n.includes("/")).flatMap((n) => (byLower.get(n) ?? []).filter((e) => e.isFile));
+  const [winner, ...rest] = all;
+  return winner === undefined ? undefined : { winner: winner.name, shadowed: rest.map((e) => e.name) };
+}
+
+function groupByLower(entries: readonly Entry[]): Map<string, Entry[]> {
+  const map = new Map<string, Entry[]>();
+  for (const entry of [...entries].sort((a, b) => compareCodePoints(a.name, b.name))) {
+    const key = entry.name.toLowerCase();
+    map.set(key, [...(map.get(key) ?? []), entry]);
+  }
+  return map;
+}
+
+async function subfolder(dir: string, byLower: Map<string, Entry[]>, lowerName: string): Promise<string | undefined> {
+  const entry = (byLower.get(lowerName) ?? []).find((e) => e.isDir);
+  return entry === undefined ? undefined : path.join(dir, entry.name);
+}
+
+async function listEntries(dir: string): Promise<Entry[]> {
+  const dirents = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return Promise.all(
+    dirents.map(async (d) => {
+      if (!d.isSymbolicLink()) return { name: d.name, isFile: d.isFile(), isDir: d.isDirectory() };
+      const target = await stat(path.join(dir, d.name)).catch(() => undefined);
+      return { name: d.name, isFile: target?.isFile() ?? false, isDir: target?.isDirectory() ?? false };
+    }),
+  );
+}
+
+// Files ending in `suffix` (case-insensitive) below `dir`, relative with `/`, skipping dot-folders.
+async function listRuleFiles(dir: string, suffix: string, prefix = "", depth = 0): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await listEntries(dir)) {
+    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isFile && entry.name.toLowerCase().endsWith(suffix) && entry.name.length > suffix.length) out.push(rel);
+    else if (entry.isDir && isOrdinaryFolder(entry.name) && depth < 8) out.push(...(await listRuleFiles(path.join(dir, entry.name), suffix, rel, depth + 1)));
+  }
+  return out.sort(compareCodePoints);
+}

@@ -1,0 +1,94 @@
+/** A single-file guidance kind; also the skill name at the repository root. */
+export type FileKind = "agents" | "claude" | "gemini" | "cursorrules" | "windsurfrules" | "clinerules" | "copilot";
+
+/** A rule-folder kind: one skill per rule file. */
+export type RuleKind = "cursor" | "copilot";
+
+export interface FileKindSpec {
+  kind: FileKind;
+  /** Lower-case relative paths, most preferred first (`AGENTS.md` beats `AGENT.md`). */
+  names: readonly string[];
+  /** Also read below cwd, as path rules for that folder. */
+  nested: boolean;
+  /** `@path` lines pull other files in (CLAUDE.md, and GEMINI.md whose CLI does the same). */
+  imports: boolean;
+}
+
+/** The single-file kinds, in the order their skills are listed at one folder level. */
+export const FILE_KINDS: readonly FileKindSpec[] = [
+  { kind: "agents", names: ["agents.md", "agent.md"], nested: true, imports: false },
+  { kind: "claude", names: ["claude.md"], nested: true, imports: true },
+  { kind: "gemini", names: ["gemini.md"], nested: true, imports: true },
+  { kind: "cursorrules", names: [".cursorrules"], nested: false, imports: false },
+  { kind: "windsurfrules", names: [".windsurfrules"], nested: false, imports: false },
+  { kind: "clinerules", names: [".clinerules"], nested: false, imports: false },
+  { kind: "copilot", names: [".github/copilot-instructions.md"], nested: false, imports: false },
+];
+
+/** Lower-case base names that make a nested (below cwd) guidance file. */
+export const NESTED_NAMES: ReadonlySet<string> = new Set(FILE_KINDS.filter((k) => k.nested).flatMap((k) => k.names));
+
+/** Where rule files live under a folder, lower-case, and the suffix that marks one. */
+export const CURSOR_RULES_DIR = [".cursor", "rules"] as const;
+export const CURSOR_RULE_SUFFIX = ".mdc";
+export const COPILOT_RULES_DIR = [".github", "instructions"] as const;
+export const COPILOT_RULE_SUFFIX = ".instructions.md";
+
+/** The kind a lower-case nested base name belongs to. */
+export function kindOfNestedName(lowerName: string): FileKindSpec | undefined {
+  return FILE_KINDS.find((spec) => spec.nested && spec.names.includes(lowerName));
+}
+
+/**
+ * Skill name for guidance of `base` (a kind, or `cursor:<rule>` / `copilot:<rule>`) that belongs to
+ * `folder` (repository-relative, `""` for the root): `agents`, `agents:server`, `cursor:server:style`.
+ */
+export function guidanceName(kind: string, folder: string, rule?: string): string {
+  const parts = [kind];
+  if (folder !== "") parts.push(folder);
+  if (rule !== undefined) parts.push(rule);
+  return parts.join(":");
+}
+
+/**
+ * Classifies a cwd-relative path (posix separators) found below cwd. Returns undefined for anything
+ * that is not nested guidance: files in cwd itself, paths through dot-folders or `node_modules`
+ * (except a `.cursor/rules` folder), and other names.
+ */
+export function classifyNestedPath(
+  relativePath: string,
+): { type: "file"; spec: FileKindSpec; folder: string; fileName: string } | { type: "cursor"; folder: string; rule: string } | undefined {
+  const segments = relativePath.split("/");
+  const fileName = segments[segments.length - 1] ?? "";
+  const lower = fileName.toLowerCase();
+
+  const cursorAt = findCursorRules(segments);
+  if (cursorAt !== undefined) {
+    if (!lower.endsWith(CURSOR_RULE_SUFFIX) || cursorAt === 0) return undefined;
+    const folder = segments.slice(0, cursorAt);
+    const rule = segments.slice(cursorAt + 2);
+    if (!folder.every(isOrdinaryFolder) || !rule.slice(0, -1).every(isOrdinaryFolder)) return undefined;
+    const ruleName = rule.join("/").slice(0, -CURSOR_RULE_SUFFIX.length);
+    if (ruleName === "" || ruleName.endsWith("/")) return undefined;
+    return { type: "cursor", folder: folder.join("/"), rule: ruleName };
+  }
+
+  if (segments.length < 2) return undefined; // cwd's own files are read as the cwd level
+  const spec = kindOfNestedName(lower);
+  if (spec === undefined) return undefined;
+  const folder = segments.slice(0, -1);
+  if (!folder.every(isOrdinaryFolder)) return undefined;
+  return { type: "file", spec, folder: folder.join("/"), fileName };
+}
+
+/** A folder the nested search enters: not a dot-folder, not `node_modules`. */
+export function isOrdinaryFolder(name: string): boolean {
+  return name !== "" && !name.startsWith(".") && name !== "node_modules";
+}
+
+function findCursorRules(segments: readonly string[]): number | undefined {
+  for (let i = 0; i + 2 < segments.length; i++) {
+    if (segments[i]?.toLowerCase() === CURSOR_RULES_DIR[0] && segments[i + 1]?.toLowerCase() === CURSOR_RULES_DIR[1]) return i;
+  }
+  return undefined;
+}

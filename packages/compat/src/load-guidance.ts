@@ -1,0 +1,212 @@
+import { realpath } from "node:fs/promises";
+import * as path from "node:path";
+import { compareCodePoints, diagnostic, keepForModel } from "@skillctx/core";
+import type { Diagnostic, Skill } from "@skillctx/core";
+import { buildSkill, candidateName, candidatePath } from "./build-skill.js";
+import type { Built } from "./build-skill.js";
+import { nestedCandidates, scanLevel } from "./candidates.js";
+import type { Candidate } from "./candidates.js";
+import { listNestedGuidance } from "./nested-scan.js";
+import { displayPath, isInside } from "./paths.js";
+import { repoLayout } from "./repo-layout.js";
+
+/** Options of {@link loadGuidance}. */
+export interface LoadGuidanceOptions {
+  /**
+   * The model the context is built for. Guidance written for one family is kept only for it:
+   * `claude` (CLAUDE.md) for Anthropic models, `gemini` (GEMINI.md) for Gemini models, at every level.
+   * Unknown or absent keeps everything.
+   */
+  model?: string | undefined;
+  /**
+   * Also read guidance files below cwd (`server/AGENTS.md`, `pkg/.cursor/rules/*.mdc`) as path rules
+   * for their folder.
+   * @default true
+   */
+  includeNested?: boolean | undefined;
+  /**
+   * Largest guidance text kept, in UTF-8 bytes (imports included); a longer one is cut at a line
+   * boundary with a visible note and a `GUIDANCE_TRUNCATED` warning.
+   * @default 262144 (256 KiB)
+   */
+  maxGuidanceBytes?: number | undefined;
+  /**
+   * Allow guidance files and CLAUDE.md `@imports` that resolve outside the repository (symlinks,
+   * `@~/...`, `@../../elsewhere`). Off: they are skipped with a warning.
+   * @default false
+   */
+  trustUserScope?: boolean | undefined;
+  /** Home folder for `@~/...` imports. @default os.homedir() */
+  homeDir?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** The guidance skills found, in prompt order, and what went wrong or was tolerated. */
+export interface GuidanceResult {
+  skills: Skill[];
+  diagnostics: Diagnostic[];
+}
+
+/** @default 256 KiB */
+export const DEFAULT_MAX_GUIDANCE_BYTES = 262_144;
+
+const READ_CONCURRENCY = 16;
+
+/**
+ * Reads the repository guidance that agents use (AGENTS.md, CLAUDE.md, GEMINI.md, .cursorrules,
+ * .windsurfrules, .clinerules, Copilot instructions, Cursor rules) under `cwd` as skills.
+ *
+ * - At cwd and each folder above it up to the git root, root first: always-on skills named by kind
+ *   (`agents`, `claude`, ...), suffixed with the folder below the root (`agents:packages/api`).
+ * - Below cwd: AGENTS.md / CLAUDE.md / GEMINI.md and `.cursor/rules` become path rules for their folder
+ *   (`agents:server` matching `server/**`), listed with `git ls-files` inside a work tree.
+ * - Rules: `cursor:<rule>` and `copilot:<rule>` (with the folder between when not at the root:
+ *   `cursor:server:style`).
+ *
+ * Order: by folder (root first), then name, by code point. Never throws for a bad file: it becomes a
+ * diagnostic and the other files still load. Throws `SkillctxError` only when cwd is not a folder.
+ *
+ * @example
+ * const { skills, diagnostics } = await loadGuidance(process.cwd(), { model: "claude-sonnet-4" });
+ */
+export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {}): Promise<GuidanceResult> {
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const maxBytes = options.maxGuidanceBytes ?? DEFAULT_MAX_GUIDANCE_BYTES;
+  const trustUserScope = options.trustUserScope ?? false;
+  const layout = await repoLayout(cwd);
+  const diagnostics: Diagnostic[] = [];
+  const cwdFolder = layout.levels[layout.levels.length - 1]?.folder ?? "";
+
+  const nestedScan =
+    options.includeNested === false ? undefined : listNestedGuidance(layout.cwd, { git: layout.gitRoot !== undefined, signal });
+  const levelScans = layout.levels.map(({ dir, folder }) =>
+    scanLevel(dir, folder, { type: "level", up: folder === cwdFolder ? "" : path.posix.relative(folder, cwdFolder) }),
+  );
+  const candidates = (await Promise.all(levelScans)).flat();
+  if (nestedScan !== undefined) {
+    const nested = await nestedScan;
+    diagnostics.push(...nested.diagnostics);
+    candidates.push(...nestedCandidates(layout.cwd, cwdFolder, nested.paths));
+  }
+  signal?.throwIfAborted();
+
+  const kept = candidates.filter((c) => c.type !== "file" || keepForModel(c.spec.kind, options.model));
+  const ordered = kept
+    .map((candidate) => ({ candidate, name: candidateName(candidate) }))
+    .sort((a, b) => compareCodePoints(a.candidate.folder, b.candidate.folder) || compareCodePoints(a.name, b.name));
+
+  const chosen = await dedupe(ordered, { root: layout.root, realRoot: layout.realRoot, trustUserScope, diagnostics });
+  const built = await mapLimit(chosen, READ_CONCURRENCY, ({ candidate }) =>
+    buildSkill(candidate, { root: layout.root, realRoot: layout.realRoot, maxBytes, trustUserScope, homeDir: options.homeDir, signal }),
+  );
+
+  const skills: Skill[] = [];
+  built.forEach((result: Built, i) => {
+    diagnostics.push(...result.diagnostics);
+    const skill = result.skill;
+    if (skill === undefined) return;
+    const aliases = chosen[i]?.aliases ?? [];
+    if (aliases.length > 0) skill.metadata["aliases"] = aliases.join(", ");
+    skills.push(skill);
+  });
+  return { skills, diagnostics };
+}
+
+interface Chosen {
+  candidate: Candidate;
+  name: string;
+  /** Other paths that reach the same file (symlinks), shown in `metadata.aliases`. */
+  aliases: string[];
+}
+
+/**
+ * One skill per real file (the first in order wins; the others become aliases), one per name, and
+ * nothing whose real path leaves the repository unless trusted. Also reports shadowed files
+ * (`AGENT.md` beside `AGENTS.md`) unless they are the same file.
+ */
+async function dedupe(
+  ordered: ReadonlyArray<{ candidate: Candidate; name: string }>,
+  ctx: { root: string; realRoot: string; trustUserScope: boolean; diagnostics: Diagnostic[] },
+): Promise<Chosen[]> {
+  const reals = await Promise.all(ordered.map(({ candidate }) => realpath(candidatePath(candidate)).catch(() => undefined)));
+  const byReal = new Map<string, Chosen>();
+  const byName = new Map<string, Chosen>();
+  const chosen: Chosen[] = [];
+  for (const [i, entry] of ordered.entries()) {
+    const real = reals[i];
+    const where = candidatePath(entry.candidate);
+    const label = displayPath(where, ctx.root);
+    if (real === undefined) continue; // vanished since it was listed (a deleted file still in the index)
+    if (!ctx.trustUserScope && !isInside(real, ctx.realRoot)) {
+      ctx.diagnostics.push(
+        diagnostic(
+          "GUIDANCE_OUTSIDE_REPOSITORY",
+          "warning",
+          `${label} resolves outside the repository (${real}); skipped (trustUserScope allows it)`,
+          { path: where },
+        ),
+      );
+      continue;
+    }
+    const same = byReal.get(real);
+    if (same !== undefined) {
+      same.aliases.push(label);
+      continue;
+    }
+    const clash = byName.get(entry.name);
+    if (clash !== undefined) {
+      ctx.diagnostics.push(
+        diagnostic(
+          "GUIDANCE_NAME_CLASH",
+          "warning",
+          `${label} would be named "${entry.name}" like ${displayPath(candidatePath(clash.candidate), ctx.root)}; skipped`,
+          { path: where },
+        ),
+      );
+      continue;
+    }
+    const item: Chosen = { ...entry, aliases: [] };
+    byReal.set(real, item);
+    byName.set(entry.name, item);
+    chosen.push(item);
+    if (entry.candidate.type === "file") await reportShadowed(entry.candidate, real, item, ctx);
+  }
+  return chosen;
+}
+
+async function reportShadowed(
+  candidate: Extract<Candidate, { type: "file" }>,
+  real: string,
+  item: Chosen,
+  ctx: { root: string; diagnostics: Diagnostic[] },
+): Promise<void> {
+  for (const other of candidate.shadowed) {
+    const otherLabel = displayPath(other, ctx.root);
+    if ((await realpath(other).catch(() => undefined)) === real) {
+      item.aliases.push(otherLabel);
+      continue;
+    }
+    ctx.diagnostics.push(
+      diagnostic(
+        "GUIDANCE_SHADOWED",
+        "warning",
+        `${otherLabel} is ignored: ${path.basename(candidate.file)} in the same folder is read as "${item.name}"`,
+        { path: other },
+      ),
+    );
+  }
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,237 @@
+import { Buffer } from "node:buffer";
+import { compareCodePoints } from "./code-point-order.js";
+import { SkillctxError } from "./errors.js";
+import type { Skill } from "./skill.js";
+import { countTokens } from "./tokens.js";
+
+/** Options for {@link buildCatalog} and {@link renderCatalog}. */
+export interface CatalogOptions {
+  /** `xml`: an `<available_skills>` block; `markdown`: a `- **name**: description` list. @default "xml" */
+  format?: "xml" | "markdown";
+  /**
+   * Most tokens (`o200k_base`, see `countTokens`) the catalog may take. Over it, the catalog degrades:
+   * short descriptions, then names only, then as many names as fit plus a line pointing to the
+   * search tool. `Infinity` or absent: no limit.
+   */
+  budgetTokens?: number;
+  /** The tool named by the "more skills" line of a partial catalog. @default "search_skills" */
+  searchTool?: string;
+}
+
+/** How far a catalog had to degrade to fit its budget. */
+export type CatalogLevel = "full" | "short" | "names" | "partial";
+
+/** A rendered catalog and what it holds. */
+export interface CatalogResult {
+  /** The catalog text; `""` when no skill is listed (or not even the "more" line fits the budget). */
+  text: string;
+  /** Exactly `countTokens(text)`. Without a budget it is counted on first read, so rendering stays cheap. */
+  tokens: number;
+  level: CatalogLevel;
+  /** Names of the listed skills, in catalog order. */
+  included: string[];
+  /** Names left out to fit the budget (level `partial`), in catalog order; search them with `searchTool`. */
+  omitted: string[];
+}
+
+/**
+ * Renders the catalog of skills the model may load: those triggered `on-demand`, `keyword` or `task`,
+ * except skills with `disableModelInvocation` (the model could not load them) — `always` and `path`
+ * skills reach the context by other means. Entries are in code-point order of name; whitespace in
+ * names and descriptions is collapsed to single spaces; XML text is escaped. The skill's location is
+ * not listed (the engine gives it when the skill is loaded or fires).
+ *
+ * With `budgetTokens`, degrades deterministically until it fits: `full` → `short` (first sentence of
+ * each description, at most 100 characters) → `names` → `partial` (the first names that fit, and a
+ * line telling the model to call `searchTool`; the rest in `omitted`). Token counts are exact: the
+ * catalog is assembled from pieces whose boundaries are also `o200k_base` pre-token boundaries, so its
+ * count is the sum of the pieces' counts (memoized per piece, so re-rendering an unchanged skill set
+ * costs no tokenizing).
+ *
+ * @throws SkillctxError `INVALID_CATALOG_OPTIONS` for an unknown format or a negative / NaN budget.
+ * @example
+ * buildCatalog(skills, { budgetTokens: 2000 }) // { text: "<available_skills>\n…", tokens: 1987, level: "short", … }
+ */
+export function buildCatalog(skills: readonly Skill[], options: CatalogOptions = {}): CatalogResult {
+  const format = options.format ?? "xml";
+  const budget = options.budgetTokens ?? Number.POSITIVE_INFINITY;
+  if (format !== "xml" && format !== "markdown") {
+    throw new SkillctxError("INVALID_CATALOG_OPTIONS", `catalog format must be "xml" or "markdown", got ${JSON.stringify(format)}`);
+  }
+  if (typeof budget !== "number" || Number.isNaN(budget) || budget < 0) {
+    throw new SkillctxError("INVALID_CATALOG_OPTIONS", `catalog budgetTokens must be a number >= 0, got ${String(budget)}`);
+  }
+  const listed = skills
+    .filter((skill) => LISTED.has(skill.trigger?.type) && skill.disableModelInvocation !== true)
+    .map((skill) => ({ name: String(skill.name), description: typeof skill.description === "string" ? skill.description : "" }))
+    .sort((a, b) => compareCodePoints(a.name, b.name) || compareCodePoints(a.description, b.description));
+  const names = listed.map((entry) => entry.name);
+  if (listed.length === 0) return { text: "", tokens: 0, level: "full", included: [], omitted: [] };
+
+  const shape = SHAPES[format];
+  const shownNames = listed.map((entry) => shape.text(entry.name));
+  const full = listed.map((entry, i) => shape.entry(shownNames[i]!, shape.text(entry.description)));
+  const fullText = assemble(shape, full);
+  if (budget === Number.POSITIVE_INFINITY || Buffer.byteLength(fullText, "utf8") <= budget) {
+    // A token is at least one byte, so a text within the budget in bytes is within it in tokens.
+    return lazyResult(fullText, names, () => count(shape, full));
+  }
+  const fullCount = count(shape, full);
+  if (fullCount <= budget) return { text: fullText, tokens: fullCount, level: "full", included: names, omitted: [] };
+
+  const short = listed.map((entry, i) => shape.entry(shownNames[i]!, shape.text(shorten(clean(entry.description)))));
+  const shortCount = count(shape, short);
+  if (shortCount <= budget) return { text: assemble(shape, short), tokens: shortCount, level: "short", included: names, omitted: [] };
+
+  const bare = shownNames.map((name) => shape.name(name));
+  const bareCount = count(shape, bare);
+  if (bareCount <= budget) return { text: assemble(shape, bare), tokens: bareCount, level: "names", included: names, omitted: [] };
+
+  return partial(shape, bare, names, budget, options.searchTool ?? "search_skills");
+}
+
+/**
+ * The catalog text alone: `buildCatalog(skills, options).text`.
+ *
+ * @example
+ * renderCatalog(skills, { format: "markdown" }) // "- **pdf**: Fill and merge PDF files.\n- **xlsx**: …"
+ */
+export function renderCatalog(skills: readonly Skill[], options: CatalogOptions = {}): string {
+  return buildCatalog(skills, options).text;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const LISTED = new Set<string | undefined>(["on-demand", "keyword", "task"]);
+const SHORT_LIMIT = 100;
+
+/**
+ * How a format writes its pieces. Every piece ends in a line break and the next piece starts with
+ * `<`, `-` or `_`, so no `o200k_base` pre-token spans two pieces and token counts add up.
+ */
+interface Shape {
+  /** Raw name or description → the text shown: whitespace collapsed, escaped as the format needs. */
+  text(raw: string): string;
+  header: string;
+  footer: string;
+  entry(name: string, description: string): string;
+  name(name: string): string;
+  more(omitted: number, tool: string): string;
+}
+
+const SHAPES: Record<"xml" | "markdown", Shape> = {
+  xml: {
+    text: (raw) => clean(raw, true),
+    header: "<available_skills>\n",
+    footer: "</available_skills>",
+    entry: (name, description) =>
+      description === ""
+        ? `<skill>\n<name>${name}</name>\n</skill>\n`
+        : `<skill>\n<name>${name}</name>\n<description>${description}</description>\n</skill>\n`,
+    name: (name) => `<skill><name>${name}</name></skill>\n`,
+    more: (omitted, tool) =>
+      `<more_skills>Skills not listed here: ${omitted}. Call the ${clean(tool, true)} tool with a query to find them.</more_skills>\n`,
+  },
+  markdown: {
+    text: (raw) => clean(raw, false),
+    header: "",
+    footer: "",
+    entry: (name, description) => (description === "" ? `- **${name}**\n` : `- **${name}**: ${description}\n`),
+    name: (name) => `- ${name}\n`,
+    more: (omitted, tool) => `_Skills not listed here: ${omitted}. Call the ${clean(tool, false)} tool with a query to find them._\n`,
+  },
+};
+
+/** Header, pieces and footer; without a footer the last piece's line break is dropped. */
+function assemble(shape: Shape, pieces: readonly string[]): string {
+  if (shape.footer !== "" || pieces.length === 0) return shape.header + pieces.join("") + shape.footer;
+  const last = pieces.length - 1;
+  return `${shape.header}${pieces.slice(0, last).join("")}${pieces[last]!.slice(0, -1)}`;
+}
+
+/** Tokens of `assemble(shape, pieces)`, as a sum of memoized piece counts. */
+function count(shape: Shape, pieces: readonly string[]): number {
+  let total = memoCount(shape.header) + memoCount(shape.footer);
+  const last = pieces.length - 1;
+  for (let i = 0; i < last; i++) total += memoCount(pieces[i]!);
+  // With no footer the text ends with the last piece, minus its line break.
+  if (last >= 0) total += memoCount(shape.footer === "" ? pieces[last]!.slice(0, -1) : pieces[last]!);
+  return total;
+}
+
+function partial(shape: Shape, bare: readonly string[], names: string[], budget: number, tool: string): CatalogResult {
+  const fixed = memoCount(shape.header) + memoCount(shape.footer);
+  const more = (omitted: number) => {
+    const line = shape.more(omitted, tool);
+    return memoCount(shape.footer === "" ? line.slice(0, -1) : line);
+  };
+  let kept = 0;
+  let used = fixed;
+  // The "more" line grows with the digits of its number only, by far less than one entry costs, so
+  // the total grows with each entry kept: the answer is the largest prefix that fits with the shortest
+  // line (one omitted), shrunk until it fits with the real one.
+  const room = budget - more(1);
+  while (kept < bare.length - 1 && used + memoCount(bare[kept]!) <= room) used += memoCount(bare[kept++]!);
+  while (kept > 0 && used + more(bare.length - kept) > budget) used -= memoCount(bare[--kept]!);
+  const tokens = used + more(bare.length - kept);
+  if (tokens > budget) return { text: "", tokens: 0, level: "partial", included: [], omitted: names };
+  const text = assemble(shape, [...bare.slice(0, kept), shape.more(bare.length - kept, tool)]);
+  return { text, tokens, level: "partial", included: names.slice(0, kept), omitted: names.slice(kept) };
+}
+
+/** A full-level result whose `tokens` is computed on first read. */
+function lazyResult(text: string, names: string[], tokensOf: () => number): CatalogResult {
+  let tokens: number | undefined;
+  const result = { text, level: "full", included: names, omitted: [] as string[] } as CatalogResult;
+  Object.defineProperty(result, "tokens", { enumerable: true, get: () => (tokens ??= tokensOf()) });
+  return result;
+}
+
+// Piece text -> token count. Bounded: cleared when it grows past MEMO_LIMIT entries.
+const MEMO_LIMIT = 50_000;
+const memo = new Map<string, number>();
+
+function memoCount(piece: string): number {
+  let value = memo.get(piece);
+  if (value === undefined) {
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    value = countTokens(piece);
+    memo.set(piece, value);
+  }
+  return value;
+}
+
+// Most names and descriptions need no rewriting (9 of the 246 corpus descriptions do): one fast test
+// decides, and only texts that need it pay for the replacements. Vertical tab and form feed are
+// whitespace, so `[^\S ]` covers them.
+const NEEDS_CLEANING = /[^\S ]| {2}|[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
+const NEEDS_CLEANING_XML = /[^\S ]| {2}|[\u0000-\u0008\u000e-\u001f\ufffe\uffff&<>]/;
+const MESSY_WHITESPACE = /[^\S ]| {2}/;
+const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
+const CONTROL = /[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/g;
+const XML_SPECIAL = /[&<>]/;
+
+/**
+ * Collapses whitespace runs to one space, trims, replaces control characters (which XML forbids)
+ * with U+FFFD and, for XML, escapes `& < >`.
+ */
+function clean(text: string, escapeXml = false): string {
+  if (!(escapeXml ? NEEDS_CLEANING_XML : NEEDS_CLEANING).test(text)) return text.trim();
+  let result = text;
+  if (MESSY_WHITESPACE.test(result)) result = result.replace(WHITESPACE_RUN, " ");
+  if (CONTROL.test(result)) result = result.replace(CONTROLS, "\ufffd");
+  if (escapeXml && XML_SPECIAL.test(result)) result = result.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return result.trim();
+}
+
+/** The first sentence, at most {@link SHORT_LIMIT} characters (cut at a space, with an ellipsis). */
+function shorten(description: string): string {
+  const end = /[.!?。！？](?=\s|$)/u.exec(description);
+  const sentence = end === null ? description : description.slice(0, end.index + end[0].length);
+  const chars = [...sentence];
+  if (chars.length <= SHORT_LIMIT) return sentence;
+  const cut = chars.slice(0, SHORT_LIMIT - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  return `${space >= SHORT_LIMIT / 2 ? cut.slice(0, space) : cut}…`;
+}

@@ -1,0 +1,152 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { discoverSkills, findGitRoot } from "./discover-skills.js";
+import { createSkillCache } from "./skill-cache.js";
+import type { Skill } from "./skill.js";
+
+const temps: string[] = [];
+afterEach(async () => {
+  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(files: Record<string, string> = {}): Promise<string> {
+  const dir = await realpath(await mkdtemp(path.join(tmpdir(), "skillctx-discover-")));
+  temps.push(dir);
+  for (const [relative, text] of Object.entries(files)) {
+    const file = path.join(dir, relative);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, text);
+  }
+  return dir;
+}
+
+const skillMd = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`;
+const summary = (skills: Skill[]) => skills.map((s) => `${s.name}|${s.source.scope}|${s.description}`);
+
+function gitInit(dir: string): void {
+  execFileSync("git", ["init", "--quiet", dir], { stdio: "ignore" });
+}
+
+describe("discoverSkills", () => {
+  it("searches programmatic, then project (cwd before git root, folders in order), then user sources; the first name wins", async () => {
+    const repo = await tempDir({
+      // git root
+      ".agents/skills/root-only/SKILL.md": skillMd("root-only", "git root, .agents"),
+      ".agents/skills/cwd-vs-root/SKILL.md": skillMd("cwd-vs-root", "git root, .agents"),
+      // cwd = packages/app
+      "packages/app/.agents/skills/folders/SKILL.md": skillMd("folders", "cwd, .agents"),
+      "packages/app/.claude/skills/folders/SKILL.md": skillMd("folders", "cwd, .claude"),
+      "packages/app/.claude/skills/cwd-vs-root/SKILL.md": skillMd("cwd-vs-root", "cwd, .claude"),
+      "packages/app/.openhands/skills/oh/SKILL.md": skillMd("oh", "cwd, .openhands/skills"),
+      "packages/app/.openhands/microagents/repo.md": "---\nname: repo\ndescription: cwd, microagent\n---\nRepo notes.\n",
+      "packages/app/.openhands/microagents/shadowed.md": "---\nname: shadowed\ndescription: cwd, microagent\n---\nx\n",
+      "packages/app/extra/shadowed/SKILL.md": skillMd("shadowed", "programmatic path"),
+    });
+    gitInit(repo);
+    const home = await tempDir({
+      ".agents/skills/user-only/SKILL.md": skillMd("user-only", "home, .agents"),
+      ".claude/skills/root-only/SKILL.md": skillMd("root-only", "home, .claude"),
+      ".openhands/skills/user-oh/SKILL.md": skillMd("user-oh", "home, .openhands"),
+    });
+    const cwd = path.join(repo, "packages/app");
+    const inline = {
+      name: "folders",
+      description: "programmatic object",
+      content: "In code.",
+      source: { kind: "inline" as const, format: "inline" as const, scope: "programmatic" as const },
+      trigger: { type: "on-demand" as const },
+    };
+    const result = await discoverSkills({
+      cwd,
+      skills: [inline, "extra/shadowed"],
+      userSkills: true,
+      homeDir: home,
+      cache: createSkillCache(),
+    });
+    expect(summary(result.skills)).toEqual([
+      "cwd-vs-root|project|cwd, .claude",
+      "folders|programmatic|programmatic object",
+      "oh|project|cwd, .openhands/skills",
+      "repo|project|cwd, microagent",
+      "root-only|project|git root, .agents",
+      "shadowed|programmatic|programmatic path",
+      "user-oh|user|home, .openhands",
+      "user-only|user|home, .agents",
+    ]);
+    const clashes = result.diagnostics.filter((d) => d.code === "NAME_CLASH");
+    expect(clashes.map((d) => d.path)).toEqual([
+      path.join(cwd, ".agents/skills/folders/SKILL.md"),
+      path.join(cwd, ".claude/skills/folders/SKILL.md"),
+      path.join(cwd, ".openhands/microagents/shadowed.md"),
+      path.join(repo, ".agents/skills/cwd-vs-root/SKILL.md"),
+      path.join(home, ".claude/skills/root-only/SKILL.md"),
+    ]);
+    expect(clashes[3]!.message).toContain(path.join(cwd, ".claude/skills/cwd-vs-root/SKILL.md"));
+    expect(clashes[4]!.message).toContain(path.join(repo, ".agents/skills/root-only/SKILL.md"));
+    expect(result.diagnostics.filter((d) => d.code !== "NAME_CLASH")).toEqual([]);
+  });
+
+  it("leaves user folders out unless asked", async () => {
+    const project = await tempDir({ ".agents/skills/p/SKILL.md": skillMd("p", "project") });
+    const home = await tempDir({ ".agents/skills/u/SKILL.md": skillMd("u", "user") });
+    const off = await discoverSkills({ cwd: project, homeDir: home, cache: createSkillCache() });
+    expect(summary(off.skills)).toEqual(["p|project|project"]);
+    const on = await discoverSkills({ cwd: project, homeDir: home, userSkills: true, cache: createSkillCache() });
+    expect(summary(on.skills)).toEqual(["p|project|project", "u|user|user"]);
+  });
+
+  it("takes a list of user folders, expanding ~/ to the home folder", async () => {
+    const project = await tempDir();
+    const home = await tempDir({
+      "my-skills/mine/SKILL.md": skillMd("mine", "listed"),
+      ".agents/skills/default/SKILL.md": skillMd("default", "not listed"),
+    });
+    const result = await discoverSkills({ cwd: project, homeDir: home, userSkills: ["~/my-skills", "~/missing"], cache: createSkillCache() });
+    expect(summary(result.skills)).toEqual(["mine|user|listed"]);
+    expect(result.diagnostics).toEqual([expect.objectContaining({ code: "PATH_NOT_FOUND", path: path.join(home, "missing") })]);
+  });
+
+  it("searches a cwd that is its own git root once", async () => {
+    const repo = await tempDir({ ".agents/skills/only/SKILL.md": skillMd("only", "once") });
+    gitInit(repo);
+    const result = await discoverSkills({ cwd: repo, cache: createSkillCache() });
+    expect(summary(result.skills)).toEqual(["only|project|once"]);
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it("counts a skill folder linked into two project folders once", async () => {
+    const repo = await tempDir({ ".agents/skills/shared/SKILL.md": skillMd("shared", "linked") });
+    await mkdir(path.join(repo, ".claude"));
+    await symlink(path.join(repo, ".agents/skills"), path.join(repo, ".claude/skills"));
+    const result = await discoverSkills({ cwd: repo, cache: createSkillCache() });
+    expect(summary(result.skills)).toEqual(["shared|project|linked"]);
+    expect(result.diagnostics).toEqual([]);
+  });
+
+  it("finds nothing, and says nothing, where there are no skill folders", async () => {
+    const empty = await tempDir();
+    expect(await discoverSkills({ cwd: empty, homeDir: empty, userSkills: true, cache: createSkillCache() })).toEqual({
+      skills: [],
+      diagnostics: [],
+    });
+  });
+});
+
+describe("findGitRoot", () => {
+  it("walks up to the folder that holds .git, a folder or a file (worktrees, submodules)", async () => {
+    const repo = await tempDir({ "a/b/c/file.txt": "x", "sub/.git": "gitdir: ../.git/modules/sub\n" });
+    gitInit(repo);
+    expect(findGitRoot(path.join(repo, "a/b/c"))).toBe(repo);
+    expect(findGitRoot(repo)).toBe(repo);
+    expect(findGitRoot(path.join(repo, "sub"))).toBe(path.join(repo, "sub"));
+  });
+
+  it("returns undefined outside any repository", async () => {
+    // (The system temp folder is not inside a repository.)
+    const dir = await tempDir({ "a/b/file.txt": "x" });
+    expect(findGitRoot(path.join(dir, "a/b"))).toBeUndefined();
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * A fast reader for the plain YAML that nearly all frontmatter is written in: top-level `key: value`
+ * lines, single-line plain or quoted values, `|` / `>` block scalars (with `-` chomping), and one level
+ * of block lists or mappings of such values. It returns exactly what the `yaml` package would give with
+ * every scalar read as written, and undefined for anything else (the caller then parses with `yaml`).
+ * The equality is pinned by tests against `yaml` on the corpus and on generated blocks.
+ */
+
+/** What the fast reader found: the data and the 0-based block line of each top-level key. */
+export interface FastFrontmatter {
+  data: Record<string, unknown>;
+  keyLines: Map<string, number>;
+}
+
+const KEY_LINE = /^([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(.*))?$/;
+const NESTED_KEY_LINE = /^( +)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(.*))?$/;
+const LIST_LINE = /^( *)- +(.*)$/;
+// Control characters, tabs, and line or paragraph separators: leave those to the full parser.
+const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+const isBlank = (line: string) => trimSpacesEnd(line) === "";
+const isComment = (line: string) => /^ *#/.test(line);
+
+/** Reads `block` if it is in the simple subset, else returns undefined. */
+export function parseSimpleFrontmatter(block: string): FastFrontmatter | undefined {
+  if (UNSAFE.test(block)) return undefined;
+  const lines = block.split("\n");
+  const data: Record<string, unknown> = {};
+  const keyLines = new Map<string, number>();
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (isBlank(line) || isComment(line)) {
+      i++;
+      continue;
+    }
+    const m = KEY_LINE.exec(line);
+    if (m === null) return undefined;
+    const key = m[1]!;
+    if (keyLines.has(key) || key === "__proto__") return undefined;
+    keyLines.set(key, i);
+    const rest = trimSpacesEnd(m[3] ?? "");
+    // The lines that belong to this key's value: indented, blank, or `- ` items at column 0.
+    let end = i + 1;
+    while (end < lines.length && (lines[end]!.startsWith(" ") || lines[end] === "" || lines[end]!.startsWith("- ") || lines[end] === "-")) end++;
+    const inner = lines.slice(i + 1, end);
+    let value: unknown;
+    if (rest === "") value = nested(inner);
+    else if (rest[0] === "|" || rest[0] === ">") value = blockScalar(rest, inner);
+    else if (inner.every((l) => isBlank(l))) value = scalar(rest);
+    else value = undefined; // a multi-line plain or quoted value
+    if (value === undefined) return undefined;
+    data[key] = value;
+    i = end;
+  }
+  return { data, keyLines };
+}
+
+/** A single-line plain, double-quoted or single-quoted scalar, as written; undefined when not simple. */
+function scalar(text: string): string | undefined {
+  const c = text[0];
+  if (c === '"') {
+    const m = /^"([^"\\]*)"$/.exec(text);
+    return m === null ? undefined : m[1];
+  }
+  if (c === "'") {
+    const m = /^'((?:[^']|'')*)'$/.exec(text);
+    return m === null ? undefined : m[1]!.replace(/''/g, "'");
+  }
+  if (c === undefined || "[]{},#&*!|>%@`".includes(c)) return undefined;
+  if ((c === "-" || c === "?" || c === ":") && (text.length === 1 || text[1] === " ")) return undefined;
+  if (text.includes(": ") || text.includes(" #") || text.endsWith(":")) return undefined;
+  if (text === "---" || text === "...") return undefined;
+  return text;
+}
+
+/** An empty value, or a block list / mapping of simple scalars one level deep. */
+function nested(inner: string[]): unknown {
+  const content = inner.filter((l) => !isBlank(l) && !isComment(l));
+  if (content.length === 0) return "";
+  const first = content[0]!;
+  const list = LIST_LINE.exec(first);
+  if (list !== null) {
+    const indent = list[1]!;
+    const items: string[] = [];
+    for (const line of content) {
+      const m = LIST_LINE.exec(line);
+      if (m === null || m[1] !== indent) return undefined;
+      const item = scalar(trimSpacesEnd(m[2]!));
+      if (item === undefined) return undefined;
+      items.push(item);
+    }
+    return items;
+  }
+  const map: Record<string, string> = {};
+  let indent: string | undefined;
+  for (const line of content) {
+    const m = NESTED_KEY_LINE.exec(line);
+    if (m === null) return undefined;
+    if (indent === undefined) indent = m[1];
+    if (m[1] !== indent || m[2] === "__proto__" || m[2]! in map) return undefined;
+    const rest = trimSpacesEnd(m[4] ?? "");
+    const value = rest === "" ? "" : scalar(rest);
+    if (value === undefined) return undefined;
+    map[m[2]!] = value;
+  }
+  // A key without a value followed by nothing deeper reads as "", but one with lines below it nests.
+  return map;
+}
+
+/** `|`, `|-`, `>`, `>-` with content lines at one indentation (more-indented lines only for `|`). */
+function blockScalar(header: string, inner: string[]): string | undefined {
+  if (!/^[|>]-?$/.test(header)) return undefined;
+  const literal = header[0] === "|";
+  const strip = header.length === 2;
+  let last = inner.length - 1;
+  while (last >= 0 && inner[last] === "") last--;
+  if (last < 0 || inner[0] === "" || isBlank(inner[0]!)) return undefined;
+  const n = /^ */.exec(inner[0]!)![0].length;
+  if (n === 0) return undefined;
+  const body: string[] = [];
+  for (let k = 0; k <= last; k++) {
+    const line = inner[k]!;
+    if (line === "") {
+      body.push("");
+      continue;
+    }
+    const indent = /^ */.exec(line)![0].length;
+    // Whitespace-only lines, lines less indented, and (for folding) more indented or trailing blanks: full parser.
+    if (indent < n || isBlank(line)) return undefined;
+    if (!literal && (indent > n || / $/.test(line))) return undefined;
+    body.push(line.slice(n));
+  }
+  let text: string;
+  if (literal) text = body.join("\n");
+  else {
+    text = "";
+    let breaks = 0;
+    body.forEach((l, k) => {
+      if (l === "") breaks++;
+      else {
+        text += k === 0 ? l : breaks === 0 ? ` ${l}` : `${"\n".repeat(breaks)}${l}`;
+        breaks = 0;
+      }
+    });
+  }
+  return strip ? text : `${text}\n`;
+}
+
+function trimSpacesEnd(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 32) end--;
+  return end === s.length ? s : s.slice(0, end);
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { normalizeText, parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
+
+describe("splitFrontmatter", () => {
+  it("cuts a plain file into block and body with lines and offsets", () => {
+    const text = "---\nname: a\ndescription: b\n---\n# Title\nbody\n";
+    const split = splitFrontmatter(text);
+    expect(split.frontmatter).toBe("name: a\ndescription: b");
+    expect(split.body).toBe("# Title\nbody\n");
+    expect(split.bodyLine).toBe(5);
+    expect(text.slice(split.bodyOffset)).toBe(split.body);
+    expect(split.frontmatterLine).toBe(2);
+  });
+
+  it("tolerates a BOM, leading blank lines and CRLF", () => {
+    const split = splitFrontmatter("\uFEFF\r\n  \r\n---\r\nname: a\r\n---\r\nbody\r\n");
+    expect(split.frontmatter).toBe("name: a");
+    expect(split.body).toBe("body\n");
+    expect(split.bodyLine).toBe(6);
+    expect(normalizeText("\uFEFF\r\n  \r\n---\r\nname: a\r\n---\r\nbody\r\n").slice(split.bodyOffset)).toBe("body\n");
+  });
+
+  it("accepts fences of more than three dashes and trailing blanks", () => {
+    const split = splitFrontmatter("-----  \nname: a\n----\nbody");
+    expect(split.frontmatter).toBe("name: a");
+    expect(split.body).toBe("body");
+  });
+
+  it("never closes at dashes inside a block scalar, an indented line or a value", () => {
+    const text = "---\ndescription: |\n  before\n  ---\n  after\nnote: a --- b\n---\nbody";
+    const split = splitFrontmatter(text);
+    expect(split.frontmatter).toBe("description: |\n  before\n  ---\n  after\nnote: a --- b");
+    expect(split.body).toBe("body");
+  });
+
+  it("never closes inside a quoted value that spans lines", () => {
+    const text = "---\ndescription: \"starts here\n---\nends here\"\nname: a\n---\nbody";
+    const split = splitFrontmatter(text);
+    expect(split.frontmatter).toBe("description: \"starts here\n---\nends here\"\nname: a");
+    expect(split.body).toBe("body");
+  });
+
+  it("handles single quotes with doubled quotes and escaped double quotes", () => {
+    expect(splitFrontmatter("---\na: 'it''s\n---\nstill'\n---\nbody").body).toBe("body");
+    expect(splitFrontmatter('---\na: "say \\"x\n---\ny"\n---\nbody').body).toBe("body");
+    // Closed on its own line: the next fence closes the block.
+    expect(splitFrontmatter("---\na: 'closed'\n---\nbody").body).toBe("body");
+  });
+
+  it("keeps the whole text as body when there is no opening fence", () => {
+    const text = "# Title\n---\nname: a\n---\n";
+    expect(splitFrontmatter(text)).toEqual({ frontmatter: undefined, body: text, bodyLine: 1, bodyOffset: 0 });
+  });
+
+  it("marks an unclosed block and keeps everything", () => {
+    const split = splitFrontmatter("---\nname: a\nbody\n");
+    expect(split.frontmatter).toBeUndefined();
+    expect(split.unclosed).toBe(true);
+    expect(split.body).toBe("---\nname: a\nbody\n");
+  });
+
+  it("reads a head-only text (no body, no final newline)", () => {
+    const split = splitFrontmatter("---\nname: a\n---");
+    expect(split.frontmatter).toBe("name: a");
+    expect(split.body).toBe("");
+    expect(split.bodyLine).toBe(4);
+  });
+
+  it("reads an empty block", () => {
+    expect(splitFrontmatter("---\n---\nbody").frontmatter).toBe("");
+  });
+});
+
+describe("parseFrontmatter", () => {
+  it("reads every scalar as written", () => {
+    const { data, diagnostics } = parseFrontmatter("---\nname: 123\nflag: true\nempty:\nnull: ~\nfloat: 1.0\n---\n");
+    expect(data).toEqual({ name: "123", flag: "true", empty: "", null: "~", float: "1.0" });
+    expect(diagnostics).toEqual([]);
+  });
+
+  it("reads lists, nested maps, block and quoted scalars", () => {
+    const { data } = parseFrontmatter("---\nlist:\n  - a\n  - 2\nmap:\n  k: v\nlit: |\n  x\n  y\nfold: >-\n  p\n  q\nq: \"a\\tb\"\n---\n");
+    expect(data).toEqual({ list: ["a", "2"], map: { k: "v" }, lit: "x\ny\n", fold: "p q", q: "a\tb" });
+  });
+
+  it("retries a value with an unquoted ': ' as a quoted string, with a warning on its line", () => {
+    const { data, diagnostics, body } = parseFrontmatter("---\nname: a\ndescription: Use when: the user asks\n---\nbody", {
+      path: "x/SKILL.md",
+    });
+    expect(data).toEqual({ name: "a", description: "Use when: the user asks" });
+    expect(body).toBe("body");
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ code: "YAML_UNQUOTED_COLON", severity: "warning", path: "x/SKILL.md", line: 3 });
+  });
+
+  it("retries a multi-line plain value with quotes and backslashes inside", () => {
+    const { data } = parseFrontmatter('---\ndescription: Use when: a "quoted" \\ word\n  continues: here\nname: a\n---\n');
+    expect(data).toEqual({ description: 'Use when: a "quoted" \\ word continues: here', name: "a" });
+  });
+
+  it("does not touch block scalar lines when retrying", () => {
+    const text = "---\nusage: |\n  Usage: x\ndescription: Use when: y\n---\n";
+    expect(parseFrontmatter(text).data).toEqual({ usage: "Usage: x\n", description: "Use when: y" });
+  });
+
+  it("reports broken YAML with the file line and keeps the whole text", () => {
+    const text = "\n---\nname: a\nbad: [unclosed\n---\nbody\n";
+    const parsed = parseFrontmatter(text, { path: "f.md" });
+    expect(parsed.data).toBeUndefined();
+    expect(parsed.body).toBe(text);
+    expect(parsed.bodyLine).toBe(1);
+    expect(parsed.diagnostics.length).toBeGreaterThan(0);
+    expect(parsed.diagnostics[0]).toMatchObject({ code: "YAML_INVALID", severity: "error", path: "f.md" });
+    expect(parsed.diagnostics[0]!.line).toBeGreaterThanOrEqual(4);
+  });
+
+  it("treats duplicate keys as broken YAML", () => {
+    const parsed = parseFrontmatter("---\na: 1\na: 2\n---\n");
+    expect(parsed.data).toBeUndefined();
+    expect(parsed.diagnostics).toMatchObject([{ code: "YAML_INVALID", line: 3 }]);
+  });
+
+  it("keeps the whole text when the block is not a mapping", () => {
+    const text = "---\n- a\n- b\n---\nbody";
+    const parsed = parseFrontmatter(text);
+    expect(parsed.data).toBeUndefined();
+    expect(parsed.body).toBe(text);
+    expect(parsed.diagnostics).toMatchObject([{ code: "FRONTMATTER_NOT_MAPPING", severity: "warning", line: 2 }]);
+  });
+
+  it("reads an empty or comment-only block as no metadata", () => {
+    expect(parseFrontmatter("---\n# nothing\n---\nbody")).toEqual({ data: {}, body: "body", bodyLine: 4, diagnostics: [] });
+  });
+
+  it("warns about an unclosed block and keeps the text", () => {
+    const parsed = parseFrontmatter("\n---\nname: a\n");
+    expect(parsed.data).toBeUndefined();
+    expect(parsed.body).toBe("\n---\nname: a\n");
+    expect(parsed.diagnostics).toMatchObject([{ code: "FRONTMATTER_UNCLOSED", line: 2 }]);
+  });
+
+  it("returns no data and no diagnostics for a file without frontmatter", () => {
+    expect(parseFrontmatter("# Just markdown\n")).toEqual({ data: undefined, body: "# Just markdown\n", bodyLine: 1, diagnostics: [] });
+  });
+
+  it("keeps keys such as __proto__ as plain data", () => {
+    const { data } = parseFrontmatter("---\n__proto__:\n  polluted: yes\n---\n");
+    expect(Object.keys(data!)).toEqual(["__proto__"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("refuses alias bombs", () => {
+    const lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 8; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]`);
+    const parsed = parseFrontmatter(`---\n${lines.join("\n")}\n---\n`);
+    expect(parsed.data).toBeUndefined();
+    expect(parsed.diagnostics[0]?.code).toBe("YAML_INVALID");
+  });
+});

@@ -1,0 +1,107 @@
+import { readFileSync, statSync } from "node:fs";
+import { diagnostic } from "./diagnostics.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { SkillctxError } from "./errors.js";
+import { splitFrontmatter } from "./frontmatter.js";
+import { parseOptions, withLazyContent } from "./lazy-content.js";
+import { safeParseSkill } from "./parse-skill.js";
+import type { SafeParseSkillResult } from "./parse-skill.js";
+import { readHeadSync } from "./read-head.js";
+import type { CacheEntry } from "./skill-cache.js";
+import type { Skill } from "./skill.js";
+import { reason } from "./walk-skill-dirs.js";
+import type { FoundSkillFile } from "./walk-skill-dirs.js";
+
+/** The outcome of loading one skill file. */
+export interface LoadedSkillFile {
+  skill?: Skill;
+  diagnostics: Diagnostic[];
+  /** How many file-system calls it took (for pacing). */
+  calls: number;
+}
+
+/**
+ * Loads one skill file's metadata. An unchanged file (same path, size and mtime as its cache entry)
+ * costs one `stat` or none; otherwise only its frontmatter head is read and parsed, or the whole
+ * file when the head cannot stand alone (no frontmatter, a parse error, or no description, which
+ * the parser then takes from the body). The body is never kept: `content` loads lazily.
+ */
+export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEntry>): LoadedSkillFile {
+  let calls = 0;
+  let stat = file.stat;
+  if (stat === undefined) {
+    try {
+      const stats = statSync(file.path);
+      stat = { size: stats.size, mtimeMs: stats.mtimeMs };
+      calls++;
+    } catch (error) {
+      return { diagnostics: [readFailed(file.path, error)], calls: 1 };
+    }
+  }
+  let entry = entries.get(file.path);
+  if (
+    entry === undefined ||
+    entry.size !== stat.size ||
+    entry.mtimeMs !== stat.mtimeMs ||
+    entry.format !== file.format ||
+    entry.root !== file.root ||
+    entry.dir !== file.dir
+  ) {
+    try {
+      entry = parseSkillFile(file, stat);
+      calls += 3;
+    } catch (error) {
+      entries.delete(file.path);
+      const found = SkillctxError.isInstance(error) ? errorDiagnostic(error, file.path) : readFailed(file.path, error);
+      return { diagnostics: [found], calls: calls + 1 };
+    }
+    entries.set(file.path, entry);
+  }
+  if (!entry.result.ok) return { diagnostics: [errorDiagnostic(entry.result.error, file.path)], calls };
+  const { meta } = entry.result;
+  // A new object per scan (its body state is its own); nested values are shared with the cache.
+  const source = meta.source.scope === file.scope ? meta.source : { ...meta.source, scope: file.scope };
+  const skill = withLazyContent({ ...meta, source }, { file, entry });
+  return { skill, diagnostics: entry.result.diagnostics, calls };
+}
+
+function parseSkillFile(file: FoundSkillFile, stat: { size: number; mtimeMs: number }): CacheEntry {
+  const { path } = file;
+  const parse = parseOptions(file);
+  // Keyed by the stat taken before the read: if the file changes meanwhile, its next mtime differs
+  // from the entry's and the next scan reads it again.
+  const head = readHeadSync(path, { stat });
+  let parsed: SafeParseSkillResult | undefined;
+  if (head.fenced && !head.whole) {
+    parsed = standsAlone(head.text) ? safeParseSkill(head.text, parse) : undefined;
+  }
+  if (parsed !== undefined && !(parsed.ok && describedByFrontmatter(parsed.skill, parsed.diagnostics))) parsed = undefined;
+  if (parsed === undefined) {
+    const text = head.whole ? head.text : readFileSync(path, "utf8");
+    parsed = safeParseSkill(text, parse);
+  }
+  const base = { size: head.size, mtimeMs: head.mtimeMs, format: file.format, root: file.root, dir: file.dir };
+  if (!parsed.ok) return { ...base, result: { ok: false, error: parsed.error } };
+  const { content: _body, ...meta } = parsed.skill;
+  return { ...base, result: { ok: true, meta, diagnostics: parsed.diagnostics } };
+}
+
+function errorDiagnostic(error: SkillctxError, path: string): Diagnostic {
+  return diagnostic(error.code, "error", error.message, { path: error.path ?? path, line: error.line });
+}
+
+function readFailed(path: string, error: unknown): Diagnostic {
+  return diagnostic("READ_FAILED", "error", `cannot read ${path}: ${reason(error)}`, { path });
+}
+
+// The parser closes the block exactly at the head's last line, so the whole file has the same block.
+// (The head ends at the first dash line; the parser may not close there, e.g. inside a quoted value.)
+function standsAlone(head: string): boolean {
+  const split = splitFrontmatter(head);
+  return split.frontmatter !== undefined && split.body === "";
+}
+
+// Without a description the parser takes one from the body, which a head does not have.
+function describedByFrontmatter(skill: Skill, diagnostics: readonly Diagnostic[]): boolean {
+  return skill.description !== undefined && !diagnostics.some((d) => d.code === "DESCRIPTION_MISSING");
+}

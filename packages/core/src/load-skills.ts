@@ -1,0 +1,111 @@
+import * as path from "node:path";
+import { compareCodePoints } from "./code-point-order.js";
+import { diagnostic } from "./diagnostics.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { loadSkillFile } from "./load-skill-file.js";
+import { ScanPacer } from "./scan-pacer.js";
+import { cacheEntries, defaultSkillCache } from "./skill-cache.js";
+import type { SkillCache } from "./skill-cache.js";
+import { collectSource } from "./skill-sources.js";
+import type { FoundSkill, SkillSourceInput, SourceEntry } from "./skill-sources.js";
+import type { Skill, SkillScope } from "./skill.js";
+import type { WalkContext } from "./walk-skill-dirs.js";
+
+/** Options for {@link loadSkills}. */
+export interface LoadSkillsOptions {
+  /** The scope of skills read from path sources (Skill objects keep their own). @default "project" */
+  scope?: SkillScope;
+  /** Parsed metadata kept between scans. @default defaultSkillCache */
+  cache?: SkillCache;
+  signal?: AbortSignal;
+}
+
+/** The skills a scan found, in code-point order of name, and what went wrong on the way. */
+export interface LoadSkillsResult {
+  skills: Skill[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Loads skills from folders, files and Skill objects, reading only each file's frontmatter:
+ * every skill's `content` is read from disk on first access. A parent folder is searched to
+ * depth 4 for sub-folders with a SKILL.md (skipping dot-folders and `node_modules`), and its
+ * other `.md` files are legacy skills named by their path relative to it (`a/b.md` → `a/b`).
+ * Symlinks are followed; a folder or file reached twice counts once. When two skills share a
+ * name, the first source wins and a `NAME_CLASH` warning names both. One bad file never stops
+ * the others: it becomes a diagnostic.
+ *
+ * @example
+ * const { skills, diagnostics } = await loadSkills(["./skills", "./extra/AGENTS-review.md"]);
+ */
+export async function loadSkills(sources: SkillSourceInput[], options: LoadSkillsOptions = {}): Promise<LoadSkillsResult> {
+  const scope = options.scope ?? "project";
+  return loadSkillSources(
+    sources.map((input) => ({ input, scope })),
+    { baseDir: process.cwd(), cache: options.cache, signal: options.signal },
+  );
+}
+
+/** @internal Loads sources in precedence order (first wins on a name clash); relative paths resolve against `baseDir`. */
+export async function loadSkillSources(
+  sources: SourceEntry[],
+  options: { baseDir: string; cache?: SkillCache | undefined; signal?: AbortSignal | undefined },
+): Promise<LoadSkillsResult> {
+  const entries = cacheEntries(options.cache ?? defaultSkillCache);
+  const pacer = new ScanPacer(options.signal);
+  const context: WalkContext = {
+    pacer,
+    diagnostics: [],
+    visitedDirs: new Set(),
+    seenFiles: new Set(),
+    skillDirs: new Set(),
+  };
+  const found: FoundSkill[] = [];
+  for (const source of sources) await collectSource(source, options.baseDir, context, found);
+
+  const diagnostics = context.diagnostics;
+  const byName = new Map<string, Skill>();
+  for (const item of found) {
+    let skill: Skill | undefined;
+    if (item.kind === "inline") {
+      skill = item.skill;
+    } else {
+      const { file } = item;
+      // A file reached through a symlink into a skill's folder is one of its resources.
+      if (file.format === "legacy" && file.explicit !== true && insideAny(file.realPath, context.skillDirs)) continue;
+      const loaded = loadSkillFile(file, entries);
+      diagnostics.push(...loaded.diagnostics);
+      skill = loaded.skill;
+      await pacer.step(loaded.calls);
+    }
+    if (skill === undefined) continue;
+    const first = byName.get(skill.name);
+    if (first === undefined) {
+      byName.set(skill.name, skill);
+      continue;
+    }
+    diagnostics.push(
+      diagnostic(
+        "NAME_CLASH",
+        "warning",
+        `skill "${skill.name}" at ${where(skill)} is shadowed by the one at ${where(first)}`,
+        { path: skill.source.path },
+      ),
+    );
+  }
+  pacer.check();
+  const skills = [...byName.values()].sort((a, b) => compareCodePoints(a.name, b.name));
+  return { skills, diagnostics };
+}
+
+function insideAny(file: string, folders: ReadonlySet<string>): boolean {
+  if (folders.size === 0) return false;
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if (folders.has(dir)) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
+function where(skill: Skill): string {
+  return skill.source.path ?? `(${skill.source.kind} ${skill.source.scope} skill)`;
+}

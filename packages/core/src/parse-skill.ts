@@ -1,0 +1,221 @@
+import * as path from "node:path";
+import { compareCodePoints } from "./code-point-order.js";
+import { diagnostic } from "./diagnostics.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { SkillctxError } from "./errors.js";
+import { readFrontmatter } from "./frontmatter.js";
+import type { FrontmatterRead } from "./frontmatter.js";
+import type { Skill, SkillScope } from "./skill.js";
+import {
+  booleanField,
+  inputsField,
+  isRecord,
+  metadataField,
+  splitCommas,
+  splitTools,
+  stringField,
+  stringList,
+} from "./skill-fields.js";
+import type { Converted } from "./skill-fields.js";
+import { resolveTrigger } from "./skill-trigger.js";
+import { setOwn } from "./yaml-values.js";
+
+/** Options for {@link parseSkill} and {@link safeParseSkill}. */
+export interface ParseSkillOptions {
+  /** The file the text was read from: named in diagnostics, and the source of derived names. */
+  path?: string;
+  /**
+   * `skill-md` (Agent Skills SKILL.md) or `legacy` (OpenHands skill / microagent .md).
+   * @default from `path`: `SKILL.md` / `skill.md` → `skill-md`, any other file → `legacy`; no path → `skill-md`
+   */
+  format?: "skill-md" | "legacy";
+  /** The scanned folder, against which legacy names are made (`root/a/b/c.md` → `a/b/c`). */
+  root?: string;
+  /** @default "programmatic" */
+  scope?: SkillScope;
+  /** The skill's root folder. @default the folder of `path` for SKILL.md, none for legacy files */
+  dir?: string;
+}
+
+/** The result of {@link safeParseSkill}. */
+export type SafeParseSkillResult =
+  | { ok: true; skill: Skill; diagnostics: Diagnostic[] }
+  | { ok: false; error: SkillctxError };
+
+// Fields skillctx reads (the rest go to `extra`, with a warning).
+const KNOWN = new Set([
+  "name", "description", "license", "compatibility", "metadata", "allowed-tools",
+  "triggers", "trigger", "inputs", "paths", "disable-model-invocation", "mcp_tools", "resources",
+]);
+// OpenHands microagent fields that carry nothing skillctx needs: kept in `extra` without a warning.
+const LEGACY_QUIET = new Set(["type", "version", "agent"]);
+
+/**
+ * Parses a skill file: a SKILL.md (Agent Skills) or a legacy OpenHands `.md`. Tolerant: what it can
+ * read it reads, the rest is warned about (see {@link safeParseSkill} for the diagnostics).
+ * @throws SkillctxError only when no name can be had (`NAME_MISSING`, or the YAML error that hid it).
+ * @example parseSkill("---\nname: pdf\ndescription: Read PDFs\n---\n# PDF\n").trigger // { type: "on-demand" }
+ */
+export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill {
+  const result = safeParseSkill(text, options);
+  if (!result.ok) throw result.error;
+  return result.skill;
+}
+
+/**
+ * {@link parseSkill} that never throws: `{ ok: true, skill, diagnostics }` or `{ ok: false, error }`.
+ * Works on a head-only text (the frontmatter block without the body): the metadata is the same as for
+ * the whole file and `content` is `""` — except the description stand-in, which needs the body.
+ */
+export function safeParseSkill(text: string, options: ParseSkillOptions = {}): SafeParseSkillResult {
+  try {
+    return buildSkill(String(text), options);
+  } catch (error) {
+    if (SkillctxError.isInstance(error)) return { ok: false, error };
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: new SkillctxError("SKILL_INVALID", `cannot parse skill: ${message}`, { path: options.path, cause: error }) };
+  }
+}
+
+function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillResult {
+  const file = options.path;
+  const format = options.format ?? formatOf(file);
+  const read = readFrontmatter(text, file === undefined ? {} : { path: file });
+  const diagnostics = [...read.diagnostics];
+  const data = read.data ?? {};
+  const lineOfKey = read.keyLine;
+  const warn = (key: string | undefined, code: string, message: string) =>
+    diagnostics.push(diagnostic(code, "warning", message, { path: file, line: key === undefined ? undefined : lineOfKey(key) }));
+  const take = <T>(key: string, converted: Converted<T>): T | undefined => {
+    for (const i of converted.issues) warn(key, i.code, i.message);
+    return converted.value;
+  };
+  const extra: Record<string, unknown> = {};
+  const keepExtra = (key: string) => setOwn(extra, key, data[key]);
+
+  // Name: as written, else derived from the folder (SKILL.md) or the relative path (legacy).
+  let name = take("name", stringField("name", data.name));
+  if (name === undefined) {
+    const derived = deriveName(format, file, options);
+    if (derived === undefined) {
+      const hidden = read.diagnostics.find((d) => d.severity === "error");
+      throw new SkillctxError(hidden?.code ?? "NAME_MISSING", hidden?.message ?? "skill has no name and none can be derived (no path given)", {
+        path: file,
+        line: hidden?.line ?? 1,
+      });
+    }
+    name = derived;
+    // OpenHands names legacy skills by their path; only an Agent Skill is expected to name itself.
+    if (format === "skill-md") warn("name" in data ? "name" : undefined, "NAME_MISSING", `no name in frontmatter; using '${name}' from the ${format === "skill-md" ? "folder name" : "file path"}`);
+  }
+
+  let description = take("description", stringField("description", data.description));
+  if (description === undefined) {
+    // Not from a frontmatter block that could not be read (the body then holds the whole text).
+    description = firstBodyLine(read.split.frontmatter === undefined ? read.body : read.split.body);
+    // Legacy skills (OpenHands) have no description field; the first body line is their summary.
+    if (format === "skill-md") warn(
+      "description" in data ? "description" : undefined,
+      "DESCRIPTION_MISSING",
+      description === undefined ? "no description" : "no description; the first line of the body stands in for it",
+    );
+  }
+
+  const init: Skill = {
+    name,
+    content: read.body,
+    source: { kind: file === undefined ? "inline" : "file", format, scope: options.scope ?? "programmatic" },
+    trigger: { type: format === "legacy" ? "always" : "on-demand" },
+    metadata: {},
+  };
+  if (file !== undefined) init.source.path = file;
+  const dir = options.dir ?? (format === "skill-md" && file !== undefined ? path.dirname(file) : undefined);
+  if (dir !== undefined) init.dir = dir;
+  if (description !== undefined) init.description = description;
+
+  const license = take("license", stringField("license", data.license));
+  if (license !== undefined) init.license = license;
+  const compatibility = take("compatibility", stringField("compatibility", data.compatibility));
+  if (compatibility !== undefined) init.compatibility = compatibility;
+
+  const metadata = take("metadata", metadataField(data.metadata));
+  if (metadata !== undefined) init.metadata = metadata;
+  else if (data.metadata !== undefined && data.metadata !== "") keepExtra("metadata");
+
+  const tools = take("allowed-tools", stringList("allowed-tools", data["allowed-tools"], splitTools));
+  if (tools !== undefined) init.allowedTools = tools;
+  else if (data["allowed-tools"] !== undefined) keepExtra("allowed-tools");
+
+  const resources = take("resources", stringList("resources", data.resources, splitCommas));
+  if (resources !== undefined) init.resources = resources;
+  else if (data.resources !== undefined) keepExtra("resources");
+
+  const disable = take("disable-model-invocation", booleanField("disable-model-invocation", data["disable-model-invocation"]));
+  if (disable !== undefined) init.disableModelInvocation = disable;
+  else if (data["disable-model-invocation"] !== undefined && data["disable-model-invocation"] !== "") keepExtra("disable-model-invocation");
+
+  if (data.mcp_tools !== undefined && data.mcp_tools !== "") {
+    const servers = mcpServers(read);
+    if (servers !== undefined) init.mcpServers = servers;
+    else {
+      warn("mcp_tools", "FIELD_INVALID", "'mcp_tools' should be a mapping (of servers, or with an mcpServers mapping); ignored (kept in extra)");
+      keepExtra("mcp_tools");
+    }
+  }
+
+  const trigger = resolveTrigger({ name, format, data, take, warn });
+  init.trigger = trigger.trigger;
+  if (trigger.inputs !== undefined) init.inputs = trigger.inputs;
+
+  const unknown = Object.keys(data).filter((k) => !KNOWN.has(k) && !(format === "legacy" && LEGACY_QUIET.has(k)));
+  for (const key of Object.keys(data)) if (!KNOWN.has(key)) keepExtra(key);
+  if (unknown.length > 0) {
+    const sorted = [...unknown].sort(compareCodePoints);
+    // Reported on the line of the first of them in the file.
+    const first = unknown.reduce((a, b) => ((lineOfKey(b) ?? Infinity) < (lineOfKey(a) ?? Infinity) ? b : a));
+    warn(first, "UNKNOWN_FIELDS", `fields skillctx does not use, kept in extra: ${sorted.join(", ")}`);
+  }
+  if (Object.keys(extra).length > 0) init.extra = extra;
+
+  // Built to fit SkillSchema by construction (tests parse every result with the schema); skipping the
+  // runtime check keeps metadata scans of thousands of skills cheap.
+  return { ok: true, skill: init, diagnostics };
+}
+
+/** `skill-md` for SKILL.md / skill.md, `legacy` for any other file, `skill-md` without a path. */
+function formatOf(file: string | undefined): "skill-md" | "legacy" {
+  if (file === undefined) return "skill-md";
+  return path.basename(file).toLowerCase() === "skill.md" ? "skill-md" : "legacy";
+}
+
+function deriveName(format: "skill-md" | "legacy", file: string | undefined, options: ParseSkillOptions): string | undefined {
+  if (format === "skill-md") {
+    const folder = options.dir ?? (file === undefined ? undefined : path.dirname(file));
+    const base = folder === undefined ? "" : path.basename(path.resolve(folder));
+    return base === "" ? undefined : base;
+  }
+  if (file === undefined) return undefined;
+  let rel = options.root === undefined ? path.basename(file) : path.relative(options.root, file);
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) rel = path.basename(file);
+  const posix = rel.split(path.sep).join("/");
+  const name = posix.replace(/\.[^./]*$/, "");
+  return name === "" ? undefined : name;
+}
+
+/** The first line of the body that is not blank, a heading or a rule. */
+function firstBodyLine(body: string): string | undefined {
+  for (const raw of body.split("\n", 200)) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#") || /^(-{3,}|\*{3,}|_{3,}|={3,})$/.test(line)) continue;
+    return line;
+  }
+  return undefined;
+}
+
+/** `mcp_tools` with its YAML types (numbers, booleans): the `mcpServers` map inside it, or the map itself. */
+function mcpServers(read: FrontmatterRead): Record<string, unknown> | undefined {
+  const value = read.typedValue("mcp_tools");
+  if (!isRecord(value)) return undefined;
+  const inner = value.mcpServers;
+  return isRecord(inner) ? inner : value;
+}

@@ -1,0 +1,82 @@
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { splitFrontmatter } from "./frontmatter.js";
+import { readHeadSync } from "./read-head.js";
+
+let dir: string;
+let counter = 0;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "skillctx-read-head-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function file(content: string | Buffer): Promise<string> {
+  const target = path.join(dir, `f${counter++}.md`);
+  await writeFile(target, content);
+  return target;
+}
+
+describe("readHeadSync", () => {
+  it("reads through the closing fence and stops before the body", async () => {
+    const target = await file("---\nname: a\ndescription: b\n---\n# Body\nsecret body text\n");
+    const head = readHeadSync(target);
+    expect(head).toMatchObject({ text: "---\nname: a\ndescription: b\n---\n", fenced: true, whole: false });
+    const stats = await stat(target);
+    expect(head.size).toBe(stats.size);
+    expect(head.mtimeMs).toBe(stats.mtimeMs);
+  });
+
+  it("tolerates a BOM, blank lines before the fence, CRLF and trailing blanks on fences", async () => {
+    const target = await file("\uFEFF\n  \r\n---  \r\nname: a\r\n---\t\r\nbody\r\n");
+    expect(readHeadSync(target)).toMatchObject({ text: "\uFEFF\n  \r\n---  \r\nname: a\r\n---\t\r\n", fenced: true, whole: false });
+  });
+
+  it("reports a file that does not open with a fence, without reading its text", async () => {
+    expect(readHeadSync(await file("# Title\n---\nname: a\n---\n"))).toMatchObject({ text: "", fenced: false });
+    expect(readHeadSync(await file(""))).toMatchObject({ text: "", fenced: false });
+    expect(readHeadSync(await file("-- \nname: a\n--\n"))).toMatchObject({ fenced: false });
+  });
+
+  it("returns the whole file when the block is never closed", async () => {
+    const text = "---\nname: a\ndescription: no closing fence\nbody?\n";
+    expect(readHeadSync(await file(text))).toEqual(expect.objectContaining({ text, fenced: true, whole: true }));
+  });
+
+  it("accepts a closing fence on the last line without a newline", async () => {
+    const text = "---\nname: a\n----";
+    expect(readHeadSync(await file(text))).toMatchObject({ text, fenced: true, whole: true });
+  });
+
+  it("extends past the first chunk until the closing fence, keeping multi-byte characters whole", async () => {
+    // é is two bytes: with an odd chunk size a character straddles every chunk boundary.
+    const description = "é".repeat(300);
+    const target = await file(`---\nname: a\ndescription: ${description}\n---\nbody`);
+    const head = readHeadSync(target, { chunkSize: 65 });
+    expect(head.text).toBe(`---\nname: a\ndescription: ${description}\n---\n`);
+    expect(head.whole).toBe(false);
+  });
+
+  it("agrees with splitFrontmatter on where the block ends, for any block and body", async () => {
+    const line = fc.stringMatching(/^[a-z:" \-é#|>]{0,12}$/);
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 8 }), fc.array(line, { maxLength: 4 }), fc.integer({ min: 64, max: 200 }), async (block, body, chunkSize) => {
+        const text = `---\n${block.map((l) => `${l}\n`).join("")}---\n${body.join("\n")}`;
+        const head = readHeadSync(await file(text), { chunkSize });
+        const split = splitFrontmatter(text);
+        // The head ends at the first dash line; when the parser closes the block there too,
+        // the head alone holds the same frontmatter.
+        const headSplit = splitFrontmatter(head.text);
+        if (headSplit.frontmatter !== undefined && headSplit.body === "") {
+          expect(headSplit.frontmatter).toBe(split.frontmatter);
+        }
+        expect(text.startsWith(head.text)).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import * as path from "node:path";
+import type { SkillctxError } from "./errors.js";
+import type { Diagnostic } from "./diagnostics.js";
+import type { Skill } from "./skill.js";
+
+/**
+ * Parsed skill metadata kept between scans, keyed by file path and checked against the file's
+ * size and mtime, so a scan of unchanged files costs one `stat` each. Bodies are not kept by a
+ * scan: only once a skill's `content` has been read is it cached here, beside its metadata.
+ */
+export interface SkillCache {
+  /**
+   * Forgets cached files: all of them, or the file at `path` and every file under it when
+   * `path` is a folder. The next scan reads and parses them again.
+   */
+  invalidate(path?: string): void;
+  /** How many files are cached. */
+  readonly size: number;
+}
+
+/** @internal One cached file. */
+export interface CacheEntry {
+  size: number;
+  mtimeMs: number;
+  /** The parse options the entry was made with. */
+  format: "skill-md" | "legacy";
+  root: string | undefined;
+  dir: string | undefined;
+  /** The parse result without the body, or the error that stopped it. */
+  result: { ok: true; meta: Omit<Skill, "content">; diagnostics: Diagnostic[] } | { ok: false; error: SkillctxError };
+  /** The body, once some skill object read it for exactly this size and mtime. */
+  body?: string;
+}
+
+class MemorySkillCache implements SkillCache {
+  readonly entries = new Map<string, CacheEntry>();
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  invalidate(target?: string): void {
+    if (target === undefined) {
+      this.entries.clear();
+      return;
+    }
+    const resolved = path.resolve(target);
+    const prefix = resolved.endsWith(path.sep) ? resolved : resolved + path.sep;
+    for (const key of [...this.entries.keys()]) {
+      if (key === resolved || key.startsWith(prefix)) this.entries.delete(key);
+    }
+  }
+}
+
+/**
+ * Creates an empty cache for {@link loadSkills} and {@link discoverSkills}. Pass the same cache to
+ * repeated scans; scans without a `cache` option share {@link defaultSkillCache}.
+ *
+ * @example
+ * const cache = createSkillCache();
+ * await loadSkills(["./skills"], { cache }); // reads and parses every head
+ * await loadSkills(["./skills"], { cache }); // stats only, unless files changed
+ */
+export function createSkillCache(): SkillCache {
+  return new MemorySkillCache();
+}
+
+/** The cache used by scans that are given none. Call `defaultSkillCache.invalidate()` to drop it. */
+export const defaultSkillCache: SkillCache = createSkillCache();
+
+/** @internal The entries of a cache made by {@link createSkillCache}. */
+export function cacheEntries(cache: SkillCache): Map<string, CacheEntry> {
+  if (!(cache instanceof MemorySkillCache)) {
+    throw new TypeError("skillctx: `cache` must come from createSkillCache()");
+  }
+  return cache.entries;
+}

@@ -1,0 +1,142 @@
+import { realpathSync, statSync } from "node:fs";
+import * as path from "node:path";
+import { diagnostic } from "./diagnostics.js";
+import { isScannedSkill } from "./lazy-content.js";
+import { SkillSchema } from "./skill.js";
+import type { Skill, SkillInit, SkillScope } from "./skill.js";
+import { findSkillFile, reason, walkParentFolder } from "./walk-skill-dirs.js";
+import type { FoundSkillFile, WalkContext } from "./walk-skill-dirs.js";
+
+/**
+ * A place skills come from: a skill folder (holds SKILL.md or skill.md), a parent folder of
+ * skills, a single `.md` file, or a Skill object.
+ */
+export type SkillSourceInput = string | SkillInit;
+
+/** One source of a scan, with the scope its file skills get. */
+export interface SourceEntry {
+  input: SkillSourceInput;
+  scope: SkillScope;
+  /** A folder that does not exist is skipped without a diagnostic (discovery's well-known folders). */
+  optional?: boolean;
+}
+
+/** A skill to load: a file found on disk, or a Skill object given in code. */
+export type FoundSkill = { kind: "file"; file: FoundSkillFile } | { kind: "inline"; skill: Skill };
+
+/**
+ * Resolves one source into the skills it holds (files are not read yet), appending them to `out`
+ * in code-point order. Problems become diagnostics in `context`; nothing is thrown for bad input.
+ */
+export async function collectSource(
+  entry: SourceEntry,
+  baseDir: string,
+  context: WalkContext,
+  out: FoundSkill[],
+): Promise<void> {
+  const { input, scope } = entry;
+  if (typeof input !== "string") {
+    collectObject(input, context, out);
+    return;
+  }
+  const absolute = path.resolve(baseDir, input);
+  let stats;
+  let real: string;
+  try {
+    stats = statSync(absolute, { throwIfNoEntry: false });
+    if (stats === undefined) {
+      if (entry.optional !== true) {
+        context.diagnostics.push(
+          diagnostic("PATH_NOT_FOUND", "error", `skill source not found: ${absolute}`, { path: absolute }),
+        );
+      }
+      return;
+    }
+    real = realpathSync.native(absolute);
+  } catch (error) {
+    context.diagnostics.push(
+      diagnostic("READ_FAILED", "error", `cannot read skill source ${absolute}: ${reason(error)}`, { path: absolute }),
+    );
+    return;
+  }
+  await context.pacer.step(2);
+
+  if (stats.isDirectory()) {
+    const skillFile = findSkillFile(absolute);
+    if (skillFile === undefined) {
+      const files: FoundSkillFile[] = [];
+      await walkParentFolder(absolute, real, scope, context, files);
+      for (const file of files) out.push({ kind: "file", file });
+      return;
+    }
+    if (context.visitedDirs.has(real)) return;
+    context.visitedDirs.add(real);
+    context.skillDirs.add(real);
+    out.push({
+      kind: "file",
+      file: {
+        path: skillFile.path,
+        realPath: path.join(real, path.basename(skillFile.path)),
+        format: "skill-md",
+        scope,
+        dir: absolute,
+        stat: { size: skillFile.size, mtimeMs: skillFile.mtimeMs },
+      },
+    });
+    return;
+  }
+
+  const base = path.basename(absolute).toLowerCase();
+  if (!stats.isFile() || !base.endsWith(".md")) {
+    context.diagnostics.push(
+      diagnostic("UNSUPPORTED_SOURCE", "error", `not a skill folder or a .md file: ${absolute}`, { path: absolute }),
+    );
+    return;
+  }
+  if (base === "skill.md") {
+    const dir = path.dirname(absolute);
+    const realDir = path.dirname(real);
+    if (context.visitedDirs.has(realDir)) return;
+    context.visitedDirs.add(realDir);
+    context.skillDirs.add(realDir);
+    const stat = { size: stats.size, mtimeMs: stats.mtimeMs };
+    out.push({ kind: "file", file: { path: absolute, realPath: real, format: "skill-md", scope, dir, stat } });
+    return;
+  }
+  if (context.seenFiles.has(real)) return;
+  context.seenFiles.add(real);
+  const root = path.dirname(absolute);
+  out.push({ kind: "file", file: { path: absolute, realPath: real, format: "legacy", scope, root, explicit: true } });
+}
+
+function collectObject(input: SkillInit, context: WalkContext, out: FoundSkill[]): void {
+  if (typeof input !== "object" || input === null) {
+    context.diagnostics.push(
+      diagnostic("INVALID_SOURCE", "error", `a skill source must be a path or a Skill object, got ${describe(input)}`),
+    );
+    return;
+  }
+  // A skill from an earlier scan is valid already; parsing it again would read its lazy body.
+  if (isScannedSkill(input)) {
+    out.push({ kind: "inline", skill: input as Skill });
+    return;
+  }
+  const candidate =
+    (input as Partial<SkillInit>).source === undefined
+      ? { ...input, source: { kind: "inline", format: "inline", scope: "programmatic" } }
+      : input;
+  const parsed = SkillSchema.safeParse(candidate);
+  if (parsed.success) {
+    out.push({ kind: "inline", skill: parsed.data });
+    return;
+  }
+  const name = typeof (input as { name?: unknown }).name === "string" ? `"${(input as { name: string }).name}"` : "(unnamed)";
+  const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  context.diagnostics.push(
+    diagnostic("INVALID_SKILL", "error", `skill object ${name} is not a valid Skill: ${issues.join("; ")}`),
+  );
+}
+
+function describe(value: unknown): string {
+  return value === null ? "null" : typeof value;
+}

@@ -1,0 +1,185 @@
+import { readFile, stat } from "node:fs/promises";
+import * as path from "node:path";
+import { LineCounter, isMap, isNode, isPair, parseDocument } from "yaml";
+import type { Document } from "yaml";
+import { diagnostic } from "./diagnostics.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { splitFrontmatter, yamlMessage } from "./frontmatter.js";
+import { SkillctxError } from "./errors.js";
+import { checkCompatibility, checkDescription, checkFields, checkName, checkSoftTypes } from "./spec-rules.js";
+import type { RuleFinding } from "./spec-rules.js";
+import { strictFindings } from "./yaml-strict.js";
+import { asWritten, scalarText } from "./yaml-values.js";
+
+/** Options for {@link validateSkill}. */
+export interface ValidateSkillOptions {
+  /**
+   * Match the reference validator exactly: YAML that strictyaml refuses (flow collections, anchors,
+   * aliases, tags, unevenly indented sibling mappings) is `YAML_INVALID` (error) instead of a warning.
+   * @default false
+   */
+  strict?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Options for {@link validateSkillMd}. */
+export interface ValidateSkillMdOptions {
+  /** @default false — see {@link ValidateSkillOptions.strict} */
+  strict?: boolean;
+  /** The file, copied into diagnostics. */
+  path?: string;
+  /** The skill folder's name, checked against `name`; undefined skips that check. */
+  dirName?: string;
+}
+
+/** A verdict: `valid` is true when no diagnostic is an error. */
+export interface ValidationResult {
+  valid: boolean;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Validates a skill folder against the Agent Skills specification with the verdicts of its reference
+ * validator (skills-ref). Judges the file as written: a BOM or a blank first line is `FRONTMATTER_MISSING`,
+ * the loader's tolerances never apply. Reports every finding, not just the first.
+ * @example const { valid, diagnostics } = await validateSkill("skills/pdf", { strict: true });
+ */
+export async function validateSkill(dir: string, options: ValidateSkillOptions = {}): Promise<ValidationResult> {
+  options.signal?.throwIfAborted();
+  const fail = (code: string, message: string, where: string): ValidationResult => ({
+    valid: false,
+    diagnostics: [diagnostic(code, "error", message, { path: where })],
+  });
+  const info = await stat(dir).catch(() => undefined);
+  if (info === undefined) return fail("PATH_NOT_FOUND", `Path does not exist: ${dir}`, dir);
+  if (!info.isDirectory()) return fail("NOT_A_DIRECTORY", `Not a directory: ${dir}`, dir);
+  let file: string | undefined;
+  for (const name of ["SKILL.md", "skill.md"]) {
+    const candidate = path.join(dir, name);
+    if ((await stat(candidate).catch(() => undefined))?.isFile() === true) {
+      file = candidate;
+      break;
+    }
+  }
+  if (file === undefined) return fail("MISSING_SKILL_MD", "Missing required file: SKILL.md", dir);
+  const bytes = await readFile(file, { signal: options.signal });
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return fail("ENCODING_INVALID", "SKILL.md is not valid UTF-8", file);
+  }
+  const dirName = path.basename(path.resolve(dir));
+  return validateSkillMd(text, { strict: options.strict ?? false, path: file, dirName });
+}
+
+/** {@link validateSkill} on the text of a SKILL.md, without touching the file system. */
+export function validateSkillMd(text: string, options: ValidateSkillMdOptions = {}): ValidationResult {
+  const strict = options.strict ?? false;
+  const diagnostics: Diagnostic[] = [];
+  const add = (code: string, severity: "error" | "warning", message: string, line: number | undefined) =>
+    diagnostics.push(diagnostic(code, severity, message, { path: options.path, line }));
+  const done = (): ValidationResult => ({
+    valid: !diagnostics.some((d) => d.severity === "error"),
+    // In file order (Array.prototype.sort is stable: same-line findings keep rule order).
+    diagnostics: diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
+  });
+
+  // Python's read_text() turns CRLF and CR into LF and keeps a BOM.
+  const content = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+  const lineAt = lineIndex(content);
+  if (!content.startsWith("---")) {
+    add("FRONTMATTER_MISSING", "error", "SKILL.md must start with YAML frontmatter (---)", 1);
+    return done();
+  }
+  // The reference cuts at the next '---' anywhere (content.split("---", 2)).
+  const close = content.indexOf("---", 3);
+  if (close === -1) {
+    add("FRONTMATTER_UNCLOSED", "error", "SKILL.md frontmatter not properly closed with ---", 1);
+    return done();
+  }
+  const block = content.slice(3, close);
+  const fileLine = (offset: number) => lineAt(3 + offset);
+  // Where a loader that reads fences as lines would cut; warn when the reference cuts elsewhere.
+  const lines = splitFrontmatter(content);
+  const agrees =
+    /^---[ \t]*\n/.test(content) && lines.frontmatter !== undefined && content[close - 1] === "\n" && lineAt(close) === lines.bodyLine - 1;
+  if (!agrees) {
+    add(
+      "FRONTMATTER_CLOSED_EARLY",
+      "warning",
+      `the reference validator ends the frontmatter at the '---' on line ${lineAt(close)}, which is not a closing fence line of its own`,
+      lineAt(close),
+    );
+  }
+
+  const counter = new LineCounter();
+  const doc = parseDocument(block, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${yamlMessage(e.message)}`, fileLine(e.pos[0]));
+    return done();
+  }
+  for (const f of strictFindings(doc, block)) {
+    const severity = f.kind === "duplicate" || strict ? "error" : "warning";
+    const note = f.kind === "portability" && !strict ? " — the reference validator rejects this (--strict)" : "";
+    add("YAML_INVALID", severity, `Invalid YAML in frontmatter: ${f.message}${note}`, fileLine(f.offset));
+  }
+  const contents = doc.contents;
+  if (!isMap(contents)) {
+    add("FRONTMATTER_NOT_MAPPING", "error", "SKILL.md frontmatter must be a YAML mapping", fileLine(isNode(contents) ? (contents.range?.[0] ?? 0) : 0));
+    return done();
+  }
+  let data: Record<string, unknown>;
+  try {
+    data = asWritten(contents, doc) as Record<string, unknown>;
+  } catch (error) {
+    add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${SkillctxError.isInstance(error) ? error.message : String(error)}`, 1);
+    return done();
+  }
+  const keyLine = keyLines(doc, fileLine);
+  const report = (findings: RuleFinding[], severity: "error" | "warning", key: string | undefined) => {
+    for (const f of findings) add(f.code, severity, f.message, key === undefined ? 1 : keyLine(key));
+  };
+  const keys = Object.keys(data);
+  report(checkFields(keys), "error", keys.find((k) => checkFields([k]).length > 0));
+  if (!("name" in data)) report([{ code: "NAME_MISSING", message: "Missing required field in frontmatter: name" }], "error", undefined);
+  else report(checkName(data.name, options.dirName), "error", "name");
+  if (!("description" in data)) {
+    report([{ code: "DESCRIPTION_MISSING", message: "Missing required field in frontmatter: description" }], "error", undefined);
+  } else report(checkDescription(data.description), "error", "description");
+  if ("compatibility" in data) report(checkCompatibility(data.compatibility), "error", "compatibility");
+  for (const f of checkSoftTypes(data)) {
+    const key = f.code.startsWith("METADATA") ? "metadata" : f.code.startsWith("LICENSE") ? "license" : "allowed-tools";
+    report([f], "warning", key);
+  }
+  return done();
+}
+
+/** File line (1-based) of an offset in `text`. */
+function lineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+function keyLines(doc: Document, fileLine: (offset: number) => number): (key: string) => number {
+  const lines = new Map<string, number>();
+  const contents = doc.contents;
+  if (isMap(contents)) {
+    for (const pair of contents.items) {
+      if (!isPair(pair) || !isNode(pair.key)) continue;
+      const key = scalarText(pair.key, doc);
+      if (key !== undefined && !lines.has(key)) lines.set(key, fileLine(pair.key.range?.[0] ?? 0));
+    }
+  }
+  return (key) => lines.get(key) ?? 1;
+}

@@ -1,0 +1,100 @@
+/**
+ * The YAML that the reference validator (skills-ref, which reads frontmatter with strictyaml) refuses
+ * although YAML allows it: flow collections (`[a, b]`, `{a: b}`), anchors and aliases, explicit tags,
+ * complex keys, sibling mapping values indented differently, tabs outside quoted text, block scalars and
+ * comments (its ruamel scanner only skips spaces), and keys that are equal once read as written (`1` and
+ * `"1"`). The `yaml` package accepts all of these.
+ */
+import { isAlias, isCollection, isMap, isNode, isPair, isScalar, visit } from "yaml";
+import type { Document } from "yaml";
+import { scalarText } from "./yaml-values.js";
+
+/** One construct strictyaml refuses. */
+export interface StrictFinding {
+  /** `portability` for what YAML allows; `duplicate` for keys equal once read as written. */
+  kind: "portability" | "duplicate";
+  message: string;
+  /** Offset in the parsed block. */
+  offset: number;
+}
+
+/** Every construct of `doc` (parsed from `source`) that strictyaml refuses, in document order. */
+export function strictFindings(doc: Document, source: string): StrictFinding[] {
+  const found: StrictFinding[] = [];
+  const add = (kind: StrictFinding["kind"], message: string, offset: number | undefined) =>
+    found.push({ kind, message, offset: offset ?? 0 });
+  visit(doc, (_key, node) => {
+    if (isPair(node) || !isNode(node)) return;
+    if (isAlias(node)) {
+      add("portability", `alias *${node.source} (strictyaml refuses anchors and aliases)`, node.range?.[0]);
+      return;
+    }
+    if (node.anchor !== undefined) add("portability", `anchor &${node.anchor} (strictyaml refuses anchors and aliases)`, node.range?.[0]);
+    if (node.tag !== undefined) add("portability", `tag ${node.tag} (strictyaml refuses explicit tags)`, node.range?.[0]);
+    if (isCollection(node) && node.flow === true) {
+      const what = isMap(node) ? "flow mapping {...}" : "flow sequence [...]";
+      add("portability", `${what} (strictyaml refuses flow style; use block style or quote the value)`, node.range?.[0]);
+    }
+    if (!isMap(node)) return;
+    const seen = new Set<string>();
+    let column: number | undefined;
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) || isAlias(pair.key) ? scalarText(pair.key, doc) : undefined;
+      const keyOffset = isNode(pair.key) ? pair.key.range?.[0] : undefined;
+      if (key === undefined && pair.key !== null) {
+        add("portability", "complex mapping key (strictyaml reads keys as strings only)", keyOffset);
+      } else if (key !== undefined) {
+        if (seen.has(key)) add("duplicate", `duplicate key '${key}'`, keyOffset);
+        seen.add(key);
+      }
+      // strictyaml: sibling values that are block mappings must start at the same column.
+      const value = pair.value;
+      if (!isMap(value) || value.flow === true) continue;
+      const first = value.items[0];
+      const offset = isNode(first?.key) ? first.key.range?.[0] : value.range?.[0];
+      if (offset === undefined) continue;
+      const col = offset - (source.lastIndexOf("\n", offset - 1) + 1);
+      if (column === undefined) column = col;
+      else if (col !== column) add("portability", "mapping indented differently from the previous mapping (strictyaml refuses this)", offset);
+    }
+  });
+  for (const offset of strayTabs(doc, source)) {
+    add("portability", "tab character outside quoted text (strictyaml only accepts spaces there)", offset);
+  }
+  return found.sort((a, b) => a.offset - b.offset);
+}
+
+/** Offsets of tabs that are not inside a quoted scalar, the text of a block scalar, or a comment. */
+function strayTabs(doc: Document, source: string): number[] {
+  if (!source.includes("\t")) return [];
+  const quoted: Array<[number, number]> = [];
+  const blocks: Array<[number, number]> = [];
+  visit(doc, (_key, node) => {
+    if (!isScalar(node) || node.range === undefined || node.range === null) return;
+    const [start, end] = node.range;
+    if (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE") quoted.push([start, end]);
+    else if (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") blocks.push([start, end]);
+  });
+  const inside = (ranges: Array<[number, number]>, i: number) => ranges.some(([s, e]) => i >= s && i < e);
+  const tabs: number[] = [];
+  let lineStart = 0;
+  let comment = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\n") {
+      lineStart = i + 1;
+      comment = false;
+      continue;
+    }
+    if (comment || inside(quoted, i)) continue;
+    if (c === "#" && (i === lineStart || source[i - 1] === " " || source[i - 1] === "\t") && !inside(blocks, i)) {
+      comment = true;
+      continue;
+    }
+    if (c !== "\t") continue;
+    // In a block scalar, a tab is text once the line's indentation is over.
+    if (inside(blocks, i) && /[^\t]/.test(source.slice(lineStart, i))) continue;
+    tabs.push(i);
+  }
+  return tabs;
+}

@@ -1,0 +1,95 @@
+import { diagnostic, type Diagnostic } from "@skillctx/core";
+import { z } from "zod";
+
+const common = {
+  /** `false` declares the server without ever starting it. @default true */
+  enabled: z.boolean().optional(),
+  /** Per-call timeout for this server's tools, in milliseconds. */
+  timeout: z.number().int().positive().optional(),
+};
+
+/** A server started as a child process and spoken to over stdin/stdout. */
+export const StdioServerConfigSchema = z.object({
+  type: z.literal("stdio"),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  /** Added to the allowlisted environment; wins over inherited and bridge-level values. */
+  env: z.record(z.string(), z.string()).optional(),
+  /** Working directory; a relative path resolves against the skill's folder. */
+  cwd: z.string().min(1).optional(),
+  ...common,
+});
+
+/** A server reached over streamable HTTP. */
+export const HttpServerConfigSchema = z.object({
+  type: z.literal("http"),
+  url: z.url({ protocol: /^https?$/ }),
+  headers: z.record(z.string(), z.string()).optional(),
+  ...common,
+});
+
+const HTTP_TYPES = new Set(["http", "streamable-http", "streamableHttp", "streamable_http"]);
+
+/**
+ * One MCP server as declared in `mcp_tools` or `.mcp.json`: stdio `{ command, args?, env?, cwd? }`
+ * or streamable HTTP `{ url, headers? }`, plus `enabled?` and `timeout?` (ms).
+ * `type` (or FastMCP's `transport`) may be left out: it is inferred from `command` / `url`.
+ * Cline's `disabled: true` is read as `enabled: false`. Unknown keys are stripped
+ * (`parseServerConfig` reports them as warnings).
+ */
+export const McpServerConfigSchema = z.preprocess(
+  normalize,
+  z.discriminatedUnion("type", [StdioServerConfigSchema, HttpServerConfigSchema]),
+);
+
+export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
+export type StdioServerConfig = z.infer<typeof StdioServerConfigSchema>;
+export type HttpServerConfig = z.infer<typeof HttpServerConfigSchema>;
+
+const KNOWN_KEYS = {
+  stdio: new Set(["type", "transport", "command", "args", "env", "cwd", "enabled", "disabled", "timeout"]),
+  http: new Set(["type", "transport", "url", "headers", "enabled", "disabled", "timeout"]),
+};
+
+/**
+ * Validates one server entry. A broken entry gives no config and an error diagnostic;
+ * unknown keys give warnings and are dropped.
+ */
+export function parseServerConfig(
+  name: string,
+  raw: unknown,
+  where: { path?: string | undefined } = {},
+): { config?: McpServerConfig; diagnostics: Diagnostic[] } {
+  const result = McpServerConfigSchema.safeParse(raw);
+  if (!result.success) {
+    const detail = result.error.issues
+      .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+      .join("; ");
+    return {
+      diagnostics: [diagnostic("MCP_CONFIG_INVALID", "error", `MCP server "${name}" is invalid: ${detail}`, where)],
+    };
+  }
+  const config = result.data;
+  const diagnostics = Object.keys(raw as Record<string, unknown>)
+    .filter((key) => !KNOWN_KEYS[config.type].has(key))
+    .map((key) =>
+      diagnostic("MCP_CONFIG_UNKNOWN_KEY", "warning", `MCP server "${name}": unknown key "${key}" ignored`, where),
+    );
+  return { config, diagnostics };
+}
+
+// Fills in `type` and folds the aliases other clients use into the schema's own keys.
+function normalize(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  const { transport, disabled, ...rest } = raw as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...rest };
+  const declared = out.type ?? transport;
+  if (typeof declared === "string") {
+    out.type = HTTP_TYPES.has(declared) ? "http" : declared;
+  } else if (declared === undefined) {
+    out.type = "url" in out && !("command" in out) ? "http" : "stdio";
+  }
+  // A non-boolean `disabled` surfaces as an `enabled` type error rather than vanishing.
+  if (disabled !== undefined && out.enabled === undefined) out.enabled = typeof disabled === "boolean" ? !disabled : disabled;
+  return out;
+}

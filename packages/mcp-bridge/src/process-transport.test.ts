@@ -1,0 +1,58 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { describe, expect, it } from "vitest";
+import { ProcessTransport } from "./process-transport.js";
+import { commandLine, descendants, fixture, isProcessAlive } from "./test-utils.js";
+
+const connect = async (transport: ProcessTransport) => {
+  const client = new Client({ name: "test", version: "0" });
+  await client.connect(transport);
+  return client;
+};
+
+describe("ProcessTransport", () => {
+  it("passes exactly the environment it is given", async () => {
+    const transport = new ProcessTransport({ command: process.execPath, args: [fixture("server.mjs")], env: { ONLY: "this" } });
+    const client = await connect(transport);
+    const env = async (name: string) => ((await client.callTool({ name: "env", arguments: { name } })).content as { text: string }[])[0]!.text;
+    expect(await env("ONLY")).toBe("this");
+    // The SDK's own transport always adds HOME, LOGNAME, PATH, SHELL, TERM and USER.
+    for (const name of ["HOME", "LOGNAME", "PATH", "USER"]) expect(await env(name)).toBe("(unset)");
+    await client.close();
+  });
+
+  it("stops a stubborn server behind a shell wrapper, which signalling the direct child alone would leave running", async () => {
+    const script = `"${process.execPath}" "${fixture("server.mjs")}" --stubborn; echo wrapper-done`;
+    const transport = new ProcessTransport({ command: "sh", args: ["-c", script], env: {}, graceMs: 200 });
+    const client = await connect(transport);
+    const wrapper = transport.pid!;
+    const inner = Number(((await client.callTool({ name: "pid", arguments: {} })).content as { text: string }[])[0]!.text);
+    expect(inner).not.toBe(wrapper);
+    expect(commandLine(inner)).toContain("--stubborn");
+
+    await client.close();
+    expect(isProcessAlive(wrapper)).toBe(false);
+    expect(isProcessAlive(inner)).toBe(false);
+    expect(descendants()).toEqual([]);
+    // The wrapper died of SIGTERM; the server inside ignored it and needed the group SIGKILL.
+    expect(transport.exit).toEqual({ code: null, signal: "SIGTERM" });
+  });
+
+  it("keeps only the tail of stderr and refuses to send once the process is gone", async () => {
+    const noisy = `process.stderr.write("x".repeat(10000) + "END"); process.exit(2)`;
+    const transport = new ProcessTransport({ command: process.execPath, args: ["-e", noisy], env: {}, stderrBytes: 100 });
+    const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
+    await transport.start();
+    await closed;
+    expect(transport.exit).toEqual({ code: 2, signal: null });
+    expect(transport.stderr).toHaveLength(100);
+    expect(transport.stderr.endsWith("END")).toBe(true);
+    await expect(transport.send({ jsonrpc: "2.0", method: "ping", id: 1 })).rejects.toThrow("Not connected");
+    await transport.close();
+  });
+
+  it("rejects start() for a command that cannot be spawned", async () => {
+    const transport = new ProcessTransport({ command: "/nonexistent/server", env: {} });
+    await expect(transport.start()).rejects.toMatchObject({ code: "ENOENT" });
+    await transport.close();
+  });
+});

@@ -1,0 +1,300 @@
+import { existsSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { diagnostic, type Diagnostic } from "@skillctx/core";
+import { ProcessTransport } from "./process-transport.js";
+import { resultToText } from "./result-text.js";
+import { serverEnv } from "./server-env.js";
+import { within } from "./timing.js";
+import type { DeclaredServer, McpCallResult, McpServerState } from "./types.js";
+
+const CLIENT_INFO = { name: "skillctx", version: "0.1.0" };
+const MAX_PAGES = 100;
+
+/** What a {@link ServerConnection} needs from its bridge. */
+export interface ConnectionContext {
+  startupTimeoutMs: number;
+  callTimeoutMs: number | undefined;
+  graceMs: number;
+  maxRestarts: number;
+  env: Record<string, string> | undefined;
+  /** The server's tool list changed (started, refreshed, gone). */
+  toolsChanged(): void;
+  /** Records a diagnostic on the bridge. */
+  report(d: Diagnostic): void;
+}
+
+/** One declared server: its client, its process (stdio) and its tools. */
+export class ServerConnection {
+  readonly server: DeclaredServer;
+  state: McpServerState;
+  /** The server's tools as it listed them; empty unless running or restartable. */
+  tools: Tool[] = [];
+  /** Why the last start failed. */
+  failure: Diagnostic | undefined;
+
+  readonly #ctx: ConnectionContext;
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #starting: Promise<Diagnostic | undefined> | undefined;
+  #stop = new AbortController();
+  #restarts = 0;
+  #refreshing: Promise<void> | undefined;
+  #refreshAgain = false;
+  #lastExit = "";
+  #closed: Promise<void> = Promise.resolve();
+
+  constructor(server: DeclaredServer, ctx: ConnectionContext) {
+    this.server = server;
+    this.#ctx = ctx;
+    this.state = !server.trusted ? "untrusted" : server.config.enabled === false ? "disabled" : "idle";
+  }
+
+  /** Process id of a running stdio server. */
+  get pid(): number | undefined {
+    return this.#transport instanceof ProcessTransport ? this.#transport.pid : undefined;
+  }
+
+  /**
+   * Starts the server and lists its tools, once; concurrent calls share the attempt.
+   * Resolves to a diagnostic when it cannot run. Rejects only if `signal` aborts.
+   */
+  start(signal?: AbortSignal): Promise<Diagnostic | undefined> {
+    if (this.state === "running") return Promise.resolve(undefined);
+    if (this.state === "failed") return Promise.resolve(this.failure);
+    if (this.state === "untrusted") return Promise.resolve(this.#notStarted("MCP_SERVER_UNTRUSTED", "its skill comes from an untrusted source (trust the project scope to allow it)"));
+    if (this.state === "disabled") return Promise.resolve(this.#notStarted("MCP_SERVER_DISABLED", "it is disabled (enabled: false)"));
+    if (this.state === "closed") return Promise.resolve(this.#notStarted("MCP_BRIDGE_CLOSED", "the bridge is closed"));
+    this.#starting ??= this.#connect(signal).finally(() => (this.#starting = undefined));
+    return this.#starting;
+  }
+
+  /** Calls one of the server's tools; failures come back as error results naming the server. */
+  async call(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined }): Promise<McpCallResult> {
+    const name = this.server.name;
+    if (this.state === "exited") {
+      if (this.#restarts >= this.#ctx.maxRestarts) {
+        return error(`MCP server "${name}" is not running: it ${this.#lastExit} and was already restarted ${times(this.#restarts)}.`);
+      }
+      this.#restarts++;
+      this.state = "idle";
+      const failed = await this.start(options.signal);
+      if (failed !== undefined) return error(`MCP server "${name}" ${this.#lastExit} and could not be restarted: ${failed.message}`);
+    } else if (this.state === "starting") {
+      await this.start(options.signal);
+    }
+    const client = this.#client;
+    if (this.state !== "running" || client === undefined) return error(`MCP server "${name}" is not running (${this.state}).`);
+    if (!this.tools.some((t) => t.name === tool)) return error(`MCP server "${name}" has no tool "${tool}".`);
+
+    const timeout = options.timeoutMs ?? this.server.config.timeout ?? this.#ctx.callTimeoutMs;
+    const caller = options.signal;
+    caller?.throwIfAborted();
+    // A per-call controller: the SDK never removes its abort listener from the signal it gets.
+    const local = caller === undefined ? undefined : new AbortController();
+    const forward = (): void => local?.abort(caller?.reason);
+    caller?.addEventListener("abort", forward, { once: true });
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        ...(local !== undefined && { signal: local.signal }),
+        ...(timeout !== undefined && { timeout }),
+      });
+      return resultToText(result as Record<string, unknown>);
+    } catch (thrown) {
+      if (caller?.aborted) throw caller.reason;
+      // The SDK rejects in-flight calls with "Connection closed" once the process is gone.
+      if (this.#client !== client) {
+        if ((this.state as McpServerState) === "closed") return error(`MCP server "${name}" was stopped (bridge closed) during the call to "${tool}".`);
+        const next = this.#restarts < this.#ctx.maxRestarts ? "it will be restarted on the next call" : "it will not be restarted again";
+        return error(`MCP server "${name}" ${this.#lastExit} during the call to "${tool}"; ${next}.`);
+      }
+      if (thrown instanceof McpError && thrown.code === ErrorCode.RequestTimeout) {
+        return error(`MCP tool "${tool}" on server "${name}" timed out after ${timeout ?? 60_000} ms.`);
+      }
+      return error(`MCP server "${name}" failed the call to "${tool}": ${describe(thrown)}`);
+    } finally {
+      caller?.removeEventListener("abort", forward);
+    }
+  }
+
+  /** Stops the server (stdio: stdin end → SIGTERM → SIGKILL); idempotent. */
+  close(): Promise<void> {
+    if (this.state !== "closed") {
+      this.state = "closed";
+      this.tools = [];
+      this.#stop.abort(new Error("closed"));
+      const starting = this.#starting;
+      this.#closed = (async () => {
+        await starting?.catch(() => {});
+        await this.#disconnect();
+      })();
+    }
+    return this.#closed;
+  }
+
+  async #connect(signal: AbortSignal | undefined): Promise<Diagnostic | undefined> {
+    const { name, config } = this.server;
+    this.state = "starting";
+    const attempt = new AbortController();
+    const timeoutMs = this.#ctx.startupTimeoutMs;
+    const timer = setTimeout(() => attempt.abort(new StartupTimeout()), timeoutMs);
+    const onAbort = (): void => attempt.abort(signal?.reason);
+    const onStop = (): void => attempt.abort(this.#stop.signal.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    this.#stop.signal.addEventListener("abort", onStop, { once: true });
+
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    client.onerror = () => {}; // Protocol noise (stray stdout lines, EPIPE); exits surface through onclose.
+    client.onclose = () => this.#onClose(client);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh(client));
+    const transport: Transport =
+      config.type === "stdio"
+        ? new ProcessTransport({
+            command: config.command,
+            args: config.args,
+            cwd: config.cwd,
+            env: serverEnv({ extra: this.#ctx.env, own: config.env }),
+            graceMs: this.#ctx.graceMs,
+          })
+        : new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
+    this.#client = client;
+    this.#transport = transport;
+    try {
+      signal?.throwIfAborted();
+      // The SDK's own timeout is a backstop; ours (the abort above) fires first.
+      await client.connect(transport, { signal: attempt.signal, timeout: timeoutMs + 1000 });
+      this.tools = await listAllTools(client, attempt.signal, timeoutMs + 1000);
+      this.state = "running";
+      this.failure = undefined;
+      this.#ctx.toolsChanged();
+      return undefined;
+    } catch (thrown) {
+      const hadTools = this.tools.length > 0;
+      this.tools = [];
+      await this.#disconnect();
+      if (hadTools) this.#ctx.toolsChanged();
+      if (this.#stop.signal.aborted) return this.#notStarted("MCP_BRIDGE_CLOSED", "the bridge was closed while it started");
+      if (signal?.aborted) {
+        this.state = "idle";
+        throw signal.reason;
+      }
+      const timedOut = attempt.signal.reason instanceof StartupTimeout;
+      const stderr = transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";
+      const exit = transport instanceof ProcessTransport ? transport.exit : undefined;
+      const message = timedOut
+        ? `MCP server "${name}" did not complete the MCP handshake within ${timeoutMs} ms and was stopped${stderr}`
+        : exit !== undefined && (exit.code !== null || exit.signal !== null)
+          ? `MCP server "${name}" exited during startup with ${exitText(exit)}${stderr}`
+          : `MCP server "${name}" failed to start: ${startError(thrown, config.type === "stdio" ? config.cwd : undefined)}${stderr}`;
+      this.state = "failed";
+      this.failure = diagnostic(timedOut ? "MCP_SERVER_START_TIMEOUT" : "MCP_SERVER_START_FAILED", "error", message, { path: this.server.path });
+      this.#ctx.report(this.failure);
+      return this.failure;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      this.#stop.signal.removeEventListener("abort", onStop);
+    }
+  }
+
+  // The connection closed without close(): the server exited or the link broke.
+  #onClose(client: Client): void {
+    if (this.#client !== client || this.state !== "running") return;
+    const transport = this.#transport;
+    const exit = transport instanceof ProcessTransport ? transport.exit : undefined;
+    this.#lastExit = exit !== undefined ? `exited with ${exitText(exit)}` : "closed the connection";
+    const stderr = transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";
+    this.#client = undefined;
+    this.state = "exited";
+    this.#ctx.report(diagnostic("MCP_SERVER_EXITED", "warning", `MCP server "${this.server.name}" ${this.#lastExit}${stderr}`, { path: this.server.path }));
+    void transport?.close(); // reap what it left behind
+    if (this.#restarts >= this.#ctx.maxRestarts) {
+      this.tools = [];
+      this.#ctx.toolsChanged();
+    }
+  }
+
+  // tools/list_changed: fetch the list again; a burst of notifications costs at most two fetches.
+  #refresh(client: Client): Promise<void> {
+    if (this.#refreshing !== undefined) {
+      this.#refreshAgain = true;
+      return this.#refreshing;
+    }
+    this.#refreshing = (async () => {
+      do {
+        this.#refreshAgain = false;
+        try {
+          const tools = await listAllTools(client, this.#stop.signal, this.#ctx.startupTimeoutMs);
+          if (this.#client !== client || this.state !== "running") return;
+          if (JSON.stringify(tools) !== JSON.stringify(this.tools)) {
+            this.tools = tools;
+            this.#ctx.toolsChanged();
+          }
+        } catch (thrown) {
+          if (this.#client !== client || this.state !== "running") return;
+          this.#ctx.report(diagnostic("MCP_TOOLS_LIST_FAILED", "warning", `MCP server "${this.server.name}": refreshing its tools failed: ${describe(thrown)}`, { path: this.server.path }));
+        }
+      } while (this.#refreshAgain);
+    })().finally(() => (this.#refreshing = undefined));
+    return this.#refreshing;
+  }
+
+  async #disconnect(): Promise<void> {
+    const client = this.#client;
+    const transport = this.#transport;
+    this.#client = undefined;
+    if (transport instanceof StreamableHTTPClientTransport) {
+      // Best effort: tell the server the session is over, without waiting long.
+      await within(transport.terminateSession().catch(() => {}), 500);
+    }
+    await client?.close().catch(() => {});
+    await transport?.close().catch(() => {});
+  }
+
+  #notStarted(code: string, why: string): Diagnostic {
+    return diagnostic(code, "warning", `MCP server "${this.server.name}" not started: ${why}`, { path: this.server.path });
+  }
+}
+
+class StartupTimeout extends Error {}
+
+// tools/list, following pagination cursors.
+async function listAllTools(client: Client, signal: AbortSignal, timeout: number): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal, timeout });
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return tools;
+}
+
+// spawn() blames the command for a missing working directory; say which one it is.
+function startError(thrown: unknown, cwd: string | undefined): string {
+  if (cwd !== undefined && (thrown as NodeJS.ErrnoException).code === "ENOENT" && !existsSync(cwd)) {
+    return `working directory ${cwd} does not exist`;
+  }
+  return describe(thrown);
+}
+
+function error(content: string): McpCallResult {
+  return { content, isError: true };
+}
+
+function describe(thrown: unknown): string {
+  if (!(thrown instanceof Error)) return String(thrown);
+  const cause = thrown.cause instanceof Error ? ` (${thrown.cause.message})` : "";
+  return `${thrown.message}${cause}`;
+}
+
+function exitText(exit: { code: number | null; signal: string | null }): string {
+  return exit.signal !== null ? `signal ${exit.signal}` : `code ${exit.code}`;
+}
+
+function times(n: number): string {
+  return n === 1 ? "once" : `${n} times`;
+}

@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+
+/** Longest tool name model APIs accept. */
+export const MAX_TOOL_NAME = 64;
+const HASH_LENGTH = 8;
+
+/** A server's tool, before it gets the name the model sees. */
+export interface ToolRef {
+  server: string;
+  tool: string;
+}
+
+/**
+ * Names tools `mcp__<server>__<tool>`, reduced to `[A-Za-z0-9_-]` (other characters become
+ * `_`) and at most {@link MAX_TOOL_NAME} characters. A name that had to be cut, or that
+ * would collide after the reduction, ends in `_` and an 8-hex-digit hash of the original
+ * server and tool names, so names stay unique and the same on every run. The result does
+ * not depend on the order of `refs`.
+ *
+ * @returns one name per ref, in the order of `refs`.
+ */
+export function assignToolNames(refs: readonly ToolRef[]): string[] {
+  const candidates = refs.map((ref) => {
+    const exact = `mcp__${ref.server}__${ref.tool}`;
+    const reduced = `mcp__${reduce(ref.server)}__${reduce(ref.tool)}`;
+    const name = reduced.length > MAX_TOOL_NAME ? hashed(reduced, ref) : reduced;
+    return { ref, name, exact: name === exact };
+  });
+
+  const groups = new Map<string, typeof candidates>();
+  for (const candidate of candidates) {
+    const group = groups.get(candidate.name);
+    if (group === undefined) groups.set(candidate.name, [candidate]);
+    else group.push(candidate);
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    // The first exact name (by code point) keeps its name; every other member is hashed.
+    const keeper = group.filter((c) => c.exact).sort((a, b) => compareRefs(a.ref, b.ref))[0];
+    for (const candidate of group) if (candidate !== keeper) candidate.name = hashed(candidate.name, candidate.ref);
+  }
+  return candidates.map((c) => c.name);
+}
+
+/** Replaces every character outside `[A-Za-z0-9_-]` with `_`. */
+export function reduce(text: string): string {
+  return text.replace(/[^A-Za-z0-9_-]/gu, "_");
+}
+
+function hashed(name: string, ref: ToolRef): string {
+  const hash = createHash("sha256").update(`${ref.server}\0${ref.tool}`).digest("hex").slice(0, HASH_LENGTH);
+  return `${name.slice(0, MAX_TOOL_NAME - HASH_LENGTH - 1)}_${hash}`;
+}
+
+function compareRefs(a: ToolRef, b: ToolRef): number {
+  return codePointCompare(a.server, b.server) || codePointCompare(a.tool, b.tool);
+}
+
+/** Orders strings by code point, never by locale. */
+export function codePointCompare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

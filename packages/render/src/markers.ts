@@ -1,0 +1,45 @@
+import { capUtf8 } from "./output-collector.js";
+
+const SHOWN_COMMAND_CHARS = 200;
+const STDERR_EXCERPT_BYTES = 500;
+
+/** The inline marker for a failed command: `[Error: …]`. */
+export function errorMarker(message: string): string {
+  return `[Error: ${message}]`;
+}
+
+/** The line appended to output cut at the byte cap. */
+export function truncationMarker(maxOutputBytes: number): string {
+  return `[Output truncated at ${maxOutputBytes} bytes]`;
+}
+
+/** The default text for a command that was not run because its source is untrusted. */
+export function defaultUntrustedMarker(command: string): string {
+  return `[Command not run: ${codeSpan(shortCommand(command))} comes from an untrusted source. Trust the source to run its commands.]`;
+}
+
+/** A command as shown inside a marker: one line, at most 200 characters, as a code span. */
+export function shownCommand(command: string): string {
+  return codeSpan(shortCommand(command));
+}
+
+/** The start of stderr for an error marker: one line, at most 500 bytes. */
+export function stderrExcerpt(stderr: string): string {
+  const oneLine = stderr.replace(/\s+/g, " ").trim();
+  const { text, cut } = capUtf8(oneLine, STDERR_EXCERPT_BYTES);
+  return cut ? `${text}…` : text;
+}
+
+function shortCommand(command: string): string {
+  const oneLine = command.replace(/\s+/g, " ").trim();
+  const chars = [...oneLine];
+  return chars.length > SHOWN_COMMAND_CHARS ? `${chars.slice(0, SHOWN_COMMAND_CHARS).join("")}…` : oneLine;
+}
+
+/** Wraps text in a code span whose fence is longer than any backtick run inside it. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = longest > 0 ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}

@@ -1,0 +1,107 @@
+import type { Skill } from "@skillctx/core";
+import { readSkillContent } from "@skillctx/core";
+import { skillLocation } from "../engine/skill-set.js";
+import { listSkillFiles } from "./skill-files.js";
+import type { SkillFileList } from "./skill-files.js";
+import type { SkillToolHost } from "./skill-tools.js";
+import {
+  DEFAULT_MAX_LISTED_FILES,
+  loadableSkillNames,
+  notLoadableReason,
+  skillFolder,
+  unknownSkillMessage,
+} from "./skill-tools.js";
+import { errorMessage } from "./tool-result.js";
+
+/** A skill the model loaded. */
+export interface LoadedSkill {
+  skill: Skill;
+  /** The body, rendered once and frozen in state (`rendered["load:<name>"]`). */
+  body: string;
+  /** The skill's folder, relative to cwd when inside it; undefined for a single-file skill. */
+  location: string | undefined;
+  /** Its files, when it has a folder. */
+  files: SkillFileList | undefined;
+  /** The skill that was active before and is not any more. */
+  previous: string | undefined;
+}
+
+export type LoadOutcome = { ok: true; loaded: LoadedSkill } | { ok: false; message: string; available: string[] };
+
+/** State key of a loaded skill's frozen body. */
+export const loadKey = (name: string): string => `load:${name}`;
+
+/**
+ * Loads skill `name` for the model: renders its body once (frozen in state, so a second load gives the
+ * same bytes), makes it the active skill (deactivating the previous one) and records a `load` activation.
+ * Unknown names, `disable-model-invocation` skills, path rules and guidance are refused.
+ */
+export async function loadSkill(host: SkillToolHost, name: string, signal?: AbortSignal): Promise<LoadOutcome> {
+  const available = loadableSkillNames(host.skills);
+  const skill = host.skills.byName.get(name);
+  if (skill === undefined) return { ok: false, message: unknownSkillMessage(name, available), available };
+  const refusal = notLoadableReason(skill);
+  if (refusal !== undefined) return { ok: false, message: `Cannot load: ${refusal}.`, available };
+
+  let body = host.state.rendered[loadKey(name)];
+  if (body === undefined) {
+    let content: string;
+    try {
+      content = await readSkillContent(skill, signal === undefined ? {} : { signal });
+    } catch (error) {
+      signal?.throwIfAborted();
+      return { ok: false, message: `Cannot load "${name}": ${errorMessage(error)}`, available };
+    }
+    body = await host.render(content, skill, signal);
+    host.state.rendered[loadKey(name)] = body;
+  }
+
+  const dir = skillFolder(skill);
+  const files =
+    dir === undefined
+      ? undefined
+      : await listSkillFiles(dir, { max: host.settings.maxListedFiles ?? DEFAULT_MAX_LISTED_FILES, signal });
+  const previous = host.state.activeSkill !== undefined && host.state.activeSkill !== name ? host.state.activeSkill : undefined;
+  host.state.activeSkill = name;
+  host.activated({ skill: name, trigger: "load" });
+  return {
+    ok: true,
+    loaded: { skill, body, location: dir === undefined ? undefined : skillLocation(skill, host.cwd), files, previous },
+  };
+}
+
+/** Tool names the load result points to, in the toolset's naming. */
+export interface LoadResultNames {
+  read: string;
+  run: string;
+}
+
+/**
+ * The load result the model sees: the body wrapped as `<skill-loaded name="…">…</skill-loaded>`, then the
+ * folder and its files (capped, with a count of the rest), the tool filter in force and what was deactivated.
+ */
+export function formatLoadedSkill(loaded: LoadedSkill, names: LoadResultNames, filter: "filter" | "refuse" | "off"): string {
+  const { skill } = loaded;
+  const lines = [`<skill-loaded name="${attr(skill.name)}">`, loaded.body.trim(), "</skill-loaded>"];
+  if (loaded.location !== undefined && loaded.files !== undefined) {
+    lines.push("", `Skill folder: ${loaded.location} (relative paths in the skill resolve there)`);
+    const { files, omitted, incomplete } = loaded.files;
+    if (files.length === 0 && omitted === 0) {
+      lines.push("Files: none besides SKILL.md.");
+    } else {
+      lines.push("Files:", ...files.map((file) => `- ${file}`));
+      if (omitted > 0) lines.push(`(${incomplete ? "at least " : ""}${omitted} more ${omitted === 1 ? "file" : "files"} not listed)`);
+      lines.push(`Read a file with ${names.read}; run a script from scripts/ with ${names.run}.`);
+    }
+  }
+  if (filter !== "off" && skill.allowedTools !== undefined) {
+    const allowed = skill.allowedTools.length === 0 ? "none besides the skill tools" : skill.allowedTools.join(", ");
+    lines.push("", `While this skill is active, the tools you may use are limited to its allowed-tools: ${allowed}.`);
+  }
+  if (loaded.previous !== undefined) lines.push("", `The skill "${loaded.previous}" is no longer active.`);
+  return lines.join("\n");
+}
+
+function attr(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import type { Toolset } from "../toolset.js";
+import { defineSkillTool, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
+
+/** Claude Code's `Skill { skill }`. */
+const skillTool = defineSkillTool({
+  name: "Skill",
+  description:
+    "Execute a skill within the main conversation: returns the skill's full instructions. Use it immediately when a task matches " +
+    "a skill listed in the system prompt.",
+  schema: z.object({ skill: z.string().min(1).describe('The skill name, such as "pdf".') }),
+  run: (args, host, signal) => loadAsText(host, args.skill, signal),
+});
+
+/** The Claude Code naming: `Skill { skill }`; resources, scripts and unloading keep skillctx's names. */
+export const claudeToolset: Toolset = {
+  name: "claude",
+  loadInstruction: "the Skill tool",
+  unloadInstruction: (name) => `call ${UNLOAD_TOOL} { "name": "${name}" }`,
+  tools: () => [skillTool, readResourceTool, runScriptTool, unloadTool],
+};

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { formatLoadedSkill, loadSkill } from "../load-skill.js";
+import type { LoadResultNames } from "../load-skill.js";
+import { formatResource, readSkillResource } from "../read-skill-resource.js";
+import { runSkillScript } from "../run-skill-script.js";
+import { DEFAULT_SEARCH_LIMIT, formatSearchResults, searchLoadableSkills } from "../search-skills.js";
+import type { SkillToolHost } from "../skill-tools.js";
+import { lineNumber, parseToolArgs, toolInputSchema } from "../tool-args.js";
+import type { ToolResult } from "../tool-provider.js";
+import { fail, ok } from "../tool-result.js";
+import type { SkillTool } from "../toolset.js";
+
+/** Tool names of the operations every toolset offers under skillctx's names. */
+export const READ_TOOL = "read_skill_resource";
+export const RUN_TOOL = "run_skill_script";
+export const UNLOAD_TOOL = "unload_skill";
+export const SEARCH_TOOL = "search_skills";
+
+export const SKILLCTX_RESULT_NAMES: LoadResultNames = { read: READ_TOOL, run: RUN_TOOL };
+
+const skillName = z.string().min(1);
+
+/** Defines a skill tool from a zod schema: the JSON Schema comes from it, and calls are checked against it. */
+export function defineSkillTool<T>(options: {
+  name: string;
+  description: string;
+  schema: z.ZodType<T>;
+  run(args: T, host: SkillToolHost, signal: AbortSignal | undefined): Promise<ToolResult>;
+}): SkillTool {
+  const inputSchema = toolInputSchema(options.schema);
+  return {
+    definition: { name: options.name, description: options.description, inputSchema },
+    async call(args, host, signal) {
+      const parsed = parseToolArgs(options.name, options.schema, args);
+      return parsed.ok ? options.run(parsed.value, host, signal) : parsed.result;
+    },
+  };
+}
+
+/** Loads a skill and answers with the `<skill-loaded>` text, or an error result. */
+export async function loadAsText(
+  host: SkillToolHost,
+  name: string,
+  signal: AbortSignal | undefined,
+  names: LoadResultNames = SKILLCTX_RESULT_NAMES,
+): Promise<ToolResult> {
+  const outcome = await loadSkill(host, name, signal);
+  return outcome.ok ? ok(formatLoadedSkill(outcome.loaded, names, host.toolFilter)) : fail(outcome.message);
+}
+
+/** Deactivates `name`; unloading a skill that is not active is harmless, unloading another one's name is an error. */
+export function unload(host: SkillToolHost, name: string, done: (name: string) => string): ToolResult {
+  const active = host.state.activeSkill;
+  if (active === name) {
+    delete host.state.activeSkill;
+    return ok(done(name));
+  }
+  if (active === undefined) return ok(`No skill is active; "${name}" was not loaded.`);
+  return fail(`"${name}" is not the active skill; the active skill is "${active}".`);
+}
+
+export const readResourceTool: SkillTool = defineSkillTool({
+  name: READ_TOOL,
+  description:
+    "Read a text file from a skill's folder (references, examples, templates), by the skill's name and the file's path relative to its folder. " +
+    "Optionally a line range. Loading a skill lists its files.",
+  schema: z.object({
+    name: skillName.describe("The skill's name."),
+    path: z.string().describe("The file's path relative to the skill folder, such as references/guide.md."),
+    startLine: lineNumber.optional().describe("First line to read (1-based)."),
+    endLine: lineNumber.optional().describe("Last line to read (inclusive)."),
+  }),
+  async run(args, host, signal) {
+    const outcome = await readSkillResource(host, args, signal);
+    return outcome.ok ? ok(formatResource(outcome)) : fail(outcome.message);
+  },
+});
+
+export const runScriptTool: SkillTool = defineSkillTool({
+  name: RUN_TOOL,
+  description:
+    "Run a script from a skill's scripts/ folder with optional command-line arguments; the working directory is the skill folder. " +
+    "Returns the script's output and exit status.",
+  schema: z.object({
+    name: skillName.describe("The skill's name."),
+    script: z.string().describe("The script under scripts/, such as scripts/extract.py."),
+    args: z.array(z.string()).optional().describe("Command-line arguments."),
+  }),
+  run: (args, host, signal) => runSkillScript(host, args, signal),
+});
+
+export const unloadTool: SkillTool = defineSkillTool({
+  name: UNLOAD_TOOL,
+  description: "Deactivate the active skill when its task is done; every tool becomes available again.",
+  schema: z.object({ name: skillName.describe("The active skill's name.") }),
+  run: async (args, host) => unload(host, args.name, (name) => `Skill "${name}" unloaded; all tools are available again.`),
+});
+
+/** `search_skills`: listed only when the catalog left skills out to fit its budget. */
+export function searchTool(loadInstruction: string): SkillTool {
+  return defineSkillTool({
+    name: SEARCH_TOOL,
+    description:
+      "Search the skills that are not listed in the catalog, by words from the task. Returns the best matches with their descriptions.",
+    schema: z.object({
+      query: z.string().describe("Words describing the task, such as 'fill pdf form'."),
+      limit: z.number().int().min(1).max(50).optional().describe(`Most results. Default ${DEFAULT_SEARCH_LIMIT}.`),
+    }),
+    async run(args, host) {
+      const results = searchLoadableSkills(host.skills, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT);
+      return ok(formatSearchResults(args.query, results, loadInstruction));
+    },
+  });
+}

@@ -1,0 +1,133 @@
+import { realpath } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from "@skillctx/render";
+import type { ProcessResult } from "@skillctx/render";
+import { isTrusted } from "../engine/trust.js";
+import { checkRelativePath, resolveInside } from "./skill-paths.js";
+import type { SkillToolHost } from "./skill-tools.js";
+import { DEFAULT_SCRIPT_TIMEOUT_MS, folderSkill } from "./skill-tools.js";
+import type { ToolResult } from "./tool-provider.js";
+import { fail } from "./tool-result.js";
+
+/** What the model asked `run_skill_script` for. */
+export interface ScriptRequest {
+  name: string;
+  /** A file under the skill's `scripts/` folder: `scripts/x.py` or `x.py`. */
+  script: string;
+  args?: string[] | undefined;
+}
+
+/** How a script runs: a label for messages and the program with its arguments. */
+interface Runner {
+  label: string;
+  command(script: string, args: readonly string[]): { file: string; args: string[] };
+}
+
+/**
+ * Runs a script from a skill's `scripts/` folder, with the skill folder as working directory. The runner
+ * follows the extension: `.py` python3, `.sh` bash, `.js`/`.mjs`/`.cjs` node, `.ts`/`.mts`/`.cts` node with
+ * tsx (a dependency of skillctx); any other file runs by itself if it is executable. Only skills from
+ * trusted scopes may run scripts. Timeout, output cap, allowlisted environment and process-group kill
+ * are those of `@skillctx/render`'s `runProcess`. Aborting `signal` kills the script and rejects.
+ */
+export async function runSkillScript(host: SkillToolHost, request: ScriptRequest, signal?: AbortSignal): Promise<ToolResult> {
+  const found = folderSkill(host, request.name);
+  if ("error" in found) return fail(found.error);
+  const { skill, dir } = found;
+  if (!isTrusted(skill, host.trust)) {
+    const scope = skill.source.scope;
+    return fail(
+      `Not run: the skill "${skill.name}" comes from the ${scope} scope, which is not trusted to run scripts. ` +
+        `(The host can allow it with trust: { ${scope}: true }.)`,
+    );
+  }
+
+  const checked = checkRelativePath(request.script);
+  if (!checked.ok) return fail(`Refused ${JSON.stringify(request.script)}: ${checked.reason}.`);
+  const inScripts = checked.path.startsWith("scripts/") ? checked.path.slice("scripts/".length) : checked.path;
+  const shown = `scripts/${inScripts}`;
+  if (inScripts === "" || inScripts === "scripts") return fail("Name a script file under scripts/, for example scripts/run.py.");
+  const resolved = await resolveInside(path.join(dir, "scripts"), inScripts);
+  if (!resolved.ok) {
+    const where = resolved.missing === true ? `No script ${shown} in the skill "${skill.name}"` : `Refused ${shown}: ${resolved.reason.replace(/skill folder/, "skill's scripts/ folder")}`;
+    return fail(`${where}.`);
+  }
+  if (!resolved.stats.isFile()) return fail(`Refused ${shown}: not a regular file.`);
+
+  const runner = runnerFor(inScripts, resolved.stats.mode);
+  if (runner === undefined) {
+    return fail(`No runner for ${shown}: use .py, .sh, .js, .mjs, .cjs, .ts, or make the file executable.`);
+  }
+  const settings = host.settings.scripts ?? {};
+  const cwd = await realpath(dir);
+  const env: Record<string, string> = runner.label === "python3" ? { PYTHONPATH: cwd, PYTHONDONTWRITEBYTECODE: "1" } : {};
+  const result = await runProcess(
+    runner.command(resolved.realPath, request.args ?? []),
+    {
+      cwd,
+      env: { ...env, ...settings.env },
+      timeoutMs: settings.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS,
+      maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      ...(signal !== undefined && { signal }),
+    },
+  );
+  return formatRun(result, runner.label, shown, settings.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS, settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+}
+
+function runnerFor(file: string, mode: number): Runner | undefined {
+  const via = (label: string, program: () => string, before: () => string[] = () => []): Runner => ({
+    label,
+    command: (script, args) => ({ file: program(), args: [...before(), script, ...args] }),
+  });
+  switch (path.extname(file).toLowerCase()) {
+    case ".py":
+      return via("python3", () => "python3");
+    case ".sh":
+      return via("bash", () => "bash");
+    case ".js":
+    case ".mjs":
+    case ".cjs":
+      return via("node", () => process.execPath);
+    case ".ts":
+    case ".mts":
+    case ".cts":
+      return via("tsx", () => process.execPath, () => [tsxCli()]);
+    default:
+      if ((mode & 0o111) === 0) return undefined;
+      return { label: "executable", command: (script, args) => ({ file: script, args: [...args] }) };
+  }
+}
+
+let tsxPath: string | undefined;
+
+/** tsx's CLI, resolved from skillctx's own dependencies (never a global install). */
+function tsxCli(): string {
+  tsxPath ??= createRequire(import.meta.url).resolve("tsx/cli");
+  return tsxPath;
+}
+
+/** stdout, then stderr under a marker, then what ended the run when it was not a clean exit. */
+function formatRun(result: ProcessResult, runner: string, script: string, timeoutMs: number, maxBytes: number): ToolResult {
+  if (result.error !== undefined) return fail(`Could not start ${script} (${runner}): ${result.error}`);
+  const parts: string[] = [];
+  if (result.stdout !== "") parts.push(result.stdout.replace(/\n$/, ""));
+  if (result.stderr !== "") parts.push(`[stderr]\n${result.stderr.replace(/\n$/, "")}`);
+  if (result.stderrTruncated) parts.push(`[stderr cut at ${maxBytes} bytes]`);
+  let isError = false;
+  if (result.timedOut) {
+    parts.push(`[${script} timed out after ${timeoutMs} ms; it was stopped]`);
+    isError = true;
+  } else if (result.truncated) {
+    parts.push(`[output cut at ${maxBytes} bytes; ${script} was stopped]`);
+  } else if (result.exitSignal !== undefined) {
+    parts.push(`[${script} was killed by ${result.exitSignal}]`);
+    isError = true;
+  } else if (result.exitCode !== 0) {
+    parts.push(`[${script} exited with code ${result.exitCode ?? "?"}]`);
+    isError = true;
+  }
+  if (parts.length === 0) parts.push(`(${script} printed nothing; exit code 0)`);
+  const content = parts.join("\n");
+  return isError ? { content, isError } : { content };
+}

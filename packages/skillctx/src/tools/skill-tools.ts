@@ -1,0 +1,114 @@
+import type { Skill } from "@skillctx/core";
+import { compareCodePoints } from "@skillctx/core";
+import type { Activation } from "../engine/agent-context.js";
+import type { SkillSet } from "../engine/skill-set.js";
+import type { ContextState } from "../engine/state.js";
+import type { TrustOptions } from "../engine/trust.js";
+
+/** Limits of the skill tools (`skillTools` option of `AgentContext.create`). */
+export interface SkillToolSettings {
+  /** Most UTF-8 bytes one `read_skill_resource` call returns; longer files are cut with a note. @default 65536 */
+  maxResourceBytes?: number;
+  /** Most files listed after a loaded skill's body; the rest are counted. @default 50 */
+  maxListedFiles?: number;
+  /** How `run_skill_script` runs scripts. */
+  scripts?: {
+    /** Per run; the script's process group is killed after it. @default 30000 */
+    timeoutMs?: number;
+    /** Bytes of stdout (and of stderr) kept; the script is stopped past it. @default 51200 */
+    maxOutputBytes?: number;
+    /** Extra environment; wins over the inherited allowlist (PATH, HOME, LANG, ...). */
+    env?: Record<string, string>;
+  };
+}
+
+/** How the active skill's `allowed-tools` applies: drop other tools from the list, refuse their calls, or ignore it. */
+export type ToolFilterMode = "filter" | "refuse" | "off";
+
+/** What the skill tools need from the context that runs them. */
+export interface SkillToolHost {
+  readonly cwd: string;
+  readonly skills: SkillSet;
+  readonly state: ContextState;
+  readonly trust: TrustOptions | undefined;
+  readonly settings: SkillToolSettings;
+  readonly toolFilter: ToolFilterMode;
+  /** Renders a skill body's `` !`cmd` `` spans (honouring trust). */
+  render(text: string, skill: Skill, signal: AbortSignal | undefined): Promise<string>;
+  /** Records an activation for the next step's `activated`. */
+  activated(activation: Activation): void;
+}
+
+export const DEFAULT_MAX_RESOURCE_BYTES = 65_536;
+export const DEFAULT_MAX_LISTED_FILES = 50;
+export const DEFAULT_SCRIPT_TIMEOUT_MS = 30_000;
+/** Names listed in an "unknown skill" error; the rest are counted. */
+export const MAX_NAMES_IN_ERROR = 100;
+
+/** Why the model may not load a skill, or undefined when it may. */
+export function notLoadableReason(skill: Skill): string | undefined {
+  if (skill.disableModelInvocation === true) return `the skill "${skill.name}" is marked disable-model-invocation: only the user can invoke it`;
+  switch (skill.trigger.type) {
+    case "on-demand":
+    case "keyword":
+    case "task":
+      return undefined;
+    case "path":
+      return `the skill "${skill.name}" is a path rule: it is attached when a tool touches a matching file, not loaded`;
+    case "always":
+      return `"${skill.name}" is repository guidance: it is always in the system prompt`;
+  }
+}
+
+/** The skill's folder of files, when it has one (Agent Skills folders and programmatic skills given a `dir`). */
+export function skillFolder(skill: Skill): string | undefined {
+  if (skill.dir === undefined || skill.trigger.type === "always") return undefined;
+  return skill.source.format === "skill-md" || skill.source.format === "inline" ? skill.dir : undefined;
+}
+
+const loadableNames = new WeakMap<SkillSet, string[]>();
+
+/** Names of the skills the model may load, in code-point order. */
+export function loadableSkillNames(skills: SkillSet): string[] {
+  let names = loadableNames.get(skills);
+  if (names === undefined) {
+    names = skills.skills
+      .filter((skill) => notLoadableReason(skill) === undefined)
+      .map((skill) => skill.name)
+      .sort(compareCodePoints);
+    loadableNames.set(skills, names);
+  }
+  return names;
+}
+
+/** Whether any skill tool has something to work on. */
+export function hasSkillToolWork(skills: SkillSet): boolean {
+  return loadableSkillNames(skills).length > 0 || skills.skills.some((skill) => skillFolder(skill) !== undefined);
+}
+
+/** "Unknown skill" text: the available names (sorted, capped) and a near miss when there is one. */
+export function unknownSkillMessage(name: string, available: readonly string[]): string {
+  const lower = name.toLowerCase();
+  const near = available.find((candidate) => candidate.toLowerCase() === lower);
+  const hint = near === undefined ? "" : ` Did you mean "${near}"?`;
+  return `Unknown skill "${name}".${hint} Available skills: ${listNames(available)}.`;
+}
+
+/** Names joined with ", ", at most {@link MAX_NAMES_IN_ERROR}, then a count of the rest. */
+export function listNames(names: readonly string[]): string {
+  if (names.length === 0) return "(none)";
+  const shown = names.slice(0, MAX_NAMES_IN_ERROR).join(", ");
+  return names.length > MAX_NAMES_IN_ERROR ? `${shown} and ${names.length - MAX_NAMES_IN_ERROR} more` : shown;
+}
+
+/** The skill `name` for a tool that reads its files or runs its scripts, or an error message. */
+export function folderSkill(host: SkillToolHost, name: string): { skill: Skill; dir: string } | { error: string } {
+  const skill = host.skills.byName.get(name);
+  if (skill === undefined) {
+    const withFolders = host.skills.skills.filter((s) => skillFolder(s) !== undefined).map((s) => s.name).sort(compareCodePoints);
+    return { error: unknownSkillMessage(name, withFolders) };
+  }
+  const dir = skillFolder(skill);
+  if (dir === undefined) return { error: `The skill "${name}" has no folder of files (it is a single-file skill).` };
+  return { skill, dir };
+}

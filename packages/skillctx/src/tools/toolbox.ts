@@ -1,0 +1,241 @@
+import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
+import { diagnostic, SkillctxError } from "@skillctx/core";
+import type { ToolDefinition } from "../engine/agent-context.js";
+import type { SkillSet } from "../engine/skill-set.js";
+import { compileAllowedTools } from "./allowed-tools.js";
+import type { AllowedTools } from "./allowed-tools.js";
+import { hostToolDefinition, runHostTool } from "./host-tools.js";
+import type { HostTool } from "./host-tools.js";
+import { searchTool } from "./presets/common.js";
+import { hasSkillToolWork, notLoadableReason } from "./skill-tools.js";
+import type { SkillToolHost, ToolFilterMode } from "./skill-tools.js";
+import { normalizeArgs } from "./tool-args.js";
+import type { ToolProvider, ToolResult } from "./tool-provider.js";
+import { errorMessage, fail } from "./tool-result.js";
+import type { SkillTool, Toolset } from "./toolset.js";
+
+/** What the toolbox reads from its context on every step. */
+export interface ToolboxHost extends SkillToolHost {
+  readonly catalog: CatalogResult | undefined;
+  readonly hostTools: readonly HostTool[];
+  readonly providers: readonly ToolProvider[];
+  /** Reports a diagnostic in the next step. */
+  diagnostic(d: Diagnostic): void;
+}
+
+type Entry =
+  | { kind: "host"; definition: ToolDefinition; tool: HostTool }
+  | { kind: "skill"; definition: ToolDefinition; tool: SkillTool }
+  | { kind: "provider"; definition: ToolDefinition; provider: ToolProvider };
+
+interface EntrySet {
+  list: Entry[];
+  byName: Map<string, Entry>;
+  definitions: ToolDefinition[];
+}
+
+const allowedCache = new WeakMap<Skill, AllowedTools>();
+
+/**
+ * The tools of a context: the host's, then the skill tools of the toolset, then the providers' (MCP),
+ * in that stable order; a later tool with a taken name is left out with a warning. While a skill with
+ * `allowed-tools` is active, `toolFilter` decides: `filter` lists only the allowed tools plus the skill
+ * tools, `refuse` keeps the list byte-stable and refuses other calls, `off` ignores allowed-tools.
+ */
+export class Toolbox {
+  private skillToolsFor: { skills: SkillSet; catalog: CatalogResult | undefined; tools: SkillTool[] } | undefined;
+  private entriesFor: { skillTools: SkillTool[]; hostTools: readonly HostTool[]; provided: ToolDefinition[][]; set: EntrySet } | undefined;
+  private filteredFor: { set: EntrySet; skill: Skill; tools: ToolDefinition[] } | undefined;
+  private readonly reported = new Set<string>();
+  private warnedActivation: Skill | undefined;
+
+  constructor(
+    private readonly host: ToolboxHost,
+    readonly toolset: Toolset,
+  ) {}
+
+  /** The tools of the next step (filtered by the active skill's allowed-tools in `filter` mode). */
+  definitions(): ToolDefinition[] {
+    const set = this.entries();
+    const skill = this.activeSkill();
+    const allowed = this.allowedFor(skill);
+    if (skill === undefined || allowed === undefined) return set.definitions.slice();
+    if (this.warnedActivation !== skill) {
+      this.warnedActivation = skill;
+      this.warnUnmatched(skill, allowed, set);
+    }
+    if (this.host.toolFilter === "refuse") return set.definitions.slice();
+    if (this.filteredFor?.set !== set || this.filteredFor.skill !== skill) {
+      const tools = set.list.filter((e) => e.kind === "skill" || allowed.allows(e.definition.name)).map((e) => e.definition);
+      this.filteredFor = { set, skill, tools };
+    }
+    return this.filteredFor.tools.slice();
+  }
+
+  /** Every tool, ignoring allowed-tools (what an adapter registers once; steps then narrow it). */
+  allDefinitions(): ToolDefinition[] {
+    return this.entries().definitions.slice();
+  }
+
+  /** Runs a tool call. Bad input (unknown tool, wrong arguments, refused tool) is an error result, never a throw. */
+  async call(name: unknown, args: unknown, options: { signal?: AbortSignal | undefined } = {}): Promise<ToolResult> {
+    const { signal } = options;
+    if (typeof name !== "string" || name.trim() === "") return fail("The tool name must be a non-empty string.");
+    const set = this.entries();
+    const entry = set.byName.get(name);
+    if (entry === undefined) {
+      return fail(`Unknown tool "${name}". Available tools: ${this.definitions().map((d) => d.name).join(", ") || "(none)"}.`);
+    }
+    if (entry.kind !== "skill") {
+      const refusal = this.refusal(name);
+      if (refusal !== undefined) return fail(refusal);
+    }
+    try {
+      switch (entry.kind) {
+        case "skill":
+          return await entry.tool.call(args, this.host, signal);
+        case "host":
+          return await runHostTool(entry.tool, args, signal);
+        case "provider": {
+          const input = normalizeArgs(args);
+          if (!input.ok) return fail(`Invalid arguments for ${name}: ${input.message}`);
+          return await entry.provider.call(name, input.value, { signal });
+        }
+      }
+    } catch (error) {
+      if (signal?.aborted === true) throw error;
+      return fail(`${name} failed: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Why a call to `name` is refused under the active skill, or undefined. */
+  private refusal(name: string): string | undefined {
+    const skill = this.activeSkill();
+    const allowed = this.allowedFor(skill);
+    if (skill === undefined || allowed === undefined || allowed.allows(name)) return undefined;
+    const list = skill.allowedTools?.length ? skill.allowedTools.join(", ") : "none";
+    return (
+      `The tool "${name}" is not allowed while the skill "${skill.name}" is active (its allowed-tools: ${list}). ` +
+      `Use an allowed tool, or ${this.toolset.unloadInstruction(skill.name)} to restore every tool.`
+    );
+  }
+
+  private allowedFor(skill: Skill | undefined): AllowedTools | undefined {
+    if (skill?.allowedTools === undefined || this.host.toolFilter === "off") return undefined;
+    let allowed = allowedCache.get(skill);
+    if (allowed === undefined) {
+      allowed = compileAllowedTools(skill.allowedTools);
+      allowedCache.set(skill, allowed);
+    }
+    return allowed;
+  }
+
+  // The active skill, or undefined; a stale name (the skill is gone or no longer loadable) is cleared.
+  private activeSkill(): Skill | undefined {
+    const name = this.host.state.activeSkill;
+    if (name === undefined) return undefined;
+    const skill = this.host.skills.byName.get(name);
+    if (skill !== undefined && notLoadableReason(skill) === undefined) return skill;
+    delete this.host.state.activeSkill;
+    this.host.diagnostic(
+      diagnostic("ACTIVE_SKILL_GONE", "warning", `the active skill "${name}" is no longer available; every tool is available again`),
+    );
+    return undefined;
+  }
+
+  private warnUnmatched(skill: Skill, allowed: AllowedTools, set: EntrySet): void {
+    const names = set.list.map((e) => e.definition.name);
+    const unmatched = allowed.unmatched(names);
+    if (unmatched.length === 0) return;
+    this.host.diagnostic(
+      diagnostic(
+        "ALLOWED_TOOL_UNKNOWN",
+        "warning",
+        `allowed-tools of "${skill.name}" names tools this agent does not have: ${unmatched.join(", ")}`,
+        { path: skill.source.path },
+      ),
+    );
+  }
+
+  private skillTools(): SkillTool[] {
+    const { skills, catalog } = this.host;
+    if (this.skillToolsFor?.skills !== skills || this.skillToolsFor.catalog !== catalog) {
+      const tools = hasSkillToolWork(skills) ? this.toolset.tools(skills) : [];
+      if (catalog !== undefined && catalog.omitted.length > 0) tools.push(searchTool(this.toolset.loadInstruction));
+      this.skillToolsFor = { skills, catalog, tools };
+    }
+    return this.skillToolsFor.tools;
+  }
+
+  private entries(): EntrySet {
+    const skillTools = this.skillTools();
+    const hostTools = this.host.hostTools;
+    const provided = this.host.providers.map((provider) => provider.definitions());
+    const cached = this.entriesFor;
+    if (
+      cached !== undefined &&
+      cached.skillTools === skillTools &&
+      cached.hostTools === hostTools &&
+      cached.provided.length === provided.length &&
+      cached.provided.every((defs, i) => sameDefinitions(defs, provided[i]!))
+    ) {
+      return cached.set;
+    }
+    const set = this.buildEntries(skillTools, hostTools, provided);
+    this.entriesFor = { skillTools, hostTools, provided, set };
+    return set;
+  }
+
+  private buildEntries(skillTools: SkillTool[], hostTools: readonly HostTool[], provided: ToolDefinition[][]): EntrySet {
+    const reserved = new Set(skillTools.map((tool) => tool.definition.name));
+    const byName = new Map<string, Entry>();
+    const hostEntries: Entry[] = [];
+    for (const tool of hostTools) {
+      if (reserved.has(tool.name) || byName.has(tool.name)) {
+        this.clash(tool.name, "host tool", reserved.has(tool.name) ? "a skill tool" : "an earlier host tool");
+        continue;
+      }
+      const entry: Entry = { kind: "host", definition: hostToolDefinition(tool), tool };
+      byName.set(tool.name, entry);
+      hostEntries.push(entry);
+    }
+    const skillEntries: Entry[] = skillTools.map((tool) => ({ kind: "skill", definition: tool.definition, tool }));
+    for (const entry of skillEntries) byName.set(entry.definition.name, entry);
+    const providerEntries: Entry[] = [];
+    this.host.providers.forEach((provider, i) => {
+      for (const definition of provided[i]!) {
+        if (byName.has(definition.name)) {
+          this.clash(definition.name, "provided tool", "another tool");
+          continue;
+        }
+        const entry: Entry = { kind: "provider", definition, provider };
+        byName.set(definition.name, entry);
+        providerEntries.push(entry);
+      }
+    });
+    const list = [...hostEntries, ...skillEntries, ...providerEntries];
+    return { list, byName, definitions: list.map((e) => e.definition) };
+  }
+
+  private clash(name: string, what: string, taker: string): void {
+    const message = `${what} "${name}" is left out: ${taker} has that name`;
+    if (this.reported.has(message)) return;
+    this.reported.add(message);
+    this.host.diagnostic(diagnostic("TOOL_NAME_CLASH", "warning", message));
+  }
+}
+
+function sameDefinitions(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  return a === b || (a.length === b.length && a.every((definition, i) => definition === b[i]));
+}
+
+/**
+ * Checks the `toolFilter` option.
+ *
+ * @throws SkillctxError `INVALID_OPTIONS` for anything but `filter`, `refuse`, `off` or undefined.
+ */
+export function checkToolFilter(mode: unknown): ToolFilterMode {
+  if (mode === undefined) return "filter";
+  if (mode === "filter" || mode === "refuse" || mode === "off") return mode;
+  throw new SkillctxError("INVALID_OPTIONS", `toolFilter must be "filter", "refuse" or "off"; got ${JSON.stringify(mode)}`);
+}

@@ -1,0 +1,25 @@
+import type { ToolDefinition } from "../engine/agent-context.js";
+import type { SkillSet } from "../engine/skill-set.js";
+import type { SkillToolHost } from "./skill-tools.js";
+import type { ToolResult } from "./tool-provider.js";
+
+/** The naming of the skill tools: skillctx's own, or that of a framework the team comes from. */
+export type ToolsetName = "skillctx" | "strands" | "openhands" | "langflow" | "claude";
+
+/** One skill tool: what the model sees and what a call does. */
+export interface SkillTool {
+  definition: ToolDefinition;
+  /** Runs the tool; bad arguments are error results, never exceptions. */
+  call(args: unknown, host: SkillToolHost, signal: AbortSignal | undefined): Promise<ToolResult>;
+}
+
+/** A set of skill tools under one framework's names and argument shapes. */
+export interface Toolset {
+  readonly name: ToolsetName;
+  /** How the catalog's intro line names the way to load a skill, e.g. `the load_skill tool`. */
+  readonly loadInstruction: string;
+  /** How the model deactivates the active skill `name`, for refusal messages. */
+  unloadInstruction(name: string): string;
+  /** The toolset's tools for a skill set (a description may name the skills). */
+  tools(skills: SkillSet): SkillTool[];
+}

@@ -1,0 +1,34 @@
+import { cp, mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+
+/** fixtures/tools/skills: skills with references/, assets/ and scripts in every runner's language. */
+export const TOOL_SKILLS = fileURLToPath(new URL("../../fixtures/tools/skills/", import.meta.url));
+
+/** A temp copy of fixtures/tools/skills (modes kept), so tests may add symlinks and files. */
+export interface SkillsCopy {
+  /** The copied `skills` folder. */
+  skills: string;
+  /** A temp folder beside it to use as the agent's cwd. */
+  cwd: string;
+  dispose(): Promise<void>;
+}
+
+export async function copyToolSkills(): Promise<SkillsCopy> {
+  const root = await realpath(await mkdtemp(path.join(tmpdir(), "skillctx-tools-")));
+  const skills = path.join(root, "skills");
+  await cp(TOOL_SKILLS, skills, { recursive: true });
+  const cwd = path.join(root, "repo");
+  await mkdir(cwd);
+  return { skills, cwd, dispose: () => rm(root, { recursive: true, force: true }) };
+}
+
+// `ai` and `@openai/agents` are dev dependencies of packages/skillctx, not of the root: load them from there.
+const requireFromSkillctx = createRequire(fileURLToPath(new URL("../../packages/skillctx/package.json", import.meta.url)));
+
+/** A module installed for packages/skillctx (`ai`, `ai/test`, `@openai/agents`). */
+export function skillctxDependency<T>(specifier: string): T {
+  return requireFromSkillctx(specifier) as T;
+}
