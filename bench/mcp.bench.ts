@@ -47,7 +47,7 @@ const load = (path: string) => import(pathToFileURL(join(sdk, "dist/esm", path))
 // connection in tinybench's `setup` and closes it in `teardown` after the measured run.
 describe("tool call round-trip", () => {
   const options = (open: () => Promise<void>, close: () => Promise<void>) => ({
-    time: 3000,
+    time: 4000,
     warmupTime: 500,
     setup: open,
     teardown: async (_task: unknown, mode: "run" | "warmup") => {

@@ -101,7 +101,7 @@ export async function scanLevel(dir: string, folder: string, place: Placement): 
  * folder, so names stay relative to the repository root.
  */
 export function nestedCandidates(cwd: string, cwdFolder: string, paths: readonly string[]): Candidate[] {
-  const files = new Map<string, { names: Entry[]; spec: Set<FileKindSpec> }>();
+  const files = new Map<string, Entry[]>();
   const out: Candidate[] = [];
   const rootFolder = (down: string) => (cwdFolder === "" ? down : `${cwdFolder}/${down}`);
   for (const relative of paths) {
@@ -118,12 +118,12 @@ export function nestedCandidates(cwd: string, cwdFolder: string, paths: readonly
       });
       continue;
     }
-    const group = files.get(found.folder) ?? { names: [], spec: new Set() };
-    group.names.push({ name: found.fileName, isFile: true, isDir: false });
-    files.set(found.folder, group);
+    const names = files.get(found.folder) ?? [];
+    names.push({ name: found.fileName, isFile: true, isDir: false });
+    files.set(found.folder, names);
   }
-  for (const [down, group] of files) {
-    const byLower = groupByLower(group.names);
+  for (const [down, names] of files) {
+    const byLower = groupByLower(names);
     for (const spec of FILE_KINDS) {
       if (!spec.nested) continue;
       const found = pickFile(spec, byLower);
@@ -168,8 +168,9 @@ async function listEntries(dir: string): Promise<Entry[]> {
   return Promise.all(
     dirents.map(async (d) => {
       if (!d.isSymbolicLink()) return { name: d.name, isFile: d.isFile(), isDir: d.isDirectory() };
+      // A dangling link counts as a file, so that loading reports it rather than passing over it.
       const target = await stat(path.join(dir, d.name)).catch(() => undefined);
-      return { name: d.name, isFile: target?.isFile() ?? false, isDir: target?.isDirectory() ?? false };
+      return { name: d.name, isFile: target?.isFile() ?? true, isDir: target?.isDirectory() ?? false };
     }),
   );
 }

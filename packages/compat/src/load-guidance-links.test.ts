@@ -109,3 +109,14 @@ describe("deterministic order", () => {
     expect(first).toEqual(["agents", "cursorrules", "claude:B", "agents:Z", "gemini:a", "agents:a-b", "agents:a/b", "agents:b", "agents:é"]);
   });
 });
+
+describe("links to nothing", () => {
+  test("a dangling AGENTS.md symlink is a warning; the other files load", async () => {
+    const repo = await tempDir();
+    await link(repo, "AGENTS.md", "missing-target.md");
+    await put(repo, "CLAUDE.md", "claude\n");
+    const { skills, diagnostics } = await loadGuidance(repo);
+    expect(skills.map((s) => s.name)).toEqual(["claude"]);
+    expect(diagnostics).toEqual([expect.objectContaining({ code: "GUIDANCE_BROKEN_LINK", path: path.join(repo, "AGENTS.md") })]);
+  });
+});

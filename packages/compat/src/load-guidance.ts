@@ -1,4 +1,4 @@
-import { realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import * as path from "node:path";
 import { compareCodePoints, diagnostic, keepForModel } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
@@ -137,7 +137,14 @@ async function dedupe(
     const real = reals[i];
     const where = candidatePath(entry.candidate);
     const label = displayPath(where, ctx.root);
-    if (real === undefined) continue; // vanished since it was listed (a deleted file still in the index)
+    if (real === undefined) {
+      // A dangling symlink is worth a word; a file deleted since it was listed (still in git's index) is not.
+      const info = await lstat(where).catch(() => undefined);
+      if (info?.isSymbolicLink() === true) {
+        ctx.diagnostics.push(diagnostic("GUIDANCE_BROKEN_LINK", "warning", `${label} is a symlink to nothing; skipped`, { path: where }));
+      }
+      continue;
+    }
     if (!ctx.trustUserScope && !isInside(real, ctx.realRoot)) {
       ctx.diagnostics.push(
         diagnostic(

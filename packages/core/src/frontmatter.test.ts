@@ -157,3 +157,17 @@ describe("parseFrontmatter", () => {
     expect(parsed.diagnostics[0]?.code).toBe("YAML_INVALID");
   });
 });
+
+describe("parseFrontmatter: aliases that name no anchor", () => {
+  it("keeps `globs: *.ts` as the text the author wrote, with a warning on its line", () => {
+    const result = parseFrontmatter("---\ndescription: TS rules\nglobs: *.ts\n---\nbody\n", { path: "r.mdc" });
+    expect(result.data).toEqual({ description: "TS rules", globs: "*.ts" });
+    expect(result.diagnostics.map((d) => [d.code, d.line])).toEqual([["YAML_UNRESOLVED_ALIAS", 3]]);
+  });
+
+  it("still resolves a real alias", () => {
+    const result = parseFrontmatter("---\na: &x hello\nb: *x\n---\n");
+    expect(result.data).toEqual({ a: "hello", b: "hello" });
+    expect(result.diagnostics).toEqual([]);
+  });
+});

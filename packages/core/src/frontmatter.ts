@@ -6,7 +6,7 @@ import type { Diagnostic } from "./diagnostics.js";
 import { SkillctxError } from "./errors.js";
 import { parseSimpleFrontmatter } from "./frontmatter-fast.js";
 import { FENCE, FrontmatterScanner } from "./frontmatter-scan.js";
-import { asWritten, scalarText } from "./yaml-values.js";
+import { asWritten, scalarText, unresolvedAliases } from "./yaml-values.js";
 
 /** A file cut into its frontmatter block and its body. */
 export interface FrontmatterSplit {
@@ -208,6 +208,11 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
   }
   const parsed = doc;
   const toLine = lineOf(lineCounter);
+  for (const alias of unresolvedAliases(parsed)) {
+    diagnostics.push(
+      diagnostic("YAML_UNRESOLVED_ALIAS", "warning", `${alias.text} names no anchor; read as the text "${alias.text}" (quote it to be portable)`, where(toLine(alias.offset))),
+    );
+  }
   const keyLine = (key: string) => {
     const offset = pairOf(parsed, key)?.key;
     return isNode(offset) && offset.range ? toLine(offset.range[0]) : undefined;

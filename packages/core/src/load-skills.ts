@@ -76,7 +76,7 @@ export async function loadSkillSources(
       const loaded = loadSkillFile(file, entries);
       diagnostics.push(...loaded.diagnostics);
       skill = loaded.skill;
-      await pacer.step(loaded.calls);
+      if (pacer.tick(loaded.calls)) await pacer.pause();
     }
     if (skill === undefined) continue;
     const first = byName.get(skill.name);

@@ -59,7 +59,7 @@ export async function collectSource(
     );
     return;
   }
-  await context.pacer.step(2);
+  if (context.pacer.tick(2)) await context.pacer.pause();
 
   if (stats.isDirectory()) {
     const skillFile = findSkillFile(absolute);

@@ -55,8 +55,9 @@ export interface WalkContext {
  * The SKILL.md (or skill.md) of `dir` with its stat, or undefined when `dir` is not a skill folder.
  */
 export function findSkillFile(dir: string): { path: string; size: number; mtimeMs: number } | undefined {
+  const prefix = withSep(dir);
   for (const name of ["SKILL.md", "skill.md"]) {
-    const file = path.join(dir, name);
+    const file = prefix + name;
     const stats = statSync(file, { throwIfNoEntry: false });
     if (stats?.isFile()) return { path: file, size: stats.size, mtimeMs: stats.mtimeMs };
   }
@@ -95,15 +96,18 @@ export async function walkParentFolder(
       );
       return;
     }
-    await context.pacer.step();
+    if (context.pacer.tick()) await context.pacer.pause();
     entries.sort((a, b) => compareCodePoints(a.name, b.name));
+    // Names from readdir hold no separator: plain concatenation is path.join here, and cheaper.
+    const dirPrefix = withSep(dir);
+    const realPrefix = withSep(realDir);
     for (const entry of entries) {
       const name = entry.name;
       if (name.startsWith(".") || name === "node_modules") continue;
-      const full = path.join(dir, name);
+      const full = dirPrefix + name;
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
-      let real = path.join(realDir, name);
+      let real = realPrefix + name;
       if (entry.isSymbolicLink()) {
         try {
           const target = statSync(full);
@@ -116,14 +120,14 @@ export async function walkParentFolder(
           );
           continue;
         } finally {
-          await context.pacer.step(2);
+          if (context.pacer.tick(2)) await context.pacer.pause();
         }
       }
       if (isDirectory) {
         if (depth + 1 > MAX_SKILL_DEPTH || context.visitedDirs.has(real)) continue;
         context.visitedDirs.add(real);
         const skillFile = findSkillFile(full);
-        await context.pacer.step(skillFile === undefined ? 2 : 1);
+        if (context.pacer.tick(skillFile === undefined ? 2 : 1)) await context.pacer.pause();
         if (skillFile === undefined) {
           await visit(full, real, depth + 1);
           continue;
@@ -131,7 +135,7 @@ export async function walkParentFolder(
         context.skillDirs.add(real);
         out.push({
           path: skillFile.path,
-          realPath: path.join(real, path.basename(skillFile.path)),
+          realPath: withSep(real) + path.basename(skillFile.path),
           format: "skill-md",
           scope,
           dir: full,
@@ -150,4 +154,8 @@ export function reason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string") return code;
   return error instanceof Error ? error.message : String(error);
+}
+
+function withSep(dir: string): string {
+  return dir.endsWith(path.sep) ? dir : dir + path.sep;
 }

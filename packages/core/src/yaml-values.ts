@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isScalar, isSeq } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, visit } from "yaml";
 import type { Document, Node } from "yaml";
 import { SkillctxError } from "./errors.js";
 
@@ -18,6 +18,7 @@ export function asWritten(node: unknown, doc: Document): unknown {
 
 /** The string a scalar node was written as, or undefined when `node` is not a scalar (or alias to one). */
 export function scalarText(node: unknown, doc: Document): string | undefined {
+  if (isAlias(node) && node.resolve(doc) === undefined) return `*${node.source}`;
   const target = isAlias(node) ? node.resolve(doc) : node;
   if (isScalar(target)) return scalarSource(target);
   if (target === null || target === undefined) return "";
@@ -42,7 +43,11 @@ function convert(node: unknown, doc: Document, budget: { left: number }, depth: 
     throw new SkillctxError("YAML_INVALID", "frontmatter expands to too many values (alias bomb or deep nesting)");
   }
   if (node === null || node === undefined) return "";
-  if (isAlias(node)) return convert(node.resolve(doc), doc, budget, depth + 1);
+  if (isAlias(node)) {
+    const target = node.resolve(doc);
+    // `globs: *.ts` is an alias to nothing: what the author meant is the text itself.
+    return target === undefined ? `*${node.source}` : convert(target, doc, budget, depth + 1);
+  }
   if (isScalar(node)) return scalarSource(node);
   if (isMap(node)) {
     const out: Record<string, unknown> = {};
@@ -56,6 +61,17 @@ function convert(node: unknown, doc: Document, budget: { left: number }, depth: 
   if (isSeq(node)) return node.items.map((item) => convert(item, doc, budget, depth + 1));
   // Not a yaml node (a value placed by code): keep it.
   return (node as Node | unknown) ?? "";
+}
+
+/** Aliases that name no anchor (`globs: *.ts`), with their offsets: read as the literal text `*name`. */
+export function unresolvedAliases(doc: Document): Array<{ text: string; offset: number }> {
+  const found: Array<{ text: string; offset: number }> = [];
+  visit(doc, {
+    Alias(_key, node) {
+      if (node.resolve(doc) === undefined) found.push({ text: `*${node.source}`, offset: node.range?.[0] ?? 0 });
+    },
+  });
+  return found;
 }
 
 function keyString(key: unknown): string {

@@ -83,7 +83,7 @@ export async function runProcess(command: ProcessCommand, options: RunProcessOpt
     cwd: options.cwd,
     env: commandEnv(options.env),
     extendEnv: false,
-    detached: true, // the child leads its own process group, so the whole group can be killed
+    detached: false,
     cleanup: false,
     stdin: "ignore",
     buffer: false,
@@ -93,9 +93,11 @@ export async function runProcess(command: ProcessCommand, options: RunProcessOpt
   const pgid = subprocess.pid;
 
   let stopReason: "timeout" | "abort" | "cap" | undefined;
+  let exited = false;
   let reaping: Promise<void> | undefined;
   const reap = (): Promise<void> => (reaping ??= pgid === undefined ? Promise.resolve() : killGroup(pgid, graceMs));
   const stop = (reason: "timeout" | "abort" | "cap"): void => {
+    if (reason === "timeout" && exited) return; // finished in time; only its pipes were still closing
     stopReason ??= reason;
     void reap();
   };
@@ -105,7 +107,10 @@ export async function runProcess(command: ProcessCommand, options: RunProcessOpt
     if (!stdout.push(chunk)) stop("cap");
   });
   subprocess.stderr?.on("data", (chunk: Buffer) => void stderr.push(chunk));
-  subprocess.once("exit", () => void reap());
+  subprocess.once("exit", () => {
+    exited = true;
+    void reap();
+  });
   const timer =
     pgid !== undefined && timeoutMs <= MAX_TIMER_MS ? setTimeout(() => stop("timeout"), Math.max(0, timeoutMs)) : undefined;
   const onAbort = (): void => stop("abort");

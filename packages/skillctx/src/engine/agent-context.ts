@@ -186,6 +186,8 @@ export class AgentContext {
       model: o.model,
       disabled: o.disabled,
       guidance: o.guidance,
+      // Guidance imports may leave the repository only when the caller says so explicitly.
+      trustUserScope: o.trust?.user === true,
       cache: o.cache,
       signal,
     });

@@ -19,6 +19,8 @@ export interface SkillSetOptions {
   disabled?: readonly string[] | undefined;
   /** Read repository guidance files (AGENTS.md, CLAUDE.md, ...). @default true */
   guidance?: boolean | { includeNested?: boolean; maxGuidanceBytes?: number } | undefined;
+  /** Let CLAUDE.md `@imports` reach files outside the repository (the user scope). @default false */
+  trustUserScope?: boolean | undefined;
   cache?: SkillCache | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -54,6 +56,8 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     const settings = typeof options.guidance === "object" ? options.guidance : {};
     const found = await loadGuidance(options.cwd, {
       ...settings,
+      trustUserScope: options.trustUserScope === true,
+      ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
       ...(options.model !== undefined && { model: options.model }),
       ...(options.signal !== undefined && { signal: options.signal }),
     });
