@@ -83,7 +83,7 @@ export async function runProcess(command: ProcessCommand, options: RunProcessOpt
     cwd: options.cwd,
     env: commandEnv(options.env),
     extendEnv: false,
-    detached: false,
+    detached: true, // the child leads its own process group, so the whole group can be killed
     cleanup: false,
     stdin: "ignore",
     buffer: false,
