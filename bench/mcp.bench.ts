@@ -2,12 +2,15 @@
 //  1. starting 5 stdio servers in parallel vs one after another (each iteration also
 //     closes them, in parallel, in both variants);
 //  2. the round-trip of one tool call through bridge.callTool vs a bare SDK
-//     Client.callTool, each to its own process of the same fixture server.
+//     Client.callTool (SDK stdio transport), each to its own process of the same fixture
+//     server; a third bench runs the SDK Client over the bridge's ProcessTransport.
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMcpBridge, type DeclaredServer, type McpBridge } from "@skillctx/mcp-bridge";
 import { bench, describe } from "vitest";
+import { ProcessTransport } from "../packages/mcp-bridge/src/process-transport.js";
+import { serverEnv } from "../packages/mcp-bridge/src/server-env.js";
 
 const server = fileURLToPath(new URL("../fixtures/mcp/server.mjs", import.meta.url));
 const declare = (name: string): DeclaredServer => ({
@@ -48,7 +51,7 @@ const load = (path: string) => import(pathToFileURL(join(sdk, "dist/esm", path))
 describe("tool call round-trip", () => {
   const options = (open: () => Promise<void>, close: () => Promise<void>) => ({
     time: 4000,
-    warmupTime: 500,
+    warmupTime: 1000,
     setup: open,
     teardown: async (_task: unknown, mode: "run" | "warmup") => {
       if (mode === "run") await close();
@@ -72,6 +75,29 @@ describe("tool call round-trip", () => {
       async () => {
         await client?.close();
         client = undefined;
+      },
+    ),
+  );
+
+  // The bridge's own stdio transport, without the bridge: separates the cost of running the
+  // server in its own process group and session (setsid) from the cost of the bridge's code.
+  let grouped: typeof client;
+  bench(
+    "SDK Client.callTool over the bridge's ProcessTransport",
+    async () => {
+      await grouped!.callTool({ name: "echo", arguments: { text: "ping" } });
+    },
+    options(
+      async () => {
+        if (grouped !== undefined) return;
+        const { Client } = await load("client/index.js");
+        const bare = new Client({ name: "bench", version: "0" });
+        await bare.connect(new ProcessTransport({ command: process.execPath, args: [server, "--name", "grouped"], env: serverEnv({}) }));
+        grouped = bare;
+      },
+      async () => {
+        await grouped?.close();
+        grouped = undefined;
       },
     ),
   );

@@ -1,14 +1,20 @@
 // One scan of a folder of skills in a fresh Node process; prints a JSON line with the figures.
-// Usage: node --expose-gc bench/scan-fresh.mjs DIR [--baseline]
-//   default     @skillctx/core's built loadSkills (packages/core/dist), metadata only
-//   --baseline  the naive loader: recursive readdir + readFileSync of every SKILL.md + gray-matter
+// Usage: node --expose-gc bench/scan-fresh.mjs DIR [--baseline | --read-bodies]
+//   (default)      @skillctx/core's built loadSkills (packages/core/dist), metadata only
+//   --baseline     the naive loader: recursive readdir + readFileSync of every SKILL.md + gray-matter
+//   --read-bodies  loadSkills, then the heap again after reading every skill's content
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
 const started = performance.now();
 const [dir, mode] = process.argv.slice(2);
-if (dir === undefined) throw new Error("usage: scan-fresh.mjs DIR [--baseline]");
+if (dir === undefined) throw new Error("usage: scan-fresh.mjs DIR [--baseline | --read-bodies]");
+
+const heapMB = () => {
+  globalThis.gc?.();
+  return Math.round((process.memoryUsage().heapUsed / 1024 / 1024) * 10) / 10;
+};
 
 let count;
 let keep;
@@ -36,6 +42,12 @@ if (mode === "--baseline") {
   keep = result;
 }
 const ms = performance.now() - started;
-globalThis.gc?.();
-const heapMB = process.memoryUsage().heapUsed / 1024 / 1024;
-process.stdout.write(`${JSON.stringify({ count, ms: Math.round(ms * 10) / 10, heapMB: Math.round(heapMB * 10) / 10, kept: keep !== undefined })}\n`);
+const cpu = process.cpuUsage();
+const report = { count, ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), heapMB: heapMB() };
+if (mode === "--read-bodies") {
+  let bytes = 0;
+  for (const skill of keep.skills) bytes += skill.content.length;
+  report.bodyMB = Math.round((bytes / 1024 / 1024) * 10) / 10;
+  report.heapWithBodiesMB = heapMB();
+}
+process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -73,22 +73,14 @@ await loadSkills([dir10k], { cache: warm10k });
 const SLOW = { time: 0, iterations: 5, warmupIterations: 1, warmupTime: 0 };
 const FRESH = { time: 0, iterations: 5, warmupIterations: 1, warmupTime: 0 };
 
-describe("scan 1,000 skills, warm", () => {
+describe("scan 1,000 skills", () => {
   bench("skillctx loadSkills, warm cache (1,000)", timed("skillctx warm 1,000", () => loadSkills([dir1k], { cache: warm1k })));
-  bench("baseline readdir + readFileSync + gray-matter (1,000)", timed("baseline 1,000", () => naiveScan(dir1k)));
-});
-
-describe("scan 1,000 skills, cold", () => {
   bench("skillctx loadSkills, empty cache (1,000)", timed("skillctx cold 1,000", () => loadSkills([dir1k], { cache: createSkillCache() })));
   bench("baseline readdir + readFileSync + gray-matter (1,000)", timed("baseline 1,000", () => naiveScan(dir1k)));
 });
 
-describe("scan 10,000 skills, warm", () => {
+describe("scan 10,000 skills", () => {
   bench("skillctx loadSkills, warm cache (10,000)", timed("skillctx warm 10,000", () => loadSkills([dir10k], { cache: warm10k })), SLOW);
-  bench("baseline readdir + readFileSync + gray-matter (10,000)", timed("baseline 10,000", () => naiveScan(dir10k)), SLOW);
-});
-
-describe("scan 10,000 skills, cold", () => {
   bench(
     "skillctx loadSkills, empty cache (10,000)",
     timed("skillctx cold 10,000", () => loadSkills([dir10k], { cache: createSkillCache() })),
@@ -103,14 +95,14 @@ describe("scan 10,000 skills in a fresh node process (built dist)", () => {
 });
 
 // Wall time of a whole `node` process: start, import, scan, exit.
-const freshReports = new Map<string, { ms: number; heapMB: number }[]>();
+const freshReports = new Map<string, { ms: number; cpuMs: number; heapMB: number }[]>();
 function fresh(label: string, extra: string[]): void {
   if (!existsSync(CORE_DIST)) throw new Error(`${CORE_DIST} is missing: run \`pnpm build\` first (pnpm bench does)`);
   const started = performance.now();
   const run = spawnSync(process.execPath, ["--expose-gc", FRESH_SCRIPT, dir10k, ...extra], { encoding: "utf8" });
   const took = performance.now() - started;
   if (run.status !== 0) throw new Error(`${label} failed: ${run.stderr}`);
-  const report = JSON.parse(run.stdout) as { count: number; ms: number; heapMB: number };
+  const report = JSON.parse(run.stdout) as { count: number; ms: number; cpuMs: number; heapMB: number };
   if (report.count !== 10_000) throw new Error(`${label}: found ${report.count} skills`);
   (samples.get(label) ?? samples.set(label, []).get(label)!).push(took);
   (freshReports.get(label) ?? freshReports.set(label, []).get(label)!).push(report);
@@ -136,10 +128,20 @@ afterAll(() => {
     const b = median(theirs);
     lines.push(`  ${ours.padEnd(30)} ${a.toFixed(1).padStart(8)} ms   ${theirs.padEnd(30)} ${b.toFixed(1).padStart(8)} ms   ${(a / b).toFixed(2)}×  ${target}`);
   }
+  const mid = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
   for (const [label, reports] of freshReports) {
-    const heap = reports.map((r) => r.heapMB).sort((x, y) => x - y)[Math.floor(reports.length / 2)];
-    const inside = reports.map((r) => r.ms).sort((x, y) => x - y)[Math.floor(reports.length / 2)];
-    lines.push(`  ${label}: median in-process time ${inside} ms, heap after scan and GC ${heap} MB`);
+    lines.push(
+      `  ${label}: median in-process ${mid(reports.map((r) => r.ms))} ms, process CPU (user+sys) ${mid(reports.map((r) => r.cpuMs))} ms, ` +
+        `heap after scan + GC ${mid(reports.map((r) => r.heapMB))} MB`,
+    );
+  }
+  // Bodies are not retained: the heap of a scan, then of the same process after reading every body.
+  const bodies = spawnSync(process.execPath, ["--expose-gc", FRESH_SCRIPT, dir10k, "--read-bodies"], { encoding: "utf8" });
+  if (bodies.status === 0) {
+    const report = JSON.parse(bodies.stdout) as { heapMB: number; heapWithBodiesMB: number; bodyMB: number };
+    lines.push(
+      `  bodies: heap after scan ${report.heapMB} MB; after reading all ${report.bodyMB} MB of bodies ${report.heapWithBodiesMB} MB`,
+    );
   }
   console.log(lines.join("\n"));
 });

@@ -8,13 +8,6 @@ import type { CacheEntry } from "./skill-cache.js";
 import type { Skill } from "./skill.js";
 import type { FoundSkillFile } from "./walk-skill-dirs.js";
 
-/** Where a lazily loaded skill's body comes from. */
-export interface LazyContentSource {
-  file: FoundSkillFile;
-  /** The cache entry the skill's metadata came from; the body is stored there once read. */
-  entry: CacheEntry;
-}
-
 /** The options `safeParseSkill` gets for a file found by a scan. */
 export function parseOptions(file: FoundSkillFile): ParseSkillOptions {
   const options: ParseSkillOptions = { path: file.path, format: file.format, scope: file.scope };
@@ -23,8 +16,11 @@ export function parseOptions(file: FoundSkillFile): ParseSkillOptions {
   return options;
 }
 
+/** Where a scanned skill's body comes from, and the body once read. */
 interface LazyState {
-  source: LazyContentSource;
+  file: FoundSkillFile;
+  /** The cache entry the skill's metadata came from; the body is stored there too once read. */
+  entry: CacheEntry;
   body: string | undefined;
 }
 
@@ -32,14 +28,14 @@ interface LazyState {
 const lazySkills = new WeakMap<object, LazyState>();
 
 /**
- * Turns `meta` (a skill without `content`) into a Skill whose `content` is an enumerable getter:
- * the body is read from disk on first access (synchronously), then kept by the skill (and by the
- * cache entry, when the file still matches it). Assigning `content` replaces the body.
+ * Makes `skill`'s `content` an enumerable getter: the body of `file` is read from disk on first
+ * access (synchronously), then kept by the skill (and by the cache `entry`, when the file still
+ * matches it). Assigning `content` replaces the body.
  */
-export function withLazyContent(meta: Omit<Skill, "content">, source: LazyContentSource): Skill {
-  lazySkills.set(meta, { source, body: source.entry.body });
-  Object.defineProperty(meta, "content", CONTENT);
-  return meta as Skill;
+export function withLazyContent(skill: Skill, file: FoundSkillFile, entry: CacheEntry): Skill {
+  lazySkills.set(skill, { file, entry, body: entry.body });
+  Object.defineProperty(skill, "content", CONTENT);
+  return skill;
 }
 
 // One accessor pair shared by every scanned skill: no closure per skill.
@@ -49,7 +45,7 @@ const CONTENT: PropertyDescriptor = {
   get(this: object): string {
     const state = lazySkills.get(this);
     if (state === undefined) return "";
-    state.body ??= readBodySync(state.source);
+    state.body ??= readBodySync(state);
     return state.body;
   },
   set(this: object, value: string) {
@@ -81,7 +77,7 @@ export async function readSkillContent(skill: Skill, options: { signal?: AbortSi
   const state = lazySkills.get(skill);
   if (state === undefined) return skill.content;
   if (state.body !== undefined) return state.body;
-  const { path } = state.source.file;
+  const { path } = state.file;
   let text: string;
   let size: number;
   let mtimeMs: number;
@@ -100,16 +96,16 @@ export async function readSkillContent(skill: Skill, options: { signal?: AbortSi
     throw readFailed(path, error);
   }
   // The sync getter may have won the race meanwhile; keep the first body.
-  state.body ??= remember(state.source, bodyOf(text, state.source), size, mtimeMs);
+  state.body ??= remember(state.entry, bodyOf(text, state.file), size, mtimeMs);
   return state.body;
 }
 
-function readBodySync(source: LazyContentSource): string {
+function readBodySync(state: LazyState): string {
   let text: string;
   let size: number;
   let mtimeMs: number;
   try {
-    const fd = openSync(source.file.path, "r");
+    const fd = openSync(state.file.path, "r");
     try {
       const stats = fstatSync(fd);
       size = stats.size;
@@ -119,19 +115,18 @@ function readBodySync(source: LazyContentSource): string {
       closeSync(fd);
     }
   } catch (error) {
-    throw readFailed(source.file.path, error);
+    throw readFailed(state.file.path, error);
   }
-  return remember(source, bodyOf(text, source), size, mtimeMs);
+  return remember(state.entry, bodyOf(text, state.file), size, mtimeMs);
 }
 
 // The body exactly as parseSkill gives it for the whole file.
-function bodyOf(text: string, source: LazyContentSource): string {
-  const parsed = safeParseSkill(text, parseOptions(source.file));
+function bodyOf(text: string, file: FoundSkillFile): string {
+  const parsed = safeParseSkill(text, parseOptions(file));
   return parsed.ok ? parsed.skill.content : splitFrontmatter(text).body;
 }
 
-function remember(source: LazyContentSource, body: string, size: number, mtimeMs: number): string {
-  const { entry } = source;
+function remember(entry: CacheEntry, body: string, size: number, mtimeMs: number): string {
   if (entry.size === size && entry.mtimeMs === mtimeMs) entry.body ??= body;
   return body;
 }

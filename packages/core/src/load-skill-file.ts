@@ -61,7 +61,7 @@ export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEn
   const { meta } = entry.result;
   // A new object per scan (its body state is its own); nested values are shared with the cache.
   const source = meta.source.scope === file.scope ? meta.source : { ...meta.source, scope: file.scope };
-  const skill = withLazyContent({ ...meta, source }, { file, entry });
+  const skill = withLazyContent({ ...meta, source }, file, entry);
   return { skill, diagnostics: entry.result.diagnostics, calls };
 }
 
@@ -76,14 +76,20 @@ function parseSkillFile(file: FoundSkillFile, stat: { size: number; mtimeMs: num
     parsed = standsAlone(head.text) ? safeParseSkill(head.text, parse) : undefined;
   }
   if (parsed !== undefined && !(parsed.ok && describedByFrontmatter(parsed.skill, parsed.diagnostics))) parsed = undefined;
+  let whole = false;
   if (parsed === undefined) {
     const text = head.whole ? head.text : readFileSync(path, "utf8");
     parsed = safeParseSkill(text, parse);
+    whole = true;
   }
   const base = { size: head.size, mtimeMs: head.mtimeMs, format: file.format, root: file.root, dir: file.dir };
   if (!parsed.ok) return { ...base, result: { ok: false, error: parsed.error } };
-  const { content: _body, ...meta } = parsed.skill;
-  return { ...base, result: { ok: true, meta, diagnostics: parsed.diagnostics } };
+  // The parser's own object, with its body dropped.
+  parsed.skill.content = "";
+  // Strings cut from a text (the description taken from the body, values of the block) can hold on
+  // to the whole text in V8; a structured clone copies them, so the body is really let go.
+  const { skill: meta, diagnostics } = whole ? structuredClone(parsed) : parsed;
+  return { ...base, result: { ok: true, meta, diagnostics } };
 }
 
 function errorDiagnostic(error: SkillctxError, path: string): Diagnostic {

@@ -72,7 +72,7 @@ export async function loadSkillSources(
     } else {
       const { file } = item;
       // A file reached through a symlink into a skill's folder is one of its resources.
-      if (file.format === "legacy" && file.explicit !== true && insideAny(file.realPath, context.skillDirs)) continue;
+      if (file.realPath !== undefined && file.explicit !== true && insideAny(file.realPath, context.skillDirs)) continue;
       const loaded = loadSkillFile(file, entries);
       diagnostics.push(...loaded.diagnostics);
       skill = loaded.skill;

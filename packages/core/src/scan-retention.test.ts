@@ -37,17 +37,24 @@ describe("a metadata scan", () => {
       // Near the start of the body: heap snapshots keep only the first ~1,000 characters of a string.
       await writeFile(path.join(dir, `skill-${i}`, "SKILL.md"), Buffer.concat([head, needle, Buffer.from("\n"), filler]));
     }
+    // Legacy files without a description: the scan reads them whole (the description comes from the
+    // body) but must not keep the text.
+    for (let i = 0; i < 5; i++) {
+      const head = Buffer.from(`---\ntriggers: [word${i}]\n---\n# Legacy ${i}\n\nFirst line of legacy ${i}.\n\n`);
+      await writeFile(path.join(dir, `legacy-${i}.md`), Buffer.concat([head, needle, Buffer.from("\n"), filler]));
+    }
     const cache = createSkillCache();
     const { skills } = await loadSkills([dir], { cache });
-    expect(skills).toHaveLength(50);
+    expect(skills).toHaveLength(55);
+    expect(skills.find((s) => s.name === "legacy-0")!.description).toBe("First line of legacy 0.");
     await loadSkills([dir], { cache }); // a warm scan, too
     expect(await heapContains(needle)).toBe(false);
     expect([...cacheEntries(cache).values()].every((entry) => entry.body === undefined)).toBe(true);
 
     // Control: once a body is read, the same probe finds it.
-    const first = skills[0]!;
+    const first = skills.find((s) => s.name === "skill-0")!;
     expect(first.content.length).toBeGreaterThan(filler.length);
     expect(await heapContains(needle)).toBe(true);
-    expect(skills.length).toBe(50); // keeps `skills` alive through the probes
+    expect(skills.length).toBe(55); // keeps `skills` alive through the probes
   });
 });

@@ -26,8 +26,8 @@ export interface CacheEntry {
   format: "skill-md" | "legacy";
   root: string | undefined;
   dir: string | undefined;
-  /** The parse result without the body, or the error that stopped it. */
-  result: { ok: true; meta: Omit<Skill, "content">; diagnostics: Diagnostic[] } | { ok: false; error: SkillctxError };
+  /** The parse result with `content: ""` (the body is never kept by a scan), or the error that stopped it. */
+  result: { ok: true; meta: Skill; diagnostics: Diagnostic[] } | { ok: false; error: SkillctxError };
   /** The body, once some skill object read it for exactly this size and mtime. */
   body?: string;
 }

@@ -76,7 +76,6 @@ export async function collectSource(
       kind: "file",
       file: {
         path: skillFile.path,
-        realPath: path.join(real, path.basename(skillFile.path)),
         format: "skill-md",
         scope,
         dir: absolute,
@@ -100,7 +99,7 @@ export async function collectSource(
     context.visitedDirs.add(realDir);
     context.skillDirs.add(realDir);
     const stat = { size: stats.size, mtimeMs: stats.mtimeMs };
-    out.push({ kind: "file", file: { path: absolute, realPath: real, format: "skill-md", scope, dir, stat } });
+    out.push({ kind: "file", file: { path: absolute, format: "skill-md", scope, dir, stat } });
     return;
   }
   if (context.seenFiles.has(real)) return;

@@ -25,8 +25,8 @@ const NOT_SKILLS = new Set([
 export interface FoundSkillFile {
   /** Absolute path of the file, as reached (through symlinks, if any). */
   path: string;
-  /** Real path of the file, used to de-duplicate. */
-  realPath: string;
+  /** legacy: real path of the file (skill folders are de-duplicated by their folder's real path). */
+  realPath?: string;
   format: "skill-md" | "legacy";
   scope: SkillScope;
   /** skill-md: the skill's folder, as reached. */
@@ -52,13 +52,19 @@ export interface WalkContext {
 }
 
 /**
- * The SKILL.md (or skill.md) of `dir` with its stat, or undefined when `dir` is not a skill folder.
+ * The SKILL.md (or skill.md) of `dir` with its stat, or undefined when `dir` is not a skill folder
+ * (or cannot be searched: reading it as a parent folder then reports why).
  */
 export function findSkillFile(dir: string): { path: string; size: number; mtimeMs: number } | undefined {
   const prefix = withSep(dir);
   for (const name of ["SKILL.md", "skill.md"]) {
     const file = prefix + name;
-    const stats = statSync(file, { throwIfNoEntry: false });
+    let stats;
+    try {
+      stats = statSync(file, { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
     if (stats?.isFile()) return { path: file, size: stats.size, mtimeMs: stats.mtimeMs };
   }
   return undefined;
@@ -135,7 +141,6 @@ export async function walkParentFolder(
         context.skillDirs.add(real);
         out.push({
           path: skillFile.path,
-          realPath: withSep(real) + path.basename(skillFile.path),
           format: "skill-md",
           scope,
           dir: full,

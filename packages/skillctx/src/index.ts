@@ -21,6 +21,7 @@ export type { AgentContextOptions, CollectInputsRequest, RenderSettings } from "
 export type { ContextState, Attachment } from "./engine/state.js";
 export type { Templates, InjectionInfo, GuidanceEntry } from "./engine/templates.js";
 export type { TrustOptions } from "./engine/trust.js";
+export type { McpSettings } from "./engine/skill-servers.js";
 export type { InputValues } from "./engine/task-inputs.js";
 export type { Message, ContentPart, TextPart, ToolCall } from "./messages.js";
 export type { ToolResult, ToolProvider } from "./tools/tool-provider.js";

@@ -1,10 +1,11 @@
 import type { Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
-import { createSkillCache } from "@skillctx/core";
+import { createSkillCache, SkillctxError } from "@skillctx/core";
 import type { Message } from "../messages.js";
 import { ConversationTracker } from "./conversation.js";
 import type { PendingActivation } from "./conversation.js";
 import type { AgentContextOptions } from "./options.js";
 import { renderSkillText } from "./render-skill.js";
+import { SkillServerPool } from "./skill-servers.js";
 import { loadSkillSet, skillLocation } from "./skill-set.js";
 import type { SkillSet } from "./skill-set.js";
 import { ContextStateSchema, emptyState } from "./state.js";
@@ -66,6 +67,7 @@ export class AgentContext {
   private readonly toolbox: Toolbox;
   /** Sources of tools beside the host's and the skill tools (the MCP bridge registers here); listed after them. */
   readonly providers: ToolProvider[] = [];
+  private readonly servers: SkillServerPool;
 
   private constructor(
     private options: AgentContextOptions,
@@ -73,6 +75,12 @@ export class AgentContext {
   ) {
     this.templates = { ...defaultTemplates, ...options.templates };
     this.tracker = new ConversationTracker(current);
+    this.servers = new SkillServerPool({
+      trust: () => this.options.trust,
+      settings: options.mcp,
+      report: (found) => void this.pendingDiagnostics.push(...found),
+    });
+    this.providers.push(this.servers);
     const self = this;
     const hostTools = checkHostTools(options.tools);
     const toolFilter = checkToolFilter(options.toolFilter);
@@ -88,7 +96,11 @@ export class AgentContext {
         hostTools,
         providers: this.providers,
         render: (text, skill, signal) => this.render(text, skill, signal),
-        activated: (activation) => void this.pendingActivations.push(activation),
+        activated: (activation) => {
+          this.pendingActivations.push(activation);
+          const skill = this.skillSet.byName.get(activation.skill);
+          if (skill !== undefined) this.servers.activate([skill]);
+        },
         diagnostic: (d) => void this.pendingDiagnostics.push(d),
       },
       resolveToolset(options.toolset),
@@ -140,6 +152,8 @@ export class AgentContext {
     const pending = this.tracker.scan(messages, this.skillSet, this.options.cwd);
     const attachments = await Promise.all(pending.map((p) => this.attachment(p, options.signal)));
     const out = this.tracker.commit(messages, attachments);
+    this.servers.activate(pending.map((p) => p.skill), options.signal);
+    await this.servers.settled();
     const tools = this.toolbox.definitions();
 
     const activated: Activation[] = [
@@ -170,6 +184,7 @@ export class AgentContext {
   /** Stops everything the context started. Calling it twice is harmless. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.servers.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -204,6 +219,8 @@ export class AgentContext {
       toolset: { loadInstruction: this.toolbox.toolset.loadInstruction, searchTool: SEARCH_TOOL },
     });
     // The conversation is left as it is: new skills fire on new messages only, so the prefix stays stable.
+    const active = [...this.current.attachments.map((a) => a.skill), ...(this.current.activeSkill === undefined ? [] : [this.current.activeSkill])];
+    await this.servers.reload(this.skillSet, active, signal);
   }
 
   // Guidance with commands is rendered once and frozen in state, so `system` stays byte-stable.
@@ -251,6 +268,6 @@ export class AgentContext {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new Error("AgentContext is closed");
+    if (this.closed) throw new SkillctxError("CONTEXT_CLOSED", "this AgentContext was closed; create a new one");
   }
 }

@@ -1,5 +1,6 @@
 import type { Skill, SkillCache, SkillInput, SkillSourceInput } from "@skillctx/core";
 import type { Message } from "../messages.js";
+import type { McpSettings } from "./skill-servers.js";
 import type { ContextState } from "./state.js";
 import type { InputValues } from "./task-inputs.js";
 import type { Templates } from "./templates.js";
@@ -55,6 +56,8 @@ export interface AgentContextOptions {
    * then names only, then as many names as fit, and a `search_skills` tool is listed for the rest.
    */
   catalog?: { format?: "xml" | "markdown"; budgetTokens?: number };
+  /** The MCP servers that skills declare (`mcp_tools`, `.mcp.json`). */
+  mcp?: McpSettings;
   /** Asked for a task skill's input values when it fires. */
   collectInputs?: (request: CollectInputsRequest) => Promise<InputValues | undefined> | InputValues | undefined;
   /** The host agent's own tools: listed in every step's `tools` before the skill tools; `callTool` runs their `execute`. */
