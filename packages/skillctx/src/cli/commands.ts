@@ -1,18 +1,13 @@
-import { buildCommand } from "./build.js";
-import { catalogCommand } from "./catalog.js";
 import type { CliCommand } from "./io.js";
-import { listCommand } from "./list.js";
-import { renderCommand } from "./render.js";
-import { validateCommand } from "./validate.js";
 
 /**
- * Every command of the CLI, by name. Each lives in its own file under `cli/`
- * (`validate.ts`, `list.ts`, ...) and is registered here with one line.
+ * Every command of the CLI, by name. Each lives in its own file under `cli/` and is loaded only
+ * when it runs, so `skillctx validate` does not pay for the engine, MCP or rendering.
  */
-export const commands: Record<string, CliCommand> = {
-  build: buildCommand,
-  catalog: catalogCommand,
-  list: listCommand,
-  render: renderCommand,
-  validate: validateCommand,
+export const commands: Record<string, () => Promise<CliCommand>> = {
+  build: async () => (await import("./build.js")).buildCommand,
+  catalog: async () => (await import("./catalog.js")).catalogCommand,
+  list: async () => (await import("./list.js")).listCommand,
+  render: async () => (await import("./render.js")).renderCommand,
+  validate: async () => (await import("./validate.js")).validateCommand,
 };

@@ -6,14 +6,15 @@ import { commands } from "./commands.js";
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.stdout.write(help(commands));
+    io.stdout.write(await help());
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
-  const command = commands[name];
-  if (command === undefined) {
-    io.stderr.write(`skillctx: unknown command '${name}'\n\n${help(commands)}`);
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (load === undefined) {
+    io.stderr.write(`skillctx: unknown command '${name}'\n\n${await help()}`);
     return EXIT_USAGE;
   }
+  const command = await load();
   try {
     return await command.run(rest, io);
   } catch (error) {
@@ -25,10 +26,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-function help(all: Record<string, CliCommand>): string {
-  const names = Object.keys(all).sort();
+async function help(): Promise<string> {
+  const names = Object.keys(commands).sort();
+  const loaded: CliCommand[] = await Promise.all(names.map((n) => commands[n]!()));
   const width = Math.max(...names.map((n) => n.length));
-  const lines = names.map((n) => `  ${n.padEnd(width)}  ${all[n]!.summary}`);
+  const lines = names.map((n, i) => `  ${n.padEnd(width)}  ${loaded[i]!.summary}`);
   return `usage: skillctx <command> [options]\n\ncommands:\n${lines.join("\n")}\n`;
 }
 

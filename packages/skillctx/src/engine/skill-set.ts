@@ -1,5 +1,6 @@
 import path from "node:path";
 import {
+  compareCodePoints,
   createKeywordMatcher,
   createPathMatcher,
   diagnostic,
@@ -86,7 +87,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
   const usable = all
     .filter((skill) => !disabled.has(skill.name))
     .filter((skill) => skill.trigger.type !== "always" || keepForModel(skill.name, options.model));
-  const skills = [...usable].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const skills = [...usable].sort((a, b) => compareCodePoints(a.name, b.name));
 
   return {
     skills,
