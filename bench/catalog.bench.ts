@@ -5,14 +5,12 @@
  *
  * Run: `pnpm vitest bench --run bench/catalog.bench.ts`
  */
-import { readdirSync, readFileSync } from "node:fs";
-import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { buildCatalog, countTokens, renderCatalog } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
 import { bench, describe } from "vitest";
+import { CORPUS, corpusFiles } from "./bench-data.js";
 
-const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
 const descriptions = corpusFiles(CORPUS).map((file) => {
   const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(file, "utf8").replace(/\r\n/g, "\n"))?.[1] ?? "";
   // Enough of YAML for a benchmark: a plain, quoted or block-scalar description.
@@ -78,13 +76,3 @@ describe("catalog with its token count, 1,000 skills", () => {
     countTokens(full.text);
   }, { time: 1000 });
 });
-
-function corpusFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((entry) => {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return corpusFiles(full);
-      return entry.name === "SKILL.md" ? [full] : [];
-    });
-}

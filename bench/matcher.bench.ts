@@ -9,14 +9,12 @@
  *
  * Run: `pnpm vitest bench --run bench/matcher.bench.ts`
  */
-import { readdirSync, readFileSync } from "node:fs";
-import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { createKeywordMatcher } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
 import { bench, describe } from "vitest";
+import { CORPUS, corpusFiles, mulberry32 } from "./bench-data.js";
 
-const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
 
 // ---- Data: real English from the corpus, deterministic picks.
 const bodies = corpusFiles(CORPUS).map((file) => readFileSync(file, "utf8").replace(/^---[\s\S]*?\n---\n/, ""));
@@ -142,24 +140,3 @@ describe("compiling the matcher (once per skill-set change)", () => {
     createKeywordMatcher(skills);
   }, { time: 1000 });
 });
-
-function corpusFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((entry) => {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return corpusFiles(full);
-      return entry.name === "SKILL.md" ? [full] : [];
-    });
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -1,13 +1,16 @@
 // MCP bridge benchmarks. Run: pnpm vitest bench --run bench/mcp.bench.ts
 //  1. starting 5 stdio servers in parallel vs one after another (each iteration also
 //     closes them, in parallel, in both variants);
-//  2. the round-trip of one tool call through bridge.callTool vs a bare SDK
+//  2. the round-trip of one tool call through bridge.callTool and ctx.callTool vs a bare SDK
 //     Client.callTool (SDK stdio transport), each to its own process of the same fixture
 //     server; a third bench runs the SDK Client over the bridge's ProcessTransport.
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMcpBridge, type DeclaredServer, type McpBridge } from "@skillctx/mcp-bridge";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { AgentContext } from "skillctx";
 import { bench, describe } from "vitest";
 import { ProcessTransport } from "../packages/mcp-bridge/src/process-transport.js";
 import { serverEnv } from "../packages/mcp-bridge/src/server-env.js";
@@ -116,6 +119,37 @@ describe("tool call round-trip", () => {
       async () => {
         await bridge?.close();
         bridge = undefined;
+      },
+    ),
+  );
+
+  // The whole engine path: AgentContext routes mcp__ names through the allowed-tools check to the bridge.
+  let ctx: AgentContext | undefined;
+  bench(
+    "ctx.callTool (AgentContext)",
+    async () => {
+      const result = await ctx!.callTool("mcp__echo__echo", { text: "ping" });
+      if (result.content !== "ping") throw new Error(result.content);
+    },
+    options(
+      async () => {
+        ctx ??= await AgentContext.create({
+          cwd: mkdtempSync(join(tmpdir(), "skillctx-mcp-bench-")),
+          guidance: false,
+          skills: [
+            {
+              name: "echo-tools",
+              content: "Tools for echoing.",
+              source: { kind: "inline", format: "inline", scope: "programmatic" },
+              trigger: { type: "always" },
+              mcpServers: { echo: { command: process.execPath, args: [server, "--name", "echo"] } },
+            },
+          ],
+        });
+      },
+      async () => {
+        await ctx?.close();
+        ctx = undefined;
       },
     ),
   );

@@ -389,3 +389,17 @@ describe("AgentContext: skill set changes and rewrites", () => {
     expect(await readFile(path.join(repo.dir, "runs.txt"), "utf8")).toBe("x\n");
   });
 });
+
+describe("AgentContext: aborted steps", () => {
+  it("an aborted step records nothing: the next step fires what it would have fired", async () => {
+    const repo = await demoRepo({ ".agents/skills/slow.md": "---\ntriggers: [slowpoke]\n---\nWaited: !`sleep 5; echo done`\n" });
+    const ctx = await context(repo, { trust: { project: true } });
+    const history: Message[] = [user("slowpoke and docker")];
+    const controller = new AbortController();
+    const step = ctx.buildContext(history, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("stop")), 200);
+    await expect(step).rejects.toThrow("stop");
+    const next = await ctx.buildContext(history, { signal: AbortSignal.timeout(20_000) });
+    expect(next.activated.map((a) => `${a.skill}:${a.match}`)).toEqual(["docker:docker", "slow:slowpoke"]);
+  }, 30_000);
+});

@@ -1,20 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentContext, compileAllowedTools, toolNamePart } from "skillctx";
-import type { AgentContextOptions, HostTool, ToolDefinition, ToolProvider, ToolResult } from "skillctx";
-import { copyToolSkills } from "./helpers/tools-fixture.js";
-import type { SkillsCopy } from "./helpers/tools-fixture.js";
+import { describe, expect, it } from "vitest";
+import { compileAllowedTools, toolNamePart } from "skillctx";
+import type { AgentContext, AgentContextOptions, HostTool, ToolDefinition, ToolProvider, ToolResult } from "skillctx";
+import { useToolSkills } from "./helpers/tools-fixture.js";
 
-let copy: SkillsCopy;
-const contexts: AgentContext[] = [];
-beforeEach(async () => {
-  copy = await copyToolSkills();
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
-  await copy.dispose();
-});
+const suite = useToolSkills();
 
 /** Host tools that log their calls. */
 function hostTools(log: string[]): HostTool[] {
@@ -44,8 +35,7 @@ function provider(names: string[], log: string[]): ToolProvider {
 }
 
 async function context(log: string[], options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
-  const ctx = await AgentContext.create({ cwd: copy.cwd, skills: [copy.skills], guidance: false, tools: hostTools(log), ...options });
-  contexts.push(ctx);
+  const ctx = await suite.context({ tools: hostTools(log), ...options });
   return ctx;
 }
 
@@ -125,7 +115,7 @@ describe("tool list and filtering", () => {
         code: "ALLOWED_TOOL_UNKNOWN",
         severity: "warning",
         message: 'allowed-tools of "release-notes" names tools this agent does not have: NoSuchTool',
-        path: path.join(copy.skills, "release-notes/SKILL.md"),
+        path: path.join(suite.copy.skills, "release-notes/SKILL.md"),
       },
     ]);
     expect(names(step.tools)).toEqual(["Read", "Grep", "Bash", ...SKILL_TOOLS]);
@@ -201,8 +191,8 @@ describe("state round-trip", () => {
     expect(saved.activeSkill).toBe("pdf-forms");
 
     // The file changes on disk: the resumed context still answers with the frozen body.
-    await writeFile(path.join(copy.skills, "pdf-forms/SKILL.md"), "---\nname: pdf-forms\ndescription: Changed.\nallowed-tools: Read\n---\nNew body.\n");
-    const second = await context(log, { state: saved, skills: [copy.skills] });
+    await writeFile(path.join(suite.copy.skills, "pdf-forms/SKILL.md"), "---\nname: pdf-forms\ndescription: Changed.\nallowed-tools: Read\n---\nNew body.\n");
+    const second = await context(log, { state: saved, skills: [suite.copy.skills] });
     expect(second.activeSkill).toBe("pdf-forms");
     const resumed = await second.buildContext([]);
     expect(names(resumed.tools)).toEqual(["Read", ...SKILL_TOOLS]);
@@ -215,7 +205,7 @@ describe("state round-trip", () => {
   it("drops an active skill that is no longer available, with a warning, and restores every tool", async () => {
     const ctx = await context([]);
     await ctx.callTool("load_skill", { name: "pdf-forms" });
-    await ctx.setSkills([path.join(copy.skills, "with-resources")]);
+    await ctx.setSkills([path.join(suite.copy.skills, "with-resources")]);
     const step = await ctx.buildContext([]);
     expect(ctx.activeSkill).toBeUndefined();
     expect(step.diagnostics).toContainEqual({

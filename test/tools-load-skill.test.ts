@@ -1,26 +1,11 @@
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentContext } from "skillctx";
+import { describe, expect, it } from "vitest";
 import type { AgentContextOptions, Message } from "skillctx";
-import { copyToolSkills } from "./helpers/tools-fixture.js";
-import type { SkillsCopy } from "./helpers/tools-fixture.js";
+import { useToolSkills } from "./helpers/tools-fixture.js";
 
-let copy: SkillsCopy;
-const contexts: AgentContext[] = [];
-beforeEach(async () => {
-  copy = await copyToolSkills();
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
-  await copy.dispose();
-});
-
-async function context(options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
-  const ctx = await AgentContext.create({ cwd: copy.cwd, skills: [copy.skills], guidance: false, systemPrompt: "You are an agent.", ...options });
-  contexts.push(ctx);
-  return ctx;
-}
+const suite = useToolSkills({ systemPrompt: "You are an agent." });
+const context = (options: Partial<AgentContextOptions> = {}) => suite.context(options);
 
 const user = (content: string): Message => ({ role: "user", content });
 
@@ -29,10 +14,10 @@ describe("load_skill", () => {
     const ctx = await context();
     const result = await ctx.callTool("load_skill", { name: "pdf-forms" });
     expect(result.isError).toBeUndefined();
-    const body = (await readFile(path.join(copy.skills, "pdf-forms/SKILL.md"), "utf8")).split("---\n").slice(2).join("---\n").trim();
+    const body = (await readFile(path.join(suite.copy.skills, "pdf-forms/SKILL.md"), "utf8")).split("---\n").slice(2).join("---\n").trim();
     expect(result.content.startsWith(`<skill-loaded name="pdf-forms">\n${body}\n</skill-loaded>\n`)).toBe(true);
     // Outside cwd the folder is given as an absolute path.
-    expect(result.content).toContain(`\nSkill folder: ${path.join(copy.skills, "pdf-forms")} (relative paths in the skill resolve there)\n`);
+    expect(result.content).toContain(`\nSkill folder: ${path.join(suite.copy.skills, "pdf-forms")} (relative paths in the skill resolve there)\n`);
     const listed = result.content.split("\n").filter((line) => line.startsWith("- ")).map((line) => line.slice(2));
     expect(listed).toEqual([
       "assets/logo.png",
@@ -84,7 +69,7 @@ describe("load_skill", () => {
   });
 
   it("renders the body's commands once and freezes the result in state", async () => {
-    const dir = path.join(copy.skills, "counter");
+    const dir = path.join(suite.copy.skills, "counter");
     await mkdir(dir);
     await writeFile(
       path.join(dir, "SKILL.md"),
@@ -96,16 +81,15 @@ describe("load_skill", () => {
     await writeFile(path.join(dir, "SKILL.md"), "---\nname: counter\ndescription: Counts renders.\n---\nChanged on disk.\n");
     const second = await ctx.callTool("load_skill", { name: "counter" });
     expect(second.content).toBe(first.content);
-    expect(await readFile(path.join(copy.cwd, "runs.log"), "utf8")).toBe("run\n");
+    expect(await readFile(path.join(suite.copy.cwd, "runs.log"), "utf8")).toBe("run\n");
     expect(ctx.state.rendered["load:counter"]).toBe("Run number: 1\n");
   });
 
   it("does not run the commands of an untrusted project skill", async () => {
-    const repoSkill = path.join(copy.cwd, ".agents/skills/release-notes");
+    const repoSkill = path.join(suite.copy.cwd, ".agents/skills/release-notes");
     await mkdir(repoSkill, { recursive: true });
-    await writeFile(path.join(repoSkill, "SKILL.md"), await readFile(path.join(copy.skills, "release-notes/SKILL.md"), "utf8"));
-    const ctx = await AgentContext.create({ cwd: copy.cwd, guidance: false });
-    contexts.push(ctx);
+    await writeFile(path.join(repoSkill, "SKILL.md"), await readFile(path.join(suite.copy.skills, "release-notes/SKILL.md"), "utf8"));
+    const ctx = await context({ skills: [] });
     const result = await ctx.callTool("load_skill", { name: "release-notes" });
     expect(result.content).not.toContain("token-42");
     expect(result.content).toContain("[Not run:");
@@ -124,8 +108,8 @@ describe("load_skill", () => {
   });
 
   it("refuses disable-model-invocation skills and path rules", async () => {
-    await writeFile(path.join(copy.cwd, "db-rules.md"), "---\npaths: src/db/**\n---\nSchema changes need a migration.\n");
-    const ctx = await context({ skills: [copy.skills, path.join(copy.cwd, "db-rules.md")] });
+    await writeFile(path.join(suite.copy.cwd, "db-rules.md"), "---\npaths: src/db/**\n---\nSchema changes need a migration.\n");
+    const ctx = await context({ skills: [suite.copy.skills, path.join(suite.copy.cwd, "db-rules.md")] });
     const internal = await ctx.callTool("load_skill", { name: "internal-only" });
     expect(internal).toEqual({ isError: true, content: expect.stringContaining("disable-model-invocation") });
     const rule = await ctx.callTool("load_skill", { name: "db-rules" });

@@ -1,31 +1,14 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentContext, toolsets } from "skillctx";
-import type { AgentContextOptions, ToolDefinition, ToolsetName } from "skillctx";
-import { copyToolSkills } from "./helpers/tools-fixture.js";
-import type { SkillsCopy } from "./helpers/tools-fixture.js";
+import { describe, expect, it } from "vitest";
+import { toolsets } from "skillctx";
+import type { AgentContext, AgentContextOptions, ToolDefinition, ToolsetName } from "skillctx";
+import { useToolSkills } from "./helpers/tools-fixture.js";
 
-let copy: SkillsCopy;
-const contexts: AgentContext[] = [];
-beforeEach(async () => {
-  copy = await copyToolSkills();
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
-  await copy.dispose();
-});
+const suite = useToolSkills();
 
-async function context(toolset: ToolsetName | undefined, options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
-  const ctx = await AgentContext.create({
-    cwd: copy.cwd,
-    skills: [copy.skills],
-    guidance: false,
-    ...(toolset !== undefined && { toolset }),
-    ...options,
-  });
-  contexts.push(ctx);
-  return ctx;
+function context(toolset: ToolsetName | undefined, options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
+  return suite.context({ ...(toolset !== undefined && { toolset }), ...options });
 }
 
 /** name → [required arguments, all arguments] of each tool. */
@@ -38,7 +21,7 @@ function shapes(tools: ToolDefinition[]): Record<string, [string[], string[]]> {
   );
 }
 
-const forms = () => readFile(path.join(copy.skills, "pdf-forms/references/forms.md"), "utf8");
+const forms = () => readFile(path.join(suite.copy.skills, "pdf-forms/references/forms.md"), "utf8");
 
 describe("toolsets", () => {
   it("offers every preset by name", () => {

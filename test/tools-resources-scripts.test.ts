@@ -1,27 +1,12 @@
 import { mkdir, readFile, symlink, writeFile, cp } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentContext } from "skillctx";
-import type { AgentContextOptions } from "skillctx";
-import { copyToolSkills } from "./helpers/tools-fixture.js";
-import type { SkillsCopy } from "./helpers/tools-fixture.js";
+import { describe, expect, it } from "vitest";
+import type { AgentContext, AgentContextOptions } from "skillctx";
+import { useToolSkills } from "./helpers/tools-fixture.js";
 
-let copy: SkillsCopy;
-const contexts: AgentContext[] = [];
-beforeEach(async () => {
-  copy = await copyToolSkills();
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
-  await copy.dispose();
-});
-
-async function context(options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
-  const ctx = await AgentContext.create({ cwd: copy.cwd, skills: [copy.skills], guidance: false, ...options });
-  contexts.push(ctx);
-  return ctx;
-}
+const suite = useToolSkills();
+const context = (options: Partial<AgentContextOptions> = {}) => suite.context(options);
 
 const read = (ctx: AgentContext, args: Record<string, unknown>) => ctx.callTool("read_skill_resource", { name: "pdf-forms", ...args });
 const run = (ctx: AgentContext, script: string, args?: string[]) =>
@@ -45,7 +30,7 @@ function processGone(pid: number): boolean {
 describe("read_skill_resource", () => {
   it("reads a text file of the skill, whole or by line range", async () => {
     const ctx = await context();
-    const file = await readFile(path.join(copy.skills, "pdf-forms/references/forms.md"), "utf8");
+    const file = await readFile(path.join(suite.copy.skills, "pdf-forms/references/forms.md"), "utf8");
     expect(await read(ctx, { path: "references/forms.md" })).toEqual({ content: file });
     expect(await read(ctx, { path: "./references//forms.md" })).toEqual({ content: file });
     const lines = file.split("\n");
@@ -82,16 +67,16 @@ describe("read_skill_resource", () => {
 
   it("refuses the skill's own absolute path too", async () => {
     const ctx = await context();
-    const result = await read(ctx, { path: path.join(copy.skills, "pdf-forms/references/forms.md") });
+    const result = await read(ctx, { path: path.join(suite.copy.skills, "pdf-forms/references/forms.md") });
     expect(result).toEqual({ isError: true, content: expect.stringContaining("absolute paths are not allowed") });
   });
 
   it("follows symlinks inside the folder and refuses those that leave it", async () => {
-    const skill = path.join(copy.skills, "pdf-forms");
-    await writeFile(path.join(copy.cwd, "secret.txt"), "TOP SECRET\n");
+    const skill = path.join(suite.copy.skills, "pdf-forms");
+    await writeFile(path.join(suite.copy.cwd, "secret.txt"), "TOP SECRET\n");
     await symlink("forms.md", path.join(skill, "references/alias.md"));
-    await symlink(path.join(copy.cwd, "secret.txt"), path.join(skill, "references/escape.md"));
-    await symlink(copy.cwd, path.join(skill, "references/outside-dir"));
+    await symlink(path.join(suite.copy.cwd, "secret.txt"), path.join(skill, "references/escape.md"));
+    await symlink(suite.copy.cwd, path.join(skill, "references/outside-dir"));
     await symlink("../../release-notes/SKILL.md", path.join(skill, "references/sibling.md"));
     await symlink("loop-b", path.join(skill, "references/loop-a"));
     await symlink("loop-a", path.join(skill, "references/loop-b"));
@@ -113,7 +98,7 @@ describe("read_skill_resource", () => {
       isError: true,
       content: "Refused assets/logo.png: it is a binary file; only text files can be read.",
     });
-    await writeFile(path.join(copy.skills, "pdf-forms/references/latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    await writeFile(path.join(suite.copy.skills, "pdf-forms/references/latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
     expect((await read(ctx, { path: "references/latin1.txt" })).content).toContain("binary file");
     const folder = await read(ctx, { path: "references" });
     expect(folder).toEqual({ isError: true, content: expect.stringContaining("references is a folder, not a file. Files: references/forms.md") });
@@ -124,7 +109,7 @@ describe("read_skill_resource", () => {
 
   it("cuts a large file at a line boundary with a note, and reads on from startLine", async () => {
     const lines = Array.from({ length: 500 }, (_, i) => `line ${String(i + 1).padStart(4, "0")} ${"x".repeat(30)}`);
-    await writeFile(path.join(copy.skills, "pdf-forms/references/big.md"), `${lines.join("\n")}\n`);
+    await writeFile(path.join(suite.copy.skills, "pdf-forms/references/big.md"), `${lines.join("\n")}\n`);
     const ctx = await context({ skillTools: { maxResourceBytes: 1000 } });
     const first = await read(ctx, { path: "references/big.md" });
     expect(first.isError).toBeUndefined();
@@ -144,7 +129,7 @@ describe("read_skill_resource", () => {
   });
 
   it("cuts a single line longer than the cap on a character boundary", async () => {
-    await writeFile(path.join(copy.skills, "pdf-forms/references/wide.md"), `${"é".repeat(600)}\nnext\n`);
+    await writeFile(path.join(suite.copy.skills, "pdf-forms/references/wide.md"), `${"é".repeat(600)}\nnext\n`);
     const ctx = await context({ skillTools: { maxResourceBytes: 101 } });
     const result = await read(ctx, { path: "references/wide.md" });
     expect(result.content.startsWith(`${"é".repeat(50)}\n`)).toBe(true);
@@ -163,8 +148,8 @@ describe("read_skill_resource", () => {
   });
 
   it("refuses unknown skills and skills without a folder", async () => {
-    await writeFile(path.join(copy.cwd, "single.md"), "---\nname: single\ndescription: One file.\n---\nBody.\n");
-    const ctx = await context({ skills: [copy.skills, path.join(copy.cwd, "single.md")] });
+    await writeFile(path.join(suite.copy.cwd, "single.md"), "---\nname: single\ndescription: One file.\n---\nBody.\n");
+    const ctx = await context({ skills: [suite.copy.skills, path.join(suite.copy.cwd, "single.md")] });
     const unknown = await ctx.callTool("read_skill_resource", { name: "nope", path: "a.md" });
     expect(unknown.content).toBe('Unknown skill "nope". Available skills: internal-only, pdf-forms, release-notes, with-resources.');
     const single = await ctx.callTool("read_skill_resource", { name: "single", path: "a.md" });
@@ -194,7 +179,7 @@ describe("run_skill_script", () => {
   });
 
   it("refuses files without a runner, paths outside scripts/ and symlinks that leave it", async () => {
-    const skill = path.join(copy.skills, "pdf-forms");
+    const skill = path.join(suite.copy.skills, "pdf-forms");
     await symlink("../references/forms.md", path.join(skill, "scripts/forms-link.sh"));
     const ctx = await context();
     expect((await run(ctx, "scripts/notes")).content).toBe(
@@ -219,17 +204,15 @@ describe("run_skill_script", () => {
   });
 
   it("runs scripts of untrusted project skills only when the host trusts the project", async () => {
-    await cp(path.join(copy.skills, "pdf-forms"), path.join(copy.cwd, ".agents/skills/pdf-forms"), { recursive: true });
-    const untrusted = await AgentContext.create({ cwd: copy.cwd, guidance: false });
-    contexts.push(untrusted);
+    await cp(path.join(suite.copy.skills, "pdf-forms"), path.join(suite.copy.cwd, ".agents/skills/pdf-forms"), { recursive: true });
+    const untrusted = await context({ skills: [] });
     const refused = await run(untrusted, "scripts/greet.js");
     expect(refused).toEqual({
       isError: true,
       content:
         'Not run: the skill "pdf-forms" comes from the project scope, which is not trusted to run scripts. (The host can allow it with trust: { project: true }.)',
     });
-    const trusted = await AgentContext.create({ cwd: copy.cwd, guidance: false, trust: { project: true } });
-    contexts.push(trusted);
+    const trusted = await context({ skills: [], trust: { project: true } });
     expect(await run(trusted, "scripts/greet.js", ["repo"])).toEqual({ content: "greet.js says hi to repo" });
     // Inside cwd, the loaded skill's folder is relative.
     expect((await trusted.callTool("load_skill", { name: "pdf-forms" })).content).toContain("\nSkill folder: .agents/skills/pdf-forms (");
@@ -246,12 +229,12 @@ describe("run_skill_script", () => {
   });
 
   it("kills the script's whole process group at the timeout", async () => {
-    const script = path.join(copy.skills, "pdf-forms/scripts/slow.sh");
+    const script = path.join(suite.copy.skills, "pdf-forms/scripts/slow.sh");
     await writeFile(script, 'sleep 30 &\necho $! > child.pid\necho $$ > parent.pid\nwait\n');
     const ctx = await context({ skillTools: { scripts: { timeoutMs: 300 } } });
     const result = await run(ctx, "scripts/slow.sh");
     expect(result).toEqual({ isError: true, content: "[scripts/slow.sh timed out after 300 ms; it was stopped]" });
-    const dir = path.join(copy.skills, "pdf-forms");
+    const dir = path.join(suite.copy.skills, "pdf-forms");
     const child = Number(await readFile(path.join(dir, "child.pid"), "utf8"));
     const parent = Number(await readFile(path.join(dir, "parent.pid"), "utf8"));
     expect(processGone(parent)).toBe(true);
@@ -259,7 +242,7 @@ describe("run_skill_script", () => {
   });
 
   it("stops a script whose output passes the cap and says so", async () => {
-    await writeFile(path.join(copy.skills, "pdf-forms/scripts/loud.js"), 'for (;;) process.stdout.write("y".repeat(1000) + "\\n");\n');
+    await writeFile(path.join(suite.copy.skills, "pdf-forms/scripts/loud.js"), 'for (;;) process.stdout.write("y".repeat(1000) + "\\n");\n');
     const ctx = await context({ skillTools: { scripts: { maxOutputBytes: 2000 } } });
     const result = await run(ctx, "scripts/loud.js");
     expect(result.isError).toBeUndefined();
@@ -268,12 +251,12 @@ describe("run_skill_script", () => {
   });
 
   it("rejects and kills the script when the caller aborts", async () => {
-    const script = path.join(copy.skills, "pdf-forms/scripts/wait.sh");
+    const script = path.join(suite.copy.skills, "pdf-forms/scripts/wait.sh");
     await writeFile(script, "echo $$ > wait.pid\nsleep 30\n");
     const ctx = await context();
     const controller = new AbortController();
     const pending = ctx.callTool("run_skill_script", { name: "pdf-forms", script: "scripts/wait.sh" }, { signal: controller.signal });
-    const pidFile = path.join(copy.skills, "pdf-forms/wait.pid");
+    const pidFile = path.join(suite.copy.skills, "pdf-forms/wait.pid");
     for (let i = 0; i < 200; i++) {
       const text = await readFile(pidFile, "utf8").catch(() => "");
       if (text.trim() !== "") break;

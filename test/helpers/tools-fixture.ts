@@ -3,6 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
+import { afterEach, beforeEach } from "vitest";
+import { AgentContext } from "skillctx";
+import type { AgentContextOptions } from "skillctx";
 
 /** fixtures/tools/skills: skills with references/, assets/ and scripts in every runner's language. */
 export const TOOL_SKILLS = fileURLToPath(new URL("../../fixtures/tools/skills/", import.meta.url));
@@ -31,4 +34,37 @@ const requireFromSkillctx = createRequire(fileURLToPath(new URL("../../packages/
 /** A module installed for packages/skillctx (`ai`, `ai/test`, `@openai/agents`). */
 export function skillctxDependency<T>(specifier: string): T {
   return requireFromSkillctx(specifier) as T;
+}
+
+/** What {@link useToolSkills} gives a test file: the current copy and a context factory. */
+export interface ToolSkillsSuite {
+  /** The copy made for the running test. */
+  readonly copy: SkillsCopy;
+  /** A context over the copy (its skills as a programmatic source, guidance off), closed after the test. */
+  context(options?: Partial<AgentContextOptions>): Promise<AgentContext>;
+}
+
+/** Gives each test of the file a fresh copy of the tool skills; contexts and the copy are cleaned up after it. */
+export function useToolSkills(defaults: Partial<AgentContextOptions> = {}): ToolSkillsSuite {
+  let current: SkillsCopy | undefined;
+  const contexts: AgentContext[] = [];
+  beforeEach(async () => {
+    current = await copyToolSkills();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
+    await current?.dispose();
+  });
+  return {
+    get copy() {
+      if (current === undefined) throw new Error("useToolSkills: no test is running");
+      return current;
+    },
+    async context(options = {}) {
+      const copy = this.copy;
+      const ctx = await AgentContext.create({ cwd: copy.cwd, skills: [copy.skills], guidance: false, ...defaults, ...options });
+      contexts.push(ctx);
+      return ctx;
+    },
+  };
 }

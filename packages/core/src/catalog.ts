@@ -204,8 +204,10 @@ function memoCount(piece: string): number {
 // Most names and descriptions need no rewriting (9 of the 246 corpus descriptions do): one fast test
 // decides, and only texts that need it pay for the replacements. Vertical tab and form feed are
 // whitespace, so `[^\S ]` covers them.
-const NEEDS_CLEANING = /[^\S ]| {2}|[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
-const NEEDS_CLEANING_XML = /[^\S ]| {2}|[\u0000-\u0008\u000e-\u001f\ufffe\uffff&<>]/;
+// One character class (whitespace other than the space, controls, and for XML `& < >`) scans far faster
+// than an alternation; double spaces are found with `includes`.
+const NEEDS_CLEANING = /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
+const NEEDS_CLEANING_XML = /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff&<>]/;
 const MESSY_WHITESPACE = /[^\S ]| {2}/;
 const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
@@ -217,7 +219,7 @@ const XML_SPECIAL = /[&<>]/;
  * with U+FFFD and, for XML, escapes `& < >`.
  */
 function clean(text: string, escapeXml = false): string {
-  if (!(escapeXml ? NEEDS_CLEANING_XML : NEEDS_CLEANING).test(text)) return text.trim();
+  if (!(escapeXml ? NEEDS_CLEANING_XML : NEEDS_CLEANING).test(text) && !text.includes("  ")) return text.trim();
   let result = text;
   if (MESSY_WHITESPACE.test(result)) result = result.replace(WHITESPACE_RUN, " ");
   if (CONTROL.test(result)) result = result.replace(CONTROLS, "\ufffd");

@@ -36,6 +36,8 @@ export class ConversationTracker {
   private toolCallArgs = new Map<string, unknown>();
   private output: Message[] = [];
   private keep = 0;
+  /** Messages scanned by the last `scan`, marked as scanned only when `commit` records the step. */
+  private scannedNow: string[] = [];
 
   constructor(private readonly state: ContextState) {
     this.scanned = new Set(state.scanned);
@@ -46,7 +48,7 @@ export class ConversationTracker {
     this.state.scanned = [...this.scanned];
   }
 
-  /** Finds what fires in messages not scanned before. Records the scan marks, not the attachments. */
+  /** Finds what fires in messages not scanned before. Records nothing until {@link commit}. */
   scan(messages: readonly Message[], skills: SkillSet, cwd: string): PendingActivation[] {
     let same = 0;
     const limit = Math.min(messages.length, this.refs.length);
@@ -57,6 +59,7 @@ export class ConversationTracker {
     if (changed || same === 0) this.forgetVanished();
     this.keep = same;
 
+    this.scannedNow = [];
     const pending: PendingActivation[] = [];
     const firing = new Set<string>();
     for (let index = same; index < messages.length; index++) {
@@ -64,7 +67,7 @@ export class ConversationTracker {
       if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.toolCallArgs.set(call.id, call.args);
       const fingerprint = this.fingerprints[index]!;
       if ((message.role !== "user" && message.role !== "tool") || this.scanned.has(fingerprint)) continue;
-      this.scanned.add(fingerprint);
+      this.scannedNow.push(fingerprint);
       const hits = message.role === "user" ? keywordHits(message, skills) : this.pathHits(message, skills, cwd);
       for (const hit of hits) {
         if (firing.has(hit.skill.name) || this.state.attachments.some((a) => a.skill === hit.skill.name)) continue;
@@ -77,17 +80,17 @@ export class ConversationTracker {
 
   /** Records this step's frozen attachments and returns the messages to send. */
   commit(messages: readonly Message[], attachments: readonly Attachment[]): Message[] {
+    for (const fingerprint of this.scannedNow) this.scanned.add(fingerprint);
     this.state.attachments.push(...attachments);
     const texts = new Map<string, string[]>();
     for (const a of this.state.attachments) texts.set(a.fingerprint, [...(texts.get(a.fingerprint) ?? []), a.text]);
-    const out = this.output.slice(0, this.keep);
+    // `scan` cut refs and output back to the unchanged prefix; only the rest is appended.
     for (let index = this.keep; index < messages.length; index++) {
       const attached = texts.get(this.fingerprints[index]!);
-      out.push(attached === undefined ? messages[index]! : withAppendedText(messages[index]!, attached));
+      this.output.push(attached === undefined ? messages[index]! : withAppendedText(messages[index]!, attached));
+      this.refs.push(messages[index]!);
     }
-    this.refs = messages.slice();
-    this.output = out;
-    return out.slice();
+    return this.output.slice();
   }
 
   // Forgets messages from `length` on: their fingerprints and output.
