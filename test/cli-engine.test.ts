@@ -79,3 +79,18 @@ describe("skillctx render (built CLI)", () => {
     expect((await runCli(["render"], { home: home.dir })).code).toBe(2);
   });
 });
+
+describe("skillctx list (built CLI) with repository guidance", () => {
+  it("lists guidance files beside skills, as an agent in that folder sees them", async () => {
+    const repo = await tempRepo({
+      "AGENTS.md": "# Rules\nRun the tests.\n",
+      ".cursor/rules/ts.mdc": "---\ndescription: TypeScript rules\nglobs: src/**/*.ts\n---\nUse strict mode.\n",
+      ".agents/skills/pdf/SKILL.md": "---\nname: pdf\ndescription: Fill PDF forms.\n---\nBody.\n",
+    });
+    const run = await runCli(["list", "--cwd", repo.dir, "--json", "--no-user"], { home: home.dir });
+    await repo.dispose();
+    expect(run.code).toBe(0);
+    const listed = (JSON.parse(run.stdout) as { skills: Array<{ name: string; trigger: string }> }).skills;
+    expect(listed.map((s) => `${s.name}:${s.trigger}`)).toEqual(["agents:always", "cursor:ts:path", "pdf:on-demand"]);
+  });
+});

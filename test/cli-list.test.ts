@@ -72,10 +72,15 @@ describe("skillctx list (built CLI)", () => {
       ["docker", "docker.md", "keyword"],
       ["release-notes", "release-notes/SKILL.md", "on-demand"],
     ] as const;
-    expect(out.skills.map((s) => [s.name, s.path, s.trigger, s.scope])).toEqual(
+    // The repository's AGENTS.md is listed too, as the always-on guidance an agent there sees.
+    const guidance = out.skills.filter((s) => s.trigger === "always");
+    expect(guidance.map((s) => [s.name, s.path, s.scope])).toEqual([["agents:fixtures/demo-repo", path.join(DEMO, "AGENTS.md"), "project"]]);
+    expect(guidance[0]!.tokens).toBe(countTokens(readFileSync(path.join(DEMO, "AGENTS.md"), "utf8")));
+    const folderSkills = out.skills.filter((s) => s.trigger !== "always");
+    expect(folderSkills.map((s) => [s.name, s.path, s.trigger, s.scope])).toEqual(
       expected.map(([name, file, trigger]) => [name, path.join(skills, file), trigger, "project"]),
     );
-    for (const skill of out.skills) {
+    for (const skill of folderSkills) {
       expect(Object.keys(skill)).toEqual(["name", "scope", "path", "trigger", "description", "tokens"]);
       expect(skill.tokens).toBe(countTokens(bodyOf(skill.path as string)));
       expect(skill.tokens).toBeGreaterThan(50);
@@ -91,7 +96,7 @@ describe("skillctx list (built CLI)", () => {
     expect(lines[0]).toMatch(/^NAME +SCOPE +TRIGGER +TOKENS +PATH +DESCRIPTION$/);
     const rows = lines.slice(1, lines.indexOf(""));
     expect(rows.map((r) => r.split(/ +/)[0])).toEqual([
-      "add-endpoint", "bug-report", "db-migrations", "db-rules", "docker", "my-notes", "release-notes",
+      "add-endpoint", "agents:fixtures/demo-repo", "bug-report", "db-migrations", "db-rules", "docker", "my-notes", "release-notes",
     ]);
     // Columns line up with the header.
     const scopeAt = lines[0]!.indexOf("SCOPE");
@@ -100,12 +105,12 @@ describe("skillctx list (built CLI)", () => {
     expect(mine).toContain(" user ");
     expect(mine).toContain(path.join(home.dir, ".agents/skills/my-notes/SKILL.md"));
     expect(rows.find((r) => r.startsWith("db-rules"))).toContain(path.join(".agents", "skills", "db-rules.md"));
-    expect(lines.at(-1)).toBe("7 skills");
+    expect(lines.at(-1)).toBe("8 skills");
 
     const without = await skillctx(["list", "--cwd", DEMO, "--no-user", "--json"], home.dir);
     const names = (JSON.parse(without.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name);
     expect(names).not.toContain("my-notes");
-    expect(names).toHaveLength(6);
+    expect(names).toHaveLength(7);
   });
 
   it("keeps the project skill on a clash with a user skill and prints the warning", async () => {

@@ -1,11 +1,12 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { countTokens, diagnostic, discoverSkills, readSkillContent } from "@skillctx/core";
+import { countTokens, diagnostic, readSkillContent } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { formatDiagnostic } from "./format.js";
+import { loadSkillSet } from "../engine/skill-set.js";
 
 /** One skill as `skillctx list --json` prints it. */
 export interface ListedSkill {
@@ -21,7 +22,7 @@ export interface ListedSkill {
 
 /** `skillctx list`: every skill an agent in `--cwd` would see, with scope, trigger and token count. */
 export const listCommand: CliCommand = {
-  summary: "list every skill found (project and user folders) with scope, trigger and token count",
+  summary: "list every skill and guidance file an agent in --cwd sees, with scope, trigger and token count",
   usage: "skillctx list [--cwd DIR] [--json] [--user | --no-user]",
   async run(argv: string[], io: CliIo): Promise<number> {
     const { values } = parseArgs({
@@ -38,7 +39,8 @@ export const listCommand: CliCommand = {
     const cwd = path.resolve(values.cwd ?? ".");
     if (statSync(cwd, { throwIfNoEntry: false })?.isDirectory() !== true) throw new UsageError(`not a folder: ${cwd}`);
 
-    const found = await discoverSkills({ cwd, userSkills: values["no-user"] !== true });
+    // The same skill set an AgentContext in `cwd` uses: skill folders and repository guidance.
+    const found = await loadSkillSet({ cwd, userSkills: values["no-user"] !== true });
     const diagnostics: Diagnostic[] = [...found.diagnostics];
     const skills: ListedSkill[] = [];
     for (const skill of found.skills) skills.push(await describeSkill(skill, diagnostics));
