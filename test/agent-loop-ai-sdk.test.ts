@@ -5,11 +5,10 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentContext, skillctxPrepareStep, toAiSdkTools } from "skillctx";
-import type { AgentContextOptions, ContextStep, HostTool } from "skillctx";
-import { copyToolSkills, skillctxDependency } from "./helpers/tools-fixture.js";
-import type { SkillsCopy } from "./helpers/tools-fixture.js";
+import { describe, expect, it } from "vitest";
+import { skillctxPrepareStep, toAiSdkTools } from "skillctx";
+import type { AgentContext, AgentContextOptions, ContextStep, HostTool } from "skillctx";
+import { useToolSkills, skillctxDependency } from "./helpers/tools-fixture.js";
 
 const { generateText, stepCountIs } = skillctxDependency<typeof import("ai")>("ai");
 const { MockLanguageModelV3 } = skillctxDependency<typeof import("ai/test")>("ai/test");
@@ -17,16 +16,8 @@ const { MockLanguageModelV3 } = skillctxDependency<typeof import("ai/test")>("ai
 type CallOptions = Parameters<InstanceType<typeof MockLanguageModelV3>["doGenerate"]>[0];
 type GenerateResult = Awaited<ReturnType<InstanceType<typeof MockLanguageModelV3>["doGenerate"]>>;
 
-let copy: SkillsCopy;
-const contexts: AgentContext[] = [];
-beforeEach(async () => {
-  copy = await copyToolSkills();
-  await writeFile(path.join(copy.cwd, "tax-terms.md"), "---\ntriggers:\n  - tax form\n---\nA tax form has a payer and a payee.\n");
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
-  await copy.dispose();
-});
+const TAX_TERMS = "---\ntriggers:\n  - tax form\n---\nA tax form has a payer and a payee.\n";
+const suite = useToolSkills({}, (copy) => writeFile(path.join(suite.copy.cwd, "tax-terms.md"), TAX_TERMS));
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -68,17 +59,13 @@ function hostTools(log: string[]): HostTool[] {
   ];
 }
 
-async function context(log: string[], options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
-  const ctx = await AgentContext.create({
-    cwd: copy.cwd,
-    skills: [copy.skills, path.join(copy.cwd, "tax-terms.md")],
-    guidance: false,
+function context(log: string[], options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
+  return suite.context({
+    skills: [suite.copy.skills, path.join(suite.copy.cwd, "tax-terms.md")],
     systemPrompt: "You are a form-filling agent.",
     tools: hostTools(log),
     ...options,
   });
-  contexts.push(ctx);
-  return ctx;
 }
 
 const toolNames = (options: CallOptions) => (options.tools ?? []).map((tool) => tool.name);
@@ -155,7 +142,7 @@ describe("generateText agent loop", () => {
     expect(loaded.toolName).toBe("load_skill");
     expect(loaded.output.type).toBe("text");
     expect(String(loaded.output.value)).toMatch(/^<skill-loaded name="pdf-forms">\n# Filling PDF forms/);
-    const forms = await readFile(path.join(copy.skills, "pdf-forms/references/forms.md"), "utf8");
+    const forms = await readFile(path.join(suite.copy.skills, "pdf-forms/references/forms.md"), "utf8");
     expect(lastToolResult(calls[2]!).output).toEqual({ type: "text", value: forms });
     expect(lastToolResult(calls[3]!).output).toEqual({ type: "text", value: "cwd=pdf-forms\nfilled name -> Ada" });
 

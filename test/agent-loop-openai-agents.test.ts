@@ -5,11 +5,10 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentContext, skillctxInputFilter, toOpenAIAgentsTools } from "skillctx";
-import type { AgentContextOptions, ContextStep, HostTool } from "skillctx";
-import { copyToolSkills, skillctxDependency } from "./helpers/tools-fixture.js";
-import type { SkillsCopy } from "./helpers/tools-fixture.js";
+import { describe, expect, it } from "vitest";
+import { skillctxInputFilter, toOpenAIAgentsTools } from "skillctx";
+import type { AgentContext, AgentContextOptions, ContextStep, HostTool } from "skillctx";
+import { useToolSkills, skillctxDependency } from "./helpers/tools-fixture.js";
 
 type AgentsModule = typeof import("@openai/agents");
 const agents = skillctxDependency<AgentsModule>("@openai/agents");
@@ -18,16 +17,8 @@ type ModelRequest = Parameters<Model["getResponse"]>[0];
 type ModelResponse = Awaited<ReturnType<Model["getResponse"]>>;
 type OutputItem = ModelResponse["output"][number];
 
-let copy: SkillsCopy;
-const contexts: AgentContext[] = [];
-beforeEach(async () => {
-  copy = await copyToolSkills();
-  await writeFile(path.join(copy.cwd, "tax-terms.md"), "---\ntriggers:\n  - tax form\n---\nA tax form has a payer and a payee.\n");
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
-  await copy.dispose();
-});
+const TAX_TERMS = "---\ntriggers:\n  - tax form\n---\nA tax form has a payer and a payee.\n";
+const suite = useToolSkills({}, (copy) => writeFile(path.join(suite.copy.cwd, "tax-terms.md"), TAX_TERMS));
 
 const functionCall = (callId: string, name: string, args: unknown): OutputItem =>
   ({ type: "function_call", callId, name, arguments: JSON.stringify(args), status: "completed" }) as OutputItem;
@@ -57,17 +48,13 @@ function hostTools(log: string[]): HostTool[] {
   ];
 }
 
-async function context(log: string[], options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
-  const ctx = await AgentContext.create({
-    cwd: copy.cwd,
-    skills: [copy.skills, path.join(copy.cwd, "tax-terms.md")],
-    guidance: false,
+function context(log: string[], options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
+  return suite.context({
+    skills: [suite.copy.skills, path.join(suite.copy.cwd, "tax-terms.md")],
     systemPrompt: "You are a form-filling agent.",
     tools: hostTools(log),
     ...options,
   });
-  contexts.push(ctx);
-  return ctx;
 }
 
 const SCRIPT = [
@@ -133,7 +120,7 @@ describe("OpenAI Agents JS runner loop", () => {
 
     // Tool results.
     expect(outputText(lastOutput(requests[1]!).output)).toMatch(/^<skill-loaded name="pdf-forms">\n# Filling PDF forms/);
-    const forms = await readFile(path.join(copy.skills, "pdf-forms/references/forms.md"), "utf8");
+    const forms = await readFile(path.join(suite.copy.skills, "pdf-forms/references/forms.md"), "utf8");
     expect(outputText(lastOutput(requests[2]!).output)).toBe(forms);
     expect(outputText(lastOutput(requests[3]!).output)).toBe("cwd=pdf-forms\nfilled name -> Ada");
 

@@ -44,12 +44,19 @@ export interface ToolSkillsSuite {
   context(options?: Partial<AgentContextOptions>): Promise<AgentContext>;
 }
 
-/** Gives each test of the file a fresh copy of the tool skills; contexts and the copy are cleaned up after it. */
-export function useToolSkills(defaults: Partial<AgentContextOptions> = {}): ToolSkillsSuite {
+/**
+ * Gives each test of the file a fresh copy of the tool skills (then runs `prepare` on it); contexts
+ * and the copy are cleaned up after it.
+ */
+export function useToolSkills(
+  defaults: Partial<AgentContextOptions> = {},
+  prepare?: (copy: SkillsCopy) => Promise<void>,
+): ToolSkillsSuite {
   let current: SkillsCopy | undefined;
   const contexts: AgentContext[] = [];
   beforeEach(async () => {
     current = await copyToolSkills();
+    await prepare?.(current);
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
