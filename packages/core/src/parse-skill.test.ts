@@ -221,3 +221,15 @@ describe("parseSkill: legacy .md", () => {
     expect(parseSkill("body", { path: "/x/SKILL.md", format: "legacy" }).trigger.type).toBe("always");
   });
 });
+
+describe("parseSkill: hostile field names", () => {
+  it("does not keep a __proto__ field, and says so", () => {
+    const result = safeParseSkill("---\nname: x\ndescription: d\n__proto__: {polluted: yes}\nother: kept\n---\n", { path: "/s/x/SKILL.md" });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(Object.hasOwn(result.skill.extra ?? {}, "__proto__")).toBe(false);
+    expect(result.skill.extra).toEqual({ other: "kept" });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(codes(result)).toEqual(["FIELD_INVALID", "UNKNOWN_FIELDS"]);
+  });
+});
