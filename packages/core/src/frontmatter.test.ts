@@ -143,10 +143,11 @@ describe("parseFrontmatter", () => {
     expect(parseFrontmatter("# Just markdown\n")).toEqual({ data: undefined, body: "# Just markdown\n", bodyLine: 1, diagnostics: [] });
   });
 
-  it("keeps keys such as __proto__ as plain data", () => {
-    const { data } = parseFrontmatter("---\n__proto__:\n  polluted: yes\n---\n");
-    expect(Object.keys(data!)).toEqual(["__proto__"]);
+  it("never lets a __proto__ key change a prototype: the key is dropped, with a warning", () => {
+    const { data, diagnostics } = parseFrontmatter("---\n__proto__:\n  polluted: yes\n---\n");
+    expect(Object.keys(data!)).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(diagnostics.map((d) => d.code)).toEqual(["FIELD_INVALID"]);
   });
 
   it("refuses alias bombs", () => {
@@ -169,5 +170,20 @@ describe("parseFrontmatter: aliases that name no anchor", () => {
     const result = parseFrontmatter("---\na: &x hello\nb: *x\n---\n");
     expect(result.data).toEqual({ a: "hello", b: "hello" });
     expect(result.diagnostics).toEqual([]);
+  });
+});
+
+describe("parseFrontmatter: __proto__ keys", () => {
+  it.each([
+    ["top level", "---\n__proto__: x\nname: a\n---\n", { name: "a" }, "field __proto__"],
+    ["in a mapping", "---\nmetadata:\n  __proto__: a\n  ok: b\n---\n", { metadata: { ok: "b" } }, "field metadata.__proto__"],
+    ["in a flow mapping", "---\nmcp_tools: {__proto__: {command: x}}\n---\n", { mcp_tools: {} }, "field mcp_tools.__proto__"],
+  ])("drops one %s, with a warning", (_where, text, data, named) => {
+    const result = parseFrontmatter(text, { path: "f.md" });
+    expect(result.data).toEqual(data);
+    expect(JSON.stringify(result.data)).not.toContain("__proto__");
+    expect(result.diagnostics).toHaveLength(1);
+    expect(result.diagnostics[0]).toMatchObject({ code: "FIELD_INVALID", severity: "warning", path: "f.md" });
+    expect(result.diagnostics[0]!.message).toContain(named);
   });
 });

@@ -151,6 +151,7 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
       const line = fast.keyLines.get(key);
       return line === undefined ? undefined : firstLine + line;
     };
+    dropPrototypeKeys(fast.data, diagnostics, where(firstLine));
     return { split, data: fast.data, diagnostics, keyLine, typedValue, ...body };
   }
   let block = split.frontmatter;
@@ -217,7 +218,26 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
     const offset = pairOf(parsed, key)?.key;
     return isNode(offset) && offset.range ? toLine(offset.range[0]) : undefined;
   };
+  dropPrototypeKeys(data, diagnostics, where(firstLine));
   return { split, data, diagnostics, keyLine, typedValue: (key) => valueOf(parsed, key), ...body };
+}
+
+/**
+ * Removes `__proto__` keys at any depth, each with a warning: whoever merges or spreads the data
+ * would otherwise change an object's prototype.
+ */
+function dropPrototypeKeys(value: unknown, diagnostics: Diagnostic[], where: { path: string | undefined; line: number }, trail = ""): void {
+  if (typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => dropPrototypeKeys(item, diagnostics, where, `${trail}[${i}]`));
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  if (Object.hasOwn(record, "__proto__")) {
+    delete record["__proto__"];
+    diagnostics.push(diagnostic("FIELD_INVALID", "warning", `field ${trail === "" ? "" : `${trail}.`}__proto__ is not kept (it would change an object's prototype)`, where));
+  }
+  for (const [key, item] of Object.entries(record)) dropPrototypeKeys(item, diagnostics, where, trail === "" ? key : `${trail}.${key}`);
 }
 
 function pairOf(doc: Document, key: string) {

@@ -167,9 +167,7 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   init.trigger = trigger.trigger;
   if (trigger.inputs !== undefined) init.inputs = trigger.inputs;
 
-  // A `__proto__` field would become a prototype change for whoever merges `extra`: refused, visibly.
-  if (Object.hasOwn(data, "__proto__")) warn("__proto__", "FIELD_INVALID", "field __proto__ is not kept (it would change an object's prototype)");
-  const unknown = Object.keys(data).filter((k) => !KNOWN.has(k) && k !== "__proto__" && !(format === "legacy" && LEGACY_QUIET.has(k)));
+  const unknown = Object.keys(data).filter((k) => !KNOWN.has(k) && !(format === "legacy" && LEGACY_QUIET.has(k)));
   for (const key of unknown) keepExtra(key);
   for (const key of LEGACY_QUIET) if (format === "legacy" && !KNOWN.has(key) && Object.hasOwn(data, key)) keepExtra(key);
   if (unknown.length > 0) {
