@@ -226,7 +226,12 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
  * Removes `__proto__` keys at any depth, each with a warning: whoever merges or spreads the data
  * would otherwise change an object's prototype.
  */
-function dropPrototypeKeys(value: unknown, diagnostics: Diagnostic[], where: { path: string | undefined; line: number }, trail = ""): void {
+function dropPrototypeKeys(
+  value: unknown,
+  diagnostics: Diagnostic[],
+  where: { path: string | undefined; line: number | undefined },
+  trail = "",
+): void {
   if (typeof value !== "object" || value === null) return;
   if (Array.isArray(value)) {
     value.forEach((item, i) => dropPrototypeKeys(item, diagnostics, where, `${trail}[${i}]`));
