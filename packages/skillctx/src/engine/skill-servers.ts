@@ -1,7 +1,7 @@
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import { createMcpBridge, serversFromSkill } from "@skillctx/mcp-bridge";
-import type { DeclaredServer, McpBridge } from "@skillctx/mcp-bridge";
+import type { DeclaredServer, McpBridge, McpTool } from "@skillctx/mcp-bridge";
 import type { ToolDefinition } from "./agent-context.js";
 import type { ToolProvider, ToolResult } from "../tools/tool-provider.js";
 import type { SkillSet } from "./skill-set.js";
@@ -30,6 +30,7 @@ export class SkillServerPool implements ToolProvider {
   private bySkill = new Map<string, string[]>();
   private started = new Set<string>();
   private starting: Promise<void>[] = [];
+  private readonly definitionOf = new WeakMap<McpTool, ToolDefinition>();
 
   constructor(
     private readonly options: {
@@ -72,11 +73,15 @@ export class SkillServerPool implements ToolProvider {
   }
 
   definitions(): ToolDefinition[] {
-    return (this.bridge?.tools() ?? []).map((tool) => ({
-      name: tool.name,
-      description: tool.description ?? `${tool.tool} (MCP server ${tool.server})`,
-      inputSchema: tool.inputSchema,
-    }));
+    return (this.bridge?.tools() ?? []).map((tool) => {
+      // The same definition object while the bridge's tool is unchanged: callers compare by identity.
+      let definition = this.definitionOf.get(tool);
+      if (definition === undefined) {
+        definition = { name: tool.name, description: tool.description ?? `${tool.tool} (MCP server ${tool.server})`, inputSchema: tool.inputSchema };
+        this.definitionOf.set(tool, definition);
+      }
+      return definition;
+    });
   }
 
   owns(name: string): boolean {
