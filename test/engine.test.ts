@@ -403,3 +403,12 @@ describe("AgentContext: aborted steps", () => {
     expect(next.activated.map((a) => `${a.skill}:${a.match}`)).toEqual(["docker:docker", "slow:slowpoke"]);
   }, 30_000);
 });
+
+describe("AgentContext: escaped command spans", () => {
+  it("shows an escaped span as the literal command, as `skillctx render` does, and runs nothing", async () => {
+    const repo = await demoRepo({ ".agents/skills/howto.md": "---\ntriggers: [howto]\n---\nWrite \\!`date` to embed the date.\n" });
+    const text = attachedText(await (await context(repo, { trust: { project: true } })).buildContext([user("howto?")]), 0);
+    expect(text).toContain("Write !`date` to embed the date.");
+    expect(text).not.toContain("\\!");
+  });
+});

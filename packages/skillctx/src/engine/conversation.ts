@@ -82,15 +82,20 @@ export class ConversationTracker {
   commit(messages: readonly Message[], attachments: readonly Attachment[]): Message[] {
     for (const fingerprint of this.scannedNow) this.scanned.add(fingerprint);
     this.state.attachments.push(...attachments);
-    const texts = new Map<string, string[]>();
-    for (const a of this.state.attachments) texts.set(a.fingerprint, [...(texts.get(a.fingerprint) ?? []), a.text]);
     // `scan` cut refs and output back to the unchanged prefix; only the rest is appended.
+    const texts = this.keep < messages.length ? this.attachedTexts() : new Map<string, string[]>();
     for (let index = this.keep; index < messages.length; index++) {
       const attached = texts.get(this.fingerprints[index]!);
       this.output.push(attached === undefined ? messages[index]! : withAppendedText(messages[index]!, attached));
       this.refs.push(messages[index]!);
     }
     return this.output.slice();
+  }
+
+  private attachedTexts(): Map<string, string[]> {
+    const texts = new Map<string, string[]>();
+    for (const a of this.state.attachments) texts.set(a.fingerprint, [...(texts.get(a.fingerprint) ?? []), a.text]);
+    return texts;
   }
 
   // Forgets messages from `length` on: their fingerprints and output.

@@ -1,4 +1,4 @@
-import { commandDiagnostics, findCommands, renderCommands } from "@skillctx/render";
+import { commandDiagnostics, renderCommands } from "@skillctx/render";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import type { RenderSettings } from "./options.js";
 import type { Templates } from "./templates.js";
@@ -17,10 +17,10 @@ export interface RenderSkillOptions {
 
 /**
  * Renders the `` !`cmd` `` spans of a skill's text: run when the caller trusts the skill's scope,
- * replaced by a "not run" marker otherwise. Text without spans is returned as is.
+ * replaced by a "not run" marker otherwise; `` \!`cmd` `` becomes the literal `` !`cmd` ``. Text without
+ * spans runs nothing.
  */
 export async function renderSkillText(text: string, skill: Skill, options: RenderSkillOptions): Promise<string> {
-  if (findCommands(text).length === 0) return text;
   const scope = skill.source.scope === "user" ? "user" : "project";
   const result = await renderCommands(text, {
     cwd: options.cwd,
