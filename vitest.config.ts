@@ -1,18 +1,20 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const src = (pkg: string, file = "index.ts") => fileURLToPath(new URL(`./packages/${pkg}/src/${file}`, import.meta.url));
 
 export default defineConfig({
   resolve: {
     // Tests run against the sources; the CLI end-to-end tests run the build.
-    alias: {
-      "@skillctx/core": src("core"),
-      "@skillctx/render": src("render"),
-      "@skillctx/compat": src("compat"),
-      "@skillctx/mcp-bridge": src("mcp-bridge"),
-      skillctx: src("skillctx"),
-    },
+    alias: [
+      { find: /^@skillctx\/core\/internal$/, replacement: src("core", "internal.ts") },
+      { find: /^@skillctx\/core$/, replacement: src("core") },
+      { find: /^@skillctx\/process$/, replacement: src("process") },
+      { find: /^@skillctx\/render$/, replacement: src("render") },
+      { find: /^@skillctx\/compat$/, replacement: src("compat") },
+      { find: /^@skillctx\/mcp-bridge$/, replacement: src("mcp-bridge") },
+      { find: /^skillctx$/, replacement: src("skillctx") },
+    ],
   },
   test: {
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
