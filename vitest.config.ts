@@ -18,6 +18,7 @@ export default defineConfig({
   },
   test: {
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
+    globalSetup: ["test/setup/corpus.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

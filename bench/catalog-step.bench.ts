@@ -10,37 +10,13 @@
  *
  * Run: `pnpm vitest bench --run bench/catalog-step.bench.ts`
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildCatalog, countTokens } from "@skillctx/core";
 import type { SkillInit } from "@skillctx/core";
 import { AgentContext } from "skillctx";
 import type { ContextStep, Message } from "skillctx";
 import { bench, describe } from "vitest";
-
-const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
-
-function corpusDescriptions(): string[] {
-  if (!existsSync(CORPUS)) return Array.from({ length: 50 }, (_, i) => `Synthetic skill ${i}: does one specific thing well. Use it when the task asks for thing ${i}.`);
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name === "SKILL.md") files.push(full);
-    }
-  };
-  walk(CORPUS);
-  files.sort();
-  return files
-    .map((file) => {
-      const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(file, "utf8").replace(/\r\n/g, "\n"))?.[1] ?? "";
-      const match = /^description:\s*(?:[>|][-+]?\s*\n((?:[ \t]+.*\n?)+)|(.*))/m.exec(front);
-      return (match?.[1] ?? match?.[2] ?? "").replace(/^["']|["']$/g, "").replace(/\s+/g, " ").trim();
-    })
-    .filter((text) => text !== "");
-}
+import { corpusDescriptions } from "./bench-data.js";
 
 const descriptions = corpusDescriptions();
 const makeSkills = (count: number): SkillInit[] =>

@@ -5,18 +5,12 @@
  *
  * Run: `pnpm vitest bench --run bench/catalog.bench.ts`
  */
-import { readFileSync } from "node:fs";
 import { buildCatalog, countTokens, renderCatalog } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
 import { bench, describe } from "vitest";
-import { CORPUS, corpusFiles } from "./bench-data.js";
+import { corpusDescriptions } from "./bench-data.js";
 
-const descriptions = corpusFiles(CORPUS).map((file) => {
-  const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(file, "utf8").replace(/\r\n/g, "\n"))?.[1] ?? "";
-  // Enough of YAML for a benchmark: a plain, quoted or block-scalar description.
-  const match = /^description:\s*(?:[>|][-+]?\s*\n((?:[ \t]+.*\n?)+)|(.*))/m.exec(front);
-  return (match?.[1] ?? match?.[2] ?? "").replace(/^["']|["']$/g, "").replace(/\s+/g, " ").trim();
-});
+const descriptions = corpusDescriptions();
 
 const makeSkills = (count: number, salt = ""): Skill[] =>
   Array.from({ length: count }, (_, i) => ({

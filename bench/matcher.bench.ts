@@ -9,15 +9,14 @@
  *
  * Run: `pnpm vitest bench --run bench/matcher.bench.ts`
  */
-import { readFileSync } from "node:fs";
 import { createKeywordMatcher } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
 import { bench, describe } from "vitest";
-import { CORPUS, corpusFiles, mulberry32 } from "./bench-data.js";
+import { corpusBodies, mulberry32 } from "./bench-data.js";
 
 
 // ---- Data: real English from the corpus, deterministic picks.
-const bodies = corpusFiles(CORPUS).map((file) => readFileSync(file, "utf8").replace(/^---[\s\S]*?\n---\n/, ""));
+const bodies = corpusBodies();
 const prose = bodies.join("\n");
 const random = mulberry32(7);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;

@@ -13,7 +13,6 @@ import { tmpdir } from "node:os";
 import { AgentContext } from "skillctx";
 import { bench, describe } from "vitest";
 import { ProcessTransport } from "../packages/mcp-bridge/src/process-transport.js";
-import { serverEnv } from "../packages/mcp-bridge/src/server-env.js";
 
 const server = fileURLToPath(new URL("../fixtures/mcp/server.mjs", import.meta.url));
 const declare = (name: string): DeclaredServer => ({
@@ -95,7 +94,7 @@ describe("tool call round-trip", () => {
         if (grouped !== undefined) return;
         const { Client } = await load("client/index.js");
         const bare = new Client({ name: "bench", version: "0" });
-        await bare.connect(new ProcessTransport({ command: process.execPath, args: [server, "--name", "grouped"], env: serverEnv({}) }));
+        await bare.connect(new ProcessTransport({ command: process.execPath, args: [server, "--name", "grouped"] }));
         grouped = bare;
       },
       async () => {

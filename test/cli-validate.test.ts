@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const root = fileURLToPath(new URL("../", import.meta.url));
 const cli = path.join(root, "packages/skillctx/dist/cli.js");
 const fixtures = path.join(root, "fixtures/validate");
-const corpus = path.join(root, "../shared/corpus");
+const corpus = process.env["SKILLCTX_CORPUS"] ?? path.join(root, "../shared/corpus");
+const HAS_CORPUS = existsSync(corpus); // absent on a fresh clone: the corpus test is skipped (test/setup/corpus.ts says so)
 
 function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [cli, "validate", ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
@@ -92,7 +93,7 @@ describe("skillctx validate (built CLI)", () => {
     ]);
   });
 
-  it("flags exactly 25 skills of the corpus with --strict", () => {
+  it.runIf(HAS_CORPUS)("flags exactly 25 skills of the corpus with --strict", () => {
     const { code, stdout } = run(corpus, "--strict", "--json");
     expect(code).toBe(1);
     const json = JSON.parse(stdout) as JsonOutput;

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,7 +7,8 @@ import { SkillSchema, safeParseSkill, validateSkill } from "@skillctx/core";
 import type { ValidationResult } from "@skillctx/core";
 
 // The real-world corpus beside the project (read-only): 246 SKILL.md skills from five collections.
-const corpus = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
+const corpus = process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
+const HAS_CORPUS = existsSync(corpus); // absent on a fresh clone: these tests are skipped (test/setup/corpus.ts says so)
 
 /**
  * The skills that break the Agent Skills specification as its reference validator (skills-ref, strictyaml)
@@ -64,7 +66,7 @@ async function skillDirs(): Promise<string[]> {
 
 const errorCodes = (r: ValidationResult) => [...new Set(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.code))].sort();
 
-describe("the real-world corpus", () => {
+describe.runIf(HAS_CORPUS)("the real-world corpus", () => {
   let dirs: string[];
   const strict = new Map<string, ValidationResult>();
   const loose = new Map<string, ValidationResult>();

@@ -1,5 +1,6 @@
 import * as path from "node:path";
-import type { Diagnostic, Skill, SkillFormat, Trigger } from "@skillctx/core";
+import { mayReadOutsideProject } from "@skillctx/core";
+import type { Diagnostic, Skill, SkillFormat, Trigger, Trust } from "@skillctx/core";
 import type { Candidate } from "./candidates.js";
 import { guidanceName } from "./formats.js";
 import { folderGlob } from "./globs.js";
@@ -15,7 +16,8 @@ export interface BuildContext {
   root: string;
   realRoot: string;
   maxBytes: number;
-  trustUserScope: boolean;
+  /** Only `user: true`, given explicitly, lets reads leave the repository. */
+  trust?: Trust | undefined;
   homeDir?: string | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -69,7 +71,7 @@ export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promi
       const expanded = await expandImports(text, candidate.file, {
         repoRoot: ctx.realRoot,
         displayRoot: ctx.root,
-        trustUserScope: ctx.trustUserScope,
+        trust: ctx.trust,
         maxBytes: ctx.maxBytes,
         homeDir: ctx.homeDir,
         signal: ctx.signal,
@@ -143,7 +145,9 @@ function autoDescription(trigger: Trigger, label: string): string | undefined {
 
 async function readOne(file: string, ctx: BuildContext, diagnostics: Diagnostic[]): Promise<string | undefined> {
   const label = displayPath(file, ctx.root);
-  const read = await readGuidanceText(file, { maxBytes: ctx.maxBytes, label, signal: ctx.signal });
+  // Containment again at the read: the file may have changed since it was listed and checked.
+  const root = mayReadOutsideProject(ctx.trust) ? undefined : ctx.realRoot;
+  const read = await readGuidanceText(file, { maxBytes: ctx.maxBytes, label, root, signal: ctx.signal });
   if (!read.ok) {
     if (read.diagnostic !== undefined) diagnostics.push(read.diagnostic);
     return undefined;

@@ -1,6 +1,8 @@
 import { readdir, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { compareCodePoints } from "@skillctx/core";
+import type { Diagnostic } from "@skillctx/core";
+import { walk } from "@skillctx/core/internal";
 import {
   COPILOT_RULES_DIR,
   COPILOT_RULE_SUFFIX,
@@ -40,8 +42,19 @@ interface Entry {
   isDir: boolean;
 }
 
+/** How rule folders are walked. */
+export interface ScanOptions {
+  /** Real path of the project root: rule folders are not followed out of it. Unset: followed anywhere. */
+  containRoot?: string | undefined;
+  /** Where the walks report what they skipped. */
+  diagnostics?: Diagnostic[] | undefined;
+}
+
+/** Deepest rule file below a rule folder (`.cursor/rules/a/b/.../x.mdc`), the rule folder being depth 0. */
+const RULE_MAX_DEPTH = 8;
+
 /** Every guidance source in one level folder: the single-file kinds, `.clinerules`, Copilot and Cursor rules. */
-export async function scanLevel(dir: string, folder: string, place: Placement): Promise<Candidate[]> {
+export async function scanLevel(dir: string, folder: string, place: Placement, options: ScanOptions = {}): Promise<Candidate[]> {
   const entries = await listEntries(dir);
   const out: Candidate[] = [];
   const byLower = groupByLower(entries);
@@ -52,7 +65,7 @@ export async function scanLevel(dir: string, folder: string, place: Placement): 
       const entry = (byLower.get(".clinerules") ?? [])[0];
       if (entry?.isDir === true) {
         const clineDir = path.join(dir, entry.name);
-        const files = await listRuleFiles(clineDir, ".md");
+        const files = await listRuleFiles(clineDir, ".md", options);
         if (files.length > 0) out.push({ type: "clinerules-dir", dir: clineDir, files: files.map((f) => path.join(clineDir, f)), folder, place });
         continue;
       }
@@ -80,7 +93,7 @@ export async function scanLevel(dir: string, folder: string, place: Placement): 
     }
     const rulesDir = await subfolder(github, githubEntries, COPILOT_RULES_DIR[1]);
     if (rulesDir !== undefined) {
-      for (const rel of await listRuleFiles(rulesDir, COPILOT_RULE_SUFFIX)) {
+      for (const rel of await listRuleFiles(rulesDir, COPILOT_RULE_SUFFIX, options)) {
         out.push({ type: "rule", kind: "copilot", file: path.join(rulesDir, rel), rule: rel.slice(0, -COPILOT_RULE_SUFFIX.length), folder, place });
       }
     }
@@ -89,7 +102,7 @@ export async function scanLevel(dir: string, folder: string, place: Placement): 
   const cursor = await subfolder(dir, byLower, CURSOR_RULES_DIR[0]);
   const cursorRules = cursor === undefined ? undefined : await subfolder(cursor, groupByLower(await listEntries(cursor)), CURSOR_RULES_DIR[1]);
   if (cursorRules !== undefined) {
-    for (const rel of await listRuleFiles(cursorRules, CURSOR_RULE_SUFFIX)) {
+    for (const rel of await listRuleFiles(cursorRules, CURSOR_RULE_SUFFIX, options)) {
       out.push({ type: "rule", kind: "cursor", file: path.join(cursorRules, rel), rule: rel.slice(0, -CURSOR_RULE_SUFFIX.length), folder, place });
     }
   }
@@ -175,13 +188,22 @@ async function listEntries(dir: string): Promise<Entry[]> {
   );
 }
 
-// Files ending in `suffix` (case-insensitive) below `dir`, relative with `/`, skipping dot-folders.
-async function listRuleFiles(dir: string, suffix: string, prefix = "", depth = 0): Promise<string[]> {
+// Files ending in `suffix` (case-insensitive) below `dir`, relative with `/`, skipping dot-folders:
+// core's one walker, contained in the project unless trusted.
+async function listRuleFiles(dir: string, suffix: string, options: ScanOptions): Promise<string[]> {
   const out: string[] = [];
-  for (const entry of await listEntries(dir)) {
-    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isFile && entry.name.toLowerCase().endsWith(suffix) && entry.name.length > suffix.length) out.push(rel);
-    else if (entry.isDir && isOrdinaryFolder(entry.name) && depth < 8) out.push(...(await listRuleFiles(path.join(dir, entry.name), suffix, rel, depth + 1)));
-  }
+  const walked = await walk(dir, {
+    maxDepth: RULE_MAX_DEPTH,
+    containRoot: options.containRoot,
+    report: (_relative, name) => name.toLowerCase().endsWith(suffix),
+    visit: (entry) => {
+      if (entry.type === "dir") return isOrdinaryFolder(entry.name);
+      const name = entry.name;
+      // A dangling or special entry named like a rule is still listed, so that loading reports it.
+      if (name.toLowerCase().endsWith(suffix) && name.length > suffix.length) out.push(entry.relative);
+      return false;
+    },
+  });
+  options.diagnostics?.push(...walked.diagnostics);
   return out.sort(compareCodePoints);
 }

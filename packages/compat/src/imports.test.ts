@@ -2,19 +2,16 @@ import { readFile, realpath } from "node:fs/promises";
 import * as path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { MAX_IMPORT_DEPTH, expandImports } from "./imports.js";
+import type { ExpandImportsOptions } from "./imports.js";
 import { copyFixture, link, put, removeTempDirs, tempDir } from "./testing/temp-repo.js";
 
 afterAll(removeTempDirs);
 
-async function expandFile(repo: string, file: string, extra: { trustUserScope?: boolean; homeDir?: string; maxBytes?: number } = {}) {
+type Extra = Partial<Pick<ExpandImportsOptions, "trust" | "homeDir" | "maxBytes" | "maxImportBytes" | "maxImportFiles" | "maxImportLookups">>;
+
+async function expandFile(repo: string, file: string, extra: Extra = {}) {
   const text = await readFile(path.join(repo, file), "utf8");
-  return expandImports(text, path.join(repo, file), {
-    repoRoot: await realpath(repo),
-    displayRoot: repo,
-    trustUserScope: extra.trustUserScope ?? false,
-    maxBytes: extra.maxBytes ?? 262_144,
-    homeDir: extra.homeDir,
-  });
+  return expandImports(text, path.join(repo, file), { repoRoot: await realpath(repo), displayRoot: repo, maxBytes: 262_144, ...extra });
 }
 
 // The text between the markers of one imported file.
@@ -82,7 +79,7 @@ describe("expandImports on the imports fixture", async () => {
 });
 
 describe("expandImports and the repository boundary", () => {
-  test("a file outside the repository is refused unless the user scope is trusted", async () => {
+  test("a file outside the repository is refused unless trust.user is true", async () => {
     const repo = await copyFixture("imports");
     await put(path.dirname(repo), "outside.md", "OUTSIDE CONTENT\n");
     await put(repo, "CLAUDE.md", "# x\n@../outside.md\n");
@@ -90,7 +87,8 @@ describe("expandImports and the repository boundary", () => {
     expect(refused.text).toBe("# x\n@../outside.md\n");
     expect(refused.diagnostics).toEqual([expect.objectContaining({ code: "IMPORT_OUTSIDE_REPOSITORY", line: 2 })]);
 
-    const trusted = await expandFile(repo, "CLAUDE.md", { trustUserScope: true });
+    expect((await expandFile(repo, "CLAUDE.md", { trust: { project: true } })).text).not.toContain("OUTSIDE CONTENT");
+    const trusted = await expandFile(repo, "CLAUDE.md", { trust: { user: true } });
     expect(trusted.text).toContain("OUTSIDE CONTENT");
     expect(trusted.diagnostics).toEqual([]);
   });
@@ -111,7 +109,7 @@ describe("expandImports and the repository boundary", () => {
     await put(home, "notes/me.md", "PERSONAL NOTES\n");
     await put(repo, "CLAUDE.md", "@~/notes/me.md\n");
     expect((await expandFile(repo, "CLAUDE.md", { homeDir: home })).text).not.toContain("PERSONAL NOTES");
-    expect((await expandFile(repo, "CLAUDE.md", { homeDir: home, trustUserScope: true })).text).toContain("PERSONAL NOTES");
+    expect((await expandFile(repo, "CLAUDE.md", { homeDir: home, trust: { user: true } })).text).toContain("PERSONAL NOTES");
   });
 
   test("a file imported twice is included once; an escaped space is part of the path", async () => {
@@ -140,5 +138,114 @@ describe("expandImports and the repository boundary", () => {
     await put(dir, "x.md", "X");
     await put(dir, "CLAUDE.md", "end @x.md");
     expect((await expandFile(dir, "CLAUDE.md")).text).toBe("end @x.md\n<!-- imported from x.md -->\nX\n<!-- end of x.md -->\n");
+  });
+});
+
+describe("expandImports: what is code is never imported", () => {
+  test("mentions in indented code, HTML comments, HTML blocks, fences and spans stay text; prose ones import", async () => {
+    const dir = await tempDir();
+    for (const name of ["fence", "tilde", "span", "indented", "comment", "comment-block", "html-block", "pre", "prose", "list"]) {
+      await put(dir, `${name}.md`, `CONTENT OF ${name.toUpperCase()}\n`);
+    }
+    const claude = [
+      "# Project",
+      "",
+      "```",
+      "@fence.md",
+      "```",
+      "~~~~",
+      "@tilde.md",
+      "~~~~",
+      "Inline `@span.md` code.",
+      "",
+      "    @indented.md",
+      "",
+      "Text <!-- @comment.md --> more.",
+      "",
+      "<!--",
+      "@comment-block.md",
+      "-->",
+      "",
+      "<div>",
+      "@html-block.md",
+      "</div>",
+      "",
+      "<pre>",
+      "",
+      "@pre.md",
+      "</pre>",
+      "",
+      "@prose.md",
+      "- see @list.md",
+      "",
+    ].join("\n");
+    await put(dir, "CLAUDE.md", claude);
+    const result = await expandFile(dir, "CLAUDE.md");
+    expect(result.imported).toEqual(["prose.md", "list.md"]);
+    for (const name of ["FENCE", "TILDE", "SPAN", "INDENTED", "COMMENT", "COMMENT-BLOCK", "HTML-BLOCK", "PRE"]) {
+      expect(result.text).not.toContain(`CONTENT OF ${name}\n`);
+    }
+    expect(result.diagnostics).toEqual([]);
+  });
+});
+
+describe("expandImports: limits on the whole tree", () => {
+  async function fanOut(files: number, bytesEach: number): Promise<string> {
+    const dir = await tempDir();
+    const lines: string[] = [];
+    for (let i = 0; i < files; i++) {
+      const name = `part-${String(i).padStart(4, "0")}.md`;
+      await put(dir, name, `${"x".repeat(Math.max(0, bytesEach - 1))}\n`);
+      lines.push(`@${name}`);
+    }
+    await put(dir, "CLAUDE.md", `${lines.join("\n")}\n`);
+    return dir;
+  }
+
+  test("stops before the first file that would pass maxImportBytes, with one note and one IMPORT_LIMIT", async () => {
+    const dir = await fanOut(10, 1_000);
+    const result = await expandFile(dir, "CLAUDE.md", { maxImportBytes: 3_500 });
+    expect(result.imported).toEqual(["part-0000.md", "part-0001.md", "part-0002.md"]);
+    expect(result.text.match(/\[skillctx: /g)).toHaveLength(1);
+    expect(result.text).toContain(
+      "@part-0003.md\n[skillctx: @part-0003.md (1000 bytes) and the imports after it were not included: imported files may total at most 3500 bytes (maxImportBytes)]\n@part-0004.md\n",
+    );
+    expect(result.diagnostics).toEqual([expect.objectContaining({ code: "IMPORT_LIMIT", line: 4, path: path.join(dir, "CLAUDE.md") })]);
+  });
+
+  test("counts bytes across nested imports, not per file", async () => {
+    const dir = await tempDir();
+    await put(dir, "CLAUDE.md", "@a.md\n@c.md\n");
+    await put(dir, "a.md", `${"a".repeat(599)}\n@b.md\n`);
+    await put(dir, "b.md", `${"b".repeat(599)}\n`);
+    await put(dir, "c.md", `${"c".repeat(599)}\n`);
+    const result = await expandFile(dir, "CLAUDE.md", { maxImportBytes: 1_500 });
+    expect(result.imported).toEqual(["a.md", "b.md"]);
+    expect(result.diagnostics.map((d) => [d.code, d.line])).toEqual([["IMPORT_LIMIT", 2]]);
+  });
+
+  test("imports at most maxImportFiles files", async () => {
+    const dir = await fanOut(8, 10);
+    const result = await expandFile(dir, "CLAUDE.md", { maxImportFiles: 5 });
+    expect(result.imported).toHaveLength(5);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["IMPORT_LIMIT"]);
+    expect(result.text).toContain("at most 5 files are imported (maxImportFiles)");
+  });
+
+  test("looks up at most maxImportLookups mentions, found or not", async () => {
+    const dir = await tempDir();
+    await put(dir, "real.md", "REAL\n");
+    await put(dir, "CLAUDE.md", `${Array.from({ length: 50 }, (_, i) => `user @nobody${i}`).join("\n")}\n@real.md\n`);
+    const result = await expandFile(dir, "CLAUDE.md", { maxImportLookups: 20 });
+    expect(result.imported).toEqual([]);
+    expect(result.diagnostics.map((d) => [d.code, d.line])).toEqual([["IMPORT_LIMIT", 21]]);
+    expect((await expandFile(dir, "CLAUDE.md")).imported).toEqual(["real.md"]);
+  });
+
+  test("a file larger than the per-file cap counts only what is read of it", async () => {
+    const dir = await fanOut(3, 5_000);
+    const result = await expandFile(dir, "CLAUDE.md", { maxBytes: 1_000, maxImportBytes: 3_000 });
+    expect(result.imported).toHaveLength(3);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["GUIDANCE_TRUNCATED", "GUIDANCE_TRUNCATED", "GUIDANCE_TRUNCATED"]);
   });
 });

@@ -1,23 +1,41 @@
 import { realpath, stat } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { diagnostic } from "@skillctx/core";
-import type { Diagnostic } from "@skillctx/core";
-import { codeRegions, inRegions } from "./code-regions.js";
+import { diagnostic, mayReadOutsideProject } from "@skillctx/core";
+import type { Diagnostic, Trust } from "@skillctx/core";
+import { DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_IMPORT_FILES, DEFAULT_MAX_IMPORT_LOOKUPS, MAX_IMPORT_DEPTH } from "@skillctx/core/internal";
+import { importMentions } from "./import-mentions.js";
+import type { ImportMention } from "./import-mentions.js";
 import { readGuidanceText, truncationDiagnostic } from "./read-text.js";
 import { displayPath, isInside } from "./paths.js";
 
-/** Imports nest at most this deep: CLAUDE.md → a → b → c → d → e. */
-export const MAX_IMPORT_DEPTH = 5;
+export { MAX_IMPORT_DEPTH };
 
 /** Options of {@link expandImports}. */
 export interface ExpandImportsOptions {
-  /** Real path of the repository root; imports must stay inside it unless `trustUserScope`. */
+  /** Real path of the repository root; imports must stay inside it unless `trust.user` is true. */
   repoRoot: string;
   /** The repository root as the caller wrote it; imported files are labelled relative to it. */
   displayRoot: string;
-  trustUserScope: boolean;
+  /**
+   * The one trust vocabulary: only `user: true`, given explicitly, lets an import leave the repository
+   * (`@~/notes.md`, `@../elsewhere.md`, a symlink pointing out).
+   * @default {} (nothing outside the repository is read)
+   */
+  trust?: Trust | undefined;
+  /** Bytes read of each imported file; a longer one is cut at a line boundary with a note. */
   maxBytes: number;
+  /**
+   * UTF-8 bytes of all imported files together (the importing file itself not counted). Checked before each
+   * read: a file that would not fit is not read, and expansion stops there with a visible note and an
+   * `IMPORT_LIMIT` warning.
+   * @default 262_144 (DEFAULT_MAX_IMPORT_BYTES)
+   */
+  maxImportBytes?: number | undefined;
+  /** Most files imported in the whole tree; the next one stops expansion with a note and `IMPORT_LIMIT`. @default 100 */
+  maxImportFiles?: number | undefined;
+  /** Most `@` mentions looked up on disk in the whole tree; the next one stops expansion likewise. @default 1_000 */
+  maxImportLookups?: number | undefined;
   /** Home folder for `@~/...` imports. @default os.homedir() */
   homeDir?: string | undefined;
   signal?: AbortSignal | undefined;
@@ -30,21 +48,32 @@ export interface ExpandedImports {
   diagnostics: Diagnostic[];
 }
 
-// `@path` at the start of a line or after whitespace; `\ ` keeps a space in the path (Claude Code syntax).
-const IMPORT = /(^|[ \t])@((?:[^\s\\]|\\ )+)/g;
-const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
-
 /**
  * Pulls the files named by `@path` mentions into a CLAUDE.md text (Claude Code's import syntax).
  * The file's own text stays byte for byte; each imported file follows the line that names it,
  * between `<!-- imported from X -->` and `<!-- end of X -->` markers. Paths are relative to the
- * importing file (`~/` is the home folder); mentions inside code are never imports; imports nest
- * at most {@link MAX_IMPORT_DEPTH} deep; cycles are broken; a file is imported once per skill;
- * nothing outside the repository is read unless `trustUserScope`. A mention that names no file
- * is left as text, with a warning when it stands alone on its line.
+ * importing file (`~/` is the home folder); mentions inside code (as core's markdown scanner reads it:
+ * code blocks and spans, HTML blocks and comments) are never imports; imports nest at most
+ * {@link MAX_IMPORT_DEPTH} deep; cycles are broken; a file is imported once per skill; nothing outside
+ * the repository is read unless `trust.user` is true. The whole tree is bounded while it is expanded:
+ * by total bytes, by files and by lookups, each stopping with a visible note and an `IMPORT_LIMIT`
+ * warning. A mention that names no file is left as text, with a warning when it stands alone on its line.
  */
 export async function expandImports(text: string, file: string, options: ExpandImportsOptions): Promise<ExpandedImports> {
-  const state: State = { options, imported: [], diagnostics: [], seen: new Set() };
+  const state: State = {
+    options,
+    limits: {
+      bytes: options.maxImportBytes ?? DEFAULT_MAX_IMPORT_BYTES,
+      files: options.maxImportFiles ?? DEFAULT_MAX_IMPORT_FILES,
+      lookups: options.maxImportLookups ?? DEFAULT_MAX_IMPORT_LOOKUPS,
+    },
+    imported: [],
+    diagnostics: [],
+    seen: new Set(),
+    bytes: 0,
+    lookups: 0,
+    stopped: false,
+  };
   const own = await realpath(file).catch(() => path.resolve(file));
   state.seen.add(own);
   const expanded = await expand(text, file, 0, [own], state);
@@ -53,66 +82,71 @@ export async function expandImports(text: string, file: string, options: ExpandI
 
 interface State {
   options: ExpandImportsOptions;
+  limits: { bytes: number; files: number; lookups: number };
   imported: string[];
   diagnostics: Diagnostic[];
   seen: Set<string>;
+  /** UTF-8 bytes of the files imported so far. */
+  bytes: number;
+  lookups: number;
+  /** A limit was reached: no further mention is looked up. */
+  stopped: boolean;
 }
 
 async function expand(text: string, file: string, depth: number, chain: string[], state: State): Promise<string> {
-  if (!text.includes("@")) return text;
-  const code = codeRegions(text);
+  const mentions = importMentions(text);
+  if (mentions.length === 0) return text;
   const out: string[] = [];
   let offset = 0;
-  let lineNo = 0;
-  while (offset < text.length) {
-    lineNo++;
-    const newline = text.indexOf("\n", offset);
-    const end = newline < 0 ? text.length : newline + 1;
-    const line = text.slice(offset, end);
-    out.push(line);
+  for (let i = 0; i < mentions.length; ) {
+    const lineEnd = (mentions[i] as ImportMention).lineEnd;
     const blocks: string[] = [];
-    const standalone = /^[ \t]*@\S/.test(line) && line.trim().split(/(?<!\\)\s+/).every((word) => word.startsWith("@"));
-    for (const match of line.matchAll(IMPORT)) {
-      const at = offset + (match.index ?? 0) + (match[1]?.length ?? 0);
-      if (inRegions(code, at)) continue;
-      const block = await importOne(match[2] ?? "", { file, line: lineNo, standalone, depth, chain }, state);
+    for (; i < mentions.length && (mentions[i] as ImportMention).lineEnd === lineEnd; i++) {
+      if (state.stopped) continue;
+      const mention = mentions[i] as ImportMention;
+      const block = await importOne(mention, { file, depth, chain }, state);
       if (block !== undefined) blocks.push(block);
     }
-    if (blocks.length > 0) {
-      if (!line.endsWith("\n")) out.push("\n");
-      out.push(...blocks);
-    }
-    offset = end;
+    if (blocks.length === 0) continue;
+    out.push(text.slice(offset, lineEnd));
+    if (!text.endsWith("\n", lineEnd)) out.push("\n");
+    out.push(...blocks);
+    offset = lineEnd;
   }
+  out.push(text.slice(offset));
   return out.join("");
 }
 
 interface Site {
   file: string;
-  line: number;
-  standalone: boolean;
   depth: number;
   chain: string[];
 }
 
-async function importOne(written: string, site: Site, state: State): Promise<string | undefined> {
-  const { options } = state;
+async function importOne(mention: ImportMention, site: Site, state: State): Promise<string | undefined> {
+  const { options, limits } = state;
   options.signal?.throwIfAborted();
+  const written = mention.written;
+  const where = { path: site.file, line: mention.line };
+  if (state.lookups >= limits.lookups) {
+    return stop(state, where, `@${written} and the mentions after it were not looked up: at most ${limits.lookups} @ mentions are looked up (maxImportLookups)`);
+  }
+  state.lookups++;
   const target = await resolveTarget(written, site.file, options.homeDir ?? os.homedir());
-  const where = { path: site.file, line: site.line };
   if (target === undefined) {
-    if (site.standalone) {
+    if (mention.standalone) {
       state.diagnostics.push(diagnostic("IMPORT_NOT_FOUND", "warning", `@${written}: no such file; left as text`, where));
     }
     return undefined;
   }
   const label = displayPath(target.path, options.displayRoot);
-  if (!options.trustUserScope && !isInside(target.real, options.repoRoot)) {
+  const outsideAllowed = mayReadOutsideProject(options.trust);
+  if (!outsideAllowed && !isInside(target.real, options.repoRoot)) {
     state.diagnostics.push(
       diagnostic(
         "IMPORT_OUTSIDE_REPOSITORY",
         "warning",
-        `@${written} resolves outside the repository (${target.real}); not imported (trustUserScope allows it)`,
+        `@${written} resolves outside the repository (${target.real}); not imported (trust: { user: true } allows it)`,
         where,
       ),
     );
@@ -129,24 +163,45 @@ async function importOne(written: string, site: Site, state: State): Promise<str
     );
     return undefined;
   }
+  if (state.imported.length >= limits.files) {
+    return stop(state, where, `@${written} and the imports after it were not included: at most ${limits.files} files are imported (maxImportFiles)`);
+  }
+  const expected = Math.min(target.size, options.maxBytes);
+  if (state.bytes + expected > limits.bytes) {
+    return stop(
+      state,
+      where,
+      `@${written} (${target.size} bytes) and the imports after it were not included: imported files may total at most ${limits.bytes} bytes (maxImportBytes)`,
+    );
+  }
   state.seen.add(target.real);
 
-  const read = await readGuidanceText(target.path, { maxBytes: options.maxBytes, label, signal: options.signal });
+  // At most what is left of the budget is read, even if the file grew since it was looked at.
+  const maxBytes = Math.min(options.maxBytes, limits.bytes - state.bytes);
+  const read = await readGuidanceText(target.path, { maxBytes, label, root: outsideAllowed ? undefined : options.repoRoot, signal: options.signal });
   if (!read.ok) {
     if (read.diagnostic !== undefined) state.diagnostics.push(read.diagnostic);
     return undefined;
   }
   if (read.truncated !== undefined) {
-    state.diagnostics.push(truncationDiagnostic(target.path, label, read.truncated.size, read.truncated.kept, options.maxBytes));
+    state.diagnostics.push(truncationDiagnostic(target.path, label, read.truncated.size, read.truncated.kept, maxBytes));
   }
+  state.bytes += Buffer.byteLength(read.text);
   state.imported.push(label);
   const body = await expand(read.text, target.path, site.depth + 1, [...site.chain, target.real], state);
   const gap = body.endsWith("\n") || body === "" ? "" : "\n";
   return `<!-- imported from ${label} -->\n${body}${gap}<!-- end of ${label} -->\n`;
 }
 
+/** Ends expansion for the whole tree: one warning, and a note in the text where it stopped. */
+function stop(state: State, where: { path: string; line: number }, message: string): string {
+  state.stopped = true;
+  state.diagnostics.push(diagnostic("IMPORT_LIMIT", "warning", message, where));
+  return `[skillctx: ${message}]\n`;
+}
+
 // The file a mention names: as written, else without trailing punctuation ("see @README.md.").
-async function resolveTarget(written: string, from: string, home: string): Promise<{ path: string; real: string } | undefined> {
+async function resolveTarget(written: string, from: string, home: string): Promise<{ path: string; real: string; size: number } | undefined> {
   const raw = written.replace(/\\ /g, " ");
   const tries = [raw];
   const trimmed = raw.replace(TRAILING_PUNCTUATION, "");
@@ -159,7 +214,9 @@ async function resolveTarget(written: string, from: string, home: string): Promi
     const info = await stat(resolved).catch(() => undefined);
     if (info?.isFile() !== true) continue;
     const real = await realpath(resolved).catch(() => undefined);
-    if (real !== undefined) return { path: resolved, real };
+    if (real !== undefined) return { path: resolved, real, size: info.size };
   }
   return undefined;
 }
+
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;

@@ -56,8 +56,24 @@ describe("the same file reached twice", () => {
     expect(refused.diagnostics).toEqual([
       expect.objectContaining({ code: "GUIDANCE_OUTSIDE_REPOSITORY", severity: "warning", path: path.join(repo, "AGENTS.md") }),
     ]);
-    const trusted = await loadGuidance(repo, { trustUserScope: true });
+    const trusted = await loadGuidance(repo, { trust: { user: true } });
     expect(trusted.skills.map((s) => [s.name, s.content])).toEqual([["agents", "outside text\n"]]);
+  });
+});
+
+describe("folders that lead out of the repository", () => {
+  test("a .cursor/rules symlink to / or to a folder outside is not walked; the repository's own rules load", async () => {
+    const parent = await tempDir();
+    const repo = path.join(parent, "repo");
+    await put(repo, "AGENTS.md", "root\n");
+    await put(repo, "server/.cursor/rules/own.mdc", "---\nalwaysApply: true\n---\nown rule\n");
+    await put(parent, "outside/.cursor/rules/leak.mdc", "---\nalwaysApply: true\n---\nLEAKED\n");
+    await link(repo, ".cursor/rules", "/");
+    await link(repo, "pkg/.cursor", path.join(parent, "outside/.cursor"));
+    const { skills, diagnostics } = await loadGuidance(repo);
+    expect(skills.map((s) => s.name)).toEqual(["agents", "cursor:server:own"]);
+    expect(JSON.stringify(skills)).not.toContain("LEAKED");
+    expect(diagnostics.map((d) => d.code)).toContain("PATH_OUTSIDE_ROOT");
   });
 });
 

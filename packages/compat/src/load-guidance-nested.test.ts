@@ -1,12 +1,15 @@
 import { readFile, rm } from "node:fs/promises";
 import * as path from "node:path";
-import micromatch from "micromatch";
 import type { Skill } from "@skillctx/core";
+import { compileGlobs } from "@skillctx/core/internal";
 import { afterAll, describe, expect, test } from "vitest";
 import { loadGuidance } from "./load-guidance.js";
 import { copyFixture, gitInit, put, removeTempDirs } from "./testing/temp-repo.js";
 
 afterAll(removeTempDirs);
+
+// The one glob matcher (core glob/), in micromatch's call shape.
+const micromatch = { isMatch: (p: string, globs: string[]) => compileGlobs(globs).test(p) };
 
 const globsOf = (skills: Skill[], name: string) => {
   const trigger = skills.find((s) => s.name === name)?.trigger;

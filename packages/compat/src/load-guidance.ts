@@ -1,7 +1,7 @@
 import { lstat, realpath } from "node:fs/promises";
 import * as path from "node:path";
-import { compareCodePoints, diagnostic, keepForModel } from "@skillctx/core";
-import type { Diagnostic, Skill } from "@skillctx/core";
+import { compareCodePoints, diagnostic, keepForModel, mayReadOutsideProject } from "@skillctx/core";
+import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { buildSkill, candidateName, candidatePath } from "./build-skill.js";
 import type { Built } from "./build-skill.js";
 import { nestedCandidates, scanLevel } from "./candidates.js";
@@ -31,12 +31,13 @@ export interface LoadGuidanceOptions {
    */
   maxGuidanceBytes?: number | undefined;
   /**
-   * Allow guidance files and CLAUDE.md `@imports` that resolve outside the repository (symlinks,
-   * `@~/...`, `@../../elsewhere`). Off: they are skipped with a warning.
-   * @default false
+   * Trust, in the vocabulary of every skillctx package. Only `user: true`, given explicitly, lets
+   * guidance files, rule folders and CLAUDE.md `@imports` resolve outside the repository (symlinks,
+   * `@~/...`, `@../../elsewhere`); otherwise they are skipped with a warning.
+   * @default { project: false, user: true } (nothing outside the repository is read)
    */
-  trustUserScope?: boolean | undefined;
-  /** Home folder for `@~/...` imports. @default os.homedir() */
+  trust?: Trust | undefined;
+  /** Home folder for `@~/...` imports; a git repository there is never the project root. @default os.homedir() */
   homeDir?: string | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -73,15 +74,16 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
   const { signal } = options;
   signal?.throwIfAborted();
   const maxBytes = options.maxGuidanceBytes ?? DEFAULT_MAX_GUIDANCE_BYTES;
-  const trustUserScope = options.trustUserScope ?? false;
-  const layout = await repoLayout(cwd);
+  const outsideAllowed = mayReadOutsideProject(options.trust);
+  const layout = await repoLayout(cwd, { homeDir: options.homeDir });
+  const containRoot = outsideAllowed ? undefined : layout.realRoot;
   const diagnostics: Diagnostic[] = [];
   const cwdFolder = layout.levels[layout.levels.length - 1]?.folder ?? "";
 
   const nestedScan =
-    options.includeNested === false ? undefined : listNestedGuidance(layout.cwd, { git: layout.gitRoot !== undefined, signal });
+    options.includeNested === false ? undefined : listNestedGuidance(layout.cwd, { git: layout.inGitWorkTree, containRoot, signal });
   const levelScans = layout.levels.map(({ dir, folder }) =>
-    scanLevel(dir, folder, { type: "level", up: folder === cwdFolder ? "" : path.posix.relative(folder, cwdFolder) }),
+    scanLevel(dir, folder, { type: "level", up: folder === cwdFolder ? "" : path.posix.relative(folder, cwdFolder) }, { containRoot, diagnostics }),
   );
   const candidates = (await Promise.all(levelScans)).flat();
   if (nestedScan !== undefined) {
@@ -96,9 +98,9 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
     .map((candidate) => ({ candidate, name: candidateName(candidate) }))
     .sort((a, b) => compareCodePoints(a.candidate.folder, b.candidate.folder) || compareCodePoints(a.name, b.name));
 
-  const chosen = await dedupe(ordered, { root: layout.root, realRoot: layout.realRoot, trustUserScope, diagnostics });
+  const chosen = await dedupe(ordered, { root: layout.root, realRoot: layout.realRoot, outsideAllowed, diagnostics });
   const built = await mapLimit(chosen, READ_CONCURRENCY, ({ candidate }) =>
-    buildSkill(candidate, { root: layout.root, realRoot: layout.realRoot, maxBytes, trustUserScope, homeDir: options.homeDir, signal }),
+    buildSkill(candidate, { root: layout.root, realRoot: layout.realRoot, maxBytes, trust: options.trust, homeDir: options.homeDir, signal }),
   );
 
   const skills: Skill[] = [];
@@ -127,7 +129,7 @@ interface Chosen {
  */
 async function dedupe(
   ordered: ReadonlyArray<{ candidate: Candidate; name: string }>,
-  ctx: { root: string; realRoot: string; trustUserScope: boolean; diagnostics: Diagnostic[] },
+  ctx: { root: string; realRoot: string; outsideAllowed: boolean; diagnostics: Diagnostic[] },
 ): Promise<Chosen[]> {
   const reals = await Promise.all(ordered.map(({ candidate }) => realpath(candidatePath(candidate)).catch(() => undefined)));
   const byReal = new Map<string, Chosen>();
@@ -145,12 +147,12 @@ async function dedupe(
       }
       continue;
     }
-    if (!ctx.trustUserScope && !isInside(real, ctx.realRoot)) {
+    if (!ctx.outsideAllowed && !isInside(real, ctx.realRoot)) {
       ctx.diagnostics.push(
         diagnostic(
           "GUIDANCE_OUTSIDE_REPOSITORY",
           "warning",
-          `${label} resolves outside the repository (${real}); skipped (trustUserScope allows it)`,
+          `${label} resolves outside the repository (${real}); skipped (trust: { user: true } allows it)`,
           { path: where },
         ),
       );

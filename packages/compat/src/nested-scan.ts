@@ -1,14 +1,23 @@
-import { execFile } from "node:child_process";
-import { readdir, realpath, stat } from "node:fs/promises";
-import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
+import { GIT_LIST_MAX_BYTES, GIT_LIST_TIMEOUT_MS, walk } from "@skillctx/core/internal";
+import type { WalkEntry } from "@skillctx/core/internal";
+import { runProcess } from "@skillctx/process";
 import { CURSOR_RULES_DIR, NESTED_NAMES, classifyNestedPath, isOrdinaryFolder } from "./formats.js";
 
 /** Options of {@link listNestedGuidance}. */
 export interface NestedScanOptions {
   /** Ask git (cwd is inside a work tree); otherwise walk the folders. */
   git: boolean;
+  /**
+   * Containment of the walk (without git): symlinks whose real path leaves this folder are not
+   * followed (`PATH_OUTSIDE_ROOT`, reported for guidance names only). Unset: followed anywhere.
+   */
+  containRoot?: string | undefined;
+  /** Deepest folder the walk enters below cwd. @default WALK_MAX_DEPTH (16) */
+  maxDepth?: number | undefined;
+  /** Most entries the walk reads. @default WALK_MAX_ENTRIES (100,000) */
+  maxEntries?: number | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -26,24 +35,19 @@ export interface NestedScan {
 const ENDING = /\.mdc?(?=\0|$)/gi;
 const NAME = new RegExp(`(?:^|/)(?:${[...NESTED_NAMES].map((n) => n.replace(".", "\\.")).join("|")})$|\\.mdc$`, "i");
 
-function pickCandidates(listing: string): string[] {
-  const found = new Set<string>();
+function pickCandidates(listing: string, found: Set<string>): void {
   ENDING.lastIndex = 0;
   for (let m = ENDING.exec(listing); m !== null; m = ENDING.exec(listing)) {
     const entry = listing.slice(listing.lastIndexOf("\0", m.index) + 1, m.index + m[0].length);
     if (NAME.test(entry)) found.add(entry);
   }
-  return [...found];
 }
-
-/** Environment for git: enough to find it and its config, nothing that redirects it (GIT_DIR, ...). */
-const GIT_ENV_KEYS = ["PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "LANG", "LC_ALL", "TMPDIR", "XDG_CONFIG_HOME"];
 
 /**
  * Lists the files below `cwd` that are nested guidance by name and place (see `classifyNestedPath`).
  * Inside a git work tree this is `git ls-files --cached --others --exclude-standard` (so ignored
- * folders stay out); elsewhere, or when git fails, a walk that skips dot-folders and `node_modules`
- * (a `.cursor/rules` folder is entered).
+ * folders stay out); elsewhere, or when git fails, core's one walker, which skips dot-folders and
+ * `node_modules` (a `.cursor/rules` folder is entered) and keeps to `containRoot`, `maxDepth` and `maxEntries`.
  */
 export async function listNestedGuidance(cwd: string, options: NestedScanOptions): Promise<NestedScan> {
   const diagnostics: Diagnostic[] = [];
@@ -64,54 +68,69 @@ export async function listNestedGuidance(cwd: string, options: NestedScanOptions
     }
   }
   const paths: string[] = [];
-  await walk(cwd, "", new Set(), paths, options.signal);
+  const walked = await walk(cwd, {
+    maxDepth: options.maxDepth,
+    maxEntries: options.maxEntries,
+    containRoot: options.containRoot,
+    signal: options.signal,
+    report: (relative) => classifyNestedPath(relative) !== undefined,
+    visit: (entry: WalkEntry) => {
+      if (entry.type === "dir") return isOrdinaryFolder(entry.name) || entersCursorRules(parentOf(entry.relative), entry.name);
+      if (entry.type === "file" && classifyNestedPath(entry.relative) !== undefined) paths.push(entry.relative);
+      return false;
+    },
+  });
+  diagnostics.push(...walked.diagnostics);
   return { paths, via: "walk", diagnostics };
 }
 
 /**
- * Runs `git ls-files -z --cached --others --exclude-standard` in `cwd` (argv, no shell) and returns
- * the cwd-relative paths whose file name may be nested guidance, de-duplicated (a conflicted file is
- * listed once per stage).
+ * Runs `git ls-files -z --cached --others --exclude-standard` in `cwd` (argv, no shell, through
+ * `runProcess`) and returns the cwd-relative paths whose file name may be nested guidance,
+ * de-duplicated (a conflicted file is listed once per stage). The listing is streamed and scanned
+ * chunk by chunk, never held whole. git gets the allowlisted environment plus `GIT_OPTIONAL_LOCKS=0`
+ * (nothing that redirects it, such as `GIT_DIR`), and `core.fsmonitor=false`: a repository's own
+ * config must not make the listing run a program. Rejects when git fails, times out
+ * (`GIT_LIST_TIMEOUT_MS`) or lists more than `GIT_LIST_MAX_BYTES`; with `signal.reason` on abort.
  */
-export function gitListFiles(cwd: string, signal?: AbortSignal): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = { GIT_OPTIONAL_LOCKS: "0" };
-  for (const key of GIT_ENV_KEYS) if (process.env[key] !== undefined) env[key] = process.env[key];
-  const args = ["ls-files", "-z", "--cached", "--others", "--exclude-standard"];
-  return new Promise((resolve, reject) => {
-    execFile(
-      "git",
-      args,
-      { cwd, env, encoding: "utf8", maxBuffer: 512 * 1024 * 1024, windowsHide: true, ...(signal !== undefined && { signal }) },
-      (error, stdout) => {
-        if (error !== null) reject(error);
-        else resolve(pickCandidates(stdout));
+export async function gitListFiles(cwd: string, signal?: AbortSignal): Promise<string[]> {
+  const found = new Set<string>();
+  let partial: Buffer | undefined; // the entry a chunk ended inside of
+  const result = await runProcess(
+    { file: "git", args: ["-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--others", "--exclude-standard"] },
+    {
+      cwd,
+      env: { GIT_OPTIONAL_LOCKS: "0" },
+      timeoutMs: GIT_LIST_TIMEOUT_MS,
+      maxOutputBytes: GIT_LIST_MAX_BYTES,
+      signal,
+      // Entries end with NUL, which no UTF-8 character contains: each chunk is decoded up to its last one.
+      onStdout: (chunk) => {
+        const end = chunk.lastIndexOf(0);
+        if (end === -1) {
+          partial = partial === undefined ? Buffer.from(chunk) : Buffer.concat([partial, chunk]);
+          return;
+        }
+        const whole = partial === undefined ? chunk.subarray(0, end) : Buffer.concat([partial, chunk.subarray(0, end)]);
+        pickCandidates(whole.toString("utf8"), found);
+        partial = end + 1 < chunk.length ? Buffer.from(chunk.subarray(end + 1)) : undefined;
       },
-    );
-  });
+    },
+  );
+  if (result.error !== undefined) throw new Error(`git could not start: ${result.error}`);
+  if (result.timedOut) throw new Error(`git ls-files took longer than ${GIT_LIST_TIMEOUT_MS} ms`);
+  if (result.truncated) throw new Error(`git ls-files listed more than ${GIT_LIST_MAX_BYTES} bytes`);
+  if (result.exitCode !== 0) {
+    const reason = result.stderr.split("\n").find((line) => line.trim() !== "")?.trim();
+    throw new Error(reason ?? `git ls-files exited with ${result.exitCode ?? result.exitSignal ?? "an error"}`);
+  }
+  if (partial !== undefined) pickCandidates(partial.toString("utf8"), found);
+  return [...found];
 }
 
-async function walk(dir: string, relative: string, visited: Set<string>, out: string[], signal: AbortSignal | undefined): Promise<void> {
-  signal?.throwIfAborted();
-  const real = await realpath(dir).catch(() => undefined);
-  if (real === undefined || visited.has(real)) return; // symlink loops and folders reached twice
-  visited.add(real);
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    const childRel = relative === "" ? entry.name : `${relative}/${entry.name}`;
-    const child = path.join(dir, entry.name);
-    let isDir = entry.isDirectory();
-    let isFile = entry.isFile();
-    if (entry.isSymbolicLink()) {
-      const target = await stat(child).catch(() => undefined);
-      isDir = target?.isDirectory() ?? false;
-      isFile = target?.isFile() ?? false;
-    }
-    if (isDir) {
-      if (isOrdinaryFolder(entry.name) || entersCursorRules(relative, entry.name)) await walk(child, childRel, visited, out, signal);
-    } else if (isFile && classifyNestedPath(childRel) !== undefined) {
-      out.push(childRel);
-    }
-  }
+function parentOf(relative: string): string {
+  const slash = relative.lastIndexOf("/");
+  return slash === -1 ? "" : relative.slice(0, slash);
 }
 
 // `.cursor`, then `rules` inside it, then anything below.

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { symlink } from "node:fs/promises";
 import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, test } from "vitest";
@@ -71,6 +73,27 @@ describe("readGuidanceText", () => {
     const head = result.text.slice(0, result.text.indexOf("\n"));
     expect(head).toMatch(/^é+$/);
     expect(Buffer.byteLength(result.text)).toBeLessThanOrEqual(1001);
+  });
+});
+
+describe("readGuidanceText on hostile files", () => {
+  test("a FIFO is refused at once with a warning, never waited on", async () => {
+    const dir = await tempDir();
+    const fifo = path.join(dir, "AGENTS.md");
+    execFileSync("mkfifo", [fifo]);
+    const result = await read(fifo);
+    expect(!result.ok && result.diagnostic).toMatchObject({ code: "GUIDANCE_NOT_A_FILE", severity: "warning", path: fifo });
+  });
+
+  test("with root, a symlink out of the repository is refused and its text never read", async () => {
+    const dir = await tempDir();
+    const secret = await put(dir, "secret.txt", "SECRET\n");
+    const repo = path.join(dir, "repo");
+    await put(repo, "README.md", "x");
+    await symlink(secret, path.join(repo, "AGENTS.md"));
+    const result = await readGuidanceText(path.join(repo, "AGENTS.md"), { maxBytes: 100, label: "AGENTS.md", root: repo });
+    expect(result).toEqual({ ok: false, diagnostic: expect.objectContaining({ code: "GUIDANCE_OUTSIDE_REPOSITORY" }) });
+    expect(JSON.stringify(result)).not.toContain("SECRET");
   });
 });
 

@@ -1,6 +1,6 @@
-import { open } from "node:fs/promises";
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
+import { readTextFile, wholeCodePoints } from "@skillctx/core/internal";
 
 /** What {@link readGuidanceText} found. `missing` is set when the file vanished (or never was a file). */
 export type ReadTextResult =
@@ -13,6 +13,11 @@ export interface ReadTextOptions {
   maxBytes: number;
   /** How the file is named in the truncation note and diagnostics (a repository-relative path). */
   label: string;
+  /**
+   * Containment: a file whose real path leaves this folder is refused with a
+   * `GUIDANCE_OUTSIDE_REPOSITORY` warning. Unset: callers check containment themselves.
+   */
+  root?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -20,55 +25,48 @@ const NEWLINE = 0x0a;
 const BOM = "\uFEFF";
 
 /**
- * Reads a guidance file as UTF-8 text, byte for byte (only a leading BOM is dropped).
+ * Reads a guidance file as UTF-8 text, byte for byte (only a leading BOM is dropped), through core's
+ * one reader (`readTextFile`: regular files only, never blocking on a FIFO, at most `maxBytes` read).
  * A binary or non-UTF-8 file is refused with a diagnostic; a file over `maxBytes` is cut at a line
  * boundary and ends with a visible note (text and note together fit in `maxBytes`); the caller turns
- * `truncated` into a diagnostic. Only `maxBytes` bytes are ever read.
+ * `truncated` into a diagnostic.
  */
 export async function readGuidanceText(file: string, options: ReadTextOptions): Promise<ReadTextResult> {
   options.signal?.throwIfAborted();
-  let bytes: Buffer;
-  let size: number;
-  try {
-    const handle = await open(file, "r");
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) return { ok: false, missing: true };
-      size = stat.size;
-      const wanted = Math.min(size, options.maxBytes);
-      bytes = Buffer.alloc(wanted);
-      let filled = 0;
-      while (filled < wanted) {
-        const { bytesRead } = await handle.read(bytes, filled, wanted - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      bytes = bytes.subarray(0, filled);
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR" || code === "ELOOP") return { ok: false, missing: true };
-    return {
-      ok: false,
-      diagnostic: diagnostic("GUIDANCE_READ_FAILED", "error", `cannot read ${options.label}: ${(error as Error).message}`, {
-        path: file,
-      }),
-    };
-  }
+  const read = await readTextFile(file, { maxBytes: options.maxBytes, truncate: true, root: options.root, signal: options.signal });
   options.signal?.throwIfAborted();
-
-  const cut = size > bytes.length;
-  const kept = cut ? cutAtLineBoundary(bytes, options.maxBytes - noteRoom(options.label, size)) : bytes;
-  const decoded = decode(kept, file, options.label);
-  if (!decoded.ok) return decoded;
-  if (!cut) return { ok: true, text: decoded.text };
+  if (!read.ok) {
+    const where = { path: file, line: read.line };
+    switch (read.code) {
+      case "NOT_FOUND":
+        return { ok: false, missing: true };
+      case "NOT_A_FILE":
+        if (read.fileType === "directory") return { ok: false, missing: true };
+        return { ok: false, diagnostic: diagnostic("GUIDANCE_NOT_A_FILE", "warning", `${options.label} is not a regular file (${read.fileType ?? "special file"}); skipped`, where) };
+      case "PATH_OUTSIDE_ROOT":
+        return { ok: false, diagnostic: diagnostic("GUIDANCE_OUTSIDE_REPOSITORY", "warning", `${options.label} resolves outside the repository; skipped`, where) };
+      case "BINARY":
+        return { ok: false, diagnostic: diagnostic("GUIDANCE_BINARY", "error", `${options.label} looks binary (it contains NUL bytes); skipped`, where) };
+      case "NOT_UTF8":
+        return { ok: false, diagnostic: diagnostic("GUIDANCE_NOT_UTF8", "error", `${options.label} is not valid UTF-8; skipped`, where) };
+      default:
+        return { ok: false, diagnostic: diagnostic("GUIDANCE_READ_FAILED", "error", `cannot read ${options.label}: ${read.message}`, where) };
+    }
+  }
+  if (!read.truncated) return { ok: true, text: stripBom(read.text) };
+  // Cut at a line boundary so that the text and its note fit in maxBytes.
+  const bytes = Buffer.from(read.text, "utf8");
+  const kept = cutAtLineBoundary(bytes, options.maxBytes - noteRoom(options.label, read.size));
+  const head = stripBom(kept.toString("utf8"));
   return {
     ok: true,
-    text: decoded.text + truncationNote(decoded.text, options.label, size, kept.length),
-    truncated: { size, kept: kept.length },
+    text: head + truncationNote(head, options.label, read.size, kept.length),
+    truncated: { size: read.size, kept: kept.length },
   };
+}
+
+function stripBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
 }
 
 /**
@@ -103,59 +101,11 @@ function cutAtLineBoundary(bytes: Buffer, maxBytes: number): Buffer {
   const head = bytes.subarray(0, Math.max(0, maxBytes));
   const lastNewline = head.lastIndexOf(NEWLINE);
   if (lastNewline >= 0) return head.subarray(0, lastNewline + 1);
-  // No newline: keep whole code points. Find the last lead byte and drop its sequence if incomplete.
-  let lead = head.length - 1;
-  while (lead > 0 && lead > head.length - 4 && ((head[lead] ?? 0) & 0xc0) === 0x80) lead--;
-  const first = head[lead] ?? 0;
-  const length = first < 0x80 ? 1 : first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1;
-  return lead + length > head.length ? head.subarray(0, lead) : head;
+  // No newline: keep whole code points.
+  return head.subarray(0, wholeCodePoints(head, head.length));
 }
 
 function truncationNote(head: string, label: string, size: number, kept: number): string {
   const gap = head === "" || head.endsWith("\n") ? "" : "\n";
   return `${gap}\n[skillctx: ${label} was truncated here: ${kept} of ${size} bytes are included (maxGuidanceBytes)]\n`;
-}
-
-function decode(bytes: Buffer, file: string, label: string): { ok: true; text: string } | { ok: false; diagnostic: Diagnostic } {
-  if (bytes.includes(0)) {
-    return {
-      ok: false,
-      diagnostic: diagnostic("GUIDANCE_BINARY", "error", `${label} looks binary (it contains NUL bytes); skipped`, { path: file }),
-    };
-  }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    const offset = firstInvalidUtf8(bytes);
-    const line = offset === undefined ? undefined : countLines(bytes, offset);
-    return {
-      ok: false,
-      diagnostic: diagnostic("GUIDANCE_NOT_UTF8", "error", `${label} is not valid UTF-8; skipped`, { path: file, line }),
-    };
-  }
-  return { ok: true, text: text.startsWith(BOM) ? text.slice(1) : text };
-}
-
-// The byte offset where UTF-8 decoding first fails, found by decoding growing line prefixes.
-function firstInvalidUtf8(bytes: Buffer): number | undefined {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let start = 0;
-  while (start < bytes.length) {
-    const next = bytes.indexOf(NEWLINE, start);
-    const end = next < 0 ? bytes.length : next + 1;
-    try {
-      decoder.decode(bytes.subarray(start, end));
-    } catch {
-      return start;
-    }
-    start = end;
-  }
-  return undefined;
-}
-
-function countLines(bytes: Buffer, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset; i++) if (bytes[i] === NEWLINE) line++;
-  return line;
 }

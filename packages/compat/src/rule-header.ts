@@ -1,6 +1,6 @@
 import { diagnostic, parseFrontmatter, splitFrontmatter } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import { readGlobList } from "./globs.js";
+import { splitGlobList } from "@skillctx/core/internal";
 
 /** Which rule format a header belongs to. */
 export type RuleFormat = "cursor-mdc" | "copilot-instructions";
@@ -8,7 +8,7 @@ export type RuleFormat = "cursor-mdc" | "copilot-instructions";
 /** What a rule's frontmatter says, read tolerantly. */
 export interface RuleHeader {
   description: string | undefined;
-  /** `globs` (Cursor) or `applyTo` (Copilot), as written, split on commas. */
+  /** `globs` (Cursor) or `applyTo` (Copilot), as written, split on the commas outside braces and brackets. */
   globs: string[];
   /** Cursor `alwaysApply: true`. */
   alwaysApply: boolean;
@@ -84,7 +84,7 @@ export function readRuleHeader(text: string, options: { path: string; format: Ru
   else if (description !== undefined && description !== null) invalid("description", "a string");
 
   const globField = options.format === "cursor-mdc" ? "globs" : "applyTo";
-  const globs = readGlobList(data[globField]);
+  const globs = splitGlobList(data[globField]);
   if (globs === undefined) invalid(globField, "a glob, a comma-separated list of globs, or a list");
   else header.globs = globs;
 
@@ -120,7 +120,7 @@ function plainPairs(text: string): { data: Record<string, unknown>; body: string
   return { data, body: split.body, aliasLike };
 }
 
-// A `[a, b]` list stays one comma-separated string: readGlobList splits it, minding braces.
+// A `[a, b]` list stays one comma-separated string: splitGlobList splits it, minding braces.
 function plainValue(value: string): unknown {
   if (value.startsWith("[") && value.endsWith("]")) return value.slice(1, -1);
   return unquote(value);

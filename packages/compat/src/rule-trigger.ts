@@ -1,7 +1,7 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic, Trigger } from "@skillctx/core";
 import type { Placement } from "./candidates.js";
-import { folderGlob, normalizeGlob, relocateGlob } from "./globs.js";
+import { compileGlob, folderGlob, limitGlobList, normalizeGlob, relocateGlob } from "@skillctx/core/internal";
 import type { RuleHeader, RuleFormat } from "./rule-header.js";
 
 /** How a rule is activated, in Cursor's words. */
@@ -32,33 +32,47 @@ export function ruleTrigger(header: RuleHeader, options: { format: RuleFormat; p
   }
 
   if (!header.broken && header.globs.length > 0) {
+    const globOptions = { path: options.file, source: "this rule" };
+    const listed = limitGlobList(header.globs, globOptions);
+    diagnostics.push(...listed.diagnostics);
     const usable: string[] = [];
-    for (const written of header.globs) {
+    for (const written of listed.globs) {
       const normal = normalizeGlob(written);
       if ("problem" in normal) {
         diagnostics.push(
-          diagnostic("RULE_GLOB_UNSUPPORTED", "warning", `glob "${written}" is ${PROBLEMS[normal.problem]}; ignored`, { path: options.file }),
+          diagnostic("RULE_GLOB_UNSUPPORTED", "warning", `glob ${JSON.stringify(preview(written))} is ${PROBLEMS[normal.problem]}; ignored`, { path: options.file }),
         );
+        continue;
+      }
+      const compiled = compileGlob(written, globOptions);
+      if (!compiled.ok) {
+        diagnostics.push(compiled.diagnostic);
         continue;
       }
       usable.push(normal.glob);
     }
     if (usable.length > 0) {
-      const moved = [
-        ...new Set(usable.flatMap((g) => relocateGlob(g, place.type === "level" ? { up: place.up } : { down: place.down }))),
-      ];
-      if (moved.length === 0) {
+      const where = place.type === "level" ? { up: place.up } : { down: place.down };
+      const relocated = new Set(usable.flatMap((g) => relocateGlob(g, where)));
+      if (relocated.size === 0) {
         diagnostics.push(
           diagnostic(
             "RULE_OUT_OF_SCOPE",
             "warning",
-            `rule applies only to files outside cwd (${header.globs.join(", ")}); not loaded`,
+            `rule applies only to files outside cwd (${preview(header.globs.slice(0, 10).join(", "))}); not loaded`,
             { path: options.file },
           ),
         );
         return { ok: false, diagnostics };
       }
-      return { ok: true, activation: "auto-attached", trigger: { type: "path", globs: moved }, diagnostics };
+      const moved: string[] = [];
+      for (const glob of relocated) {
+        // A folder prefix can take a glob past the length cap.
+        const compiled = compileGlob(glob, globOptions);
+        if (compiled.ok) moved.push(glob);
+        else diagnostics.push(compiled.diagnostic);
+      }
+      if (moved.length > 0) return { ok: true, activation: "auto-attached", trigger: { type: "path", globs: moved }, diagnostics };
     }
   }
 
@@ -67,6 +81,9 @@ export function ruleTrigger(header: RuleHeader, options: { format: RuleFormat; p
   }
   return { ok: true, activation: "manual", trigger: { type: "on-demand" }, disableModelInvocation: true, diagnostics };
 }
+
+// At most 80 characters of what a rule wrote go into a message.
+const preview = (text: string): string => (text.length <= 80 ? text : `${text.slice(0, 77)}...`);
 
 const PROBLEMS: Record<string, string> = {
   negated: "a negation, which a rule cannot express",

@@ -1,7 +1,9 @@
 import { Buffer } from "node:buffer";
 import { compareCodePoints } from "./code-point-order.js";
 import { SkillctxError } from "./errors.js";
+import { MAX_CATALOG_DESCRIPTION_CHARS } from "./limits.js";
 import type { Skill } from "./skill.js";
+import { cutToCodePoints } from "./skill-fields.js";
 import { countTokens } from "./tokens.js";
 
 /** Options for {@link buildCatalog} and {@link renderCatalog}. */
@@ -16,6 +18,12 @@ export interface CatalogOptions {
   budgetTokens?: number;
   /** The tool named by the "more skills" line of a partial catalog. @default "search_skills" */
   searchTool?: string;
+  /**
+   * Longest description listed, in code points (after whitespace is collapsed); a longer one is cut to
+   * this length, its last character replaced by "…".
+   * @default MAX_CATALOG_DESCRIPTION_CHARS (1,024, the Agent Skills limit)
+   */
+  maxDescriptionChars?: number;
 }
 
 /** How far a catalog had to degrade to fit its budget. */
@@ -38,7 +46,8 @@ export interface CatalogResult {
  * Renders the catalog of skills the model may load: those triggered `on-demand`, `keyword` or `task`,
  * except skills with `disableModelInvocation` (the model could not load them) — `always` and `path`
  * skills reach the context by other means. Entries are in code-point order of name; whitespace in
- * names and descriptions is collapsed to single spaces; XML text is escaped. The skill's location is
+ * names and descriptions is collapsed to single spaces; XML text is escaped; a description longer than
+ * `maxDescriptionChars` (the Agent Skills limit, 1,024) is cut, ending in "…". The skill's location is
  * not listed (the engine gives it when the skill is loaded or fires).
  *
  * With `budgetTokens`, degrades deterministically until it fits: `full` → `short` (first sentence of
@@ -48,7 +57,8 @@ export interface CatalogResult {
  * count is the sum of the pieces' counts (memoized per piece, so re-rendering an unchanged skill set
  * costs no tokenizing).
  *
- * @throws SkillctxError `INVALID_CATALOG_OPTIONS` for an unknown format or a negative / NaN budget.
+ * @throws SkillctxError `INVALID_CATALOG_OPTIONS` for an unknown format, a negative / NaN budget, or a
+ * `maxDescriptionChars` below 1.
  * @example
  * buildCatalog(skills, { budgetTokens: 2000 }) // { text: "<available_skills>\n…", tokens: 1987, level: "short", … }
  */
@@ -61,9 +71,13 @@ export function buildCatalog(skills: readonly Skill[], options: CatalogOptions =
   if (typeof budget !== "number" || Number.isNaN(budget) || budget < 0) {
     throw new SkillctxError("INVALID_CATALOG_OPTIONS", `catalog budgetTokens must be a number >= 0, got ${String(budget)}`);
   }
+  const maxDescription = options.maxDescriptionChars ?? MAX_CATALOG_DESCRIPTION_CHARS;
+  if (typeof maxDescription !== "number" || !(maxDescription >= 1)) {
+    throw new SkillctxError("INVALID_CATALOG_OPTIONS", `catalog maxDescriptionChars must be a number >= 1, got ${String(maxDescription)}`);
+  }
   const listed = skills
     .filter((skill) => LISTED.has(skill.trigger?.type) && skill.disableModelInvocation !== true)
-    .map((skill) => ({ name: String(skill.name), description: typeof skill.description === "string" ? skill.description : "" }))
+    .map((skill) => ({ name: String(skill.name), description: capDescription(typeof skill.description === "string" ? skill.description : "", maxDescription) }))
     .sort((a, b) => compareCodePoints(a.name, b.name) || compareCodePoints(a.description, b.description));
   const names = listed.map((entry) => entry.name);
   if (listed.length === 0) return { text: "", tokens: 0, level: "full", included: [], omitted: [] };
@@ -225,6 +239,12 @@ function clean(text: string, escapeXml = false): string {
   if (CONTROL.test(result)) result = result.replace(CONTROLS, "\ufffd");
   if (escapeXml && XML_SPECIAL.test(result)) result = result.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   return result.trim();
+}
+
+/** A description within `max` code points once cleaned (cut with "…"); most are far shorter and cost one comparison. */
+function capDescription(description: string, max: number): string {
+  if (description.length <= max) return description;
+  return cutToCodePoints(clean(description), Math.floor(max));
 }
 
 /** The first sentence, at most {@link SHORT_LIMIT} characters (cut at a space, with an ellipsis). */

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -132,6 +132,94 @@ describe("discoverSkills", () => {
       skills: [],
       diagnostics: [],
     });
+  });
+});
+
+describe("discoverSkills: containment of project folders", () => {
+  const secretText = "-----BEGIN OPENSSH PRIVATE KEY----- not really";
+
+  async function attack() {
+    const home = await tempDir({ ".ssh/id_rsa": secretText, "shared-skills/shared/SKILL.md": skillMd("shared", "outside the project") });
+    const repo = await tempDir({
+      ".openhands/microagents/good.md": "---\nname: good\ndescription: a sibling that loads\n---\nGood.\n",
+      ".agents/skills/fine/SKILL.md": skillMd("fine", "inside"),
+      ".agents/skills/evil/README.txt": "x",
+    });
+    gitInit(repo);
+    await symlink(path.join(home, ".ssh/id_rsa"), path.join(repo, ".openhands/microagents/notes.md"));
+    await symlink(path.join(home, ".ssh/id_rsa"), path.join(repo, ".agents/skills/evil/SKILL.md"));
+    await symlink(path.join(home, "shared-skills"), path.join(repo, ".agents/skills/linked"));
+    await symlink("/", path.join(repo, ".openhands/microagents/root"));
+    return { home, repo };
+  }
+
+  it("reads nothing whose real path leaves the project root, says so, and still loads the siblings", async () => {
+    const { home, repo } = await attack();
+    const result = await discoverSkills({ cwd: repo, homeDir: home, cache: createSkillCache() });
+    expect(result.skills.map((s) => s.name)).toEqual(["fine", "good"]);
+    expect(JSON.stringify(result)).not.toContain("OPENSSH");
+    const outside = result.diagnostics.filter((d) => d.code === "PATH_OUTSIDE_ROOT").map((d) => d.path);
+    expect(outside.sort()).toEqual(
+      [
+        path.join(repo, ".agents/skills/evil/SKILL.md"),
+        path.join(repo, ".agents/skills/linked"),
+        path.join(repo, ".openhands/microagents/notes.md"),
+        path.join(repo, ".openhands/microagents/root"),
+      ].sort(),
+    );
+    expect(result.diagnostics.every((d) => d.severity === "warning")).toBe(true);
+  });
+
+  it("refuses a project skill folder that is itself a symlink out of the project", async () => {
+    const elsewhere = await tempDir({ "x/SKILL.md": skillMd("x", "elsewhere") });
+    const repo = await tempDir();
+    gitInit(repo);
+    await mkdir(path.join(repo, ".claude"));
+    await symlink(elsewhere, path.join(repo, ".claude/skills"));
+    const result = await discoverSkills({ cwd: repo, homeDir: elsewhere, cache: createSkillCache() });
+    expect(result.skills).toEqual([]);
+    expect(result.diagnostics).toEqual([expect.objectContaining({ code: "PATH_OUTSIDE_ROOT", path: path.join(repo, ".claude/skills") })]);
+  });
+
+  it("follows them when the caller trusts the user scope explicitly, and always in user folders", async () => {
+    const { home, repo } = await attack();
+    await rm(path.join(repo, ".openhands/microagents/root")); // a walk of / is bounded, but slow for a unit test
+    const trusted = await discoverSkills({ cwd: repo, homeDir: home, trust: { user: true }, cache: createSkillCache() });
+    expect(trusted.skills.map((s) => s.name)).toContain("shared");
+    const userHome = await tempDir({ "store/mine/SKILL.md": skillMd("mine", "user skill through a symlink") });
+    await mkdir(path.join(userHome, ".agents/skills"), { recursive: true });
+    await symlink(path.join(userHome, "store/mine"), path.join(userHome, ".agents/skills/mine"));
+    const user = await discoverSkills({ cwd: repo, homeDir: userHome, userSkills: true, cache: createSkillCache() });
+    expect(user.skills.find((s) => s.name === "mine")?.source.scope).toBe("user");
+  });
+
+  it("a dotfiles repository at the home folder does not make the home folder the project", async () => {
+    const home = await tempDir({ ".ssh/id_rsa": secretText, ".agents/skills/dotfile-skill/SKILL.md": skillMd("dotfile-skill", "in ~") });
+    gitInit(home);
+    const cwd = path.join(home, "code/project");
+    await mkdir(path.join(cwd, ".openhands/microagents"), { recursive: true });
+    await symlink("../../../../.ssh/id_rsa", path.join(cwd, ".openhands/microagents/notes.md"));
+    const result = await discoverSkills({ cwd, homeDir: home, cache: createSkillCache() });
+    expect(result.skills).toEqual([]);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["PATH_OUTSIDE_ROOT"]);
+    expect(JSON.stringify(result)).not.toContain("OPENSSH");
+  });
+
+  it("never opens a FIFO named like a skill, and reports an oversized skill file instead of reading it", async () => {
+    const repo = await tempDir({ ".openhands/microagents/ok.md": "---\nname: ok\ndescription: fine\n---\nok\n" });
+    execFileSync("mkfifo", [path.join(repo, ".openhands/microagents/pipe.md")]);
+    await mkdir(path.join(repo, ".agents/skills/fifo-skill"), { recursive: true });
+    execFileSync("mkfifo", [path.join(repo, ".agents/skills/fifo-skill/SKILL.md")]);
+    const huge = path.join(repo, ".openhands/microagents/huge.md");
+    await writeFile(huge, "");
+    await truncate(huge, 600 * 1024 * 1024);
+    const result = await discoverSkills({ cwd: repo, homeDir: repo, cache: createSkillCache() });
+    expect(result.skills.map((s) => s.name)).toEqual(["ok"]);
+    expect(result.diagnostics.map((d) => [d.code, path.basename(d.path ?? "")]).sort()).toEqual([
+      ["NOT_A_FILE", "SKILL.md"],
+      ["NOT_A_FILE", "pipe.md"],
+      ["TOO_LARGE", "huge.md"],
+    ]);
   });
 });
 

@@ -1,10 +1,15 @@
-import { existsSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
+import { findGitRoot, projectRoot } from "./fs/project-root.js";
 import { loadSkillSources } from "./load-skills.js";
 import type { LoadSkillsResult } from "./load-skills.js";
 import type { SkillCache } from "./skill-cache.js";
 import type { SkillSourceInput, SourceEntry } from "./skill-sources.js";
+import { mayReadOutsideProject } from "./trust.js";
+import type { Trust } from "./trust.js";
+
+export { findGitRoot };
 
 /** Project folders searched for skills, in precedence order, relative to cwd and to the git root. */
 export const PROJECT_SKILL_DIRS: readonly string[] = [".agents/skills", ".claude/skills", ".openhands/skills", ".openhands/microagents"];
@@ -14,7 +19,10 @@ export const USER_SKILL_DIRS: readonly string[] = [".agents/skills", ".claude/sk
 
 /** Options for {@link discoverSkills}. */
 export interface DiscoverSkillsOptions {
-  /** The working folder: project skill folders are searched here and at its git root. */
+  /**
+   * The working folder: project skill folders are searched here and at the project root (its git
+   * root; a git repository at the home folder or at `/` does not count).
+   */
   cwd: string;
   /** Programmatic sources (folders, files, Skill objects); they take precedence over everything. Relative paths resolve against `cwd`. */
   skills?: SkillSourceInput[];
@@ -23,8 +31,15 @@ export interface DiscoverSkillsOptions {
    * a list searches those folders instead (`~/` expands to the home folder). @default false
    */
   userSkills?: boolean | string[];
-  /** The home folder for user skills. @default os.homedir() */
+  /** The home folder for user skills (and the folder whose git repository is never a project root). @default os.homedir() */
   homeDir?: string;
+  /**
+   * Trust: with `user: true` given explicitly, project skill folders may follow symlinks out of the
+   * project root. Otherwise a project skill file or folder whose real path leaves the project root
+   * is not read (`PATH_OUTSIDE_ROOT`). User folders and programmatic sources always follow symlinks.
+   * @default { project: false, user: true }
+   */
+  trust?: Trust;
   /** Parsed metadata kept between scans. @default defaultSkillCache */
   cache?: SkillCache;
   signal?: AbortSignal;
@@ -33,8 +48,12 @@ export interface DiscoverSkillsOptions {
 /**
  * Finds every skill an agent working in `cwd` should see: programmatic sources first, then the
  * project folders (`.agents/skills`, `.claude/skills`, `.openhands/skills`, `.openhands/microagents`)
- * of `cwd` and then of its git root when that differs, then the user folders. On a name clash the
+ * of `cwd` and then of the project root when that differs, then the user folders. On a name clash the
  * first wins and a `NAME_CLASH` warning names both files. Metadata only, as {@link loadSkills}.
+ *
+ * Project folders are untrusted input: nothing whose real path leaves the project root is read
+ * (a committed symlink to `~/.ssh/id_rsa` is skipped with a `PATH_OUTSIDE_ROOT` warning), skill files
+ * over 4 MiB are `TOO_LARGE`, and FIFOs, devices and sockets are never opened.
  *
  * @example
  * const { skills, diagnostics } = await discoverSkills({ cwd: process.cwd(), userSkills: true });
@@ -43,15 +62,18 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
   const cwd = path.resolve(options.cwd);
   const sources: SourceEntry[] = (options.skills ?? []).map((input) => ({ input, scope: "programmatic" }));
 
-  const gitRoot = findGitRoot(cwd);
-  const projectRoots = gitRoot === undefined || gitRoot === cwd ? [cwd] : [cwd, gitRoot];
-  for (const root of projectRoots) {
+  const home = path.resolve(options.homeDir ?? homedir());
+  const root = projectRoot(cwd, { homeDir: home });
+  const containRoot = mayReadOutsideProject(options.trust) ? undefined : realOrSelf(root);
+  const projectRoots = root === cwd ? [cwd] : [cwd, root];
+  for (const dir of projectRoots) {
     for (const folder of PROJECT_SKILL_DIRS) {
-      sources.push({ input: path.join(root, folder), scope: "project", optional: true });
+      const entry: SourceEntry = { input: path.join(dir, folder), scope: "project", optional: true };
+      if (containRoot !== undefined) entry.containRoot = containRoot;
+      sources.push(entry);
     }
   }
 
-  const home = path.resolve(options.homeDir ?? homedir());
   if (options.userSkills === true) {
     for (const folder of USER_SKILL_DIRS) sources.push({ input: path.join(home, folder), scope: "user", optional: true });
   } else if (Array.isArray(options.userSkills)) {
@@ -64,13 +86,10 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
   return loadSkillSources(sources, { baseDir: cwd, cache: options.cache, signal: options.signal });
 }
 
-/**
- * The nearest folder at or above `from` that holds a `.git` entry (a folder, or a file in
- * worktrees and submodules), or undefined outside a repository. Reads the file system only.
- */
-export function findGitRoot(from: string): string | undefined {
-  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, ".git"))) return dir;
-    if (path.dirname(dir) === dir) return undefined;
+function realOrSelf(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return dir;
   }
 }

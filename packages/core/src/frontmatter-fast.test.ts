@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +17,8 @@ function viaYaml(block: string): unknown {
   return isMap(doc.contents) ? asWritten(doc.contents, doc) : "NOT A MAPPING";
 }
 
-const corpus = fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
+const corpus = process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
+const HAS_CORPUS = existsSync(corpus); // absent on a fresh clone: the corpus test is skipped (test/setup/corpus.ts says so)
 
 describe("parseSimpleFrontmatter", () => {
   it("reads the subset exactly as yaml does, with key lines", () => {
@@ -61,7 +63,7 @@ describe("parseSimpleFrontmatter", () => {
     expect(parseSimpleFrontmatter(block)).toBeUndefined();
   });
 
-  it("agrees with yaml on every corpus frontmatter it reads, and reads most of them", async () => {
+  it.runIf(HAS_CORPUS)("agrees with yaml on every corpus frontmatter it reads, and reads most of them", async () => {
     let read = 0;
     let total = 0;
     for (const collection of await readdir(corpus)) {

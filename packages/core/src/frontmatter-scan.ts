@@ -22,6 +22,8 @@ export interface ScannedLine {
 
 type Quote = '"' | "'";
 
+const SEQUENCE_MARKER = /-(?:[ \t]+|$)/y;
+
 /** Feed lines of a frontmatter block in order; each call tells what that line is. */
 export class FrontmatterScanner {
   // Inside a quoted scalar that spans lines.
@@ -57,8 +59,10 @@ export class FrontmatterScanner {
   private analyse(line: string, indent: number): ScannedLine {
     let col = indent;
     // Sequence markers: `- `, `- - ` ...
+    // A sticky regex from `col`: no copy of the rest of the line per marker (linear on `- - - - ...`).
     for (;;) {
-      const m = /^-(?:[ \t]+|$)/.exec(line.slice(col));
+      SEQUENCE_MARKER.lastIndex = col;
+      const m = SEQUENCE_MARKER.exec(line);
       if (m === null) break;
       col += m[0].length;
     }

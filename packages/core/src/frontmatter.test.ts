@@ -187,3 +187,32 @@ describe("parseFrontmatter: __proto__ keys", () => {
     expect(result.diagnostics[0]!.message).toContain(named);
   });
 });
+
+describe("splitFrontmatter: the size cap", () => {
+  const block = `name: a\ndescription: ${"x".repeat(200)}`;
+
+  it("stops at the cap: too large when a fence line follows, unclosed when none does", () => {
+    const closed = `\n---\n${block}\n---\nbody\n`;
+    expect(splitFrontmatter(closed, { maxFrontmatterChars: 100 })).toMatchObject({ frontmatter: undefined, tooLarge: true, fenceLine: 2, body: closed });
+    expect(splitFrontmatter(closed, { maxFrontmatterChars: 1000 })).toMatchObject({ frontmatter: block, fenceLine: 2, frontmatterLine: 3 });
+    const open = `---\n${block}\nmore\n`;
+    const split = splitFrontmatter(open, { maxFrontmatterChars: 100 });
+    expect(split).toMatchObject({ frontmatter: undefined, unclosed: true, fenceLine: 1 });
+    expect(split.tooLarge).toBeUndefined();
+  });
+
+  it("makes a block over the cap an error of parseFrontmatter, keeping the whole text", () => {
+    const text = `---\n${block}\n---\nbody\n`;
+    const parsed = parseFrontmatter(text, { path: "big.md", maxFrontmatterChars: 100 });
+    expect(parsed.data).toBeUndefined();
+    expect(parsed.body).toBe(text);
+    expect(parsed.diagnostics).toMatchObject([{ code: "FRONTMATTER_TOO_LARGE", severity: "error", path: "big.md", line: 1 }]);
+    expect(parsed.diagnostics[0]!.message).toContain("longer than 100 characters");
+  });
+
+  it("is the default for every reader: 256 KiB", () => {
+    const big = `---\nname: a\nd: ${"x".repeat(262_144)}\n---\nbody\n`;
+    expect(splitFrontmatter(big).tooLarge).toBe(true);
+    expect(splitFrontmatter(`---\nname: a\nd: ${"x".repeat(262_000)}\n---\nbody\n`).frontmatter).toBeDefined();
+  });
+});

@@ -1,4 +1,4 @@
-import { LineCounter, isMap, isNode, isPair, parseDocument } from "yaml";
+import { LineCounter, isMap, isNode, isPair } from "yaml";
 import type { Document } from "yaml";
 import { quoteColonValues } from "./colon-retry.js";
 import { diagnostic } from "./diagnostics.js";
@@ -6,7 +6,10 @@ import type { Diagnostic } from "./diagnostics.js";
 import { SkillctxError } from "./errors.js";
 import { parseSimpleFrontmatter } from "./frontmatter-fast.js";
 import { FENCE, FrontmatterScanner } from "./frontmatter-scan.js";
-import { asWritten, scalarText, unresolvedAliases } from "./yaml-values.js";
+import { MAX_FRONTMATTER_CHARS, MAX_YAML_ERRORS } from "./limits.js";
+import { parseYamlBlock } from "./yaml-document.js";
+import type { AliasTable, YamlBlock } from "./yaml-document.js";
+import { asWritten, scalarText, typedValue, unresolvedAliases } from "./yaml-values.js";
 
 /** A file cut into its frontmatter block and its body. */
 export interface FrontmatterSplit {
@@ -22,6 +25,22 @@ export interface FrontmatterSplit {
   frontmatterLine?: number;
   /** True when an opening fence was found but no closing one. */
   unclosed?: boolean;
+  /**
+   * True when the block is not closed within `maxFrontmatterChars` but a fence line follows later:
+   * the block was not read (`frontmatter` is undefined).
+   */
+  tooLarge?: boolean;
+  /** 1-based line of the opening fence, when the text opens with one. */
+  fenceLine?: number;
+}
+
+/** Options for {@link splitFrontmatter}. */
+export interface SplitFrontmatterOptions {
+  /**
+   * Longest block read, in UTF-16 units; the search for the closing fence stops there.
+   * @default MAX_FRONTMATTER_CHARS (262,144)
+   */
+  maxFrontmatterChars?: number;
 }
 
 /** The frontmatter of a file, read as data. */
@@ -40,7 +59,7 @@ export interface ParsedFrontmatter {
 }
 
 /** Options for {@link parseFrontmatter}. */
-export interface ParseFrontmatterOptions {
+export interface ParseFrontmatterOptions extends SplitFrontmatterOptions {
   /** File path, copied into diagnostics. */
   path?: string;
 }
@@ -54,11 +73,14 @@ export function normalizeText(text: string): string {
 /**
  * Cuts `text` into frontmatter and body as authors write them: a BOM and blank lines before the opening
  * fence are tolerated, CRLF is normalised, fences are lines of three or more dashes at column 0, and a
- * `---` inside a quoted multi-line value or an indented block never closes the block.
+ * `---` inside a quoted multi-line value or an indented block never closes the block. A block longer than
+ * `maxFrontmatterChars` is not read (`tooLarge`, or `unclosed` when no fence line follows at all): the
+ * cost of a split is bounded by the cap, not by the size of the file.
  * @example splitFrontmatter("---\nname: a\n---\nHello\n") // { frontmatter: "name: a", body: "Hello\n", bodyLine: 4, ... }
  */
-export function splitFrontmatter(text: string): FrontmatterSplit {
+export function splitFrontmatter(text: string, options: SplitFrontmatterOptions = {}): FrontmatterSplit {
   const norm = normalizeText(text);
+  const maxChars = options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS;
   const whole: FrontmatterSplit = { frontmatter: undefined, body: norm, bodyLine: 1, bodyOffset: 0 };
   // Skip blank lines before the opening fence.
   let pos = 0;
@@ -66,14 +88,14 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
   for (;;) {
     const nl = norm.indexOf("\n", pos);
     const end = nl === -1 ? norm.length : nl;
-    const current = norm.slice(pos, end);
-    if (FENCE.test(current)) break;
-    if (nl === -1 || current.trim() !== "") return whole;
+    if (isFenceAt(norm, pos, end)) break;
+    if (nl === -1 || !isBlankRange(norm, pos, end)) return whole;
     pos = nl + 1;
     line++;
   }
+  const fenceLine = line;
   const openEnd = norm.indexOf("\n", pos);
-  if (openEnd === -1) return { ...whole, unclosed: true };
+  if (openEnd === -1) return { ...whole, unclosed: true, fenceLine };
   const start = openEnd + 1;
   const scanner = new FrontmatterScanner();
   let cursor = start;
@@ -81,6 +103,11 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
   while (cursor <= norm.length) {
     const nl = norm.indexOf("\n", cursor);
     const end = nl === -1 ? norm.length : nl;
+    if (end - start > maxChars) {
+      // Past the cap: a later fence line means a block too large to read; none at all, an unclosed one.
+      FENCE_LINE.lastIndex = cursor;
+      return FENCE_LINE.test(norm) ? { ...whole, tooLarge: true, fenceLine } : { ...whole, unclosed: true, fenceLine };
+    }
     if (scanner.push(norm.slice(cursor, end)).closes) {
       const bodyOffset = nl === -1 ? norm.length : nl + 1;
       return {
@@ -90,13 +117,35 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
         bodyLine: lineNo + 1,
         bodyOffset,
         frontmatterLine: line + 1,
+        fenceLine,
       };
     }
     if (nl === -1) break;
     cursor = nl + 1;
     lineNo++;
   }
-  return { ...whole, unclosed: true };
+  return { ...whole, unclosed: true, fenceLine };
+}
+
+// A fence line anywhere after lastIndex (the native scan is fast on a 50 MB tail).
+const FENCE_LINE = /^-{3,}[ \t]*$/gm;
+
+// FENCE.test on norm[from, end) without copying a line that may be megabytes long.
+function isFenceAt(text: string, from: number, end: number): boolean {
+  let i = from;
+  while (i < end && text.charCodeAt(i) === 45) i++;
+  if (i - from < 3) return false;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
+}
+
+// `text.slice(from, end).trim() === ""` without the copy.
+function isBlankRange(text: string, from: number, end: number): boolean {
+  for (let i = from; i < end; i++) if (!/\s/.test(text[i]!)) return false;
+  return true;
 }
 
 /**
@@ -105,7 +154,10 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
  *
  * Tolerances (each with a warning): an unclosed block, a block that is not a mapping, and a plain value
  * with an unquoted `: ` that breaks YAML (retried with the value quoted). Broken YAML is `YAML_INVALID`
- * (error) with the line in the file; duplicate keys are broken YAML.
+ * (error) with the line in the file (at most `MAX_YAML_ERRORS` of them, then one that counts the rest);
+ * duplicate keys, nesting deeper than `MAX_YAML_DEPTH` and aliases that expand past
+ * `MAX_YAML_ALIAS_EXPANSIONS` values are broken YAML. A block longer than `maxFrontmatterChars` is
+ * `FRONTMATTER_TOO_LARGE` (error) and is not read.
  */
 export function parseFrontmatter(text: string, options: ParseFrontmatterOptions = {}): ParsedFrontmatter {
   const read = readFrontmatter(text, options);
@@ -124,15 +176,19 @@ export interface FrontmatterRead extends ParsedFrontmatter {
 /** @internal */
 export function readFrontmatter(text: string, options: ParseFrontmatterOptions = {}): FrontmatterRead {
   const where = (line: number | undefined) => ({ path: options.path, line });
-  const split = splitFrontmatter(text);
-  const keepWhole = { body: normalizeText(text), bodyLine: 1 };
+  const split = splitFrontmatter(text, options);
+  const keepWhole = { body: split.frontmatter === undefined ? split.body : normalizeText(text), bodyLine: 1 };
   const diagnostics: Diagnostic[] = [];
   const base: FrontmatterRead = { split, data: undefined, diagnostics, keyLine: () => undefined, typedValue: () => undefined, ...keepWhole };
   if (split.frontmatter === undefined) {
-    if (split.unclosed === true) {
-      const openLine = firstFenceLine(keepWhole.body);
+    if (split.tooLarge === true) {
+      const max = (options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS).toLocaleString("en-US");
       diagnostics.push(
-        diagnostic("FRONTMATTER_UNCLOSED", "warning", "frontmatter opened with --- is never closed; the whole file is read as the body", where(openLine)),
+        diagnostic("FRONTMATTER_TOO_LARGE", "error", `frontmatter is longer than ${max} characters; not read`, where(split.fenceLine)),
+      );
+    } else if (split.unclosed === true) {
+      diagnostics.push(
+        diagnostic("FRONTMATTER_UNCLOSED", "warning", "frontmatter opened with --- is never closed; the whole file is read as the body", where(split.fenceLine)),
       );
     }
     return base;
@@ -142,9 +198,9 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
   const fast = parseSimpleFrontmatter(split.frontmatter);
   if (fast !== undefined) {
     const block = split.frontmatter;
-    let typed: Document | undefined;
-    const typedValue = (key: string) => {
-      typed ??= parseBlock(block, new LineCounter());
+    let typed: YamlBlock | undefined;
+    const typedOf = (key: string) => {
+      typed ??= parseYamlBlock(block);
       return valueOf(typed, key);
     };
     const keyLine = (key: string) => {
@@ -152,17 +208,36 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
       return line === undefined ? undefined : firstLine + line;
     };
     dropPrototypeKeys(fast.data, diagnostics, where(firstLine));
-    return { split, data: fast.data, diagnostics, keyLine, typedValue, ...body };
+    return { split, data: fast.data, diagnostics, keyLine, typedValue: typedOf, ...body };
   }
-  let block = split.frontmatter;
+  try {
+    return readYaml(split.frontmatter, firstLine, diagnostics, where, body, base);
+  } catch (error) {
+    // Nothing in readYaml should throw on any input; if something does, the file still gets a diagnostic.
+    const message = error instanceof Error ? error.message : String(error);
+    diagnostics.push(diagnostic("YAML_INVALID", "error", `invalid YAML in frontmatter: cannot be read (${message})`, where(firstLine)));
+    return base;
+  }
+}
+
+/** The full YAML path: parse (with the colon retry), convert, report. `failed` is returned when the block cannot be read. */
+function readYaml(
+  frontmatter: string,
+  firstLine: number,
+  diagnostics: Diagnostic[],
+  where: (line: number | undefined) => { path: string | undefined; line: number | undefined },
+  body: { body: string; bodyLine: number },
+  failed: FrontmatterRead,
+): FrontmatterRead {
+  const { split } = failed;
+  let block = frontmatter;
   let lineCounter = new LineCounter();
-  let doc = parseBlock(block, lineCounter);
-  const lineOf = (counter: LineCounter) => (offset: number) => firstLine + counter.linePos(offset).line - 1;
-  if (doc.errors.length > 0) {
+  let parsed = parseYamlBlock(block, { lineCounter });
+  if (parsed.errors.length > 0) {
     const retry = quoteColonValues(block);
     if (retry !== undefined) {
       const retryCounter = new LineCounter();
-      const retried = parseBlock(retry.text, retryCounter);
+      const retried = parseYamlBlock(retry.text, { lineCounter: retryCounter });
       if (retried.errors.length === 0) {
         for (const q of retry.quoted) {
           diagnostics.push(
@@ -175,51 +250,72 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
           );
         }
         block = retry.text;
-        doc = retried;
+        parsed = retried;
         lineCounter = retryCounter;
       }
     }
   }
-  if (doc.errors.length > 0) {
-    for (const error of doc.errors) {
-      diagnostics.push(
-        diagnostic("YAML_INVALID", "error", `invalid YAML in frontmatter: ${yamlMessage(error.message)}`, where(lineOf(lineCounter)(error.pos[0]))),
-      );
-    }
-    return base;
+  const counter = lineCounter;
+  const toLine = (offset: number) => firstLine + counter.linePos(offset).line - 1;
+  if (parsed.errors.length > 0) {
+    pushYamlErrors(parsed.errors.map((e) => ({ message: yamlMessage(e.message), line: toLine(e.offset) })), diagnostics, where);
+    return failed;
   }
+  const { doc, aliases } = parsed;
   const contents = doc.contents;
   if (contents === null) {
     // An empty (or comment-only) block: no metadata, nothing to lose.
-    return { ...base, ...body, data: {} };
+    return { ...failed, ...body, data: {} };
   }
   if (!isMap(contents)) {
     diagnostics.push(
       diagnostic("FRONTMATTER_NOT_MAPPING", "warning", "the leading --- block is not a YAML mapping; the whole file is read as the body", where(firstLine)),
     );
-    return base;
+    return failed;
   }
   let data: Record<string, unknown>;
   try {
-    data = asWritten(contents, doc) as Record<string, unknown>;
+    data = asWritten(contents, doc, aliases) as Record<string, unknown>;
   } catch (error) {
     const message = SkillctxError.isInstance(error) ? error.message : String(error);
     diagnostics.push(diagnostic("YAML_INVALID", "error", `invalid YAML in frontmatter: ${message}`, where(firstLine)));
-    return base;
+    return failed;
   }
-  const parsed = doc;
-  const toLine = lineOf(lineCounter);
-  for (const alias of unresolvedAliases(parsed)) {
+  for (const alias of unresolvedAliases(doc, aliases)) {
     diagnostics.push(
       diagnostic("YAML_UNRESOLVED_ALIAS", "warning", `${alias.text} names no anchor; read as the text "${alias.text}" (quote it to be portable)`, where(toLine(alias.offset))),
     );
   }
+  let keyLines: Map<string, number> | undefined;
   const keyLine = (key: string) => {
-    const offset = pairOf(parsed, key)?.key;
-    return isNode(offset) && offset.range ? toLine(offset.range[0]) : undefined;
+    // Built once: a lookup per key would be quadratic on a block of 50,000 keys.
+    if (keyLines === undefined) {
+      keyLines = new Map();
+      for (const pair of contents.items) {
+        if (!isPair(pair) || !isNode(pair.key) || !pair.key.range) continue;
+        const name = scalarText(pair.key, doc, aliases);
+        if (name !== undefined && !keyLines.has(name)) keyLines.set(name, toLine(pair.key.range[0]));
+      }
+    }
+    return keyLines.get(key);
   };
   dropPrototypeKeys(data, diagnostics, where(firstLine));
   return { split, data, diagnostics, keyLine, typedValue: (key) => valueOf(parsed, key), ...body };
+}
+
+/** YAML errors as diagnostics: the first `MAX_YAML_ERRORS`, then one that counts the rest. */
+function pushYamlErrors(
+  errors: ReadonlyArray<{ message: string; line: number }>,
+  diagnostics: Diagnostic[],
+  where: (line: number | undefined) => { path: string | undefined; line: number | undefined },
+  prefix = "invalid YAML in frontmatter: ",
+): void {
+  for (const error of errors.slice(0, MAX_YAML_ERRORS)) diagnostics.push(diagnostic("YAML_INVALID", "error", `${prefix}${error.message}`, where(error.line)));
+  const rest = errors.length - MAX_YAML_ERRORS;
+  if (rest > 0) {
+    const at = errors[MAX_YAML_ERRORS]!.line;
+    diagnostics.push(diagnostic("YAML_INVALID", "error", `${prefix}${rest.toLocaleString("en-US")} more YAML errors from this line on`, where(at)));
+  }
 }
 
 /**
@@ -245,36 +341,26 @@ function dropPrototypeKeys(
   for (const [key, item] of Object.entries(record)) dropPrototypeKeys(item, diagnostics, where, trail === "" ? key : `${trail}.${key}`);
 }
 
-function pairOf(doc: Document, key: string) {
+function pairOf(doc: Document, key: string, aliases: AliasTable) {
   const contents = doc.contents;
   if (!isMap(contents)) return undefined;
-  return contents.items.find((p) => isPair(p) && scalarText(p.key, doc) === key);
+  return contents.items.find((p) => isPair(p) && scalarText(p.key, doc, aliases) === key);
 }
 
-// A top-level value with YAML types; undefined when absent or when aliases expand too far.
-function valueOf(doc: Document, key: string): unknown {
-  if (doc.errors.length > 0) return undefined;
-  const node = pairOf(doc, key)?.value;
+// A top-level value with YAML types; undefined when absent, or when the block is broken or over a cap.
+function valueOf(parsed: YamlBlock, key: string): unknown {
+  if (parsed.errors.length > 0) return undefined;
+  const node = pairOf(parsed.doc, key, parsed.aliases)?.value;
   try {
-    return isNode(node) ? node.toJS(doc, { maxAliasCount: 100 }) : undefined;
+    return isNode(node) ? typedValue(node, parsed.doc, parsed.aliases) : undefined;
   } catch {
     return undefined;
   }
 }
 
-function parseBlock(block: string, lineCounter: LineCounter): Document {
-  return parseDocument(block, { lineCounter, prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
-}
-
 /** The first line of a yaml error message, without the position the diagnostic carries anyway. */
 export function yamlMessage(message: string): string {
   return (message.split("\n")[0] ?? message).replace(/ at line \d+, column \d+:?$/, "").trim();
-}
-
-function firstFenceLine(text: string): number {
-  const lines = text.split("\n", 10_000);
-  const i = lines.findIndex((l) => FENCE.test(l));
-  return i === -1 ? 1 : i + 1;
 }
 
 function truncate(value: string): string {

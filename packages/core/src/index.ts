@@ -1,4 +1,5 @@
 export { SkillctxError } from "./errors.js";
+export { isScopeTrusted, mayReadOutsideProject } from "./trust.js";
 export { diagnostic, DiagnosticSchema, SeveritySchema } from "./diagnostics.js";
 export { keepForModel, modelFamily } from "./model-gate.js";
 export { loadSkills } from "./load-skills.js";
@@ -25,6 +26,7 @@ export {
 } from "./skill.js";
 
 export type { SkillctxErrorOptions } from "./errors.js";
+export type { Trust } from "./trust.js";
 export type { Diagnostic, Severity } from "./diagnostics.js";
 export type { ModelFamily } from "./model-gate.js";
 export type { LoadSkillsOptions, LoadSkillsResult } from "./load-skills.js";
@@ -35,7 +37,7 @@ export type { KeywordMatch, KeywordMatcher } from "./keyword-matcher.js";
 export type { PathMatch, PathMatcher } from "./path-matcher.js";
 export type { CatalogLevel, CatalogOptions, CatalogResult } from "./catalog.js";
 export type { SearchSkillsOptions, SkillSearchResult } from "./skill-search.js";
-export type { FrontmatterSplit, ParsedFrontmatter, ParseFrontmatterOptions } from "./frontmatter.js";
+export type { FrontmatterSplit, ParsedFrontmatter, ParseFrontmatterOptions, SplitFrontmatterOptions } from "./frontmatter.js";
 export type { ParseSkillOptions, SafeParseSkillResult } from "./parse-skill.js";
 export type { ValidateSkillOptions, ValidateSkillMdOptions, ValidationResult } from "./validate.js";
 export type {

@@ -4,13 +4,97 @@
  */
 
 // --- file access and containment (fs/) ---
+export { projectRoot, projectGitRoot, findGitRoot } from "./fs/project-root.js";
+export { readTextFile, readTextFileSync, outsideRoot } from "./fs/read-text-file.js";
+export { openRegularFile, openRegularFileSync, OPEN_FLAGS, fileTypeOf, readFailure } from "./fs/open-file.js";
+export { isInside, checkRelativePath, resolveInside } from "./fs/paths.js";
+export { decodeStrict, wholeCodePoints } from "./fs/utf8.js";
+export type { ProjectRootOptions } from "./fs/project-root.js";
+export type { ReadTextFileOptions, ReadTextResult, ReadTextSuccess } from "./fs/read-text-file.js";
+export type { FileType, Opened, OpenedSync, ReadFailure, ReadFailureCode } from "./fs/open-file.js";
+export type { CheckedPath, ResolvedInside, ResolveInsideCode } from "./fs/paths.js";
 
 // --- directory walking (fs/) ---
+export { walk } from "./fs/walk.js";
+export type { WalkEntry, WalkOptions, WalkResult } from "./fs/walk.js";
 
 // --- globs (glob/) ---
+export {
+  canonicalGlob,
+  compileGlob,
+  compileGlobs,
+  compileNamePattern,
+  DEFAULT_GLOB_LIMITS,
+  escapeGlob,
+  folderGlob,
+  GLOB_TOO_COMPLEX,
+  globTooComplex,
+  limitGlobList,
+  normalizeGlob,
+  relocateGlob,
+  splitGlobList,
+  splitGlobs,
+  trimGlob,
+} from "./glob/index.js";
+export type { CompiledGlob, CompileGlobResult, GlobLimits, GlobOptions, GlobProblem, GlobSet } from "./glob/index.js";
 
 // --- markdown code regions (markdown/) ---
+export { codeRegions, proseSegments } from "./markdown/code-regions.js";
+export { scanBlocks } from "./markdown/scan-blocks.js";
+export { scanInline } from "./markdown/scan-inline.js";
+export { inCode } from "./markdown/text-range.js";
+export type { BlockScan } from "./markdown/scan-blocks.js";
+export type { InlineToken } from "./markdown/scan-inline.js";
+export type { ProseSegment, TextRange } from "./markdown/text-range.js";
 
 // --- caps and text limits (limits.ts) ---
+
+// file access and walking (H1)
+export {
+  MAX_RESOURCE_SCAN_BYTES,
+  MAX_SKILL_DIR_DEPTH,
+  MAX_SKILL_FILE_BYTES,
+  MAX_SKILL_FOLDER_ENTRIES,
+  WALK_MAX_DEPTH,
+  WALK_MAX_ENTRIES,
+} from "./limits.js";
+
+// globs (H2)
+export {
+  MAX_GLOB_BRACE_EXPANSIONS,
+  MAX_GLOB_CHARS_PER_RULE,
+  MAX_GLOB_LENGTH,
+  MAX_GLOB_PATH_LENGTH,
+  MAX_GLOBS_PER_RULE,
+  MAX_TOOL_PATTERN_LENGTH,
+} from "./limits.js";
+
+// markdown, commands and imports (H3)
+export {
+  DEFAULT_MAX_COMMANDS_PER_TEXT,
+  DEFAULT_MAX_IMPORT_BYTES,
+  DEFAULT_MAX_IMPORT_FILES,
+  DEFAULT_MAX_IMPORT_LOOKUPS,
+  DEFAULT_MAX_RENDERED_BYTES,
+  MARKDOWN_MAX_NESTING,
+  MAX_IMPORT_DEPTH,
+} from "./limits.js";
+
+// text that reaches the model: the engine's caps (H6)
+export { DEFAULT_MAX_ATTACHED_SKILL_BYTES, DEFAULT_MAX_GUIDANCE_BLOCK_BYTES, DEFAULT_MAX_LOADED_SKILL_BYTES } from "./limits.js";
+
+// processes: the git listing of nested guidance (H4)
+export { GIT_LIST_MAX_BYTES, GIT_LIST_TIMEOUT_MS } from "./limits.js";
+
+// MCP I/O (H5)
+export {
+  MCP_MAX_CONFIG_BYTES,
+  MCP_MAX_MALFORMED_MESSAGES,
+  MCP_MAX_MESSAGE_BYTES,
+  MCP_MAX_RESULT_CHARS,
+  MCP_MAX_TOOL_LIST_BYTES,
+  MCP_MAX_TOOL_PAGES,
+  MCP_MAX_TOOLS_PER_SERVER,
+} from "./limits.js";
 
 export {};

@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { SkillctxError } from "./errors.js";
 import { splitFrontmatter } from "./frontmatter.js";
+import { readTextFile, readTextFileSync } from "./fs/read-text-file.js";
+import type { ReadTextFileOptions, ReadTextResult } from "./fs/read-text-file.js";
+import { MAX_SKILL_FILE_BYTES } from "./limits.js";
 import { safeParseSkill } from "./parse-skill.js";
 import type { ParseSkillOptions } from "./parse-skill.js";
 import type { CacheEntry } from "./skill-cache.js";
@@ -69,55 +70,32 @@ export function isContentLoaded(skill: object): boolean {
 /**
  * The body of `skill`, read asynchronously when it has not been loaded yet: the async twin of
  * the `content` getter of skills returned by {@link loadSkills} and {@link discoverSkills}.
- * For any other skill it returns `skill.content`.
+ * For any other skill it returns `skill.content`. Bodies are read as all repository content is:
+ * regular files only, at most 4 MiB (`MAX_SKILL_FILE_BYTES`), strict UTF-8, and project skills only
+ * inside the project root.
  *
- * @throws SkillctxError `SKILL_READ_FAILED` when the file can no longer be read.
+ * @throws SkillctxError `SKILL_READ_FAILED` when the file can no longer be read (gone, replaced by a
+ * FIFO or a symlink out of the project, grown past the limit, no longer UTF-8).
  */
 export async function readSkillContent(skill: Skill, options: { signal?: AbortSignal } = {}): Promise<string> {
   const state = lazySkills.get(skill);
   if (state === undefined) return skill.content;
   if (state.body !== undefined) return state.body;
-  const { path } = state.file;
-  let text: string;
-  let size: number;
-  let mtimeMs: number;
-  try {
-    const handle = await open(path, "r");
-    try {
-      const stats = await handle.stat();
-      size = stats.size;
-      mtimeMs = stats.mtimeMs;
-      text = await handle.readFile({ encoding: "utf8", ...(options.signal !== undefined && { signal: options.signal }) });
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    options.signal?.throwIfAborted();
-    throw readFailed(path, error);
-  }
+  const read = await readTextFile(state.file.path, readOptions(state, options.signal));
+  if (!read.ok) throw readFailed(state.file.path, read);
   // The sync getter may have won the race meanwhile; keep the first body.
-  state.body ??= remember(state.entry, bodyOf(text, state.file), size, mtimeMs);
+  state.body ??= remember(state.entry, bodyOf(read.text, state.file), read.size, read.mtimeMs);
   return state.body;
 }
 
 function readBodySync(state: LazyState): string {
-  let text: string;
-  let size: number;
-  let mtimeMs: number;
-  try {
-    const fd = openSync(state.file.path, "r");
-    try {
-      const stats = fstatSync(fd);
-      size = stats.size;
-      mtimeMs = stats.mtimeMs;
-      text = readFileSync(fd, "utf8");
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    throw readFailed(state.file.path, error);
-  }
-  return remember(state.entry, bodyOf(text, state.file), size, mtimeMs);
+  const read = readTextFileSync(state.file.path, readOptions(state, undefined));
+  if (!read.ok) throw readFailed(state.file.path, read);
+  return remember(state.entry, bodyOf(read.text, state.file), read.size, read.mtimeMs);
+}
+
+function readOptions(state: LazyState, signal: AbortSignal | undefined): ReadTextFileOptions {
+  return { maxBytes: MAX_SKILL_FILE_BYTES, root: state.file.containRoot, signal };
 }
 
 // The body exactly as parseSkill gives it for the whole file.
@@ -131,7 +109,9 @@ function remember(entry: CacheEntry, body: string, size: number, mtimeMs: number
   return body;
 }
 
-function readFailed(path: string, cause: unknown): SkillctxError {
-  const reason = (cause as { code?: unknown } | null)?.code ?? (cause as Error | null)?.message ?? String(cause);
-  return new SkillctxError("SKILL_READ_FAILED", `cannot read the body of ${path}: ${String(reason)}`, { path, cause });
+function readFailed(path: string, failure: Exclude<ReadTextResult, { ok: true }>): SkillctxError {
+  return new SkillctxError("SKILL_READ_FAILED", `cannot read the body of ${path}: ${failure.message} (${failure.code})`, {
+    path,
+    data: { reason: failure.code },
+  });
 }

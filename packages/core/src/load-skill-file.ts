@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { SkillctxError } from "./errors.js";
@@ -6,7 +6,7 @@ import { splitFrontmatter } from "./frontmatter.js";
 import { parseOptions, withLazyContent } from "./lazy-content.js";
 import { safeParseSkill } from "./parse-skill.js";
 import type { SafeParseSkillResult } from "./parse-skill.js";
-import { readHeadSync } from "./read-head.js";
+import { readHeadSync, readSkillFileSync } from "./read-head.js";
 import type { CacheEntry } from "./skill-cache.js";
 import type { Skill } from "./skill.js";
 import { reason } from "./walk-skill-dirs.js";
@@ -78,7 +78,7 @@ function parseSkillFile(file: FoundSkillFile, stat: { size: number; mtimeMs: num
   if (parsed !== undefined && !(parsed.ok && describedByFrontmatter(parsed.skill, parsed.diagnostics))) parsed = undefined;
   let whole = false;
   if (parsed === undefined) {
-    const text = head.whole ? head.text : readFileSync(path, "utf8");
+    const text = head.whole ? head.text : readSkillFileSync(path, { containRoot: file.containRoot });
     parsed = safeParseSkill(text, parse);
     whole = true;
   }

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,8 +7,9 @@ import { loadSkills } from "./load-skills.js";
 import { parseSkill } from "./parse-skill.js";
 import { createSkillCache } from "./skill-cache.js";
 
-const CORPUS = fileURLToPath(new URL("../../../../shared/corpus", import.meta.url));
-const COLLECTIONS = readdirSync(CORPUS, { withFileTypes: true })
+const CORPUS = process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../../../shared/corpus", import.meta.url));
+const HAS_CORPUS = existsSync(CORPUS); // absent on a fresh clone: these tests are skipped (test/setup/corpus.ts says so)
+const COLLECTIONS = (HAS_CORPUS ? readdirSync(CORPUS, { withFileTypes: true }) : [])
   .filter((e) => e.isDirectory())
   .map((e) => e.name)
   .sort();
@@ -20,7 +21,7 @@ function skillFiles(dir: string): string[] {
     .map((p) => path.join(dir, p));
 }
 
-describe("loadSkills on the real-world corpus", () => {
+describe.runIf(HAS_CORPUS)("loadSkills on the real-world corpus", () => {
   it("loads all 246 skills, one collection at a time, none dropped", async () => {
     const cache = createSkillCache();
     let total = 0;

@@ -1,4 +1,5 @@
-import { cp, mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, truncate, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -84,10 +85,13 @@ describe("loadSkills: sources", () => {
     expect(result.diagnostics[2]!.message).toContain('"bad"');
   });
 
-  it("resolves relative paths against the process cwd", async () => {
+  it("resolves relative paths against the cwd option, never the process's working folder", async () => {
     const dir = await tempDir({ "rel/SKILL.md": skillMd("rel", "Relative") });
-    const { skills } = await loadSkills([path.relative(process.cwd(), path.join(dir, "rel"))], { cache: createSkillCache() });
+    const { skills } = await loadSkills(["rel"], { cwd: dir, cache: createSkillCache() });
     expect(skills[0]!.source.path).toBe(path.join(dir, "rel/SKILL.md"));
+    const without = await loadSkills([path.relative(process.cwd(), path.join(dir, "rel"))], { cache: createSkillCache() });
+    expect(without.skills).toEqual([]);
+    expect(without.diagnostics).toEqual([expect.objectContaining({ code: "PATH_NOT_ABSOLUTE", severity: "error" })]);
   });
 });
 
@@ -249,6 +253,26 @@ describe("loadSkills: metadata-only scan and lazy bodies", () => {
     await rm(path.join(dir, "a/SKILL.md"));
     expect(() => skill.content).toThrowError(expect.objectContaining({ code: "SKILL_READ_FAILED" }));
     await expect(readSkillContent(skill)).rejects.toMatchObject({ code: "SKILL_READ_FAILED" });
+  });
+});
+
+describe("loadSkills: bodies read as repository content", () => {
+  it("a body that grew past the limit, or turned into a FIFO, is SKILL_READ_FAILED, not a hang or a crash", async () => {
+    const dir = await tempDir({ "a/SKILL.md": skillMd("a", "A"), "b/SKILL.md": skillMd("b", "B") });
+    const [a, b] = (await loadSkills([dir], { cache: createSkillCache() })).skills;
+    await truncate(path.join(dir, "a/SKILL.md"), 600 * 1024 * 1024);
+    expect(() => a!.content).toThrowError(expect.objectContaining({ code: "SKILL_READ_FAILED", data: { reason: "TOO_LARGE" } }));
+    await rm(path.join(dir, "b/SKILL.md"));
+    execFileSync("mkfifo", [path.join(dir, "b/SKILL.md")]);
+    await expect(readSkillContent(b!)).rejects.toMatchObject({ code: "SKILL_READ_FAILED", data: { reason: "NOT_A_FILE" } });
+  });
+
+  it("a legacy skill over the limit is a TOO_LARGE error at scan time; the others load", async () => {
+    const dir = await tempDir({ "ok.md": "---\ndescription: fine\n---\nok\n", "big.md": "" });
+    await truncate(path.join(dir, "big.md"), 600 * 1024 * 1024);
+    const { skills, diagnostics } = await loadSkills([dir], { cache: createSkillCache() });
+    expect(names(skills)).toEqual(["ok"]);
+    expect(diagnostics).toEqual([expect.objectContaining({ code: "TOO_LARGE", severity: "error", path: path.join(dir, "big.md") })]);
   });
 });
 

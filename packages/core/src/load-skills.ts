@@ -15,6 +15,12 @@ import type { WalkContext } from "./walk-skill-dirs.js";
 export interface LoadSkillsOptions {
   /** The scope of skills read from path sources (Skill objects keep their own). @default "project" */
   scope?: SkillScope;
+  /**
+   * The folder relative path sources resolve against. Without it a relative source is refused with a
+   * `PATH_NOT_ABSOLUTE` error (paths never resolve against the process's working folder).
+   * @default undefined (absolute paths only)
+   */
+  cwd?: string;
   /** Parsed metadata kept between scans. @default defaultSkillCache */
   cache?: SkillCache;
   signal?: AbortSignal;
@@ -31,25 +37,29 @@ export interface LoadSkillsResult {
  * every skill's `content` is read from disk on first access. A parent folder is searched to
  * depth 4 for sub-folders with a SKILL.md (skipping dot-folders and `node_modules`), and its
  * other `.md` files are legacy skills named by their path relative to it (`a/b.md` → `a/b`).
- * Symlinks are followed; a folder or file reached twice counts once. When two skills share a
- * name, the first source wins and a `NAME_CLASH` warning names both. One bad file never stops
- * the others: it becomes a diagnostic.
+ * Symlinks are followed (the caller chose these sources; {@link discoverSkills} contains project
+ * folders); a folder or file reached twice counts once. When two skills share a name, the first
+ * source wins and a `NAME_CLASH` warning names both. One bad file never stops the others: it becomes
+ * a diagnostic (a file over 4 MiB is `TOO_LARGE`; FIFOs, devices and sockets are never opened).
  *
  * @example
- * const { skills, diagnostics } = await loadSkills(["./skills", "./extra/AGENTS-review.md"]);
+ * const { skills, diagnostics } = await loadSkills(["./skills", "./extra/AGENTS-review.md"], { cwd: process.cwd() });
  */
 export async function loadSkills(sources: SkillSourceInput[], options: LoadSkillsOptions = {}): Promise<LoadSkillsResult> {
   const scope = options.scope ?? "project";
   return loadSkillSources(
     sources.map((input) => ({ input, scope })),
-    { baseDir: process.cwd(), cache: options.cache, signal: options.signal },
+    { baseDir: options.cwd === undefined ? undefined : path.resolve(options.cwd), cache: options.cache, signal: options.signal },
   );
 }
 
-/** @internal Loads sources in precedence order (first wins on a name clash); relative paths resolve against `baseDir`. */
+/**
+ * @internal Loads sources in precedence order (first wins on a name clash); relative paths resolve
+ * against `baseDir` (refused with `PATH_NOT_ABSOLUTE` without one).
+ */
 export async function loadSkillSources(
   sources: SourceEntry[],
-  options: { baseDir: string; cache?: SkillCache | undefined; signal?: AbortSignal | undefined },
+  options: { baseDir: string | undefined; cache?: SkillCache | undefined; signal?: AbortSignal | undefined },
 ): Promise<LoadSkillsResult> {
   const entries = cacheEntries(options.cache ?? defaultSkillCache);
   const pacer = new ScanPacer(options.signal);

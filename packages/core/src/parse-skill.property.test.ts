@@ -43,6 +43,7 @@ describe("parser properties", () => {
         expect(SkillctxError.isInstance(result.error)).toBe(true);
         // Only deliberate failures: no unexpected exception reached safeParseSkill's safety net.
         expect(["NAME_MISSING", "YAML_INVALID", "FRONTMATTER_NOT_MAPPING", "FRONTMATTER_UNCLOSED"]).toContain(result.error.code);
+        expect(result.error.line).toBeGreaterThanOrEqual(1);
       }),
       { numRuns: 3000 },
     );
@@ -92,6 +93,49 @@ describe("parser properties", () => {
         expect(result.valid).toBe(!result.diagnostics.some((d) => d.severity === "error"));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+// Shapes hostile input takes: deep nesting, huge keys and values, odd unicode, BOMs, CRLF, NUL.
+const hostileBlock = fc.oneof(
+  fc.integer({ min: 1, max: 3000 }).map((n) => `x: ${"[".repeat(n)}${"]".repeat(n % 7 === 0 ? 0 : n)}`),
+  fc.integer({ min: 1, max: 3000 }).map((n) => `x: ${"{a: ".repeat(n)}1${"}".repeat(n)}`),
+  fc.integer({ min: 1, max: 2000 }).map((n) => `x:\n  ${"- ".repeat(n)}y`),
+  fc.integer({ min: 1, max: 400 }).map((n) => Array.from({ length: n }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n")),
+  fc.integer({ min: 1, max: 300_000 }).map((n) => `${"k".repeat(n)}: v`),
+  fc.integer({ min: 1, max: 300_000 }).map((n) => `name: a\ndescription: "${"é😀\u2028".repeat(Math.ceil(n / 4))}"`),
+  fc.integer({ min: 2, max: 12 }).map((levels) => {
+    const lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < levels; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]`);
+    return lines.join("\n");
+  }),
+  fc.array(fc.constantFrom("\u0000", "\uFEFF", "\r\n", "\r", "\t", "\u0085", "\u2029", "\uD800", "\uDFFF", "\u200D", "name: a", "description: b", "- x", "&a", "*a", ": "), { maxLength: 60 }).map((p) => p.join("")),
+);
+const hostileText = fc.tuple(fc.constantFrom("", "\uFEFF", "\n\n", "\r\n"), hostileBlock, fc.constantFrom("\n---\n", "\r\n---\r\n", "\n", ""), fc.string({ maxLength: 40 })).map(
+  ([lead, block, close, tail]) => `${lead}---\n${block}${close}${tail}`,
+);
+
+describe("parser properties on hostile shapes", () => {
+  it("safeParseSkill and validateSkillMd never throw; failures are deliberate SkillctxErrors with a code and a line", () => {
+    fc.assert(
+      fc.property(hostileText, options, fc.boolean(), (text, opts, strict) => {
+        const result = safeParseSkill(text, opts);
+        if (result.ok) {
+          expect(SkillSchema.parse(result.skill)).toEqual(result.skill);
+          for (const d of result.diagnostics) expect(d.line === undefined || d.line >= 1).toBe(true);
+        } else {
+          expect(SkillctxError.isInstance(result.error)).toBe(true);
+          expect(["NAME_MISSING", "YAML_INVALID", "FRONTMATTER_NOT_MAPPING", "FRONTMATTER_UNCLOSED", "FRONTMATTER_TOO_LARGE"]).toContain(result.error.code);
+          expect(result.error.line).toBeGreaterThanOrEqual(1);
+        }
+        const validated = validateSkillMd(text, { strict, dirName: "x" });
+        expect(validated.valid).toBe(!validated.diagnostics.some((d) => d.severity === "error"));
+        const parsed = parseFrontmatter(text);
+        if (parsed.data === undefined) expect(parsed.body).toBe(normalizeText(text));
+        expect(parsed.diagnostics.filter((d) => d.code === "YAML_INVALID").length).toBeLessThanOrEqual(11);
+      }),
+      { numRuns: 300 },
     );
   });
 });

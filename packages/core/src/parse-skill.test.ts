@@ -211,10 +211,20 @@ describe("parseSkill: legacy .md", () => {
     expect(codes(result)).toEqual([]);
   });
 
-  it("warns when paths lose to triggers", () => {
+  it("paths win over triggers, with a warning on the triggers line (as in OpenHands)", () => {
     const result = safeParseSkill("---\nname: r\ndescription: d\ntriggers: [a]\npaths: [b]\n---\nx", { path: "r.md" });
-    expect(result.ok && result.skill.trigger.type).toBe("keyword");
-    expect(codes(result)).toEqual(["TRIGGER_CONFLICT"]);
+    expect(result.ok && result.skill.trigger).toEqual({ type: "path", globs: ["b"] });
+    expect(result.ok && result.diagnostics.map((d) => [d.code, d.line])).toEqual([["TRIGGER_CONFLICT", 4]]);
+  });
+
+  it("paths win over inputs too: no task, no inputs, one warning naming both", () => {
+    const result = safeParseSkill("---\ntriggers: [go]\ninputs:\n  - name: x\npaths: src/**\n---\nx", { path: "/r/deploy.md", root: "/r" });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.skill.trigger).toEqual({ type: "path", globs: ["src/**"] });
+    expect(result.skill.inputs).toBeUndefined();
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["TRIGGER_CONFLICT"]);
+    expect(result.diagnostics[0]!.message).toContain("'triggers' and 'inputs' ignored");
   });
 
   it("format can be forced", () => {

@@ -5,18 +5,21 @@ import type { Diagnostic } from "./diagnostics.js";
 import { SkillctxError } from "./errors.js";
 import { readFrontmatter } from "./frontmatter.js";
 import type { FrontmatterRead } from "./frontmatter.js";
+import { MAX_CATALOG_DESCRIPTION_CHARS, MAX_FRONTMATTER_CHARS } from "./limits.js";
 import type { Skill, SkillScope } from "./skill.js";
 import {
+  allowedToolsField,
   booleanField,
+  cutToCodePoints,
   inputsField,
   isRecord,
   metadataField,
   splitCommas,
-  splitTools,
   stringField,
   stringList,
 } from "./skill-fields.js";
 import type { Converted } from "./skill-fields.js";
+import { codePoints, MAX_DESCRIPTION_LENGTH } from "./spec-rules.js";
 import { resolveTrigger } from "./skill-trigger.js";
 import { setOwn } from "./yaml-values.js";
 
@@ -35,6 +38,12 @@ export interface ParseSkillOptions {
   scope?: SkillScope;
   /** The skill's root folder. @default the folder of `path` for SKILL.md, none for legacy files */
   dir?: string;
+  /**
+   * Longest frontmatter block read, in UTF-16 units; a longer one is `FRONTMATTER_TOO_LARGE` and the
+   * file is not a skill.
+   * @default MAX_FRONTMATTER_CHARS (262,144)
+   */
+  maxFrontmatterChars?: number;
 }
 
 /** The result of {@link safeParseSkill}. */
@@ -44,16 +53,25 @@ export type SafeParseSkillResult =
 
 // Fields skillctx reads (the rest go to `extra`, with a warning).
 const KNOWN = new Set([
-  "name", "description", "license", "compatibility", "metadata", "allowed-tools",
+  "name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools",
   "triggers", "trigger", "inputs", "paths", "disable-model-invocation", "mcp_tools", "resources",
 ]);
+// Unknown fields named in the UNKNOWN_FIELDS warning; the rest are counted.
+const MAX_NAMED_UNKNOWN = 20;
 // OpenHands microagent fields that carry nothing skillctx needs: kept in `extra` without a warning.
 const LEGACY_QUIET = new Set(["type", "version", "agent"]);
 
 /**
  * Parses a skill file: a SKILL.md (Agent Skills) or a legacy OpenHands `.md`. Tolerant: what it can
  * read it reads, the rest is warned about (see {@link safeParseSkill} for the diagnostics).
- * @throws SkillctxError only when no name can be had (`NAME_MISSING`, or the YAML error that hid it).
+ *
+ * A file whose metadata cannot be had is not a skill (its raw frontmatter would otherwise reach the
+ * catalog, or every system prompt): a SKILL.md whose frontmatter never closes (`FRONTMATTER_UNCLOSED`),
+ * a legacy file whose frontmatter is broken YAML (`YAML_INVALID`), and a frontmatter block longer than
+ * `maxFrontmatterChars` (`FRONTMATTER_TOO_LARGE`). A SKILL.md with broken YAML in a closed block still
+ * loads, named after its folder and described by its body (the block never reaches the catalog).
+ * @throws SkillctxError with a `code` and a `line` when the file is not a skill (above), or when no name
+ * can be had (`NAME_MISSING`).
  * @example parseSkill("---\nname: pdf\ndescription: Read PDFs\n---\n# PDF\n").trigger // { type: "on-demand" }
  */
 export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill {
@@ -72,15 +90,18 @@ export function safeParseSkill(text: string, options: ParseSkillOptions = {}): S
     return buildSkill(String(text), options);
   } catch (error) {
     if (SkillctxError.isInstance(error)) return { ok: false, error };
+    // No input is known to get here (the property tests say so); if one does, it is still a diagnostic.
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: new SkillctxError("SKILL_INVALID", `cannot parse skill: ${message}`, { path: options.path, cause: error }) };
+    return { ok: false, error: new SkillctxError("SKILL_INVALID", `cannot parse skill: ${message}`, { path: options.path, line: 1, cause: error }) };
   }
 }
 
 function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillResult {
   const file = options.path;
   const format = options.format ?? formatOf(file);
-  const read = readFrontmatter(text, file === undefined ? {} : { path: file });
+  // A plain literal: an object spread here costs more than the rest of a simple skill's conversion.
+  const read = readFrontmatter(text, { path: file, maxFrontmatterChars: options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS });
+  refuseUnreadable(read, format, file, options);
   const diagnostics = [...read.diagnostics];
   const data = read.data ?? {};
   const lineOfKey = read.keyLine;
@@ -110,9 +131,21 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   }
 
   let description = take("description", stringField("description", data.description));
+  if (description !== undefined && description.length > MAX_DESCRIPTION_LENGTH) {
+    const length = codePoints(description);
+    if (length > MAX_DESCRIPTION_LENGTH) {
+      warn(
+        "description",
+        "DESCRIPTION_TOO_LONG",
+        `description is ${length.toLocaleString("en-US")} characters, over the Agent Skills limit of ${MAX_DESCRIPTION_LENGTH.toLocaleString("en-US")}; the catalog shows it cut`,
+      );
+    }
+  }
   if (description === undefined) {
-    // Not from a frontmatter block that could not be read (the body then holds the whole text).
-    description = firstBodyLine(read.split.frontmatter === undefined ? read.body : read.split.body);
+    // Not from a frontmatter block that could not be read (the body then holds the whole text). A
+    // stand-in is cut like a description in the catalog: it is not the author's, and lines can be long.
+    const line = firstBodyLine(read.split.frontmatter === undefined ? read.body : read.split.body);
+    description = line === undefined ? undefined : cutToCodePoints(line, MAX_CATALOG_DESCRIPTION_CHARS);
     // Legacy skills (OpenHands) have no description field; the first body line is their summary.
     if (format === "skill-md") warn(
       "description" in data ? "description" : undefined,
@@ -142,9 +175,17 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   if (metadata !== undefined) init.metadata = metadata;
   else if (data.metadata !== undefined && data.metadata !== "") keepExtra("metadata");
 
-  const tools = take("allowed-tools", stringList("allowed-tools", data["allowed-tools"], splitTools));
-  if (tools !== undefined) init.allowedTools = tools;
-  else if (data["allowed-tools"] !== undefined) keepExtra("allowed-tools");
+  // `allowed_tools` (Strands, OpenHands) is an alias; an empty list or string means no restriction.
+  const toolsKey = Object.hasOwn(data, "allowed-tools") ? "allowed-tools" : Object.hasOwn(data, "allowed_tools") ? "allowed_tools" : undefined;
+  if (toolsKey === "allowed-tools" && Object.hasOwn(data, "allowed_tools")) {
+    warn("allowed_tools", "FIELD_CONFLICT", "'allowed_tools' ignored: 'allowed-tools' is given too (kept in extra)");
+    keepExtra("allowed_tools");
+  }
+  if (toolsKey !== undefined) {
+    const tools = take(toolsKey, allowedToolsField(toolsKey, data[toolsKey], () => read.typedValue(toolsKey)));
+    if (tools !== undefined) init.allowedTools = tools;
+    else if (isRecord(data[toolsKey])) keepExtra(toolsKey);
+  }
 
   const resources = take("resources", stringList("resources", data.resources, splitCommas));
   if (resources !== undefined) init.resources = resources;
@@ -172,9 +213,16 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   for (const key of LEGACY_QUIET) if (format === "legacy" && !KNOWN.has(key) && Object.hasOwn(data, key)) keepExtra(key);
   if (unknown.length > 0) {
     const sorted = [...unknown].sort(compareCodePoints);
+    const named = sorted.slice(0, MAX_NAMED_UNKNOWN).join(", ");
+    const more = sorted.length > MAX_NAMED_UNKNOWN ? ` and ${(sorted.length - MAX_NAMED_UNKNOWN).toLocaleString("en-US")} more` : "";
     // Reported on the line of the first of them in the file.
-    const first = unknown.reduce((a, b) => ((lineOfKey(b) ?? Infinity) < (lineOfKey(a) ?? Infinity) ? b : a));
-    warn(first, "UNKNOWN_FIELDS", `fields skillctx does not use, kept in extra: ${sorted.join(", ")}`);
+    let first = unknown[0]!;
+    let firstLine = lineOfKey(first) ?? Infinity;
+    for (const key of unknown) {
+      const line = lineOfKey(key) ?? Infinity;
+      if (line < firstLine) [first, firstLine] = [key, line];
+    }
+    warn(first, "UNKNOWN_FIELDS", `fields skillctx does not use, kept in extra: ${named}${more}`);
   }
   if (Object.keys(extra).length > 0) init.extra = extra;
 
@@ -199,16 +247,62 @@ function deriveName(format: "skill-md" | "legacy", file: string | undefined, opt
   let rel = options.root === undefined ? path.basename(file) : path.relative(options.root, file);
   if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) rel = path.basename(file);
   const posix = rel.split(path.sep).join("/");
-  const name = posix.replace(/\.[^./]*$/, "");
+  const name = withoutSuffix(posix);
   return name === "" ? undefined : name;
 }
 
-/** The first line of the body that is not blank, a heading or a rule. */
+/**
+ * A path without the suffix of its last part, as OpenHands names legacy skills (Python's
+ * `PurePath.with_suffix("")`): a dot that starts the name is not a suffix, so `.openhands_instructions`
+ * keeps its name and `a/.b.md` is `a/.b`. Unlike Python, a name is never cut down to dots (`..md` stays).
+ */
+export function withoutSuffix(posixPath: string): string {
+  const slash = posixPath.lastIndexOf("/");
+  const base = posixPath.slice(slash + 1);
+  const dot = base.lastIndexOf(".");
+  if (dot <= 0 || dot === base.length - 1) return posixPath;
+  const stem = base.slice(0, dot);
+  if (/^\.+$/.test(stem)) return posixPath;
+  return posixPath.slice(0, slash + 1) + stem;
+}
+
+/**
+ * Refuses a file whose metadata cannot be had (see {@link parseSkill}): its raw frontmatter would
+ * otherwise become the catalog entry or an always-on prompt.
+ */
+function refuseUnreadable(read: FrontmatterRead, format: "skill-md" | "legacy", file: string | undefined, options: ParseSkillOptions): void {
+  const { split } = read;
+  if (split.tooLarge === true) {
+    const max = (options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS).toLocaleString("en-US");
+    throw new SkillctxError("FRONTMATTER_TOO_LARGE", `frontmatter is longer than ${max} characters; not a skill`, { path: file, line: split.fenceLine ?? 1 });
+  }
+  if (format === "skill-md" && split.unclosed === true) {
+    throw new SkillctxError("FRONTMATTER_UNCLOSED", "SKILL.md frontmatter opened with --- is never closed; not a skill", { path: file, line: split.fenceLine ?? 1 });
+  }
+  if (format !== "legacy") return;
+  // A loop, not filter(): this runs for every file of every scan.
+  let first: Diagnostic | undefined;
+  let count = 0;
+  for (const d of read.diagnostics) {
+    if (d.severity !== "error") continue;
+    first ??= d;
+    count++;
+  }
+  if (first === undefined) return;
+  const more = count > 1 ? ` (and ${count - 1} more)` : "";
+  throw new SkillctxError(first.code, `${first.message}${more}; not a skill`, { path: file, line: first.line ?? 1 });
+}
+
+/** The first line of the body (within its first 200 lines) that is not blank, a heading or a rule. */
 function firstBodyLine(body: string): string | undefined {
-  for (const raw of body.split("\n", 200)) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#") || /^(-{3,}|\*{3,}|_{3,}|={3,})$/.test(line)) continue;
-    return line;
+  let start = 0;
+  for (let n = 0; n < 200 && start <= body.length; n++) {
+    const nl = body.indexOf("\n", start);
+    const end = nl === -1 ? body.length : nl;
+    const line = body.slice(start, end).trim();
+    if (!(line === "" || line.startsWith("#") || /^(-{3,}|\*{3,}|_{3,}|={3,})$/.test(line))) return line;
+    if (nl === -1) break;
+    start = nl + 1;
   }
   return undefined;
 }

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPathMatcher } from "./path-matcher.js";
 import type { Skill } from "./skill.js";
 
+// Reference: micromatch with dot files, and a glob without `/` put at any depth (OpenHands, Cursor).
+const isMatch = (p: string, g: string) => micromatch.isMatch(p, g.includes("/") ? g : `**/${g}`, { dot: true });
 const pathSkill = (name: string, globs: string[]): Pick<Skill, "name" | "trigger"> => ({ name, trigger: { type: "path", globs } });
 
 let repo: string;
@@ -85,6 +87,44 @@ describe("createPathMatcher", () => {
     ]);
   });
 
+  // Changed in issue 10: a glob without `/` matches at any depth, as in OpenHands and Cursor (was: top level only).
+  it("a glob without / matches at any depth; ./ and / anchor it", () => {
+    const matcher = createPathMatcher([pathSkill("ts", ["*.ts"]), pathSkill("make", ["Makefile"]), pathSkill("root", ["./*.md"])]);
+    expect(matcher.match(["src/deep/a.ts", "a/b/Makefile", "docs/a.md"], repo).map((m) => [m.skill, m.path])).toEqual([
+      ["make", "a/b/Makefile"],
+      ["ts", "src/deep/a.ts"],
+    ]);
+    expect(matcher.match(["README.md"], repo).map((m) => m.skill)).toEqual(["root"]);
+  });
+
+  it("braces, classes and escapes work in paths: globs", () => {
+    const matcher = createPathMatcher([pathSkill("ab", ["src/{a,b}/**"]), pathSkill("cls", ["lib/[xy].ts"]), pathSkill("lit", ["/\\[id\\].tsx"])]);
+    expect(matcher.match(["src/b/c.ts", "lib/y.ts", "[id].tsx", "src/c/d.ts", "lib/z.ts"], repo).map((m) => [m.skill, m.path])).toEqual([
+      ["ab", "src/b/c.ts"],
+      ["cls", "lib/y.ts"],
+      ["lit", "[id].tsx"],
+    ]);
+  });
+
+  it("refuses globs over the caps with GLOB_TOO_COMPLEX in matcher.diagnostics; the skill's other globs still work", () => {
+    const matcher = createPathMatcher([
+      { ...pathSkill("hostile", [`**/${"*?".repeat(300)}x`, "{a,b}".repeat(11), "*.sql"]), source: { path: "/r/.openhands/microagents/hostile.md" } },
+      pathSkill("many", Array.from({ length: 300 }, (_, i) => `d${i}/**`)),
+    ]);
+    expect(matcher.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["GLOB_TOO_COMPLEX", "/r/.openhands/microagents/hostile.md"],
+      ["GLOB_TOO_COMPLEX", "/r/.openhands/microagents/hostile.md"],
+      ["GLOB_TOO_COMPLEX", undefined],
+    ]);
+    expect(matcher.diagnostics[0]!.message).toContain('of skill "hostile" refused: it is longer than 512 characters');
+    expect(matcher.diagnostics[2]!.message).toContain('Globs of skill "many" refused: 300 globs are declared');
+    expect(matcher.match(["db/x.sql", "d299/a", "d1/a"], repo).map((m) => [m.skill, m.path])).toEqual([
+      ["hostile", "db/x.sql"],
+      ["many", "d1/a"],
+    ]);
+    expect(createPathMatcher([pathSkill("ok", ["**/*.ts"])]).diagnostics).toEqual([]);
+  });
+
   it("is case-sensitive and orders skills by code point", () => {
     const matcher = createPathMatcher([pathSkill("b", ["*.MD"]), pathSkill("B", ["*.md"]), pathSkill("é", ["*.md"])]);
     expect(matcher.match(["a.md"], repo).map((m) => m.skill)).toEqual(["B", "é"]);
@@ -97,16 +137,16 @@ describe("createPathMatcher", () => {
     expect(matcher.match([42 as unknown as string, "", "a\0b", "ok.txt"], repo)).toEqual([{ skill: "x", path: "ok.txt", glob: "**" }]);
   });
 
-  it("agrees with micromatch on relative paths (property)", () => {
+  it("agrees with micromatch on relative paths, a glob without / matching at any depth (property)", () => {
     const segment = fc.constantFrom("src", "docs", ".github", "a.ts", "b.md", ".env", "x.sql", "é.ts");
     const relative = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join("/"));
     const glob = fc.constantFrom("**/*.ts", "*.md", "src/**", ".github/**", "**/.env", "docs/*.md", "**/*");
     fc.assert(
       fc.property(fc.array(relative, { minLength: 1, maxLength: 4 }), fc.array(glob, { minLength: 1, maxLength: 3 }), (paths, globs) => {
         const [match] = createPathMatcher([pathSkill("s", globs)]).match(paths, repo);
-        const expectedGlob = globs.find((g) => paths.some((p) => micromatch.isMatch(p, g, { dot: true })));
+        const expectedGlob = globs.find((g) => paths.some((p) => isMatch(p, g)));
         expect(match?.glob).toBe(expectedGlob);
-        if (expectedGlob !== undefined) expect(match?.path).toBe(paths.find((p) => micromatch.isMatch(p, expectedGlob, { dot: true })));
+        if (expectedGlob !== undefined) expect(match?.path).toBe(paths.find((p) => isMatch(p, expectedGlob)));
       }),
       { numRuns: 500 },
     );

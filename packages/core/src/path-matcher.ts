@@ -1,6 +1,8 @@
 import * as path from "node:path";
-import micromatch from "micromatch";
 import { compareCodePoints } from "./code-point-order.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { compileGlob, limitGlobList, trimGlob } from "./glob/index.js";
+import type { CompiledGlob } from "./glob/index.js";
 import type { Skill } from "./skill.js";
 
 /** A path skill fired by a path a tool call touched. */
@@ -21,41 +23,53 @@ export interface PathMatcher {
    * `paths` (in the given order) that it matches. Never throws.
    */
   match(paths: readonly string[], cwd: string): PathMatch[];
+  /**
+   * `GLOB_TOO_COMPLEX` warnings for the globs refused when compiling (over a cap; the skill's other
+   * globs still work), each with the skill's file as `path` and its name in the message.
+   */
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /**
- * Compiles the `path` triggers of `skills` (micromatch, dot files included, case-sensitive). Other
- * skills are ignored.
+ * Compiles the `path` triggers of `skills`; other skills are ignored. Globs follow OpenHands and
+ * Cursor (see `compileGlob` in `@skillctx/core/internal`): a glob without `/` matches at any depth
+ * (`*.ts` matches `src/a.ts`), a leading `./` or `/` anchors it at `cwd`, a trailing `/` means
+ * everything below, `**` spans folders, braces and classes work, dot files match, case-sensitive.
+ * A glob starting with `!` excludes: a path fires a skill when it matches one of its other globs
+ * and none of its `!` globs.
  *
  * A path is resolved against `cwd` (relative ones) and matched as a `/`-separated path relative to
  * `cwd`; paths outside `cwd`, and `cwd` itself, never match. No file-system access: symlinks are not
- * followed. A leading `./` or `/` of a glob anchors it at `cwd` (both are removed). A glob starting
- * with `!` excludes: a path fires a skill when it matches one of its other globs and none of its
- * `!` globs.
+ * followed.
+ *
+ * Cost is bounded: each glob is matched by an automaton in at most (glob length + 1) × path length
+ * steps; globs over the caps (limits.ts) are refused and reported in `diagnostics`.
  *
  * @example
  * const matcher = createPathMatcher([{ name: "ts", trigger: { type: "path", globs: ["src/**\/*.ts"] } }]);
  * matcher.match(["/repo/src/a.ts"], "/repo") // [{ skill: "ts", path: "src/a.ts", glob: "src/**\/*.ts" }]
  */
-export function createPathMatcher(skills: ReadonlyArray<Pick<Skill, "name" | "trigger">>): PathMatcher {
+export function createPathMatcher(skills: ReadonlyArray<Pick<Skill, "name" | "trigger"> & { source?: { path?: string | undefined } }>): PathMatcher {
+  const diagnostics: Diagnostic[] = [];
   const rules = skills
     .filter((skill) => skill.trigger?.type === "path" && Array.isArray(skill.trigger.globs))
-    .map((skill) => compileRule(skill.name, (skill.trigger as { globs: unknown[] }).globs))
+    .map((skill) => compileRule(skill, (skill.trigger as { globs: unknown[] }).globs, diagnostics))
     .filter((rule) => rule.include.length > 0)
     .sort((a, b) => compareCodePoints(a.skill, b.skill));
 
   return {
+    diagnostics,
     match(paths: readonly string[], cwd: string): PathMatch[] {
       if (rules.length === 0 || !Array.isArray(paths) || typeof cwd !== "string" || cwd === "") return [];
       const relative = paths.map((p) => relativeInside(p, cwd)).filter((p): p is string => p !== undefined);
       if (relative.length === 0) return [];
       const matches: PathMatch[] = [];
       for (const rule of rules) {
-        const allowed = relative.filter((p) => !rule.exclude.some((test) => test(p)));
-        found: for (const { glob, test } of rule.include) {
+        const allowed = relative.filter((p) => !rule.exclude.some((glob) => glob.test(p)));
+        found: for (const glob of rule.include) {
           for (const candidate of allowed) {
-            if (test(candidate)) {
-              matches.push({ skill: rule.skill, path: candidate, glob });
+            if (glob.test(candidate)) {
+              matches.push({ skill: rule.skill, path: candidate, glob: glob.glob });
               break found;
             }
           }
@@ -68,32 +82,32 @@ export function createPathMatcher(skills: ReadonlyArray<Pick<Skill, "name" | "tr
 
 // ---------------------------------------------------------------------------------------------
 
-const OPTIONS: micromatch.Options = { dot: true };
-
 interface Rule {
   skill: string;
-  include: Array<{ glob: string; test: (p: string) => boolean }>;
-  exclude: Array<(p: string) => boolean>;
+  include: CompiledGlob[];
+  exclude: CompiledGlob[];
 }
 
-function compileRule(skill: string, globs: unknown[]): Rule {
-  const rule: Rule = { skill, include: [], exclude: [] };
-  for (const glob of globs) {
-    if (typeof glob !== "string") continue;
-    const negated = glob.startsWith("!");
-    const pattern = anchor(negated ? glob.slice(1) : glob);
-    if (pattern === "") continue;
-    const test = micromatch.matcher(pattern, OPTIONS);
-    if (negated) rule.exclude.push(test);
-    else rule.include.push({ glob, test });
+function compileRule(skill: Pick<Skill, "name"> & { source?: { path?: string | undefined } }, globs: unknown[], diagnostics: Diagnostic[]): Rule {
+  const rule: Rule = { skill: skill.name, include: [], exclude: [] };
+  const options = { path: skill.source?.path, source: `skill ${JSON.stringify(skill.name)}` };
+  const listed = limitGlobList(globs, options);
+  diagnostics.push(...listed.diagnostics);
+  for (const written of listed.globs) {
+    const trimmed = trimGlob(written);
+    const negated = trimmed.startsWith("!");
+    const result = compileGlob(negated ? trimmed.slice(1) : trimmed, options);
+    if (!result.ok) {
+      diagnostics.push(result.diagnostic);
+      continue;
+    }
+    // Keep the glob as the skill wrote it, for PathMatch.glob.
+    const compiled: CompiledGlob = { glob: written, pattern: result.glob.pattern, test: result.glob.test };
+    if (result.glob.pattern === "") continue;
+    if (negated) rule.exclude.push(compiled);
+    else rule.include.push(compiled);
   }
   return rule;
-}
-
-function anchor(glob: string): string {
-  let result = glob.trim();
-  while (result.startsWith("./")) result = result.slice(2);
-  return result.replace(/^\/+/, "");
 }
 
 /** `file` relative to `cwd` with `/` separators, or undefined when it is `cwd` itself or outside it. */

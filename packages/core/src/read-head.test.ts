@@ -1,4 +1,5 @@
-import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
@@ -78,5 +79,20 @@ describe("readHeadSync", () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it("refuses a FIFO at once (NOT_A_FILE) instead of waiting for a writer", () => {
+    const fifo = path.join(dir, "pipe.md");
+    execFileSync("mkfifo", [fifo]);
+    expect(() => readHeadSync(fifo)).toThrowError(expect.objectContaining({ code: "NOT_A_FILE" }));
+  });
+
+  it("refuses a file over maxBytes without reading it, and a head that does not close within it", async () => {
+    const huge = await file("");
+    await truncate(huge, 600 * 1024 * 1024);
+    expect(() => readHeadSync(huge)).toThrowError(expect.objectContaining({ code: "TOO_LARGE" }));
+    const long = await file(`---\nname: a\ndescription: ${"x".repeat(500)}\n---\nbody`);
+    expect(() => readHeadSync(long, { maxBytes: 200, chunkSize: 64 })).toThrowError(expect.objectContaining({ code: "TOO_LARGE" }));
+    expect(readHeadSync(long, { maxBytes: 1000, chunkSize: 64 }).fenced).toBe(true);
   });
 });

@@ -1,4 +1,9 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { SkillctxError } from "./errors.js";
+import { openRegularFileSync } from "./fs/open-file.js";
+import type { ReadFailure } from "./fs/open-file.js";
+import { readTextFileSync } from "./fs/read-text-file.js";
+import { MAX_SKILL_FILE_BYTES } from "./limits.js";
 
 /** The frontmatter head of a file, read without its body. */
 export interface FileHead {
@@ -20,8 +25,13 @@ export interface FileHead {
 export interface ReadHeadOptions {
   /** Bytes read first; doubled until the closing fence is in. @default 4096 */
   chunkSize?: number;
-  /** Size and mtime the caller already has from a `stat`; saves the `fstat`. */
+  /**
+   * Size and mtime the caller already has from a `stat` (reported instead of the handle's, so that a
+   * cache keyed by them stays consistent with the stat it was looked up by).
+   */
   stat?: { size: number; mtimeMs: number };
+  /** Largest file read: a larger one, or a head that does not close within it, is `TOO_LARGE`. @default MAX_SKILL_FILE_BYTES (4 MiB) */
+  maxBytes?: number;
 }
 
 // The first chunk of every read goes through one scratch buffer (the reads are synchronous),
@@ -35,11 +45,20 @@ const SCRATCH = Buffer.allocUnsafe(4096);
  *
  * Synchronous on purpose: for small files one `open`/`read`/`close` costs a few microseconds,
  * while a thread-pool round trip per call costs several times that. Callers batch and yield.
+ *
+ * Opened as repository content is (`fs/open-file.ts`): a FIFO, device or socket is refused without
+ * blocking (`NOT_A_FILE`), and a file over `maxBytes` is `TOO_LARGE` without being read.
+ *
+ * @throws SkillctxError `NOT_A_FILE`, `TOO_LARGE` or `READ_FAILED`.
  */
 export function readHeadSync(file: string, options: ReadHeadOptions = {}): FileHead {
-  const fd = openSync(file, "r");
+  const opened = openRegularFileSync(file);
+  if (!opened.ok) throw readError(file, opened);
+  const { fd } = opened;
   try {
-    const stats = options.stat ?? fstatSync(fd);
+    const maxBytes = options.maxBytes ?? MAX_SKILL_FILE_BYTES;
+    const stats = options.stat ?? opened.stats;
+    if (opened.stats.size > maxBytes) throw tooLarge(file, opened.stats.size, maxBytes);
     const chunkSize = Math.max(64, options.chunkSize ?? SCRATCH.length);
     let buffer = chunkSize === SCRATCH.length ? SCRATCH : Buffer.allocUnsafe(chunkSize);
     let length = 0;
@@ -50,6 +69,8 @@ export function readHeadSync(file: string, options: ReadHeadOptions = {}): FileH
         if (read === 0) eof = true;
         length += read;
       }
+      // A file that grew past the cap since the fstat (or a /proc file, whose size says 0).
+      if (length > maxBytes) throw tooLarge(file, length, maxBytes);
       const scan = scanHead(buffer, length, eof);
       if (scan !== "more") {
         const head = { size: stats.size, mtimeMs: stats.mtimeMs };
@@ -57,13 +78,37 @@ export function readHeadSync(file: string, options: ReadHeadOptions = {}): FileH
         if (scan === "unclosed") return { text: buffer.toString("utf8", 0, length), fenced: true, whole: true, ...head };
         return { text: buffer.toString("utf8", 0, scan), fenced: true, whole: scan === length && eof, ...head };
       }
-      const bigger = Buffer.allocUnsafe(buffer.length * 2);
+      const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
       buffer.copy(bigger, 0, 0, length);
       buffer = bigger;
     }
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The whole text of a skill file, for when its head cannot stand alone: read as repository content is
+ * (regular files only, at most `maxBytes`, strict UTF-8, and inside `containRoot` when given).
+ *
+ * @throws SkillctxError with the reader's code (`TOO_LARGE`, `NOT_A_FILE`, `PATH_OUTSIDE_ROOT`, ...).
+ */
+export function readSkillFileSync(file: string, options: { maxBytes?: number; containRoot?: string | undefined } = {}): string {
+  const read = readTextFileSync(file, { maxBytes: options.maxBytes ?? MAX_SKILL_FILE_BYTES, root: options.containRoot });
+  if (!read.ok) throw readError(file, read);
+  return read.text;
+}
+
+/** A reader's failure as the SkillctxError that skill loading reports. */
+export function readError(file: string, failure: ReadFailure): SkillctxError {
+  const code = failure.code === "NOT_FOUND" ? "READ_FAILED" : failure.code;
+  const options: { path: string; line?: number } = { path: file };
+  if (failure.line !== undefined) options.line = failure.line;
+  return new SkillctxError(code, failure.message, options);
+}
+
+function tooLarge(file: string, size: number, maxBytes: number): SkillctxError {
+  return new SkillctxError("TOO_LARGE", `${file} is ${size} bytes, over the ${maxBytes}-byte limit for a skill file; not loaded`, { path: file });
 }
 
 const DASH = 0x2d;

@@ -58,8 +58,8 @@ class MemorySkillCache implements SkillCache {
  *
  * @example
  * const cache = createSkillCache();
- * await loadSkills(["./skills"], { cache }); // reads and parses every head
- * await loadSkills(["./skills"], { cache }); // stats only, unless files changed
+ * await loadSkills(["./skills"], { cache, cwd }); // reads and parses every head
+ * await loadSkills(["./skills"], { cache, cwd }); // stats only, unless files changed
  */
 export function createSkillCache(): SkillCache {
   return new MemorySkillCache();

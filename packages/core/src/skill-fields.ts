@@ -56,6 +56,66 @@ export function stringList(field: string, raw: unknown, split: (s: string) => st
   return { value, issues };
 }
 
+// How YAML writes null: a value written so may be null (the typed value tells), or the string it reads as.
+const NULL_SPELLINGS = new Set(["", "~", "null", "Null", "NULL"]);
+
+/**
+ * `allowed-tools` (or its alias `allowed_tools`): a list, or a string split by {@link splitTools}. As in
+ * Strands and Claude Code, a value that names no tool (empty, blank, null, `[]`) means no restriction
+ * (`undefined`, with an `ALLOWED_TOOLS_EMPTY` warning), never "no tools"; null entries of a list are
+ * dropped (`ALLOWED_TOOLS_NULL`). `typed` gives the value with its YAML types (consulted only when a
+ * value is written like a null); a mapping is `FIELD_INVALID` (no restriction, kept in extra).
+ */
+export function allowedToolsField(field: string, raw: unknown, typed: () => unknown): Converted<string[]> {
+  if (raw === undefined) return none();
+  if (typeof raw === "string") {
+    if (raw.trim() === "") return noRestriction(field, "empty", []);
+    if (NULL_SPELLINGS.has(raw) && typed() === null) return noRestriction(field, "null", []);
+    const list = stringList(field, raw, splitTools);
+    return list.value !== undefined && list.value.length === 0 ? noRestriction(field, "blank", list.issues) : list;
+  }
+  if (!Array.isArray(raw)) return stringList(field, raw, splitTools);
+  const issues: FieldIssue[] = [];
+  let items: unknown[] = raw;
+  if (raw.some(isNullSpelling)) {
+    const typedItems = typed();
+    items = raw.filter((item, i) => !isNullSpelling(item) || (Array.isArray(typedItems) ? typedItems[i] !== null : item !== ""));
+    const nulls = raw.length - items.length;
+    if (nulls > 0) issues.push(issue("ALLOWED_TOOLS_NULL", `${nulls === 1 ? "a null entry" : `${nulls} null entries`} of '${field}' dropped (as in Strands)`));
+  }
+  const list = stringList(field, items, splitTools);
+  issues.push(...list.issues);
+  if (list.value !== undefined && list.value.length === 0) return noRestriction(field, raw.length > 0 ? "a list of nulls" : "an empty list", issues);
+  return { value: list.value, issues };
+}
+
+function isNullSpelling(item: unknown): boolean {
+  return typeof item === "string" && NULL_SPELLINGS.has(item);
+}
+
+function noRestriction(field: string, why: string, issues: FieldIssue[]): Converted<string[]> {
+  const message = `'${field}' is ${why}: no tool restriction (as in Strands and Claude Code); remove it, or list the tools`;
+  return { value: undefined, issues: [...issues, issue("ALLOWED_TOOLS_EMPTY", message)] };
+}
+
+/** The first `max` code points of `text`, the last of them replaced by "…" when it is longer. */
+export function cutToCodePoints(text: string, max: number): string {
+  if (max < 1) return text === "" ? text : "…";
+  // A string of at most `max` UTF-16 units has at most `max` code points: the common case costs nothing.
+  if (text.length <= max) return text;
+  let units = 0;
+  let count = 0;
+  for (const c of text) {
+    if (count === max - 1) {
+      // `c` is the code point at index max - 1: cut only when more follow it.
+      return units + c.length === text.length ? text : `${text.slice(0, units).trimEnd()}…`;
+    }
+    units += c.length;
+    count++;
+  }
+  return text;
+}
+
 /** Splits on commas (`paths: "src/**, test/**"`, `triggers: "a, b"`). */
 export function splitCommas(s: string): string[] {
   return s.split(",");

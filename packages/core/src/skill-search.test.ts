@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,11 +7,13 @@ import matter from "gray-matter";
 import { beforeAll, describe, expect, it } from "vitest";
 import { searchSkills } from "./skill-search.js";
 
-const CORPUS = fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
+const CORPUS = process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
+const HAS_CORPUS = existsSync(CORPUS); // absent on a fresh clone: the corpus test is skipped (test/setup/corpus.ts says so)
 
 /** Name and description of the 246 real skills, read from their SKILL.md files. */
 let corpus: Array<{ name: string; description?: string }> = [];
 beforeAll(async () => {
+  if (!HAS_CORPUS) return;
   const found: Array<{ name: string; description?: string }> = [];
   const walk = async (dir: string): Promise<void> => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -67,7 +70,7 @@ describe("searchSkills", () => {
     expect(searchSkills(skills, undefined as unknown as string)).toEqual([]);
   });
 
-  it("finds real skills in the corpus by name and by what they do", () => {
+  it.runIf(HAS_CORPUS)("finds real skills in the corpus by name and by what they do", () => {
     expect(corpus.length).toBeGreaterThan(200);
     // Every skill is the first result for its own name written as words.
     const misses = corpus.filter((skill) => searchSkills(corpus, skill.name.replace(/-/g, " "), { limit: 1 })[0]?.name !== skill.name);

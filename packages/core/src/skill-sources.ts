@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { diagnostic } from "./diagnostics.js";
+import { isInside } from "./fs/paths.js";
 import { isScannedSkill } from "./lazy-content.js";
 import { SkillSchema } from "./skill.js";
 import type { Skill, SkillInit, SkillScope } from "./skill.js";
@@ -19,6 +20,11 @@ export interface SourceEntry {
   scope: SkillScope;
   /** A folder that does not exist is skipped without a diagnostic (discovery's well-known folders). */
   optional?: boolean;
+  /**
+   * Containment (project sources): the real path of the project root. The source, and every symlink
+   * below it, must resolve inside it, or it is not read (`PATH_OUTSIDE_ROOT`).
+   */
+  containRoot?: string;
 }
 
 /** A skill to load: a file found on disk, or a Skill object given in code. */
@@ -30,7 +36,7 @@ export type FoundSkill = { kind: "file"; file: FoundSkillFile } | { kind: "inlin
  */
 export async function collectSource(
   entry: SourceEntry,
-  baseDir: string,
+  baseDir: string | undefined,
   context: WalkContext,
   out: FoundSkill[],
 ): Promise<void> {
@@ -39,7 +45,15 @@ export async function collectSource(
     collectObject(input, context, out);
     return;
   }
-  const absolute = path.resolve(baseDir, input);
+  if (baseDir === undefined && !path.isAbsolute(input)) {
+    context.diagnostics.push(
+      diagnostic("PATH_NOT_ABSOLUTE", "error", `skill source ${JSON.stringify(input)} is relative: give an absolute path, or the cwd option`, {
+        path: input,
+      }),
+    );
+    return;
+  }
+  const absolute = baseDir === undefined ? path.resolve(input) : path.resolve(baseDir, input);
   let stats;
   let real: string;
   try {
@@ -60,27 +74,44 @@ export async function collectSource(
     return;
   }
   if (context.pacer.tick(2)) await context.pacer.pause();
+  const { containRoot } = entry;
+  if (containRoot !== undefined && !isInside(real, containRoot)) {
+    context.diagnostics.push(
+      diagnostic("PATH_OUTSIDE_ROOT", "warning", `skipped ${absolute}: it resolves to ${real}, outside the project (${containRoot})`, {
+        path: absolute,
+      }),
+    );
+    return;
+  }
+  const contained = <T extends FoundSkillFile>(file: T): T => {
+    if (containRoot !== undefined) file.containRoot = containRoot;
+    return file;
+  };
 
   if (stats.isDirectory()) {
-    const skillFile = findSkillFile(absolute);
+    const skillFile = findSkillFile(absolute, containRoot);
     if (skillFile === undefined) {
       const files: FoundSkillFile[] = [];
-      await walkParentFolder(absolute, real, scope, context, files);
+      await walkParentFolder(absolute, scope, context, files, containRoot);
       for (const file of files) out.push({ kind: "file", file });
       return;
     }
     if (context.visitedDirs.has(real)) return;
     context.visitedDirs.add(real);
     context.skillDirs.add(real);
+    if (skillFile.refused !== undefined) {
+      context.diagnostics.push(skillFile.refused);
+      return;
+    }
     out.push({
       kind: "file",
-      file: {
+      file: contained({
         path: skillFile.path,
         format: "skill-md",
         scope,
         dir: absolute,
         stat: { size: skillFile.size, mtimeMs: skillFile.mtimeMs },
-      },
+      }),
     });
     return;
   }
@@ -99,13 +130,13 @@ export async function collectSource(
     context.visitedDirs.add(realDir);
     context.skillDirs.add(realDir);
     const stat = { size: stats.size, mtimeMs: stats.mtimeMs };
-    out.push({ kind: "file", file: { path: absolute, format: "skill-md", scope, dir, stat } });
+    out.push({ kind: "file", file: contained({ path: absolute, format: "skill-md", scope, dir, stat }) });
     return;
   }
   if (context.seenFiles.has(real)) return;
   context.seenFiles.add(real);
   const root = path.dirname(absolute);
-  out.push({ kind: "file", file: { path: absolute, realPath: real, format: "legacy", scope, root, explicit: true } });
+  out.push({ kind: "file", file: contained({ path: absolute, realPath: real, format: "legacy", scope, root, explicit: true }) });
 }
 
 function collectObject(input: SkillInit, context: WalkContext, out: FoundSkill[]): void {

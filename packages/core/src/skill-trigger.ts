@@ -1,6 +1,7 @@
 import type { SkillInput, Trigger } from "./skill.js";
 import { inputsField, isRecord, splitCommas, stringList } from "./skill-fields.js";
 import type { Converted } from "./skill-fields.js";
+import { splitGlobs } from "./glob/split-glob-list.js";
 
 /** What {@link resolveTrigger} needs from the skill parser. */
 export interface TriggerContext {
@@ -17,8 +18,10 @@ export interface TriggerContext {
 /**
  * How a skill enters the context, from its frontmatter:
  * - OpenHands `trigger: { type: keyword | task | path | always | on-demand, ... }` when given;
+ * - else `paths` (list or comma-separated) → `path`: as in OpenHands, `paths` wins over `triggers` and
+ *   `inputs`, which are then ignored with a `TRIGGER_CONFLICT` warning;
  * - else an `inputs` key (even empty) → `task`, whose keywords are `triggers` plus `/<name>`;
- * - else `triggers` → `keyword`; else `paths` (list or comma-separated) → `path`;
+ * - else `triggers` → `keyword`;
  * - else `always` for legacy files and `on-demand` for SKILL.md.
  */
 export function resolveTrigger(ctx: TriggerContext): { trigger: Trigger; inputs?: SkillInput[] } {
@@ -40,7 +43,7 @@ export function resolveTrigger(ctx: TriggerContext): { trigger: Trigger; inputs?
         return { trigger: { type: "task", keywords: withSlash(keywords, slash), inputs }, inputs };
       }
       case "path": {
-        const globs = take("trigger", stringList("trigger.globs", explicit.globs ?? explicit.paths, splitCommas)) ?? [];
+        const globs = take("trigger", stringList("trigger.globs", explicit.globs ?? explicit.paths, splitGlobs)) ?? [];
         if (globs.length > 0) return { trigger: { type: "path", globs } };
         warn("trigger", "FIELD_INVALID", "path trigger without globs; ignored");
         return { trigger: fallback };
@@ -56,29 +59,29 @@ export function resolveTrigger(ctx: TriggerContext): { trigger: Trigger; inputs?
   }
 
   const triggers = take("triggers", stringList("triggers", data.triggers, splitCommas));
-  const paths = take("paths", stringList("paths", data.paths, splitCommas));
+  const paths = take("paths", stringList("paths", data.paths, splitGlobs));
   if (triggers !== undefined && triggers.length === 0 && data.triggers !== "") {
     warn("triggers", "FIELD_INVALID", "'triggers' is empty; no keyword trigger");
   }
-  if ("inputs" in data) {
+  if (paths !== undefined && paths.length > 0) {
+    const lost = [
+      ...(triggers !== undefined && triggers.length > 0 ? ["triggers"] : []),
+      ...(Object.hasOwn(data, "inputs") ? ["inputs"] : []),
+    ];
+    if (lost.length > 0) {
+      const names = lost.map((k) => `'${k}'`).join(" and ");
+      warn(lost[0], "TRIGGER_CONFLICT", `${names} ignored: 'paths' makes this a path skill (one trigger per skill; paths win, as in OpenHands)`);
+    }
+    return { trigger: { type: "path", globs: paths } };
+  }
+  if (Object.hasOwn(data, "inputs")) {
     const inputs = take("inputs", inputsField(data.inputs)) ?? [];
-    ignored(ctx, paths, "paths", "task");
     return { trigger: { type: "task", keywords: withSlash(triggers ?? [], slash), inputs }, inputs };
   }
-  if (triggers !== undefined && triggers.length > 0) {
-    ignored(ctx, paths, "paths", "keyword");
-    return { trigger: { type: "keyword", keywords: triggers } };
-  }
-  if (paths !== undefined && paths.length > 0) return { trigger: { type: "path", globs: paths } };
+  if (triggers !== undefined && triggers.length > 0) return { trigger: { type: "keyword", keywords: triggers } };
   return { trigger: fallback };
 }
 
 function withSlash(keywords: string[], slash: string): string[] {
   return keywords.includes(slash) ? keywords : [...keywords, slash];
-}
-
-function ignored(ctx: TriggerContext, values: string[] | undefined, key: string, type: string): void {
-  if (values !== undefined && values.length > 0) {
-    ctx.warn(key, "TRIGGER_CONFLICT", `'${key}' ignored: the skill is a ${type} skill (one trigger per skill)`);
-  }
 }

@@ -1,4 +1,5 @@
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -106,6 +107,36 @@ describe("validateSkill details", () => {
     await mkdir(dir);
     await writeFile(path.join(dir, "SKILL.md"), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a]));
     expect(errorCodes(await validateSkill(dir))).toEqual(["ENCODING_INVALID"]);
+  });
+
+  it("reads through the one file reader: NUL bytes, a size cap, containment and FIFOs", async () => {
+    const make = async (name: string) => {
+      const dir = path.join(tmp, name);
+      await mkdir(dir);
+      return dir;
+    };
+    const nul = await make("nul-skill");
+    await writeFile(path.join(nul, "SKILL.md"), "---\nname: nul-skill\ndescription: a\u0000b\n---\n");
+    expect(errorCodes(await validateSkill(nul))).toEqual(["ENCODING_INVALID"]);
+    const big = await make("big-skill");
+    await writeFile(path.join(big, "SKILL.md"), `---\nname: big-skill\ndescription: d\n---\n${"x".repeat(5000)}`);
+    expect(errorCodes(await validateSkill(big, { maxBytes: 1000 }))).toEqual(["TOO_LARGE"]);
+    const outside = await make("outside");
+    const secret = path.join(tmp, "secret.md");
+    await writeFile(secret, "---\nname: outside\ndescription: d\n---\n");
+    await symlink(secret, path.join(outside, "SKILL.md"));
+    expect(errorCodes(await validateSkill(outside, { root: outside }))).toEqual(["PATH_OUTSIDE_ROOT"]);
+    expect((await validateSkill(outside)).valid).toBe(true);
+    const fifo = await make("fifo-skill");
+    execFileSync("mkfifo", [path.join(fifo, "SKILL.md")]);
+    // A FIFO is not a regular file: the finder does not take it (stat().isFile() is false), and nothing blocks.
+    expect(errorCodes(await validateSkill(fifo))).toEqual(["MISSING_SKILL_MD"]);
+  });
+
+  it("refuses a frontmatter longer than the cap, as the loader does", () => {
+    const text = `---\nname: a\ndescription: ${"x".repeat(3000)}\n---\n`;
+    expect(errorCodes(validateSkillMd(text, { maxFrontmatterChars: 1000 }))).toEqual(["FRONTMATTER_TOO_LARGE"]);
+    expect(errorCodes(validateSkillMd(text, { dirName: "a" }))).toEqual(["DESCRIPTION_TOO_LONG"]);
   });
 
   it("honours an aborted signal", async () => {

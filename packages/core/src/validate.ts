@@ -1,13 +1,17 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import * as path from "node:path";
-import { LineCounter, isMap, isNode, isPair, parseDocument } from "yaml";
+import { LineCounter, isMap, isNode, isPair } from "yaml";
 import type { Document } from "yaml";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { splitFrontmatter, yamlMessage } from "./frontmatter.js";
 import { SkillctxError } from "./errors.js";
+import { readTextFile } from "./fs/read-text-file.js";
+import { MAX_FRONTMATTER_CHARS, MAX_SKILL_FILE_BYTES, MAX_YAML_ERRORS } from "./limits.js";
 import { checkCompatibility, checkDescription, checkFields, checkName, checkSoftTypes } from "./spec-rules.js";
 import type { RuleFinding } from "./spec-rules.js";
+import { parseYamlBlock } from "./yaml-document.js";
+import type { AliasTable } from "./yaml-document.js";
 import { strictFindings } from "./yaml-strict.js";
 import { asWritten, scalarText } from "./yaml-values.js";
 
@@ -19,6 +23,13 @@ export interface ValidateSkillOptions {
    * @default false
    */
   strict?: boolean;
+  /**
+   * Containment: a SKILL.md whose real path leaves this folder's real path is not read
+   * (`PATH_OUTSIDE_ROOT`). @default none (symlinks are followed; pass the project root for repository content)
+   */
+  root?: string;
+  /** Largest SKILL.md read, in bytes; a larger one is `TOO_LARGE`. @default MAX_SKILL_FILE_BYTES (4 MiB) */
+  maxBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -26,6 +37,12 @@ export interface ValidateSkillOptions {
 export interface ValidateSkillMdOptions {
   /** @default false — see {@link ValidateSkillOptions.strict} */
   strict?: boolean;
+  /**
+   * Longest frontmatter read, in UTF-16 units; a longer one is `FRONTMATTER_TOO_LARGE` (error), since the
+   * loader would not read it either.
+   * @default MAX_FRONTMATTER_CHARS (262,144)
+   */
+  maxFrontmatterChars?: number;
   /** The file, copied into diagnostics. */
   path?: string;
   /** The skill folder's name, checked against `name`; undefined skips that check. */
@@ -62,13 +79,15 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
     }
   }
   if (file === undefined) return fail("MISSING_SKILL_MD", "Missing required file: SKILL.md", dir);
-  const bytes = await readFile(file, { signal: options.signal });
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return fail("ENCODING_INVALID", "SKILL.md is not valid UTF-8", file);
+  // The one reader of repository content: regular files only, size cap, strict UTF-8 (a BOM is kept, as
+  // Python's read_text keeps it, so that a BOM is FRONTMATTER_MISSING as the reference says).
+  const read = await readTextFile(file, { maxBytes: options.maxBytes ?? MAX_SKILL_FILE_BYTES, root: options.root, signal: options.signal });
+  if (!read.ok) {
+    if (read.code === "NOT_UTF8") return fail("ENCODING_INVALID", "SKILL.md is not valid UTF-8", file);
+    if (read.code === "BINARY") return fail("ENCODING_INVALID", "SKILL.md contains NUL bytes (not a text file)", file);
+    return fail(read.code, read.message, file);
   }
+  const text = read.text;
   const dirName = path.basename(path.resolve(dir));
   return validateSkillMd(text, { strict: options.strict ?? false, path: file, dirName });
 }
@@ -87,7 +106,6 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
 
   // Python's read_text() turns CRLF and CR into LF and keeps a BOM.
   const content = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
-  const lineAt = lineIndex(content);
   if (!content.startsWith("---")) {
     add("FRONTMATTER_MISSING", "error", "SKILL.md must start with YAML frontmatter (---)", 1);
     return done();
@@ -98,10 +116,17 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
     add("FRONTMATTER_UNCLOSED", "error", "SKILL.md frontmatter not properly closed with ---", 1);
     return done();
   }
+  // skillctx does not read a larger block (the loader refuses it too), whatever the reference would do.
+  const maxChars = options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS;
+  if (close - 3 > maxChars) {
+    add("FRONTMATTER_TOO_LARGE", "error", `frontmatter is longer than ${maxChars.toLocaleString("en-US")} characters; not read`, 1);
+    return done();
+  }
+  const lineAt = lineIndex(content, close + 3);
   const block = content.slice(3, close);
   const fileLine = (offset: number) => lineAt(3 + offset);
   // Where a loader that reads fences as lines would cut; warn when the reference cuts elsewhere.
-  const lines = splitFrontmatter(content);
+  const lines = splitFrontmatter(content, { maxFrontmatterChars: maxChars });
   const agrees =
     /^---[ \t]*\n/.test(content) && lines.frontmatter !== undefined && content[close - 1] === "\n" && lineAt(close) === lines.bodyLine - 1;
   if (!agrees) {
@@ -114,12 +139,16 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   }
 
   const counter = new LineCounter();
-  const doc = parseDocument(block, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    for (const e of doc.errors) add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${yamlMessage(e.message)}`, fileLine(e.pos[0]));
+  const { doc, errors, aliases } = parseYamlBlock(block, { lineCounter: counter });
+  if (errors.length > 0) {
+    for (const e of errors.slice(0, MAX_YAML_ERRORS)) add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${yamlMessage(e.message)}`, fileLine(e.offset));
+    if (errors.length > MAX_YAML_ERRORS) {
+      const rest = (errors.length - MAX_YAML_ERRORS).toLocaleString("en-US");
+      add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${rest} more YAML errors from this line on`, fileLine(errors[MAX_YAML_ERRORS]!.offset));
+    }
     return done();
   }
-  for (const f of strictFindings(doc, block)) {
+  for (const f of strictFindings(doc, block, aliases)) {
     const severity = f.kind === "duplicate" || strict ? "error" : "warning";
     const note = f.kind === "portability" && !strict ? " — the reference validator rejects this (--strict)" : "";
     add("YAML_INVALID", severity, `Invalid YAML in frontmatter: ${f.message}${note}`, fileLine(f.offset));
@@ -131,12 +160,12 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   }
   let data: Record<string, unknown>;
   try {
-    data = asWritten(contents, doc) as Record<string, unknown>;
+    data = asWritten(contents, doc, aliases) as Record<string, unknown>;
   } catch (error) {
     add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${SkillctxError.isInstance(error) ? error.message : String(error)}`, 1);
     return done();
   }
-  const keyLine = keyLines(doc, fileLine);
+  const keyLine = keyLines(doc, fileLine, aliases);
   const report = (findings: RuleFinding[], severity: "error" | "warning", key: string | undefined) => {
     for (const f of findings) add(f.code, severity, f.message, key === undefined ? 1 : keyLine(key));
   };
@@ -155,10 +184,10 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   return done();
 }
 
-/** File line (1-based) of an offset in `text`. */
-function lineIndex(text: string): (offset: number) => number {
+/** File line (1-based) of an offset in `text` before `end` (lines are indexed up to there only). */
+function lineIndex(text: string, end: number): (offset: number) => number {
   const starts = [0];
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   return (offset) => {
     let lo = 0;
     let hi = starts.length - 1;
@@ -171,13 +200,13 @@ function lineIndex(text: string): (offset: number) => number {
   };
 }
 
-function keyLines(doc: Document, fileLine: (offset: number) => number): (key: string) => number {
+function keyLines(doc: Document, fileLine: (offset: number) => number, aliases: AliasTable): (key: string) => number {
   const lines = new Map<string, number>();
   const contents = doc.contents;
   if (isMap(contents)) {
     for (const pair of contents.items) {
       if (!isPair(pair) || !isNode(pair.key)) continue;
-      const key = scalarText(pair.key, doc);
+      const key = scalarText(pair.key, doc, aliases);
       if (key !== undefined && !lines.has(key)) lines.set(key, fileLine(pair.key.range?.[0] ?? 0));
     }
   }

@@ -1,14 +1,17 @@
-import { readdirSync, realpathSync, statSync } from "node:fs";
-import type { Dirent } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { compareCodePoints } from "./code-point-order.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { errorCode } from "./fs/open-file.js";
+import { isInside } from "./fs/paths.js";
+import { walk } from "./fs/walk.js";
+import type { WalkEntry } from "./fs/walk.js";
+import { MAX_SKILL_DIR_DEPTH } from "./limits.js";
 import type { ScanPacer } from "./scan-pacer.js";
 import type { SkillScope } from "./skill.js";
 
 /** How deep sub-folders of a parent folder are searched for skills (the parent is depth 0). */
-export const MAX_SKILL_DEPTH = 4;
+export const MAX_SKILL_DEPTH = MAX_SKILL_DIR_DEPTH;
 
 /** File names (lower case) that are never legacy skills: repository meta files. */
 const NOT_SKILLS = new Set([
@@ -37,6 +40,8 @@ export interface FoundSkillFile {
   stat?: { size: number; mtimeMs: number };
   /** Given as a source itself, rather than found in a parent folder. */
   explicit?: boolean;
+  /** Real path of the project root the file must stay inside when read (project scope), else unset. */
+  containRoot?: string;
 }
 
 /** What one scan shares across all of its sources. */
@@ -51,21 +56,43 @@ export interface WalkContext {
   skillDirs: Set<string>;
 }
 
+/** A SKILL.md found in a folder, or why the folder's SKILL.md may not be read. */
+export type SkillFileProbe =
+  | { path: string; size: number; mtimeMs: number; refused?: undefined }
+  | { refused: Diagnostic; path: string };
+
 /**
  * The SKILL.md (or skill.md) of `dir` with its stat, or undefined when `dir` is not a skill folder
- * (or cannot be searched: reading it as a parent folder then reports why).
+ * (or cannot be searched: reading it as a parent folder then reports why). With `containRoot` (a real
+ * path), a SKILL.md that is a symlink leaving it is refused with a `PATH_OUTSIDE_ROOT` diagnostic,
+ * and one that is not a regular file (a FIFO, a device) with `NOT_A_FILE`.
  */
-export function findSkillFile(dir: string): { path: string; size: number; mtimeMs: number } | undefined {
+export function findSkillFile(dir: string, containRoot?: string): SkillFileProbe | undefined {
   const prefix = withSep(dir);
   for (const name of ["SKILL.md", "skill.md"]) {
     const file = prefix + name;
     let stats;
     try {
-      stats = statSync(file, { throwIfNoEntry: false });
+      if (containRoot === undefined) {
+        stats = statSync(file, { throwIfNoEntry: false });
+      } else {
+        stats = lstatSync(file, { throwIfNoEntry: false });
+        if (stats?.isSymbolicLink() === true) {
+          const real = realpathSync.native(file);
+          if (!isInside(real, containRoot)) {
+            return { path: file, refused: diagnostic("PATH_OUTSIDE_ROOT", "warning", `${file} resolves to ${real}, outside the project (${containRoot}); not read`, { path: file }) };
+          }
+          stats = statSync(real);
+        }
+      }
     } catch {
       return undefined;
     }
-    if (stats?.isFile()) return { path: file, size: stats.size, mtimeMs: stats.mtimeMs };
+    if (stats === undefined) continue;
+    if (stats.isFile()) return { path: file, size: stats.size, mtimeMs: stats.mtimeMs };
+    if (!stats.isDirectory()) {
+      return { path: file, refused: diagnostic("NOT_A_FILE", "warning", `${file} is not a regular file; not read`, { path: file }) };
+    }
   }
   return undefined;
 }
@@ -77,88 +104,73 @@ export function isLegacySkillName(name: string): boolean {
 }
 
 /**
- * Searches a parent folder: each sub-folder with a SKILL.md is a skill (its files are resources
- * and are not searched), other `.md` files are legacy skills named relative to `root`. Entries are
- * visited in code-point order; dot-entries and `node_modules` are skipped; symlinks are followed
- * and a folder whose real path was already searched is skipped.
+ * Searches a parent folder with the one walker (`fs/walk.ts`): each sub-folder with a SKILL.md is a
+ * skill (its files are resources and are not searched), other `.md` files are legacy skills named
+ * relative to `root`. Entries are visited in code-point order; dot-entries and `node_modules` are
+ * skipped; symlinks are followed (only inside `containRoot` when given) and a folder whose real path
+ * was already searched is skipped. Folders deeper than {@link MAX_SKILL_DEPTH} are not searched.
  */
 export async function walkParentFolder(
   root: string,
-  realRoot: string,
   scope: SkillScope,
   context: WalkContext,
   out: FoundSkillFile[],
+  containRoot?: string,
 ): Promise<void> {
-  context.visitedDirs.add(realRoot);
-  await visit(root, realRoot, 0);
-
-  async function visit(dir: string, realDir: string, depth: number): Promise<void> {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch (error) {
+  const { pacer } = context;
+  const visit = (entry: WalkEntry): boolean => {
+    if (entry.type === "dir") {
+      const skillFile = findSkillFile(entry.path, containRoot);
+      pacer.tick(skillFile === undefined ? 2 : 1);
+      if (skillFile === undefined) return true;
+      context.skillDirs.add(entry.realPath);
+      if (skillFile.refused !== undefined) {
+        context.diagnostics.push(skillFile.refused);
+        return false;
+      }
+      const found: FoundSkillFile = {
+        path: skillFile.path,
+        format: "skill-md",
+        scope,
+        dir: entry.path,
+        stat: { size: skillFile.size, mtimeMs: skillFile.mtimeMs },
+      };
+      if (containRoot !== undefined) found.containRoot = containRoot;
+      out.push(found);
+      return false;
+    }
+    if (!isLegacySkillName(entry.name)) return false;
+    if (entry.type === "other") {
       context.diagnostics.push(
-        diagnostic("READ_FAILED", "warning", `cannot read folder ${dir}: ${reason(error)}`, { path: dir }),
+        diagnostic("NOT_A_FILE", "warning", `skipped ${entry.path}: not a regular file (a FIFO, socket or device)`, { path: entry.path }),
       );
-      return;
+      return false;
     }
-    if (context.pacer.tick()) await context.pacer.pause();
-    entries.sort((a, b) => compareCodePoints(a.name, b.name));
-    // Names from readdir hold no separator: plain concatenation is path.join here, and cheaper.
-    const dirPrefix = withSep(dir);
-    const realPrefix = withSep(realDir);
-    for (const entry of entries) {
-      const name = entry.name;
-      if (name.startsWith(".") || name === "node_modules") continue;
-      const full = dirPrefix + name;
-      let isDirectory = entry.isDirectory();
-      let isFile = entry.isFile();
-      let real = realPrefix + name;
-      if (entry.isSymbolicLink()) {
-        try {
-          const target = statSync(full);
-          isDirectory = target.isDirectory();
-          isFile = target.isFile();
-          real = realpathSync.native(full);
-        } catch (error) {
-          context.diagnostics.push(
-            diagnostic("BROKEN_SYMLINK", "warning", `skipped ${full}: ${reason(error)}`, { path: full }),
-          );
-          continue;
-        } finally {
-          if (context.pacer.tick(2)) await context.pacer.pause();
-        }
-      }
-      if (isDirectory) {
-        if (depth + 1 > MAX_SKILL_DEPTH || context.visitedDirs.has(real)) continue;
-        context.visitedDirs.add(real);
-        const skillFile = findSkillFile(full);
-        if (context.pacer.tick(skillFile === undefined ? 2 : 1)) await context.pacer.pause();
-        if (skillFile === undefined) {
-          await visit(full, real, depth + 1);
-          continue;
-        }
-        context.skillDirs.add(real);
-        out.push({
-          path: skillFile.path,
-          format: "skill-md",
-          scope,
-          dir: full,
-          stat: { size: skillFile.size, mtimeMs: skillFile.mtimeMs },
-        });
-      } else if (isFile && isLegacySkillName(name) && !context.seenFiles.has(real)) {
-        context.seenFiles.add(real);
-        out.push({ path: full, realPath: real, format: "legacy", scope, root });
-      }
-    }
-  }
+    if (context.seenFiles.has(entry.realPath)) return false;
+    context.seenFiles.add(entry.realPath);
+    const found: FoundSkillFile = { path: entry.path, realPath: entry.realPath, format: "legacy", scope, root };
+    if (containRoot !== undefined) found.containRoot = containRoot;
+    out.push(found);
+    return false;
+  };
+  const walked = await walk(root, {
+    maxDepth: MAX_SKILL_DEPTH,
+    containRoot,
+    skip: isSkipped,
+    visit,
+    visited: context.visitedDirs,
+    pacer,
+  });
+  context.diagnostics.push(...walked.diagnostics);
 }
 
 /** A short reason for a file-system error (its code when it has one). */
 export function reason(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string") return code;
-  return error instanceof Error ? error.message : String(error);
+  return errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+}
+
+function isSkipped(name: string): boolean {
+  return name.charCodeAt(0) === 0x2e /* . */ || name === "node_modules";
 }
 
 function withSep(dir: string): string {

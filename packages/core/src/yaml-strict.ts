@@ -7,6 +7,7 @@
  */
 import { isAlias, isCollection, isMap, isNode, isPair, isScalar, visit } from "yaml";
 import type { Document } from "yaml";
+import type { AliasTable } from "./yaml-document.js";
 import { scalarText } from "./yaml-values.js";
 
 /** One construct strictyaml refuses. */
@@ -18,8 +19,11 @@ export interface StrictFinding {
   offset: number;
 }
 
-/** Every construct of `doc` (parsed from `source`) that strictyaml refuses, in document order. */
-export function strictFindings(doc: Document, source: string): StrictFinding[] {
+/**
+ * Every construct of `doc` (parsed from `source`) that strictyaml refuses, in document order. Linear in
+ * the size of the block (`aliases`, the document's alias table, keeps key resolution linear too).
+ */
+export function strictFindings(doc: Document, source: string, aliases?: AliasTable): StrictFinding[] {
   const found: StrictFinding[] = [];
   const add = (kind: StrictFinding["kind"], message: string, offset: number | undefined) =>
     found.push({ kind, message, offset: offset ?? 0 });
@@ -39,7 +43,7 @@ export function strictFindings(doc: Document, source: string): StrictFinding[] {
     const seen = new Set<string>();
     let column: number | undefined;
     for (const pair of node.items) {
-      const key = isScalar(pair.key) || isAlias(pair.key) ? scalarText(pair.key, doc) : undefined;
+      const key = isScalar(pair.key) || isAlias(pair.key) ? scalarText(pair.key, doc, aliases) : undefined;
       const keyOffset = isNode(pair.key) ? pair.key.range?.[0] : undefined;
       if (key === undefined && pair.key !== null) {
         add("portability", "complex mapping key (strictyaml reads keys as strings only)", keyOffset);
@@ -67,33 +71,45 @@ export function strictFindings(doc: Document, source: string): StrictFinding[] {
 /** Offsets of tabs that are not inside a quoted scalar, the text of a block scalar, or a comment. */
 function strayTabs(doc: Document, source: string): number[] {
   if (!source.includes("\t")) return [];
-  const quoted: Array<[number, number]> = [];
-  const blocks: Array<[number, number]> = [];
+  // One mark per character of the block (scalar ranges do not overlap): O(n), however many scalars.
+  const QUOTED = 1;
+  const BLOCK = 2;
+  const marks = new Uint8Array(source.length);
   visit(doc, (_key, node) => {
     if (!isScalar(node) || node.range === undefined || node.range === null) return;
     const [start, end] = node.range;
-    if (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE") quoted.push([start, end]);
-    else if (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") blocks.push([start, end]);
+    const mark = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE" ? QUOTED : node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED" ? BLOCK : 0;
+    if (mark !== 0) marks.fill(mark, Math.max(0, start), Math.min(source.length, end));
   });
-  const inside = (ranges: Array<[number, number]>, i: number) => ranges.some(([s, e]) => i >= s && i < e);
   const tabs: number[] = [];
   let lineStart = 0;
+  // Whether the current line holds anything but tabs before the current character.
+  let textBefore = false;
   let comment = false;
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === "\n") {
       lineStart = i + 1;
+      textBefore = false;
       comment = false;
       continue;
     }
-    if (comment || inside(quoted, i)) continue;
-    if (c === "#" && (i === lineStart || source[i - 1] === " " || source[i - 1] === "\t") && !inside(blocks, i)) {
-      comment = true;
+    const mark = marks[i];
+    if (comment || mark === QUOTED) {
+      if (c !== "\t") textBefore = true;
       continue;
     }
-    if (c !== "\t") continue;
+    if (c === "#" && (i === lineStart || source[i - 1] === " " || source[i - 1] === "\t") && mark !== BLOCK) {
+      comment = true;
+      textBefore = true;
+      continue;
+    }
+    if (c !== "\t") {
+      textBefore = true;
+      continue;
+    }
     // In a block scalar, a tab is text once the line's indentation is over.
-    if (inside(blocks, i) && /[^\t]/.test(source.slice(lineStart, i))) continue;
+    if (mark === BLOCK && textBefore) continue;
     tabs.push(i);
   }
   return tabs;

@@ -1,4 +1,4 @@
-import { SkillctxError } from "@skillctx/core";
+import { compareCodePoints, SkillctxError } from "@skillctx/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpBridge, type McpBridge } from "./bridge.js";
 import { commandLine, descendants, fixture, fixtureServer, isProcessAlive, waitFor } from "./test-utils.js";
@@ -22,7 +22,7 @@ describe("createMcpBridge", () => {
     const names = bridge.tools().map((t) => t.name);
     expect(names).toContain("mcp__alpha__echo");
     expect(names).toContain("mcp__beta__add");
-    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect(names).toEqual([...names].sort(compareCodePoints));
     const echo = bridge.tools().find((t) => t.name === "mcp__alpha__echo")!;
     expect(echo).toMatchObject({ server: "alpha", tool: "echo", description: "Returns its text." });
 
@@ -165,16 +165,15 @@ describe("createMcpBridge", () => {
   });
 
   it("reports a server that never answers the handshake after the startup timeout, and stops it", async () => {
-    const started = Date.now();
+    // How long this takes is checked in test/adversarial/mcp.test.ts, in a separate process with a generous bound.
     const bridge = await bridgeOf([fixtureServer("hang", { script: "hang-server.mjs" }), fixtureServer("ok")], {
       start: ["hang", "ok"],
       // Long enough for the good server on a busy 2-core box.
       startupTimeoutMs: 2500,
       shutdownGraceMs: 300,
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(bridge.diagnostics).toEqual([
-      expect.objectContaining({ code: "MCP_SERVER_START_TIMEOUT", severity: "error", message: expect.stringContaining('"hang" did not complete the MCP handshake within 2500 ms') }),
+      expect.objectContaining({ code: "MCP_SERVER_START_TIMEOUT", severity: "error", message: expect.stringContaining('"hang" did not complete the MCP handshake and tool listing within 2500 ms') }),
     ]);
     expect(bridge.servers().map((s) => s.state)).toEqual(["failed", "running"]);
     expect(descendants().map(commandLine).filter((c) => c?.includes("hang-server.mjs"))).toEqual([]);
@@ -268,10 +267,10 @@ describe("createMcpBridge", () => {
   it("escalates to SIGKILL for a server that ignores stdin's end and SIGTERM", async () => {
     const bridge = await createMcpBridge([fixtureServer("stubborn", { args: ["--stubborn"] })], { start: ["stubborn"], shutdownGraceMs: 200 });
     const pid = bridge.servers()[0]!.pid!;
-    const started = Date.now();
     await bridge.close();
+    // Neither stdin's end nor SIGTERM stops it (process-transport.test.ts shows the stages); only SIGKILL did.
     expect(isProcessAlive(pid)).toBe(false);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(400); // two stages waited
+    expect(descendants()).toEqual([]);
   });
 
   it("closes through await using and through its abort signal", async () => {

@@ -1,6 +1,14 @@
-import { diagnostic, SkillctxError, type Diagnostic } from "@skillctx/core";
+import { compareCodePoints, diagnostic, SkillctxError, type Diagnostic } from "@skillctx/core";
+import {
+  MCP_MAX_MALFORMED_MESSAGES,
+  MCP_MAX_MESSAGE_BYTES,
+  MCP_MAX_RESULT_CHARS,
+  MCP_MAX_TOOL_LIST_BYTES,
+  MCP_MAX_TOOL_PAGES,
+  MCP_MAX_TOOLS_PER_SERVER,
+} from "@skillctx/core/internal";
 import { ServerConnection, type ConnectionContext } from "./server-connection.js";
-import { assignToolNames, codePointCompare } from "./tool-names.js";
+import { assignToolNames, reduce } from "./tool-names.js";
 import type { DeclaredServer, McpCallResult, McpServerStatus, McpTool } from "./types.js";
 
 /** Options for {@link createMcpBridge}. */
@@ -17,8 +25,27 @@ export interface McpBridgeOptions {
   signal?: AbortSignal;
   /** How long each shutdown stage (stdin end, SIGTERM, SIGKILL) waits. @default 2000 */
   shutdownGraceMs?: number;
-  /** How many times a server that exited is restarted, on the next call to it. @default 1 */
+  /** How many times a server that exited (or was stopped for misbehaving) is restarted, on the next call to it. @default 1 */
   maxRestarts?: number;
+  /**
+   * Longest JSON-RPC message a server may send: one stdio line, one HTTP response body, one server-sent
+   * event. A server that sends a longer one is stopped (`MCP_MESSAGE_TOO_LARGE`); calls waiting on it
+   * get an error result; it is restarted on the next call (see `maxRestarts`). @default 16 MiB
+   */
+  maxMessageBytes?: number;
+  /** Most `tools/list` pages read from one server; past it the tools listed so far are kept (`MCP_TOOLS_LIST_TRUNCATED`). @default 100 */
+  maxToolPages?: number;
+  /** Most tools kept from one server (`MCP_TOOLS_LIST_TRUNCATED`). @default 1000 */
+  maxToolsPerServer?: number;
+  /** Most bytes of tool definitions (JSON) kept from one server (`MCP_TOOLS_LIST_TRUNCATED`). @default 4 MiB */
+  maxToolListBytes?: number;
+  /**
+   * Malformed messages (not JSON, not JSON-RPC) one server process may send: the first gives a warning
+   * (`MCP_MESSAGE_MALFORMED`), this many stop the server like an over-size message does. @default 100
+   */
+  maxMalformedMessages?: number;
+  /** Longest tool result text returned, in characters; the rest is cut with a note on the last line. @default 100_000 */
+  maxResultChars?: number;
 }
 
 /** Options of one tool call. */
@@ -102,6 +129,14 @@ class Bridge implements McpBridge {
       graceMs: options.shutdownGraceMs ?? 2000,
       maxRestarts: options.maxRestarts ?? 1,
       env: options.env,
+      limits: {
+        maxMessageBytes: options.maxMessageBytes ?? MCP_MAX_MESSAGE_BYTES,
+        maxToolPages: options.maxToolPages ?? MCP_MAX_TOOL_PAGES,
+        maxToolsPerServer: options.maxToolsPerServer ?? MCP_MAX_TOOLS_PER_SERVER,
+        maxToolListBytes: options.maxToolListBytes ?? MCP_MAX_TOOL_LIST_BYTES,
+        maxMalformedMessages: options.maxMalformedMessages ?? MCP_MAX_MALFORMED_MESSAGES,
+        maxResultChars: options.maxResultChars ?? MCP_MAX_RESULT_CHARS,
+      },
       toolsChanged: () => this.#toolsChanged(),
       report: (d) => this.#report(d),
     };
@@ -161,7 +196,12 @@ class Bridge implements McpBridge {
     options.signal?.throwIfAborted();
     this.#currentTools();
     const route = this.#routes.get(name);
-    if (route === undefined) return { content: `Unknown MCP tool "${name}".`, isError: true };
+    if (route === undefined) {
+      // A tool of a server that is down is withdrawn from tools(); say why instead of "unknown".
+      const down = [...this.#connections.values()].find((c) => c.state !== "running" && name.startsWith(`mcp__${reduce(c.server.name)}__`));
+      const why = down === undefined ? "" : `: MCP server "${down.server.name}" is not running (${down.state})`;
+      return { content: `Unknown MCP tool "${name}"${why}.`, isError: true };
+    }
     const input = toArguments(args);
     if (input === undefined) {
       return { content: `MCP tool "${name}" takes a JSON object of arguments, not ${JSON.stringify(args)}.`, isError: true };
@@ -211,7 +251,7 @@ class Bridge implements McpBridge {
       if (entry.tool.annotations !== undefined) tool.annotations = entry.tool.annotations;
       return tool;
     });
-    tools.sort((a, b) => codePointCompare(a.name, b.name));
+    tools.sort((a, b) => compareCodePoints(a.name, b.name));
     this.#tools = tools;
     this.#routes = routes;
     return tools;

@@ -46,6 +46,28 @@ export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 export type StdioServerConfig = z.infer<typeof StdioServerConfigSchema>;
 export type HttpServerConfig = z.infer<typeof HttpServerConfigSchema>;
 
+/** Longest server name accepted, in characters. */
+export const MAX_SERVER_NAME = 128;
+
+// Control characters, line and paragraph separators, and bidirectional overrides: a name must read
+// the same in a diagnostic, a log line and the model's tool list as in the file.
+const UNSAFE_NAME = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * Checks a declared server name, which is shown to the model (in `mcp__<server>__<tool>`) and in
+ * diagnostics exactly as written: names are never `${VAR}`-expanded. Refused: empty names, names longer
+ * than {@link MAX_SERVER_NAME}, and names with control characters or bidirectional overrides.
+ *
+ * @returns why the name is refused (a phrase that starts with the quoted name), or undefined when it is fine.
+ */
+export function checkServerName(name: string): string | undefined {
+  const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
+  if (name.trim() === "") return `${shown} is empty`;
+  if (name.length > MAX_SERVER_NAME) return `${shown} is longer than ${MAX_SERVER_NAME} characters`;
+  if (UNSAFE_NAME.test(name)) return `${shown} contains control or bidirectional characters`;
+  return undefined;
+}
+
 const KNOWN_KEYS = {
   stdio: new Set(["type", "transport", "command", "args", "env", "cwd", "enabled", "disabled", "timeout"]),
   http: new Set(["type", "transport", "url", "headers", "enabled", "disabled", "timeout"]),
@@ -73,7 +95,7 @@ export function parseServerConfig(
   const diagnostics = Object.keys(raw as Record<string, unknown>)
     .filter((key) => !KNOWN_KEYS[config.type].has(key))
     .map((key) =>
-      diagnostic("MCP_CONFIG_UNKNOWN_KEY", "warning", `MCP server "${name}": unknown key "${key}" ignored`, where),
+      diagnostic("MCP_CONFIG_UNKNOWN_KEY", "warning", `MCP server "${name}": unknown key ${JSON.stringify(key.slice(0, 60))} ignored`, where),
     );
   return { config, diagnostics };
 }

@@ -10,14 +10,25 @@ const connect = async (transport: ProcessTransport) => {
 };
 
 describe("ProcessTransport", () => {
-  it("passes exactly the environment it is given", async () => {
-    const transport = new ProcessTransport({ command: process.execPath, args: [fixture("server.mjs")], env: { ONLY: "this" } });
-    const client = await connect(transport);
-    const env = async (name: string) => ((await client.callTool({ name: "env", arguments: { name } })).content as { text: string }[])[0]!.text;
-    expect(await env("ONLY")).toBe("this");
-    // The SDK's own transport always adds HOME, LOGNAME, PATH, SHELL, TERM and USER.
-    for (const name of ["HOME", "LOGNAME", "PATH", "USER"]) expect(await env(name)).toBe("(unset)");
-    await client.close();
+  it("passes the allowlisted environment and its env, never the host's secrets or shell functions", async () => {
+    const saved = { key: process.env.OPENAI_API_KEY, fn: process.env["BASH_FUNC_x%%"] };
+    process.env.OPENAI_API_KEY = "sk-secret";
+    process.env["BASH_FUNC_x%%"] = "() { echo pwned; }";
+    try {
+      const transport = new ProcessTransport({ command: process.execPath, args: [fixture("server.mjs")], env: { ONLY: "this", PATH: "/caller/bin" } });
+      const client = await connect(transport);
+      const env = async (name: string) => ((await client.callTool({ name: "env", arguments: { name } })).content as { text: string }[])[0]!.text;
+      expect(await env("ONLY")).toBe("this");
+      expect(await env("PATH")).toBe("/caller/bin"); // the caller's value wins over the inherited one
+      expect(await env("HOME")).toBe(process.env.HOME);
+      for (const name of ["OPENAI_API_KEY", "BASH_FUNC_x%%", "LOGNAME"]) expect(await env(name)).toBe("(unset)");
+      await client.close();
+    } finally {
+      if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved.key;
+      if (saved.fn === undefined) delete process.env["BASH_FUNC_x%%"];
+      else process.env["BASH_FUNC_x%%"] = saved.fn;
+    }
   });
 
   it("stops a stubborn server behind a shell wrapper, which signalling the direct child alone would leave running", async () => {

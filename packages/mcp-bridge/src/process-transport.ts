@@ -1,35 +1,45 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { within, poll } from "./timing.js";
-import { isGroupAlive, signalGroup, trackGroup, untrackGroup, USE_PROCESS_GROUPS } from "./process-group.js";
+import { MCP_MAX_MESSAGE_BYTES } from "@skillctx/core/internal";
+import { FrameReader } from "./frame-reader.js";
+import { spawnGroup, type GroupProcess, type ProcessExit, type ProcessScope } from "@skillctx/process";
 
 /** Options for {@link ProcessTransport}. */
 export interface ProcessTransportOptions {
   command: string;
   args?: string[] | undefined;
-  /** The child's whole environment (nothing is added to it). */
-  env: Record<string, string>;
+  /**
+   * Added to the allowlisted environment (PATH, HOME, LANG, LC_*, TERM, USER, SHELL, TMPDIR; see
+   * `processEnv` of `@skillctx/process`): the caller's variables and the server's own `env`. Nothing
+   * else of the host's environment reaches the server. @default {}
+   */
+  env?: Record<string, string> | undefined;
   cwd?: string | undefined;
   /** How long each shutdown stage waits before the next, harsher one. @default 2000 */
   graceMs?: number | undefined;
+  /** The owner's process scope: closing it closes this server too. @default undefined */
+  scope?: ProcessScope | undefined;
   /** How many bytes of the child's stderr to keep for error messages. @default 4096 */
   stderrBytes?: number | undefined;
+  /**
+   * Longest message (one stdout line) the server may send, in bytes. A longer one is dropped as it
+   * streams in and reported to `onerror` as an `McpFrameError` (`oversize`); so is a line that is not
+   * JSON-RPC (`malformed`). The transport keeps reading; the bridge stops such a server.
+   * @default 16 MiB (`MCP_MAX_MESSAGE_BYTES`)
+   */
+  maxMessageBytes?: number | undefined;
 }
 
-/** How a child process ended. */
-export interface ProcessExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
+export type { ProcessExit } from "@skillctx/process";
 
 /**
  * MCP stdio client transport. Compared with the SDK's `StdioClientTransport` it passes
- * exactly the environment it is given, runs the server in its own process group so
- * that wrappers (`npx`, `sh -c`, `uv run`) and their children are stopped together,
- * waits for the processes to be gone when closing, and keeps a tail of stderr (instead
- * of printing it over the host's output) for error messages.
+ * the allowlisted environment plus `env` only, runs the server in its own process group
+ * (through `spawnGroup` of `@skillctx/process`) so that wrappers (`npx`, `sh -c`, `uv run`)
+ * and their children are stopped together, waits for the processes to be gone when
+ * closing, and keeps a tail of stderr (instead of printing it over the host's output)
+ * for error messages.
  *
  * `close()` stops the server in stages: end stdin, then SIGTERM, then SIGKILL, each
  * after `graceMs`; then any process left in the group gets the same treatment.
@@ -40,11 +50,11 @@ export class ProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   readonly #options: ProcessTransportOptions;
-  readonly #buffer = new ReadBuffer();
-  #child: ChildProcess | undefined;
+  #frames: FrameReader | undefined;
+  #child: GroupProcess | undefined;
+  #started = false;
   #stderr = "";
   #exit: ProcessExit | undefined;
-  #exited: Promise<void> = Promise.resolve();
   #closing: Promise<void> | undefined;
   #closeFired = false;
 
@@ -68,41 +78,27 @@ export class ProcessTransport implements Transport {
   }
 
   /** Spawns the server. Rejects if it cannot be spawned (for example, command not found). */
-  start(): Promise<void> {
-    if (this.#child !== undefined) return Promise.reject(new Error("ProcessTransport already started"));
-    const { command, args = [], env, cwd } = this.#options;
-    const child = spawn(command, args, {
-      env,
-      cwd,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: USE_PROCESS_GROUPS,
-      windowsHide: true,
-    });
+  async start(): Promise<void> {
+    if (this.#started) throw new Error("ProcessTransport already started");
+    this.#started = true;
+    const { command, args = [], env, cwd, scope } = this.#options;
+    let child: GroupProcess;
+    try {
+      child = await spawnGroup({ file: command, args }, { env, cwd, scope, closeGraceMs: this.#options.graceMs ?? 2000 });
+    } catch (error) {
+      this.#exit ??= { code: null, signal: null };
+      throw error;
+    }
     this.#child = child;
-    this.#exited = new Promise((resolve) => child.once("exit", () => resolve()));
-
-    child.once("exit", (code, signal) => {
-      this.#exit = { code, signal };
-      if (child.pid !== undefined) void this.#reapGroup(child.pid);
-    });
-    child.once("close", () => this.#fireClose());
-    child.stdout!.on("data", (chunk: Buffer) => this.#read(chunk));
-    child.stderr!.on("data", (chunk: Buffer) => this.#keepStderr(chunk));
-    // Writing to a server that just died gives EPIPE; its exit is reported through onclose.
-    child.stdin!.on("error", () => {});
-
-    return new Promise((resolve, reject) => {
-      child.once("spawn", () => {
-        child.off("error", reject);
-        if (child.pid !== undefined) trackGroup(child.pid);
-        child.on("error", (error) => this.onerror?.(error));
-        resolve();
-      });
-      child.once("error", (error) => {
-        this.#exit ??= { code: null, signal: null };
-        reject(error);
-      });
-    });
+    if (this.#closing !== undefined) {
+      // close() came while it was starting: it must not outlive the transport.
+      await child.close();
+      throw new Error("ProcessTransport closed while starting");
+    }
+    void child.exited.then((exit) => (this.#exit = exit));
+    void child.closed.then(() => this.#fireClose());
+    child.stdout.on("data", (chunk: Buffer) => this.#read(chunk));
+    child.stderr.on("data", (chunk: Buffer) => this.#keepStderr(chunk));
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -123,60 +119,29 @@ export class ProcessTransport implements Transport {
   }
 
   async #shutdown(): Promise<void> {
-    const child = this.#child;
-    const pid = child?.pid;
-    if (child === undefined || pid === undefined) {
-      this.#fireClose();
-      return;
-    }
-    const grace = this.#options.graceMs ?? 2000;
-    if (this.#exit === undefined) {
-      child.stdin?.end();
-      await within(this.#exited, grace);
-    }
-    if (this.#exit === undefined) {
-      signalGroup(pid, "SIGTERM");
-      await within(this.#exited, grace);
-    }
-    if (this.#exit === undefined) {
-      signalGroup(pid, "SIGKILL");
-      await within(this.#exited, grace);
-    }
-    await this.#reapGroup(pid);
-    this.#buffer.clear();
+    // Stages (stdin end, SIGTERM, SIGKILL to the group) and the clean-up of the group are spawnGroup's.
+    await this.#child?.close();
+    this.#frames?.clear();
     this.#fireClose();
   }
 
-  // Once the leader is gone, stop what it left in its group (SIGTERM, then SIGKILL).
-  #reaping: Promise<void> | undefined;
-  #reapGroup(pid: number): Promise<void> {
-    this.#reaping ??= (async () => {
-      if (USE_PROCESS_GROUPS && isGroupAlive(pid)) {
-        const grace = this.#options.graceMs ?? 2000;
-        signalGroup(pid, "SIGTERM");
-        if (!(await poll(() => !isGroupAlive(pid), grace))) {
-          signalGroup(pid, "SIGKILL");
-          await poll(() => !isGroupAlive(pid), grace);
-        }
-      }
-      untrackGroup(pid);
-    })();
-    return this.#reaping;
-  }
-
+  // Framing and the size cap live in FrameReader: it never throws, so a hostile server cannot crash the host here.
   #read(chunk: Buffer): void {
-    this.#buffer.append(chunk);
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#buffer.readMessage();
-      } catch (error) {
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
-    }
+    this.#frames ??= new FrameReader(
+      { maxBytes: this.#options.maxMessageBytes ?? MCP_MAX_MESSAGE_BYTES },
+      {
+        message: (message) => {
+          // A throw here would escape the stream's "data" handler and end the host process.
+          try {
+            this.onmessage?.(message);
+          } catch (error) {
+            this.onerror?.(error as Error);
+          }
+        },
+        problem: (error) => this.onerror?.(error),
+      },
+    );
+    this.#frames.push(chunk);
   }
 
   #keepStderr(chunk: Buffer): void {

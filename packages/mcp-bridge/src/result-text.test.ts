@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resultToText } from "./result-text.js";
+import { capText, resultToText } from "./result-text.js";
 
 describe("resultToText", () => {
   it("joins text parts and keeps isError", () => {
@@ -22,5 +22,17 @@ describe("resultToText", () => {
     expect(resultToText({ content: [], structuredContent: { n: 1 } })).toEqual({ content: '{"n":1}' });
     expect(resultToText({ toolResult: ["x"] })).toEqual({ content: '["x"]' });
     expect(resultToText({ content: [] })).toEqual({ content: "" });
+  });
+
+  it("cuts text past maxChars with a note, never inside a surrogate pair, and describes unserialisable structured content", () => {
+    expect(resultToText({ content: [{ type: "text", text: "abcdef" }] }, { maxChars: 6 })).toEqual({ content: "abcdef" });
+    expect(resultToText({ content: [{ type: "text", text: "abcdefgh" }], isError: true }, { maxChars: 6 })).toEqual({
+      content: "abcdef\n[… 2 more characters cut: the result is longer than the 6-character cap]",
+      isError: true,
+    });
+    expect(capText("ab😀cd", 3).split("\n")[0]).toBe("ab");
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(resultToText({ content: [], structuredContent: { deep } }).content).toBe("[structured content that cannot be shown: nested too deeply]");
   });
 });

@@ -1,3 +1,4 @@
+import { MCP_MAX_RESULT_CHARS } from "@skillctx/core/internal";
 import type { McpCallResult } from "./types.js";
 
 /**
@@ -6,16 +7,26 @@ import type { McpCallResult } from "./types.js";
  * an embedded text resource as its URI followed by its text, a blob resource as
  * `[resource: uri, mime, N bytes]`, a resource link as `[resource link: uri …]`.
  * With no content, `structuredContent` (or a legacy `toolResult`) is given as JSON.
- * Parts are joined with a newline.
+ * Parts are joined with a newline. Text past `maxChars` is cut, and a last line says how much was cut.
  */
-export function resultToText(result: Record<string, unknown>): McpCallResult {
+export function resultToText(result: Record<string, unknown>, options: { maxChars?: number } = {}): McpCallResult {
   const parts = Array.isArray(result.content) ? result.content : [];
   let content = parts.map((part) => partToText(part)).join("\n");
   if (parts.length === 0) {
-    if (result.structuredContent !== undefined) content = JSON.stringify(result.structuredContent);
-    else if ("toolResult" in result) content = JSON.stringify(result.toolResult);
+    if (result.structuredContent !== undefined) content = toJson(result.structuredContent);
+    else if ("toolResult" in result) content = toJson(result.toolResult);
   }
+  content = capText(content, options.maxChars ?? MCP_MAX_RESULT_CHARS);
   return result.isError === true ? { content, isError: true } : { content };
+}
+
+/** Cuts `text` to `max` characters (never inside a surrogate pair) and says so on a last line. */
+export function capText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}\n[… ${text.length - end} more characters cut: the result is longer than the ${max}-character cap]`;
 }
 
 function partToText(part: unknown): string {
@@ -39,7 +50,16 @@ function partToText(part: unknown): string {
       return `[resource link: ${String(p.uri ?? "(no uri)")}${details ? ` (${details})` : ""}${description}]`;
     }
     default:
-      return `[${String(p.type ?? "unknown")} content: ${truncate(JSON.stringify(part), 200)}]`;
+      return `[${String(p.type ?? "unknown")} content: ${truncate(toJson(part), 200)}]`;
+  }
+}
+
+// JSON text of structured content; a value nested too deeply to serialise is described instead.
+function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "[structured content that cannot be shown: nested too deeply]";
   }
 }
 

@@ -4,14 +4,25 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { diagnostic, type Diagnostic } from "@skillctx/core";
+import { cappedFetch } from "./capped-fetch.js";
+import { McpFrameError } from "./frame-reader.js";
+import { listAllTools, type ToolListing } from "./list-tools.js";
 import { ProcessTransport } from "./process-transport.js";
 import { resultToText } from "./result-text.js";
-import { serverEnv } from "./server-env.js";
 import { within } from "./timing.js";
 import type { DeclaredServer, McpCallResult, McpServerState } from "./types.js";
 
 const CLIENT_INFO = { name: "skillctx", version: "0.1.0" };
-const MAX_PAGES = 100;
+
+/** Caps on what one server may send; defaults in `@skillctx/core` limits (MCP section). */
+export interface ConnectionLimits {
+  maxMessageBytes: number;
+  maxToolPages: number;
+  maxToolsPerServer: number;
+  maxToolListBytes: number;
+  maxMalformedMessages: number;
+  maxResultChars: number;
+}
 
 /** What a {@link ServerConnection} needs from its bridge. */
 export interface ConnectionContext {
@@ -20,6 +31,7 @@ export interface ConnectionContext {
   graceMs: number;
   maxRestarts: number;
   env: Record<string, string> | undefined;
+  limits: ConnectionLimits;
   /** The server's tool list changed (started, refreshed, gone). */
   toolsChanged(): void;
   /** Records a diagnostic on the bridge. */
@@ -45,6 +57,10 @@ export class ServerConnection {
   #refreshAgain = false;
   #lastExit = "";
   #closed: Promise<void> = Promise.resolve();
+  /** Why the bridge stopped the current process (a message over the cap, too many malformed ones). */
+  #stopped: StopReason | undefined;
+  #malformed = 0;
+  readonly #noted = new Set<string>();
 
   constructor(server: DeclaredServer, ctx: ConnectionContext) {
     this.server = server;
@@ -101,7 +117,7 @@ export class ServerConnection {
         ...(local !== undefined && { signal: local.signal }),
         ...(timeout !== undefined && { timeout }),
       });
-      return resultToText(result as Record<string, unknown>);
+      return resultToText(result as Record<string, unknown>, { maxChars: this.#ctx.limits.maxResultChars });
     } catch (thrown) {
       if (caller?.aborted) throw caller.reason;
       // The SDK rejects in-flight calls with "Connection closed" once the process is gone.
@@ -146,26 +162,36 @@ export class ServerConnection {
     this.#stop.signal.addEventListener("abort", onStop, { once: true });
 
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    client.onerror = () => {}; // Protocol noise (stray stdout lines, EPIPE); exits surface through onclose.
+    // Frame problems get diagnostics; the rest is protocol noise (EPIPE, late responses): exits surface through onclose.
+    client.onerror = (error) => this.#onError(client, error);
     client.onclose = () => this.#onClose(client);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh(client));
+    const { limits } = this.#ctx;
     const transport: Transport =
       config.type === "stdio"
         ? new ProcessTransport({
             command: config.command,
             args: config.args,
             cwd: config.cwd,
-            env: serverEnv({ extra: this.#ctx.env, own: config.env }),
+            env: { ...this.#ctx.env, ...config.env },
             graceMs: this.#ctx.graceMs,
+            maxMessageBytes: limits.maxMessageBytes,
           })
-        : new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
+        : new StreamableHTTPClientTransport(new URL(config.url), {
+            requestInit: { headers: config.headers ?? {} },
+            fetch: cappedFetch({ maxBytes: limits.maxMessageBytes, onOversize: (error) => this.#onError(client, error) }),
+          });
     this.#client = client;
     this.#transport = transport;
+    this.#stopped = undefined;
+    this.#malformed = 0;
     try {
       signal?.throwIfAborted();
       // The SDK's own timeout is a backstop; ours (the abort above) fires first.
       await client.connect(transport, { signal: attempt.signal, timeout: timeoutMs + 1000 });
-      this.tools = await listAllTools(client, attempt.signal, timeoutMs + 1000);
+      const listing = await listAllTools(client, { ...this.#listLimits(), signal: attempt.signal, timeout: timeoutMs + 1000 });
+      this.#noteListing(listing);
+      this.tools = listing.tools;
       this.state = "running";
       this.failure = undefined;
       this.#ctx.toolsChanged();
@@ -183,13 +209,18 @@ export class ServerConnection {
       const timedOut = attempt.signal.reason instanceof StartupTimeout;
       const stderr = transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";
       const exit = transport instanceof ProcessTransport ? transport.exit : undefined;
-      const message = timedOut
-        ? `MCP server "${name}" did not complete the MCP handshake within ${timeoutMs} ms and was stopped${stderr}`
-        : exit !== undefined && (exit.code !== null || exit.signal !== null)
-          ? `MCP server "${name}" exited during startup with ${exitText(exit)}${stderr}`
-          : `MCP server "${name}" failed to start: ${startError(thrown, config.type === "stdio" ? config.cwd : undefined)}${stderr}`;
+      const stopped = this.#stopped as StopReason | undefined; // set by #onError while connect() awaited
+      const message =
+        stopped !== undefined
+          ? `MCP server "${name}" was stopped during startup: it ${stopped.reason}`
+          : timedOut
+            ? `MCP server "${name}" did not complete the MCP handshake and tool listing within ${timeoutMs} ms and was stopped${stderr}`
+            : exit !== undefined && (exit.code !== null || exit.signal !== null)
+              ? `MCP server "${name}" exited during startup with ${exitText(exit)}${stderr}`
+              : `MCP server "${name}" failed to start: ${startError(thrown, config.type === "stdio" ? config.cwd : undefined)}${stderr}`;
+      const code = stopped?.code ?? (timedOut ? "MCP_SERVER_START_TIMEOUT" : "MCP_SERVER_START_FAILED");
       this.state = "failed";
-      this.failure = diagnostic(timedOut ? "MCP_SERVER_START_TIMEOUT" : "MCP_SERVER_START_FAILED", "error", message, { path: this.server.path });
+      this.failure = diagnostic(code, "error", message, { path: this.server.path });
       this.#ctx.report(this.failure);
       return this.failure;
     } finally {
@@ -203,12 +234,16 @@ export class ServerConnection {
   #onClose(client: Client): void {
     if (this.#client !== client || this.state !== "running") return;
     const transport = this.#transport;
-    const exit = transport instanceof ProcessTransport ? transport.exit : undefined;
-    this.#lastExit = exit !== undefined ? `exited with ${exitText(exit)}` : "closed the connection";
-    const stderr = transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";
     this.#client = undefined;
     this.state = "exited";
-    this.#ctx.report(diagnostic("MCP_SERVER_EXITED", "warning", `MCP server "${this.server.name}" ${this.#lastExit}${stderr}`, { path: this.server.path }));
+    if (this.#stopped !== undefined) {
+      this.#lastExit = `was stopped because it ${this.#stopped.reason}`; // reported when it was stopped
+    } else {
+      const exit = transport instanceof ProcessTransport ? transport.exit : undefined;
+      this.#lastExit = exit !== undefined ? `exited with ${exitText(exit)}` : "closed the connection";
+      const stderr = transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";
+      this.#ctx.report(diagnostic("MCP_SERVER_EXITED", "warning", `MCP server "${this.server.name}" ${this.#lastExit}${stderr}`, { path: this.server.path }));
+    }
     void transport?.close(); // reap what it left behind
     if (this.#restarts >= this.#ctx.maxRestarts) {
       this.tools = [];
@@ -226,8 +261,13 @@ export class ServerConnection {
       do {
         this.#refreshAgain = false;
         try {
-          const tools = await listAllTools(client, this.#stop.signal, this.#ctx.startupTimeoutMs);
+          const timeout = this.#ctx.startupTimeoutMs;
+          // One deadline for the whole listing, so a server cannot stall every page in turn.
+          const signal = AbortSignal.any([this.#stop.signal, AbortSignal.timeout(timeout)]);
+          const listing = await listAllTools(client, { ...this.#listLimits(), signal, timeout });
           if (this.#client !== client || this.state !== "running") return;
+          this.#noteListing(listing);
+          const tools = listing.tools;
           if (JSON.stringify(tools) !== JSON.stringify(this.tools)) {
             this.tools = tools;
             this.#ctx.toolsChanged();
@@ -239,6 +279,54 @@ export class ServerConnection {
       } while (this.#refreshAgain);
     })().finally(() => (this.#refreshing = undefined));
     return this.#refreshing;
+  }
+
+  // A message over the cap, or malformed ones: the first malformed message is a warning, the
+  // `maxMalformedMessages`-th stops the server, as does any message over the cap (its response is lost,
+  // so calls waiting on it would hang). A stopped server is restarted on the next call, like a crash.
+  #onError(client: Client, thrown: Error): void {
+    const error = thrown instanceof McpFrameError ? thrown : sseFrameError(thrown);
+    if (this.#client !== client || this.#stopped !== undefined || error === undefined) return;
+    const name = this.server.name;
+    if (error.problem === "oversize") {
+      this.#stopServer(client, "MCP_MESSAGE_TOO_LARGE", error.message);
+      return;
+    }
+    this.#malformed++;
+    const max = this.#ctx.limits.maxMalformedMessages;
+    if (this.#malformed >= max) {
+      this.#stopServer(client, "MCP_MESSAGE_MALFORMED", `sent ${this.#malformed} malformed messages (the cap is ${max}), the last one ${error.detail}`);
+    } else if (this.#malformed === 1) {
+      const more = `; it is stopped after ${max}`;
+      this.#ctx.report(diagnostic("MCP_MESSAGE_MALFORMED", "warning", `MCP server "${name}" ${error.message}${more}`, { path: this.server.path }));
+    }
+  }
+
+  #stopServer(client: Client, code: string, reason: string): void {
+    this.#stopped = { code, reason };
+    // While starting, the start failure carries the reason; once running, it is reported here.
+    if (this.state === "running") {
+      const next = this.#restarts < this.#ctx.maxRestarts ? "it will be restarted on the next call" : "it will not be restarted again";
+      this.#ctx.report(diagnostic(code, "error", `MCP server "${this.server.name}" ${reason}; it was stopped and ${next}`, { path: this.server.path }));
+    }
+    // Nothing it sends from now on counts: not even an answer already in the same chunk as the garbage.
+    const transport = this.#transport;
+    if (transport !== undefined) transport.onmessage = () => {};
+    void client.close().catch(() => {});
+  }
+
+  #listLimits(): { maxPages: number; maxTools: number; maxBytes: number } {
+    const { limits } = this.#ctx;
+    return { maxPages: limits.maxToolPages, maxTools: limits.maxToolsPerServer, maxBytes: limits.maxToolListBytes };
+  }
+
+  // Each note once per connection: a refresh that finds the same problem says nothing new.
+  #noteListing(listing: ToolListing): void {
+    for (const note of listing.notes) {
+      if (this.#noted.has(note.message)) continue;
+      this.#noted.add(note.message);
+      this.#ctx.report(diagnostic(note.code, "warning", `MCP server "${this.server.name}" ${note.message}`, { path: this.server.path }));
+    }
   }
 
   async #disconnect(): Promise<void> {
@@ -260,17 +348,17 @@ export class ServerConnection {
 
 class StartupTimeout extends Error {}
 
-// tools/list, following pagination cursors.
-async function listAllTools(client: Client, signal: AbortSignal, timeout: number): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal, timeout });
-    tools.push(...result.tools);
-    cursor = result.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return tools;
+// The SDK's HTTP transport parses each server-sent event itself and hands a bad one to onerror as the
+// parser's error: a SyntaxError (not JSON) or a ZodError (not JSON-RPC). Counted like stdio's.
+function sseFrameError(error: Error): McpFrameError | undefined {
+  const why = error instanceof SyntaxError ? "not JSON" : error.name === "ZodError" ? "not a JSON-RPC 2.0 message" : undefined;
+  return why === undefined ? undefined : new McpFrameError("malformed", `sent a malformed message (${why}, in an event stream)`, 0, `${why} (in an event stream)`);
+}
+
+/** Why the bridge stopped a server: a diagnostic code and a phrase that completes "it …". */
+interface StopReason {
+  code: string;
+  reason: string;
 }
 
 // spawn() blames the command for a missing working directory; say which one it is.

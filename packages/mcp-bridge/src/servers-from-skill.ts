@@ -1,19 +1,34 @@
-import { readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { diagnostic, type Diagnostic, type Skill } from "@skillctx/core";
-import { parseServerConfig } from "./config-schema.js";
-import { expandVars } from "./expand-vars.js";
+import { diagnostic, isScopeTrusted, type Diagnostic, type Skill, type Trust } from "@skillctx/core";
+import { MCP_MAX_CONFIG_BYTES, readTextFile } from "@skillctx/core/internal";
+import { processEnv } from "@skillctx/process";
+import { checkServerName, parseServerConfig } from "./config-schema.js";
+import { expandVars, MAX_EXPAND_DEPTH } from "./expand-vars.js";
+import { formatBytes } from "./frame-reader.js";
 import type { DeclaredServer } from "./types.js";
 
 /** Options for {@link serversFromSkill}. */
 export interface ServersFromSkillOptions {
-  /** Variables for `${VAR}` references. @default process.env */
-  env?: Record<string, string | undefined>;
   /**
-   * Whether the servers may start. @default `true` unless the skill comes from a
-   * project (repository) source, which is untrusted input.
+   * Which scopes the caller trusts; the servers may start when `isScopeTrusted(skill.source.scope, trust)`.
+   * @default project skills untrusted, user and programmatic skills trusted
    */
-  trusted?: boolean;
+  trust?: Trust | undefined;
+  /**
+   * Variables `${VAR}` may name besides the allowlisted environment (PATH, HOME, LANG, LC_*, TERM,
+   * USER, SHELL, TMPDIR, from `processEnv()` of `@skillctx/process`); these win. Nothing else of the
+   * host's environment is ever expanded: pass an API key here on purpose, or in the server's `env`.
+   * @default {}
+   */
+  vars?: Record<string, string> | undefined;
+  /**
+   * Containment root for a project skill's `.mcp.json`: one whose real path (through symlinks) leaves
+   * it is refused (`PATH_OUTSIDE_ROOT`). User and programmatic skills are not contained.
+   * @default the skill's folder
+   */
+  root?: string | undefined;
+  /** Largest `.mcp.json`, and largest server entry after expansion, in bytes. @default 1 MiB */
+  maxConfigBytes?: number | undefined;
 }
 
 /** File name of the server list in an Agent Skills folder. */
@@ -22,20 +37,22 @@ export const MCP_JSON = ".mcp.json";
 /**
  * Reads the MCP servers a skill declares: `skill.mcpServers` (legacy frontmatter `mcp_tools`,
  * either `{ mcpServers: {...} }` or a bare map) and, for SKILL.md skills, `<skill.dir>/.mcp.json`
- * (`{ "mcpServers": {...} }`). `${SKILL_ROOT}`, `${VAR}` and `${VAR:-default}` are expanded in
- * keys and values; an unresolved reference stays as written and is reported. A relative `cwd`
- * resolves against the skill's folder. Broken entries become diagnostics; the others are kept.
- * The first declaration of a name wins.
+ * (`{ "mcpServers": {...} }`). `${SKILL_ROOT}`, `${VAR}` and `${VAR:-default}` are expanded in the
+ * settings (from `options.vars` and the allowlisted environment only); server names are never
+ * expanded and are shown as written. An unresolved reference stays as written and is reported. A
+ * relative `cwd` resolves against the skill's folder. Broken entries become diagnostics; the others
+ * are kept. The first declaration of a name wins.
  *
  * @example
- * const { servers, diagnostics } = await serversFromSkill(skill, { trusted: true });
+ * const { servers, diagnostics } = await serversFromSkill(skill, { trust: { project: true }, vars: { GITHUB_TOKEN: token } });
  */
 export async function serversFromSkill(
   skill: Skill,
   options: ServersFromSkillOptions = {},
 ): Promise<{ servers: DeclaredServer[]; diagnostics: Diagnostic[] }> {
-  const env = options.env ?? process.env;
-  const trusted = options.trusted ?? skill.source.scope !== "project";
+  const env = processEnv(options.vars);
+  const trusted = isScopeTrusted(skill.source.scope, options.trust);
+  const maxBytes = options.maxConfigBytes ?? MCP_MAX_CONFIG_BYTES;
   const diagnostics: Diagnostic[] = [];
   const servers: DeclaredServer[] = [];
 
@@ -44,7 +61,8 @@ export async function serversFromSkill(
   // Only an Agent Skills folder belongs to one skill; a legacy skill's folder holds many.
   if (skill.source.format === "skill-md" && skill.dir !== undefined) {
     const file = path.join(skill.dir, MCP_JSON);
-    const read = await readJson(file);
+    const root = skill.source.scope === "project" ? (options.root ?? skill.dir) : undefined;
+    const read = await readJson(file, { maxBytes, root });
     if (read.diagnostic !== undefined) diagnostics.push(read.diagnostic);
     if (read.found) blocks.push({ raw: read.value, path: file });
   }
@@ -52,16 +70,30 @@ export async function serversFromSkill(
   for (const block of blocks) {
     const where = { path: block.path };
     const map = serverMap(block.raw, where, diagnostics);
-    for (const [rawName, rawConfig] of Object.entries(map)) {
-      const expanded = expandVars({ [rawName]: rawConfig }, { env, fixed: { SKILL_ROOT: skill.dir } });
-      const [name, entry] = Object.entries(expanded.value as Record<string, unknown>)[0]!;
+    for (const [name, rawConfig] of Object.entries(map)) {
+      const refused = checkServerName(name);
+      if (refused !== undefined) {
+        diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", `MCP server name ${refused}; the server is ignored`, where));
+        continue;
+      }
+      const expanded = expandVars(rawConfig, { env, fixed: { SKILL_ROOT: skill.dir }, maxChars: maxBytes });
+      if (expanded.overflow) {
+        diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", `MCP server "${name}" expands to more than ${formatBytes(maxBytes)} or nests deeper than ${MAX_EXPAND_DEPTH} levels; the server is ignored`, where));
+        continue;
+      }
       if (expanded.unresolved.length > 0) {
-        const names = expanded.unresolved.map((v) => "${" + v + "}").join(", ");
+        const names = expanded.unresolved.slice(0, 10).map((v) => "${" + v + "}").join(", ");
+        const more = expanded.unresolved.length > 10 ? ` and ${expanded.unresolved.length - 10} more` : "";
         diagnostics.push(
-          diagnostic("MCP_CONFIG_UNRESOLVED_VAR", "warning", `MCP server "${name}": ${names} not set; left as written`, where),
+          diagnostic(
+            "MCP_CONFIG_UNRESOLVED_VAR",
+            "warning",
+            `MCP server "${name}": ${names}${more} not set; left as written (only the allowlisted environment and the variables you pass are expanded)`,
+            where,
+          ),
         );
       }
-      const parsed = parseServerConfig(name, entry, where);
+      const parsed = parseServerConfig(name, expanded.value, where);
       diagnostics.push(...parsed.diagnostics);
       if (parsed.config === undefined) continue;
       if (servers.some((s) => s.name === name)) {
@@ -91,7 +123,7 @@ function serverMap(raw: unknown, where: { path: string | undefined }, diagnostic
   if (!("mcpServers" in raw)) return raw;
   const { mcpServers, ...rest } = raw;
   for (const key of Object.keys(rest)) {
-    diagnostics.push(diagnostic("MCP_CONFIG_UNKNOWN_KEY", "warning", `unknown key "${key}" beside "mcpServers" ignored`, where));
+    diagnostics.push(diagnostic("MCP_CONFIG_UNKNOWN_KEY", "warning", `unknown key ${JSON.stringify(key.slice(0, 60))} beside "mcpServers" ignored`, where));
   }
   if (!isRecord(mcpServers)) {
     diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", '"mcpServers" must be a map of server name to settings', where));
@@ -100,22 +132,39 @@ function serverMap(raw: unknown, where: { path: string | undefined }, diagnostic
   return mcpServers;
 }
 
-async function readJson(file: string): Promise<{ found: boolean; value?: unknown; diagnostic?: Diagnostic }> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { found: false };
-    return { found: false, diagnostic: diagnostic("MCP_CONFIG_READ", "error", `cannot read ${MCP_JSON}: ${(error as Error).message}`, { path: file }) };
+async function readJson(file: string, options: { maxBytes: number; root: string | undefined }): Promise<{ found: boolean; value?: unknown; diagnostic?: Diagnostic }> {
+  const read = await readTextFile(file, { maxBytes: options.maxBytes, root: options.root });
+  if (!read.ok) {
+    if (read.code === "NOT_FOUND") return { found: false };
+    const code = read.code === "PATH_OUTSIDE_ROOT" ? "PATH_OUTSIDE_ROOT" : read.code === "TOO_LARGE" ? "MCP_CONFIG_TOO_LARGE" : "MCP_CONFIG_READ";
+    const why =
+      read.code === "PATH_OUTSIDE_ROOT"
+        ? "it leads outside the skill's project (symlink); not read"
+        : read.code === "TOO_LARGE"
+          ? `it is larger than ${formatBytes(options.maxBytes)}; not read`
+          : read.message;
+    return { found: false, diagnostic: diagnostic(code, "error", `cannot read ${MCP_JSON}: ${why}`, { path: file }) };
   }
+  if (read.truncated) {
+    const why = `it is larger than ${formatBytes(options.maxBytes)}; not read`;
+    return { found: false, diagnostic: diagnostic("MCP_CONFIG_TOO_LARGE", "error", `cannot read ${MCP_JSON}: ${why}`, { path: file }) };
+  }
+  const text = read.text;
   try {
     return { found: true, value: JSON.parse(text) };
   } catch (error) {
-    const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message)?.[1];
-    const line = position === undefined ? undefined : text.slice(0, Number(position)).split("\n").length;
-    return { found: false, diagnostic: diagnostic("MCP_CONFIG_INVALID", "error", `${MCP_JSON} is not valid JSON: ${message}`, { path: file, line }) };
+    // V8's message quotes the text around the error; say where instead, so no file content reaches a diagnostic.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    const line = position === undefined ? undefined : lineAt(text, Number(position));
+    const at = line === undefined ? "" : ` (line ${line})`;
+    return { found: false, diagnostic: diagnostic("MCP_CONFIG_INVALID", "error", `${MCP_JSON} is not valid JSON${at}`, { path: file, line }) };
   }
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) line++;
+  return line;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

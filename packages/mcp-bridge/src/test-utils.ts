@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { StdioServerConfig } from "./config-schema.js";
 import type { DeclaredServer } from "./types.js";
 
-export { isProcessAlive } from "./process-group.js";
+export { isProcessAlive } from "@skillctx/process";
 
 /** Absolute path of a file under fixtures/mcp. */
 export function fixture(file: string): string {
@@ -24,6 +24,22 @@ export function fixtureServer(name: string, options: { script?: string; args?: s
     },
     trusted: options.trusted ?? true,
   };
+  if (options.skill !== undefined) server.skill = options.skill;
+  return server;
+}
+
+/** Absolute path of fixtures/adversarial/mcp/misbehaving-server.mjs (a raw JSON-RPC server with a `--mode` of misbehaviour). */
+export const MISBEHAVING_SERVER = fileURLToPath(new URL("../../../fixtures/adversarial/mcp/misbehaving-server.mjs", import.meta.url));
+
+/** Absolute path of fixtures/adversarial/mcp/misbehaving-http-server.mjs (tools `json` and `sse` answer with --bytes). */
+export const MISBEHAVING_HTTP_SERVER = fileURLToPath(new URL("../../../fixtures/adversarial/mcp/misbehaving-http-server.mjs", import.meta.url));
+
+/** A trusted declaration of the misbehaving server in `mode` (see the script's header for the modes). */
+export function misbehavingServer(name: string, mode: string, options: { bytes?: number; count?: number; skill?: string } = {}): DeclaredServer {
+  const args = [MISBEHAVING_SERVER, "--mode", mode];
+  if (options.bytes !== undefined) args.push("--bytes", String(options.bytes));
+  if (options.count !== undefined) args.push("--count", String(options.count));
+  const server: DeclaredServer = { name, config: { type: "stdio", command: process.execPath, args }, trusted: true };
   if (options.skill !== undefined) server.skill = options.skill;
   return server;
 }
@@ -74,9 +90,9 @@ export async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-/** Starts fixtures/mcp/http-server.mjs and waits for its URL. */
-export async function startHttpFixture(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [fixture("http-server.mjs")], { stdio: ["pipe", "pipe", "inherit"] });
+/** Starts fixtures/mcp/http-server.mjs (or another script that prints `LISTENING <url>`) and waits for its URL. */
+export async function startHttpFixture(script = fixture("http-server.mjs"), args: string[] = []): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {

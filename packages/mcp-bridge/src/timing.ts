@@ -4,13 +4,3 @@ export async function within(promise: Promise<unknown>, ms: number): Promise<voi
   await Promise.race([promise.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
 }
-
-/** Checks `done` every 20 ms for up to `ms`; resolves to whether it became true. */
-export async function poll(done: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { compareCodePoints } from "@skillctx/core";
 
 /** Longest tool name model APIs accept. */
 export const MAX_TOOL_NAME = 64;
@@ -53,10 +54,5 @@ function hashed(name: string, ref: ToolRef): string {
 }
 
 function compareRefs(a: ToolRef, b: ToolRef): number {
-  return codePointCompare(a.server, b.server) || codePointCompare(a.tool, b.tool);
-}
-
-/** Orders strings by code point, never by locale. */
-export function codePointCompare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareCodePoints(a.server, b.server) || compareCodePoints(a.tool, b.tool);
 }

@@ -27,9 +27,22 @@ describe("commandDiagnostics", () => {
   });
 
   it("warns about commands not run for lack of trust", async () => {
-    const { runs } = await renderCommands("!`date`", { cwd, trusted: false });
+    const { runs } = await renderCommands("!`date`", { cwd, scope: "project" });
     expect(commandDiagnostics(runs)).toEqual([
       { code: "COMMAND_NOT_RUN", severity: "warning", message: "Command not run (untrusted source): date", line: 1 },
     ]);
+  });
+
+  it("adds one COMMANDS_LIMITED warning, at the first span left as written, when given the whole result", async () => {
+    const body = ["intro", "!`a` !`b`", "!`c`", "!`d`"].join("\n");
+    const result = await renderCommands(body, { cwd, scope: "project", maxCommands: 2 });
+    const diagnostics = commandDiagnostics(result, { path: "SKILL.md", lineOffset: 3 });
+    expect(diagnostics.map((d) => [d.code, d.line])).toEqual([
+      ["COMMAND_NOT_RUN", 5],
+      ["COMMAND_NOT_RUN", 5],
+      ["COMMANDS_LIMITED", 6],
+    ]);
+    expect(diagnostics[2]?.message).toBe("skillctx: 2 command spans were left as written, not rendered: at most 2 are rendered per text (maxCommands).");
+    expect(commandDiagnostics(result.runs).map((d) => d.code)).toEqual(["COMMAND_NOT_RUN", "COMMAND_NOT_RUN"]);
   });
 });

@@ -1,6 +1,7 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import type { CommandRun } from "./render-commands.js";
+import { limitNote } from "./markers.js";
+import type { CommandRun, RenderResult } from "./render-commands.js";
 
 /** Where the rendered text came from, for the diagnostics' `path` and `line`. */
 export interface CommandDiagnosticsOptions {
@@ -12,10 +13,15 @@ export interface CommandDiagnosticsOptions {
 
 /**
  * Warnings for the commands that did not render their output: `COMMAND_FAILED` (non-zero exit or could not
- * start), `COMMAND_TIMEOUT`, `COMMAND_OUTPUT_TRUNCATED` and `COMMAND_NOT_RUN` (untrusted source).
- * Successful runs produce nothing.
+ * start), `COMMAND_TIMEOUT`, `COMMAND_OUTPUT_TRUNCATED` and `COMMAND_NOT_RUN` (untrusted source), and, given the
+ * whole {@link RenderResult}, one `COMMANDS_LIMITED` when a cap left spans as written. Successful runs produce
+ * nothing.
  */
-export function commandDiagnostics(runs: readonly CommandRun[], options: CommandDiagnosticsOptions = {}): Diagnostic[] {
+export function commandDiagnostics(
+  result: Pick<RenderResult, "runs" | "limited"> | readonly CommandRun[],
+  options: CommandDiagnosticsOptions = {},
+): Diagnostic[] {
+  const runs = isRunList(result) ? result : result.runs;
   const offset = options.lineOffset ?? 0;
   const diagnostics: Diagnostic[] = [];
   for (const run of runs) {
@@ -30,5 +36,14 @@ export function commandDiagnostics(runs: readonly CommandRun[], options: Command
       diagnostics.push(diagnostic("COMMAND_OUTPUT_TRUNCATED", "warning", `Output of ${run.command} was truncated`, where));
     }
   }
+  const limited = isRunList(result) ? undefined : result.limited;
+  if (limited !== undefined) {
+    const message = limitNote(limited.notRendered, limited.reason, limited.limit).slice(1, -1);
+    diagnostics.push(diagnostic("COMMANDS_LIMITED", "warning", message, { path: options.path, line: limited.line + offset }));
+  }
   return diagnostics;
+}
+
+function isRunList(value: Pick<RenderResult, "runs" | "limited"> | readonly CommandRun[]): value is readonly CommandRun[] {
+  return Array.isArray(value);
 }

@@ -1,4 +1,4 @@
-import { capUtf8 } from "./output-collector.js";
+import { capUtf8 } from "@skillctx/process";
 
 const SHOWN_COMMAND_CHARS = 200;
 const STDERR_EXCERPT_BYTES = 500;
@@ -16,6 +16,19 @@ export function truncationMarker(maxOutputBytes: number): string {
 /** The default text for a command that was not run because its source is untrusted. */
 export function defaultUntrustedMarker(command: string): string {
   return `[Command not run: ${codeSpan(shortCommand(command))} comes from an untrusted source. Trust the source to run its commands.]`;
+}
+
+/** Why {@link renderCommands} left spans as written: its cap on commands, or on the bytes it adds. */
+export type RenderLimitReason = "maxCommands" | "maxRenderedBytes";
+
+/** The one note appended to a text whose spans passed a cap: how many were left as written, and why. */
+export function limitNote(notRendered: number, reason: RenderLimitReason, limit: number): string {
+  const spans = notRendered === 1 ? "1 command span was" : `${notRendered} command spans were`;
+  const why =
+    reason === "maxCommands"
+      ? `at most ${limit} are rendered per text (maxCommands)`
+      : `rendering may add at most ${limit} bytes of output and markers to a text (maxRenderedBytes)`;
+  return `[skillctx: ${spans} left as written, not rendered: ${why}.]`;
 }
 
 /** A command as shown inside a marker: one line, at most 200 characters, as a code span. */

@@ -160,12 +160,11 @@ describe("renderCommands: output cap", () => {
     expect(runs[0]?.truncated).toBe(false);
   });
 
-  it("truncates a command that prints forever and returns well before the timeout", async () => {
-    const { text, runs } = await render("!`yes skillctx`", { timeoutMs: 10_000, maxOutputBytes: 1_000 });
+  it("truncates a command that prints forever, stopping it at the cap rather than the timeout", async () => {
+    const { text, runs } = await render("!`yes skillctx`", { timeoutMs: 60_000, maxOutputBytes: 1_000 });
     expect(text.endsWith("\n[Output truncated at 1000 bytes]")).toBe(true);
     expect(text.startsWith("skillctx\nskillctx\n")).toBe(true);
     expect(runs[0]).toMatchObject({ truncated: true, timedOut: false });
-    expect(runs[0]?.durationMs).toBeLessThan(10_000);
   });
 });
 
@@ -223,14 +222,14 @@ describe("renderCommands: environment", () => {
 describe("renderCommands: trust", () => {
   it("runs nothing when untrusted and says so with the default marker", async () => {
     const flag = join(cwd, "untrusted-flag");
-    const { text, runs } = await render(`Before !\`touch ${flag}\` after, \\!\`kept\``, { trusted: false });
+    const { text, runs } = await render(`Before !\`touch ${flag}\` after, \\!\`kept\``, { scope: "project" });
     expect(existsSync(flag)).toBe(false);
     expect(text).toBe(`Before [Command not run: \`touch ${flag}\` comes from an untrusted source. Trust the source to run its commands.] after, !\`kept\``);
     expect(runs).toEqual([{ command: `touch ${flag}`, line: 1, exitCode: undefined, durationMs: 0, truncated: false, timedOut: false, skipped: true }]);
   });
 
   it("uses the caller's marker", async () => {
-    const { text } = await render("!`date` and !`pwd`", { trusted: false, untrustedMarker: (command) => `<${command}: run with --trust>` });
+    const { text } = await render("!`date` and !`pwd`", { scope: "user", trust: { user: false }, untrustedMarker: (command) => `<${command}: run with --trust>` });
     expect(text).toBe("<date: run with --trust> and <pwd: run with --trust>");
   });
 });
@@ -257,5 +256,86 @@ describe("renderCommands: options and abort", () => {
     const text = `!\`sleep 5\` !\`touch ${flag}\``;
     await expect(render(text, { signal: controller.signal, concurrency: 1 })).rejects.toBe(reason);
     expect(existsSync(flag)).toBe(false);
+  });
+});
+
+describe("renderCommands: trust and scope", () => {
+  it("runs a project text only when the project is trusted, and programmatic text always", async () => {
+    expect((await render("!`echo ran`", { scope: "project" })).runs[0]?.skipped).toBe(true);
+    expect((await render("!`echo ran`", { scope: "project", trust: { project: true } })).text).toBe("ran");
+    expect((await render("!`echo ran`", { scope: "user" })).text).toBe("ran");
+    expect((await render("!`echo ran`", { trust: { project: false, user: false } })).text).toBe("ran");
+  });
+
+  it("refuses the old `trusted` option rather than running what it meant to stop", async () => {
+    const error = await render("!`true`", { trusted: false } as never).catch((e: unknown) => e);
+    expect(SkillctxError.isInstance(error) && error.code).toBe("INVALID_RENDER_OPTIONS");
+  });
+});
+
+describe("renderCommands: caps on one text", () => {
+  const growth = (input: string, output: string) => Buffer.byteLength(output) - Buffer.byteLength(input);
+
+  it("renders at most maxCommands spans; the rest stay as written, with one note at the end", async () => {
+    const text = ["!`echo 1` !`echo 2`", "!`touch late-3`", "!`touch late-4`", "\\!`escaped` stays an escape"].join("\n");
+    const result = await render(text, { maxCommands: 2 });
+    expect(result.text).toBe(
+      [
+        "1 2",
+        "!`touch late-3`",
+        "!`touch late-4`",
+        "!`escaped` stays an escape",
+        "",
+        "[skillctx: 2 command spans were left as written, not rendered: at most 2 are rendered per text (maxCommands).]",
+        "",
+      ].join("\n"),
+    );
+    expect(result.runs.map((run) => run.command)).toEqual(["echo 1", "echo 2"]);
+    expect(result.limited).toEqual({ reason: "maxCommands", limit: 2, notRendered: 2, line: 2 });
+    expect(existsSync(join(cwd, "late-3"))).toBe(false);
+  });
+
+  it("counts untrusted markers inside maxRenderedBytes: 5,000 spans cannot multiply the cap", async () => {
+    const text = Array.from({ length: 5_000 }, (_, i) => `!\`c${i}\``).join(" ");
+    for (const maxCommands of [10, 10_000]) {
+      const result = await render(text, { scope: "project", maxCommands, maxRenderedBytes: 4_096 });
+      expect(growth(text, result.text)).toBeLessThanOrEqual(4_096);
+      expect(result.runs.every((run) => run.skipped === true)).toBe(true);
+      const rendered = result.runs.length;
+      expect(rendered).toBeGreaterThan(0);
+      expect(result.limited?.notRendered).toBe(5_000 - rendered);
+      expect(result.text.match(/\[skillctx: /g)).toHaveLength(1);
+      // Everything after the last rendered span is the author's text, unchanged.
+      expect(result.text).toContain(`!\`c${rendered}\` !\`c${rendered + 1}\``);
+    }
+  });
+
+  it("stops at the first output that would pass maxRenderedBytes, and starts no command after the cap is spent", async () => {
+    const big = "!`head -c 3000 /dev/zero | tr '\\0' a`";
+    const text = `${big}\n${big}\n!\`touch after-cap\`\n`;
+    const result = await render(text, { maxRenderedBytes: 4_000, concurrency: 1 });
+    const [first, second] = result.text.split("\n");
+    expect(first).toBe("a".repeat(3000));
+    expect(second).toBe(big);
+    expect(result.limited).toMatchObject({ reason: "maxRenderedBytes", limit: 4_000, notRendered: 2, line: 2 });
+    expect(result.runs).toHaveLength(1);
+    expect(Buffer.byteLength(result.text)).toBeLessThanOrEqual(Buffer.byteLength(text) + 4_000);
+    expect(existsSync(join(cwd, "after-cap"))).toBe(false);
+  });
+
+  it("gives back rendered spans so that the note itself fits", async () => {
+    // 150 bytes of output fit in 256, but not with the ~115-byte note about the second span.
+    const text = `!\`printf ${"x".repeat(150)}\`!\`printf y\``;
+    const result = await render(text, { maxRenderedBytes: 256, maxCommands: 1 });
+    expect(Buffer.byteLength(result.text)).toBeLessThanOrEqual(Buffer.byteLength(text) + 256);
+    expect(result.runs).toEqual([]);
+    expect(result.limited?.notRendered).toBe(2);
+  });
+
+  it("rejects caps that are not positive integers, and a byte cap too small for its note", async () => {
+    for (const options of [{ maxCommands: 0 }, { maxRenderedBytes: -1 }, { maxCommands: 1.5 }, { maxRenderedBytes: 255 }]) {
+      const error = await render("!`true`", options).catch((e: unknown) => e);
+      expect(SkillctxError.isInstance(error) && error.code).toBe("INVALID_RENDER_OPTIONS");
+    }
   });
 });

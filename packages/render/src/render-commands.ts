@@ -1,11 +1,15 @@
 import { setMaxListeners } from "node:events";
-import { SkillctxError } from "@skillctx/core";
+import { SkillctxError, isScopeTrusted } from "@skillctx/core";
+import type { SkillScope, Trust } from "@skillctx/core";
+import { DEFAULT_MAX_COMMANDS_PER_TEXT, DEFAULT_MAX_RENDERED_BYTES } from "@skillctx/core/internal";
+import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, runProcess } from "@skillctx/process";
+import type { ProcessResult, RunProcessOptions } from "@skillctx/process";
 import stripAnsi from "strip-ansi";
-import { LineCounter, scanSpans } from "./find-commands.js";
+import { LineCounter, visitSpans } from "./find-commands.js";
+import type { InlineSpan } from "./find-commands.js";
 import { mapConcurrent } from "./map-concurrent.js";
-import { defaultUntrustedMarker, errorMarker, shownCommand, stderrExcerpt, truncationMarker } from "./markers.js";
-import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, runProcess } from "./run-process.js";
-import type { ProcessResult, RunProcessOptions } from "./run-process.js";
+import { defaultUntrustedMarker, errorMarker, limitNote, shownCommand, stderrExcerpt, truncationMarker } from "./markers.js";
+import type { RenderLimitReason } from "./markers.js";
 
 /** Options for {@link renderCommands}. */
 export interface RenderOptions {
@@ -22,12 +26,33 @@ export interface RenderOptions {
   /** Aborting kills every running command's process group; the promise then rejects with `signal.reason`. */
   signal?: AbortSignal;
   /**
-   * When false, nothing runs: each span renders as a marker saying it was not run, from `untrustedMarker`.
-   * @default true
+   * Which scopes may run commands (the one trust vocabulary of skillctx). With `scope`, decides whether the
+   * spans run or each becomes a "not run" marker from `untrustedMarker`.
+   * @default { project: false, user: true }
    */
-  trusted?: boolean;
-  /** The marker for a command that was not run because `trusted` is false. The default says the source is untrusted and how to allow it. */
+  trust?: Trust;
+  /**
+   * Where the text comes from (usually `skill.source.scope`). Programmatic text is always trusted, so leaving
+   * this out runs the commands whatever `trust` says.
+   * @default "programmatic"
+   */
+  scope?: SkillScope;
+  /** The marker for a command that was not run because its scope is not trusted. The default says the source is untrusted and how to allow it. */
   untrustedMarker?: (command: string) => string;
+  /**
+   * Most `` !`cmd` `` spans rendered (run, or marked as not run) in this text; later spans stay as written, and
+   * one note at the end says how many and why.
+   * @default 50
+   */
+  maxCommands?: number;
+  /**
+   * UTF-8 bytes that rendering may add to this text: the outputs and markers of all spans, and the final note,
+   * together. A span whose replacement would pass it, and every span after, stays as written (with the note), so
+   * a file of 60,000 spans cannot multiply the per-command cap. Commands are no longer started once it is spent.
+   * At least 256, room for the note.
+   * @default 131_072
+   */
+  maxRenderedBytes?: number;
 }
 
 /** What happened to one command, in document order. */
@@ -41,7 +66,7 @@ export interface CommandRun {
   /** stdout passed `maxOutputBytes` and was cut. */
   truncated: boolean;
   timedOut: boolean;
-  /** Not run because the text is untrusted. */
+  /** Not run because the text's scope is not trusted. */
   skipped?: boolean;
   /** Why the command's span became an `[Error: …]` marker. */
   error?: string;
@@ -50,7 +75,10 @@ export interface CommandRun {
 /** The rendered text and what each command did. */
 export interface RenderResult {
   text: string;
+  /** One entry per rendered span, in document order (spans left as written by a cap have none). */
   runs: CommandRun[];
+  /** Set when a cap left spans as written: how many, which cap, and the line of the first of them. */
+  limited?: { reason: RenderLimitReason; limit: number; notRendered: number; line: number };
 }
 
 /**
@@ -60,6 +88,7 @@ export interface RenderResult {
  * Commands run through `/bin/sh -c` in `cwd`, up to `concurrency` at once, each in its own process group with an
  * allowlisted environment, a timeout and an output cap. Failures never throw: a non-zero exit, a timeout or a
  * command that could not start renders as an `[Error: …]` marker. Only an abort rejects, after every process is gone.
+ * What one text can grow by is bounded as a whole: `maxCommands` spans, `maxRenderedBytes` bytes (markers included).
  *
  * @example
  * const { text, runs } = await renderCommands("On branch !`git branch --show-current`.", { cwd: repo });
@@ -68,52 +97,128 @@ export async function renderCommands(text: string, options: RenderOptions): Prom
   checkOptions(options);
   const { signal } = options;
   signal?.throwIfAborted();
-  const spans = scanSpans(text);
-  const lines = new LineCounter(text);
-  const commands = spans.flatMap((span) =>
-    span.kind === "command" ? [{ command: span.command, line: lines.lineAt(span.start) }] : [],
-  );
+  const maxCommands = options.maxCommands ?? DEFAULT_MAX_COMMANDS_PER_TEXT;
+  const maxBytes = options.maxRenderedBytes ?? DEFAULT_MAX_RENDERED_BYTES;
 
-  let outcomes: Array<{ replacement: string; run: CommandRun }>;
-  if (commands.length === 0) {
-    outcomes = [];
-  } else if (options.trusted === false) {
-    const marker = options.untrustedMarker ?? defaultUntrustedMarker;
-    outcomes = commands.map(({ command, line }) => ({
-      replacement: marker(command),
-      run: { command, line, exitCode: undefined, durationMs: 0, truncated: false, timedOut: false, skipped: true },
-    }));
-  } else {
-    const limit = options.concurrency ?? 4;
-    // One listener on the caller's signal; each running command listens to an internal one instead, so a high
-    // concurrency does not trip Node's listener-leak warning on the caller's signal.
-    const internal = new AbortController();
-    setMaxListeners(limit + 1, internal.signal);
-    const forward = (): void => internal.abort(signal?.reason);
-    signal?.addEventListener("abort", forward, { once: true });
-    const runOptions = { ...processOptions(options), signal: internal.signal };
-    try {
-      outcomes = await mapConcurrent(
-        commands,
-        limit,
-        async ({ command, line }) => outcome(command, line, await runProcess(command, runOptions), options),
-        internal.signal,
-      );
-    } finally {
-      signal?.removeEventListener("abort", forward);
+  // The first `maxCommands` commands, every escape, and only a count (and the first line) of the rest.
+  const lines = new LineCounter(text);
+  const spans: InlineSpan[] = [];
+  const commands: Array<{ command: string; line: number }> = [];
+  let extra = 0;
+  let extraLine = 0;
+  visitSpans(text, (span) => {
+    if (span.kind === "escape") {
+      spans.push(span);
+    } else if (commands.length < maxCommands) {
+      spans.push(span);
+      commands.push({ command: span.command, line: lines.lineAt(span.start) });
+    } else if (extra++ === 0) {
+      extraLine = lines.lineAt(span.start);
     }
-  }
+  });
+
+  const outcomes = await runAll(commands, options, maxBytes);
+  const { cut, limited } = fitToCap(outcomes, commands, extra, extraLine, maxCommands, maxBytes);
 
   let rendered = "";
   let position = 0;
   let next = 0;
   for (const span of spans) {
+    if (span.kind === "command" && next >= cut) continue; // left as written
     rendered += text.slice(position, span.start);
-    rendered += span.kind === "escape" ? span.literal : (outcomes[next++]?.replacement ?? "");
+    rendered += span.kind === "escape" ? text.slice(span.start + 1, span.end) : (outcomes[next++] as Outcome).replacement;
     position = span.end;
   }
   rendered += text.slice(position);
-  return { text: rendered, runs: outcomes.map((o) => o.run) };
+  const result: RenderResult = { text: rendered, runs: outcomes.slice(0, cut).map((o) => (o as Outcome).run) };
+  if (limited !== undefined) {
+    const note = limitNote(limited.notRendered, limited.reason, limited.limit);
+    result.text = `${rendered}${rendered === "" || rendered.endsWith("\n\n") ? "" : rendered.endsWith("\n") ? "\n" : "\n\n"}${note}\n`;
+    result.limited = limited;
+  }
+  return result;
+}
+
+interface Outcome {
+  replacement: string;
+  run: CommandRun;
+}
+
+/**
+ * How many commands (from the start, in document order) are rendered: each replacement while the total still
+ * fits in `maxBytes`; the first that does not, and all after it, stay as written. When any span stays as
+ * written, the note counts too: spans are given back from the end until it fits.
+ */
+function fitToCap(
+  outcomes: ReadonlyArray<Outcome | undefined>,
+  commands: ReadonlyArray<{ line: number }>,
+  extra: number,
+  extraLine: number,
+  maxCommands: number,
+  maxBytes: number,
+): { cut: number; limited: RenderResult["limited"] } {
+  let used = 0;
+  let cut = 0;
+  const sizes: number[] = [];
+  for (; cut < commands.length; cut++) {
+    const outcome = outcomes[cut];
+    const size = outcome === undefined ? Number.POSITIVE_INFINITY : Buffer.byteLength(outcome.replacement);
+    if (used + size > maxBytes) break;
+    used += size;
+    sizes.push(size);
+  }
+  for (;;) {
+    const notRendered = commands.length - cut + extra;
+    if (notRendered === 0) return { cut, limited: undefined };
+    const reason: RenderLimitReason = cut < commands.length ? "maxRenderedBytes" : "maxCommands";
+    const limit = reason === "maxCommands" ? maxCommands : maxBytes;
+    const note = `\n\n${limitNote(notRendered, reason, limit)}\n`;
+    // At cut 0 the note fits: it is shorter than MIN_RENDERED_BYTES.
+    if (used + Buffer.byteLength(note) <= maxBytes || cut === 0) {
+      return { cut, limited: { reason, limit, notRendered, line: commands[cut]?.line ?? extraLine } };
+    }
+    cut--;
+    used -= sizes[cut] ?? 0;
+  }
+}
+
+/** Runs (or marks) the commands; `undefined` for a command not started because the byte cap was already spent. */
+async function runAll(commands: ReadonlyArray<{ command: string; line: number }>, options: RenderOptions, maxBytes: number): Promise<Array<Outcome | undefined>> {
+  if (commands.length === 0) return [];
+  if (!isScopeTrusted(options.scope ?? "programmatic", options.trust)) {
+    const marker = options.untrustedMarker ?? defaultUntrustedMarker;
+    return commands.map(({ command, line }) => ({
+      replacement: marker(command),
+      run: { command, line, exitCode: undefined, durationMs: 0, truncated: false, timedOut: false, skipped: true },
+    }));
+  }
+  const { signal } = options;
+  const limit = options.concurrency ?? 4;
+  // One listener on the caller's signal; each running command listens to an internal one instead, so a high
+  // concurrency does not trip Node's listener-leak warning on the caller's signal.
+  const internal = new AbortController();
+  setMaxListeners(limit + 1, internal.signal);
+  const forward = (): void => internal.abort(signal?.reason);
+  signal?.addEventListener("abort", forward, { once: true });
+  const runOptions = { ...processOptions(options), signal: internal.signal };
+  // Commands start in document order; once finished outputs alone pass the cap, every later span would be left
+  // as written anyway, so it is not started.
+  let finishedBytes = 0;
+  try {
+    return await mapConcurrent(
+      commands,
+      limit,
+      async ({ command, line }) => {
+        if (finishedBytes > maxBytes) return undefined;
+        const done = outcome(command, line, await runProcess(command, runOptions), options);
+        finishedBytes += Buffer.byteLength(done.replacement);
+        return done;
+      },
+      internal.signal,
+    );
+  } finally {
+    signal?.removeEventListener("abort", forward);
+  }
 }
 
 function processOptions(options: RenderOptions): RunProcessOptions {
@@ -124,7 +229,7 @@ function processOptions(options: RenderOptions): RunProcessOptions {
   return result;
 }
 
-function outcome(command: string, line: number, result: ProcessResult, options: RenderOptions): { replacement: string; run: CommandRun } {
+function outcome(command: string, line: number, result: ProcessResult, options: RenderOptions): Outcome {
   const run: CommandRun = {
     command,
     line,
@@ -158,16 +263,21 @@ function cleanOutput(output: string): string {
   return stripAnsi(output.replace(/\u001b(?:\[[0-?]*[ -/]*)?$/, "")).trim();
 }
 
+/** Room for the note about spans left as written, so that it always fits in the cap. */
+const MIN_RENDERED_BYTES = 256;
+
 function checkOptions(options: RenderOptions): void {
   const problems: string[] = [];
+  const positiveInteger = (value: number | undefined): boolean => value === undefined || (Number.isInteger(value) && value > 0);
   if (typeof options.cwd !== "string" || options.cwd === "") problems.push("cwd must be a non-empty path");
   if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) problems.push("timeoutMs must be a positive number");
-  if (options.maxOutputBytes !== undefined && !(Number.isInteger(options.maxOutputBytes) && options.maxOutputBytes > 0)) {
-    problems.push("maxOutputBytes must be a positive integer");
+  if (!positiveInteger(options.maxOutputBytes)) problems.push("maxOutputBytes must be a positive integer");
+  if (!positiveInteger(options.concurrency)) problems.push("concurrency must be a positive integer");
+  if (!positiveInteger(options.maxCommands)) problems.push("maxCommands must be a positive integer");
+  if (!positiveInteger(options.maxRenderedBytes) || (options.maxRenderedBytes ?? MIN_RENDERED_BYTES) < MIN_RENDERED_BYTES) {
+    problems.push(`maxRenderedBytes must be an integer of at least ${MIN_RENDERED_BYTES}`);
   }
-  if (options.concurrency !== undefined && !(Number.isInteger(options.concurrency) && options.concurrency > 0)) {
-    problems.push("concurrency must be a positive integer");
-  }
+  if ((options as { trusted?: unknown }).trusted !== undefined) problems.push("trusted was replaced by trust and scope");
   if (problems.length > 0) {
     throw new SkillctxError("INVALID_RENDER_OPTIONS", `Invalid render options: ${problems.join("; ")}.`, { data: { problems } });
   }

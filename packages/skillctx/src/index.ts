@@ -16,15 +16,15 @@ export {
 export { toOpenAIAgentsTools, skillctxInputFilter, fromAgentItems } from "./adapters/openai-agents.js";
 export { toAnthropicTools, runAnthropicToolUses } from "./adapters/anthropic.js";
 
-export type { Activation, ContextStep, ToolDefinition } from "./engine/agent-context.js";
-export type { AgentContextOptions, CollectInputsRequest, RenderSettings } from "./engine/options.js";
+export type { Activation, ContextStep, ToolDefinition } from "./context-types.js";
+export type { AgentContextOptions, CollectInputsRequest, RenderSettings, TextLimits, TrustOptions } from "./engine/options.js";
+export type { Trust } from "@skillctx/core";
 export type { ContextState, Attachment } from "./engine/state.js";
 export type { Templates, InjectionInfo, GuidanceEntry } from "./engine/templates.js";
-export type { TrustOptions } from "./engine/trust.js";
 export type { McpSettings } from "./engine/skill-servers.js";
 export type { InputValues } from "./engine/task-inputs.js";
 export type { Message, ContentPart, TextPart, ToolCall } from "./messages.js";
-export type { ToolResult, ToolProvider } from "./tools/tool-provider.js";
+export type { ToolResult, ToolProvider } from "./context-types.js";
 export type { HostTool } from "./tools/host-tools.js";
 export type { SkillToolSettings, ToolFilterMode } from "./tools/skill-tools.js";
 export type { Toolset, ToolsetName, SkillTool } from "./tools/toolset.js";

@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { parseFrontmatter } from "@skillctx/core";
+import { MAX_SKILL_FILE_BYTES, readTextFile } from "@skillctx/core/internal";
 import { commandDiagnostics, renderCommands } from "@skillctx/render";
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
@@ -19,21 +19,22 @@ export const renderCommand: CliCommand = {
     });
     if (positionals.length !== 1) throw new UsageError("expected exactly one FILE");
     const file = path.resolve(positionals[0]!);
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      io.stderr.write(`skillctx render: cannot read ${file}: ${(error as Error).message}\n`);
+    // Read as all repository content is: a regular file, at most MAX_SKILL_FILE_BYTES, UTF-8.
+    const read = await readTextFile(file, { maxBytes: MAX_SKILL_FILE_BYTES });
+    if (!read.ok) {
+      io.stderr.write(`skillctx render: ${read.message} (${read.code})\n`);
       return EXIT_FINDINGS;
     }
+    const text = read.text;
     const { body, bodyLine } = parseFrontmatter(text, { path: file });
     const result = await renderCommands(body, {
       cwd: path.resolve(values.cwd ?? "."),
-      trusted: values.trust,
+      trust: { project: values.trust },
+      scope: "project",
       untrustedMarker: (command) => `[Not run: \`${command}\`; pass --trust to run the commands of this file.]`,
     });
     io.stdout.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
-    const findings = commandDiagnostics(result.runs, { path: file, lineOffset: bodyLine - 1 });
+    const findings = commandDiagnostics(result, { path: file, lineOffset: bodyLine - 1 });
     for (const d of findings) io.stderr.write(`${formatDiagnostic(d)}\n`);
     return findings.some((d) => d.code !== "COMMAND_NOT_RUN") ? EXIT_FINDINGS : EXIT_OK;
   },

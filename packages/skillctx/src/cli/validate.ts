@@ -1,14 +1,12 @@
-import { readdir, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { compareCodePoints, validateSkill } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
+import { MAX_SKILL_DIR_DEPTH, walk } from "@skillctx/core/internal";
 import { formatDiagnostic } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
-
-// Skill folders are searched this deep below a parent folder given on the command line.
-const MAX_DEPTH = 4;
 
 /** One validated skill folder, as `--json` prints it. */
 interface ValidateResult {
@@ -29,8 +27,9 @@ export const validateCommand: CliCommand = {
     });
     if (positionals.length === 0) throw new UsageError("give at least one PATH (a skill folder or a folder of skills)");
     const results: ValidateResult[] = [];
+    const skipped: Diagnostic[] = [];
     for (const given of positionals) {
-      for (const dir of await skillFolders(given)) {
+      for (const dir of await skillFolders(given, skipped)) {
         const { valid, diagnostics } = await validateSkill(dir, { strict: values.strict });
         results.push({ path: dir, valid, diagnostics });
       }
@@ -42,17 +41,19 @@ export const validateCommand: CliCommand = {
           valid: r.valid,
           diagnostics: r.diagnostics.map(({ code, severity, message, line }) => ({ code, severity, message, line })),
         })),
+        // What the search of parent folders did not follow (symlinks out of the folder, loops, too deep).
+        skipped,
       };
       io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     } else {
-      io.stdout.write(formatHuman(results));
+      io.stdout.write(formatHuman(results, skipped));
     }
     return results.every((r) => r.valid) ? EXIT_OK : EXIT_FINDINGS;
   },
 };
 
-function formatHuman(results: ValidateResult[]): string {
-  const lines: string[] = [];
+function formatHuman(results: ValidateResult[], skipped: Diagnostic[]): string {
+  const lines: string[] = skipped.map((d) => formatDiagnostic(d));
   let errors = 0;
   let warnings = 0;
   for (const r of results) {
@@ -70,36 +71,36 @@ function formatHuman(results: ValidateResult[]): string {
 
 /**
  * The skill folders a PATH names: the folder itself when it holds SKILL.md (or skill.md), the folder of
- * a SKILL.md file, else every folder below it that holds one (to depth 4; `.git`, `node_modules` and
- * dot-folders skipped; a skill's own sub-folders are its resources). A path with none is returned as is,
+ * a SKILL.md file, else every folder below it that holds one, found with core's one walker (to depth 4;
+ * `.git`, `node_modules` and dot-folders skipped; a skill's own sub-folders are its resources; every
+ * folder once by real path; symlinks followed only inside PATH). A path with none is returned as is,
  * so that the validator reports why (PATH_NOT_FOUND, NOT_A_DIRECTORY, MISSING_SKILL_MD).
  */
-async function skillFolders(given: string): Promise<string[]> {
-  const info = await stat(given).catch(() => undefined);
+async function skillFolders(given: string, skipped: Diagnostic[]): Promise<string[]> {
+  const info = statSync(given, { throwIfNoEntry: false });
   if (info === undefined) return [given];
   if (info.isFile()) return path.basename(given).toLowerCase() === "skill.md" ? [path.dirname(given)] : [given];
-  if (await holdsSkill(given)) return [given];
+  if (!info.isDirectory() || holdsSkill(given)) return [given];
   const found: string[] = [];
-  await walk(given, 1, found);
+  const walked = await walk(given, {
+    maxDepth: MAX_SKILL_DIR_DEPTH,
+    containRoot: given,
+    skip: (name) => name.startsWith(".") || name === "node_modules",
+    visit: (entry) => {
+      if (entry.type !== "dir") return false;
+      if (!holdsSkill(entry.path)) return true;
+      found.push(path.join(given, ...entry.relative.split("/"))); // as the user wrote the parent
+      return false;
+    },
+  });
+  // Folders below depth 4 are not searched by design: say nothing about them.
+  skipped.push(...walked.diagnostics.filter((d) => d.code !== "WALK_TOO_DEEP"));
   return found.length === 0 ? [given] : found.sort(compareCodePoints);
 }
 
-async function walk(dir: string, depth: number, found: string[]): Promise<void> {
-  if (depth > MAX_DEPTH) return;
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-    const child = path.join(dir, entry.name);
-    const isDir = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(child).catch(() => undefined))?.isDirectory() === true);
-    if (!isDir) continue;
-    if (await holdsSkill(child)) found.push(child);
-    else await walk(child, depth + 1, found);
-  }
-}
-
-async function holdsSkill(dir: string): Promise<boolean> {
+function holdsSkill(dir: string): boolean {
   for (const name of ["SKILL.md", "skill.md"]) {
-    if ((await stat(path.join(dir, name)).catch(() => undefined))?.isFile() === true) return true;
+    if (statSync(path.join(dir, name), { throwIfNoEntry: false })?.isFile() === true) return true;
   }
   return false;
 }

@@ -1,54 +1,40 @@
 import type { Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
-import { createSkillCache, SkillctxError } from "@skillctx/core";
+import { createSkillCache, diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
+import type { Activation, ContextStep, SkillSet, SkillState, TextLimits, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
 import type { Message } from "../messages.js";
-import { ConversationTracker } from "./conversation.js";
-import type { PendingActivation } from "./conversation.js";
-import type { AgentContextOptions } from "./options.js";
-import { renderSkillText } from "./render-skill.js";
-import { SkillServerPool } from "./skill-servers.js";
-import { loadSkillSet, skillLocation } from "./skill-set.js";
-import type { SkillSet } from "./skill-set.js";
-import { ContextStateSchema, emptyState } from "./state.js";
-import type { Attachment, ContextState } from "./state.js";
-import { buildSystem } from "./system-prompt.js";
-import type { SystemParts } from "./system-prompt.js";
-import { fillInputs } from "./task-inputs.js";
-import { defaultTemplates } from "./templates.js";
-import type { Templates } from "./templates.js";
 import { checkHostTools } from "../tools/host-tools.js";
 import { resolveToolset } from "../tools/presets/index.js";
 import { SEARCH_TOOL } from "../tools/presets/common.js";
 import { checkToolFilter, Toolbox } from "../tools/toolbox.js";
-import type { ToolProvider, ToolResult } from "../tools/tool-provider.js";
+import type { ToolboxHost } from "../tools/toolbox.js";
+import { buildAttachment } from "./attachment.js";
+import type { AttachmentContext } from "./attachment.js";
+import { ConversationTracker } from "./conversation.js";
+import { closedError, isClosedError, linkSignals } from "./lifetime.js";
+import type { AgentContextOptions } from "./options.js";
+import { renderSkillText } from "./render-skill.js";
+import { SkillServerPool } from "./skill-servers.js";
+import { loadSkillSet } from "./skill-set.js";
+import { emptyState, parseContextState } from "./state.js";
+import type { Attachment, ContextState } from "./state.js";
+import { ContextStateStore } from "./state-store.js";
+import { StepQueue } from "./step-queue.js";
+import { buildSystem } from "./system-prompt.js";
+import type { SystemParts } from "./system-prompt.js";
+import { defaultTemplates } from "./templates.js";
+import type { Templates } from "./templates.js";
+import { resolveLimits } from "./text-limits.js";
 
-/** Why a skill entered the context in a step. */
-export interface Activation {
-  skill: string;
-  trigger: "keyword" | "task" | "path" | "load";
-  /** The keyword or path that fired it. */
-  match?: string;
-  /** Index (in the step's `messages`) of the message it was attached to. */
-  messageIndex?: number;
-}
-
-/** A tool the model may call, as JSON Schema. */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-}
-
-/** What one agent step sends to the model. */
-export interface ContextStep {
-  system: string;
-  messages: Message[];
-  tools: ToolDefinition[];
-  activated: Activation[];
-  diagnostics: Diagnostic[];
-}
+// The shared types live in a leaf module (no engine/tools cycle); re-exported here for the adapters.
+export type { Activation, ContextStep, ToolDefinition } from "../context-types.js";
 
 /**
  * The context engine of one conversation. Call {@link AgentContext.buildContext} on every step.
+ *
+ * Calls on one context are serialised: `buildContext`, `setSkills`, `refresh` and calls of the skill
+ * tools (which read and change the conversation's state) run one after another, in the order they
+ * were made, as if awaited in turn. Host and MCP tool calls run beside them. After `close()`, every
+ * method rejects (`listTools` throws) with a `SkillctxError` of code `CONTEXT_CLOSED` and starts nothing.
  *
  * @example
  * const ctx = await AgentContext.create({ cwd: process.cwd(), systemPrompt: "You are a coding agent." });
@@ -59,22 +45,33 @@ export interface ContextStep {
 export class AgentContext {
   private skillSet!: SkillSet;
   private parts!: SystemParts;
+  /** The one owner and writer of the conversation's state. */
+  private readonly store: ContextStateStore;
   private readonly tracker: ConversationTracker;
   private readonly templates: Templates;
+  private readonly limits: Required<TextLimits>;
   private pendingDiagnostics: Diagnostic[] = [];
   private pendingActivations: Activation[] = [];
-  private closed = false;
+  private readonly queue = new StepQueue();
+  /** Aborted by `close()`: every render, server start, script and step in flight is passed its signal. */
+  private readonly lifetime = new AbortController();
+  private closing: Promise<void> | undefined;
   private readonly toolbox: Toolbox;
   /** Sources of tools beside the host's and the skill tools (the MCP bridge registers here); listed after them. */
   readonly providers: ToolProvider[] = [];
   private readonly servers: SkillServerPool;
+  private readonly attachmentContext: AttachmentContext;
+  /** The signals of a call without a caller signal: the context's own (no listener to add or remove). */
+  private readonly unlinked = { signal: this.lifetime.signal, dispose: () => {} };
 
   private constructor(
     private options: AgentContextOptions,
-    private readonly current: ContextState,
+    state: ContextState,
   ) {
     this.templates = { ...defaultTemplates, ...options.templates };
-    this.tracker = new ConversationTracker(current);
+    this.limits = resolveLimits(options.limits);
+    this.store = new ContextStateStore(state);
+    this.tracker = new ConversationTracker(this.store);
     this.servers = new SkillServerPool({
       trust: () => this.options.trust,
       settings: options.mcp,
@@ -82,36 +79,52 @@ export class AgentContext {
     });
     this.providers.push(this.servers);
     const self = this;
-    const hostTools = checkHostTools(options.tools);
-    const toolFilter = checkToolFilter(options.toolFilter);
-    this.toolbox = new Toolbox(
-      {
-        get cwd() { return self.options.cwd; },
-        get skills() { return self.skillSet; },
-        get catalog() { return self.parts.catalog; },
-        get trust() { return self.options.trust; },
-        get settings() { return self.options.skillTools ?? {}; },
-        state: current,
-        toolFilter,
-        hostTools,
-        providers: this.providers,
-        render: (text, skill, signal) => this.render(text, skill, signal),
-        activated: (activation) => {
-          this.pendingActivations.push(activation);
-          const skill = this.skillSet.byName.get(activation.skill);
-          if (skill !== undefined) this.servers.activate([skill]);
-        },
-        diagnostic: (d) => void this.pendingDiagnostics.push(d),
+    const host: ToolboxHost = {
+      cwd: options.cwd,
+      trust: options.trust,
+      settings: options.skillTools ?? {},
+      limits: this.limits,
+      get skills() {
+        return self.skillSet;
       },
-      resolveToolset(options.toolset),
-    );
+      get catalog() {
+        return self.parts.catalog;
+      },
+      state: this.skillState(),
+      toolFilter: checkToolFilter(options.toolFilter),
+      hostTools: checkHostTools(options.tools),
+      providers: this.providers,
+      render: (text, skill, signal) => this.render(text, skill, signal),
+      diagnostic: (d) => void this.pendingDiagnostics.push(d),
+    };
+    this.toolbox = new Toolbox(host, resolveToolset(options.toolset));
+    this.attachmentContext = {
+      cwd: options.cwd,
+      templates: this.templates,
+      maxBytes: this.limits.maxAttachedSkillBytes,
+      renderOnTrigger: options.render?.onTrigger !== false,
+      collectInputs: options.collectInputs,
+      render: (text, skill, signal) => this.render(text, skill, signal),
+      report: (d) => void this.pendingDiagnostics.push(d),
+    };
   }
 
-  /** Discovers skills and guidance for `options.cwd` and returns a context ready for its first step. */
+  /**
+   * Discovers skills and guidance for `options.cwd` and returns a context ready for its first step.
+   *
+   * @throws SkillctxError `STATE_INVALID` when `options.state` is not a state saved from `ctx.state`;
+   * `INVALID_OPTIONS` for a bad `tools`, `toolset`, `toolFilter` or `limits`.
+   */
   static async create(options: AgentContextOptions): Promise<AgentContext> {
-    const state = options.state === undefined ? emptyState() : ContextStateSchema.parse(structuredClone(options.state));
+    if (typeof options !== "object" || options === null) throw new SkillctxError("INVALID_OPTIONS", "AgentContext.create needs an options object with a cwd");
+    const state = options.state === undefined ? emptyState() : parseContextState(options.state);
     const ctx = new AgentContext({ ...options, cache: options.cache ?? createSkillCache() }, state);
-    await ctx.reload(options.signal);
+    try {
+      await ctx.reload(options.signal);
+    } catch (error) {
+      await ctx.close();
+      throw error;
+    }
     return ctx;
   }
 
@@ -122,43 +135,137 @@ export class AgentContext {
 
   /** The skill the model loaded last and has not unloaded. */
   get activeSkill(): string | undefined {
-    return this.current.activeSkill;
+    return this.store.activeSkill;
   }
 
-  /** A JSON snapshot of the conversation's state; pass it back as `options.state` to resume. */
+  /** A JSON snapshot of the conversation's state; pass it back as `options.state` to resume. Readable after `close()`. */
   get state(): ContextState {
-    this.tracker.syncState();
-    return structuredClone(this.current);
+    return this.store.snapshot();
   }
 
   /** Replaces the programmatic skill sources; takes effect at the next step. */
-  async setSkills(sources: SkillSourceInput[], options: { signal?: AbortSignal } = {}): Promise<void> {
-    this.options = { ...this.options, skills: sources };
-    await this.reload(options.signal);
+  setSkills(sources: SkillSourceInput[], options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.exclusive(options?.signal, async (signal) => {
+      this.options = { ...this.options, skills: sources };
+      await this.reload(signal);
+    });
   }
 
   /** Re-reads skills and guidance from disk (metadata only where unchanged). */
-  async refresh(options: { signal?: AbortSignal } = {}): Promise<void> {
-    await this.reload(options.signal);
+  refresh(options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.exclusive(options?.signal, (signal) => this.reload(signal));
   }
 
   /**
    * Builds what the model sees for `messages`: `system`, the messages with triggered skill text
-   * attached, and the tools. Never mutates `messages`.
+   * attached, and the tools. Never mutates `messages`. A skill whose file cannot be read any more is
+   * a diagnostic of the step; the other skills still fire.
+   *
+   * @throws SkillctxError `MESSAGES_INVALID` for messages that are not an array of `Message`s (nothing
+   * is recorded); `CONTEXT_CLOSED` after `close()`. Rejects with the signal's reason when aborted.
    */
-  async buildContext(messages: readonly Message[], options: { signal?: AbortSignal } = {}): Promise<ContextStep> {
-    this.assertOpen();
-    options.signal?.throwIfAborted();
+  buildContext(messages: readonly Message[], options: { signal?: AbortSignal } = {}): Promise<ContextStep> {
+    return this.exclusive(options?.signal, (signal) => this.step(messages, signal));
+  }
+
+  /**
+   * Runs a tool call of the model: a skill tool, a host tool's `execute` or a provider's (MCP) tool.
+   * Never throws for bad model input (unknown tool, wrong arguments, a tool the active skill does not
+   * allow): those are results with `isError: true`. Rejects when `signal` is aborted and, with
+   * `CONTEXT_CLOSED`, after `close()`.
+   */
+  callTool(name: string, args: unknown, options: { signal?: AbortSignal } = {}): Promise<ToolResult> {
+    const signal = options?.signal;
+    if (this.closing !== undefined) return Promise.reject(closedError());
+    // Skill tools read and change the state: they wait their turn. Host and MCP tools do not touch it.
+    if (this.toolbox.kindOf(name) === "skill") return this.exclusive(signal, (linked) => this.toolbox.call(name, args, { signal: linked }));
+    return this.run(signal, (linked) => this.toolbox.call(name, args, { signal: linked }));
+  }
+
+  /**
+   * The tools the next step lists; `all: true` ignores the active skill's allowed-tools (for adapters that register tools once).
+   *
+   * @throws SkillctxError `CONTEXT_CLOSED` after `close()`.
+   */
+  listTools(options: { all?: boolean } = {}): ToolDefinition[] {
+    if (this.closing !== undefined) throw closedError();
+    return options?.all === true ? this.toolbox.allDefinitions() : this.toolbox.definitions();
+  }
+
+  /**
+   * Stops everything the context started: aborts the steps, renders, scripts and tool calls in flight
+   * and closes the MCP servers. Idempotent: later calls return the same promise.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.lifetime.abort(closedError());
+      await this.servers.close();
+    })();
+    return this.closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  // --- serialisation and lifetime ------------------------------------------------------------
+
+  // Runs `operation` in turn (after every exclusive operation asked for before it), with a signal that
+  // aborts when the caller's does or the context closes. Dropped while waiting for its turn, it rejects
+  // with the signal's reason (close() aborts with CONTEXT_CLOSED).
+  private async exclusive<T>(signal: AbortSignal | undefined, operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.closing !== undefined) throw closedError();
+    const turn = this.queue.acquire(signal, this.lifetime.signal);
+    if (turn !== undefined) await turn;
+    const linked = signal === undefined ? this.unlinked : linkSignals(signal, this.lifetime.signal);
+    try {
+      if (this.closing !== undefined) throw closedError();
+      linked.signal.throwIfAborted();
+      return await operation(linked.signal);
+    } catch (error) {
+      throw this.closing !== undefined && !isClosedError(error) ? closedError(error) : error;
+    } finally {
+      linked.dispose();
+      this.queue.release();
+    }
+  }
+
+  // Runs `operation` now, with a signal linked to the caller's and to close(); reports CONTEXT_CLOSED
+  // when close() interrupted it.
+  private async run<T>(signal: AbortSignal | undefined, operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.closing !== undefined) throw closedError();
+    const linked = signal === undefined ? this.unlinked : linkSignals(signal, this.lifetime.signal);
+    try {
+      linked.signal.throwIfAborted();
+      return await operation(linked.signal);
+    } catch (error) {
+      throw this.closing !== undefined && !isClosedError(error) ? closedError(error) : error;
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closing !== undefined) throw closedError();
+  }
+
+  // --- a step ----------------------------------------------------------------------------------
+
+  private async step(messages: readonly Message[], signal: AbortSignal): Promise<ContextStep> {
     const pending = this.tracker.scan(messages, this.skillSet, this.options.cwd);
-    const attachments = await Promise.all(pending.map((p) => this.attachment(p, options.signal)));
-    const out = this.tracker.commit(messages, attachments);
-    this.servers.activate(pending.map((p) => p.skill), options.signal);
+    // Most steps fire nothing: they skip the attachment work altogether.
+    const prepared = pending.length === 0 ? [] : await Promise.all(pending.map((p) => buildAttachment(p, this.attachmentContext, signal)));
+    signal.throwIfAborted();
+    const fired = pending.filter((_, i) => prepared[i] !== undefined);
+    const out = this.tracker.commit(messages, prepared.filter((a): a is Attachment => a !== undefined));
+    this.assertOpen();
+    if (fired.length > 0) this.servers.activate(fired.map((p) => p.skill), signal);
     await this.servers.settled();
     const tools = this.toolbox.definitions();
 
     const activated: Activation[] = [
       ...this.pendingActivations,
-      ...pending.map((p) => ({ skill: p.skill.name, trigger: p.trigger, match: p.match, messageIndex: p.index })),
+      ...fired.map((p) => ({ skill: p.skill.name, trigger: p.trigger, match: p.match, messageIndex: p.index })),
     ];
     const diagnostics = this.pendingDiagnostics;
     this.pendingActivations = [];
@@ -166,34 +273,11 @@ export class AgentContext {
     return { system: this.parts.system, messages: out, tools, activated, diagnostics };
   }
 
-  /**
-   * Runs a tool call of the model: a skill tool, a host tool's `execute` or a provider's (MCP) tool.
-   * Never throws for bad model input (unknown tool, wrong arguments, a tool the active skill does not
-   * allow): those are results with `isError: true`. Rejects only when `signal` is aborted.
-   */
-  async callTool(name: string, args: unknown, options: { signal?: AbortSignal } = {}): Promise<ToolResult> {
-    this.assertOpen();
-    return this.toolbox.call(name, args, options);
-  }
-
-  /** The tools the next step lists; `all: true` ignores the active skill's allowed-tools (for adapters that register tools once). */
-  listTools(options: { all?: boolean } = {}): ToolDefinition[] {
-    return options.all === true ? this.toolbox.allDefinitions() : this.toolbox.definitions();
-  }
-
-  /** Stops everything the context started. Calling it twice is harmless. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.servers.close();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
-  }
+  // --- skills, guidance and system ---------------------------------------------------------------
 
   private async reload(signal: AbortSignal | undefined): Promise<void> {
     const o = this.options;
-    this.skillSet = await loadSkillSet({
+    const skillSet = await loadSkillSet({
       cwd: o.cwd,
       skills: o.skills,
       userSkills: o.userSkills,
@@ -201,59 +285,57 @@ export class AgentContext {
       model: o.model,
       disabled: o.disabled,
       guidance: o.guidance,
-      // Guidance imports may leave the repository only when the caller says so explicitly.
-      trustUserScope: o.trust?.user === true,
+      trust: o.trust,
       cache: o.cache,
       signal,
     });
-    this.pendingDiagnostics.push(...this.skillSet.diagnostics);
+    this.assertOpen();
+    const diagnostics: Diagnostic[] = [...skillSet.diagnostics];
     const guidanceText = new Map<string, string>();
-    for (const skill of this.skillSet.guidance) guidanceText.set(skill.name, await this.frozenGuidance(skill, signal));
-    this.parts = buildSystem({
+    for (const skill of skillSet.guidance) {
+      const text = await this.frozenGuidance(skill, signal, diagnostics);
+      if (text !== undefined) guidanceText.set(skill.name, text);
+    }
+    const parts = buildSystem({
       systemPrompt: o.systemPrompt,
-      skills: this.skillSet,
+      skills: {
+        ...skillSet,
+        // Guidance that could not be read is left out of `system` (a diagnostic says why).
+        guidance: skillSet.guidance.filter((skill) => guidanceText.has(skill.name)),
+      },
       guidanceText,
       cwd: o.cwd,
       templates: this.templates,
       catalog: o.catalog,
+      maxGuidanceBytes: this.limits.maxGuidanceBlockBytes,
       toolset: { loadInstruction: this.toolbox.toolset.loadInstruction, searchTool: SEARCH_TOOL },
     });
+    this.assertOpen();
+    this.skillSet = skillSet;
+    this.parts = parts;
+    this.pendingDiagnostics.push(...diagnostics, ...parts.diagnostics);
     // The conversation is left as it is: new skills fire on new messages only, so the prefix stays stable.
-    const active = [...this.current.attachments.map((a) => a.skill), ...(this.current.activeSkill === undefined ? [] : [this.current.activeSkill])];
-    await this.servers.reload(this.skillSet, active, signal);
+    // Servers of attached skills are offered for the conversation, those of the loaded skill until unloaded.
+    await this.servers.reload(skillSet, [...new Set(this.store.attachments.map((a) => a.skill))], signal, this.store.activeSkill);
   }
 
   // Guidance with commands is rendered once and frozen in state, so `system` stays byte-stable.
-  private async frozenGuidance(skill: Skill, signal: AbortSignal | undefined): Promise<string> {
+  private async frozenGuidance(skill: Skill, signal: AbortSignal | undefined, diagnostics: Diagnostic[]): Promise<string | undefined> {
     const key = `guidance:${skill.name}`;
-    const frozen = this.current.rendered[key];
+    const frozen = this.store.frozen(key);
     if (frozen !== undefined) return frozen;
-    const text = await this.render(skill.content, skill, signal);
-    if (text !== skill.content) this.current.rendered[key] = text;
-    return text;
-  }
-
-  private async attachment(p: PendingActivation, signal: AbortSignal | undefined): Promise<Attachment> {
-    let body = p.skill.content;
-    let missing: NonNullable<Skill["inputs"]> = [];
-    if (p.skill.trigger.type === "task") {
-      const inputs = p.skill.trigger.inputs;
-      const values =
-        inputs.length === 0
-          ? {}
-          : ((await this.options.collectInputs?.({ skill: p.skill, inputs, message: p.message, signal })) ?? {});
-      ({ text: body, missing } = fillInputs(body, inputs, values));
+    try {
+      const content = await readSkillContent(skill, signal === undefined ? {} : { signal });
+      const text = await this.render(content, skill, signal);
+      if (text !== content) this.store.freeze(key, text);
+      return text;
+    } catch (error) {
+      signal?.throwIfAborted();
+      diagnostics.push(
+        diagnostic("SKILL_READ_FAILED", "error", `guidance "${skill.name}" is left out: ${errorText(error)}`, { path: skill.source.path }),
+      );
+      return undefined;
     }
-    if (this.options.render?.onTrigger !== false) body = await this.render(body, p.skill, signal);
-    const text = this.templates.injection({
-      skill: p.skill.name,
-      trigger: p.trigger,
-      match: p.match,
-      location: skillLocation(p.skill, this.options.cwd),
-      body,
-      missingInputs: missing,
-    });
-    return { skill: p.skill.name, trigger: p.trigger, match: p.match, fingerprint: p.fingerprint, text };
   }
 
   private render(text: string, skill: Skill, signal: AbortSignal | undefined): Promise<string> {
@@ -262,12 +344,41 @@ export class AgentContext {
       trust: this.options.trust,
       settings: this.options.render,
       templates: this.templates,
-      signal,
+      signal: signal ?? this.lifetime.signal,
       report: (found) => this.pendingDiagnostics.push(...found),
     });
   }
 
-  private assertOpen(): void {
-    if (this.closed) throw new SkillctxError("CONTEXT_CLOSED", "this AgentContext was closed; create a new one");
+  // --- what the tools see of the state -------------------------------------------------------------
+
+  // The narrow view of the state the skill tools get: the store writes, the engine adds what goes with
+  // it (the `load` activation, MCP servers started and withdrawn).
+  private skillState(): SkillState {
+    const store = this.store;
+    return {
+      get activeSkill() {
+        return store.activeSkill;
+      },
+      activate: (name) => {
+        const previous = store.activate(name);
+        this.pendingActivations.push({ skill: name, trigger: "load" });
+        const skill = this.skillSet.byName.get(name);
+        if (skill !== undefined) this.servers.load(skill, this.lifetime.signal);
+        // The skill that was active is unloaded: its MCP tools are withdrawn (servers of fired skills stay).
+        if (previous !== undefined) this.servers.deactivate(previous);
+        return previous;
+      },
+      deactivate: () => {
+        const name = store.deactivate();
+        if (name !== undefined) this.servers.deactivate(name);
+        return name;
+      },
+      frozen: (key) => store.frozen(key),
+      freeze: (key, text) => store.freeze(key, text),
+    };
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

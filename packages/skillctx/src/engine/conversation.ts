@@ -1,10 +1,12 @@
 import type { Skill } from "@skillctx/core";
 import { toolCallPaths } from "@skillctx/core";
+import type { SkillSet } from "../context-types.js";
 import type { Message } from "../messages.js";
 import { messageText, withAppendedText } from "../messages.js";
+import { checkMessages } from "./check-messages.js";
 import { contentHash } from "./fingerprint.js";
-import type { SkillSet } from "./skill-set.js";
-import type { Attachment, ContextState } from "./state.js";
+import type { Attachment } from "./state.js";
+import type { ContextStateStore } from "./state-store.js";
 
 /** A trigger that fired on a message this step and still needs its text. */
 export interface PendingActivation {
@@ -20,10 +22,14 @@ type Hit = Pick<PendingActivation, "skill" | "trigger" | "match">;
 
 /**
  * Follows one conversation across steps. The longest prefix of messages that are the same objects
- * as last step is kept with its fingerprints, scan marks and output; only the rest is fingerprinted
- * and scanned, so a step costs time in proportion to what changed. Messages are known by
- * fingerprint (content hash, plus `#n` for the n-th identical one), which is what the state stores:
- * a skill whose message is gone from the history is re-armed.
+ * as last step is kept with its fingerprints and output; only the rest is checked, fingerprinted and
+ * scanned, so a step costs time in proportion to what changed. Messages are known by fingerprint
+ * (content hash, plus `#n` for the n-th identical one), which is what the state stores: a skill whose
+ * message is gone from the history is re-armed.
+ *
+ * The tracker keeps derived data only (which objects it saw, their fingerprints, the output); the
+ * conversation's state (attachments, scan marks) lives in the {@link ContextStateStore}, which it asks
+ * to change.
  */
 export class ConversationTracker {
   private refs: Message[] = [];
@@ -32,31 +38,30 @@ export class ConversationTracker {
   private occurrences = new Map<string, number>();
   /** Fingerprints present in the current messages. */
   private present = new Set<string>();
-  private scanned: Set<string>;
   private toolCallArgs = new Map<string, unknown>();
   private output: Message[] = [];
   private keep = 0;
   /** Messages scanned by the last `scan`, marked as scanned only when `commit` records the step. */
   private scannedNow: string[] = [];
 
-  constructor(private readonly state: ContextState) {
-    this.scanned = new Set(state.scanned);
-  }
+  constructor(private readonly store: ContextStateStore) {}
 
-  /** Writes the scan marks into the state object (kept as a set while stepping). */
-  syncState(): void {
-    this.state.scanned = [...this.scanned];
-  }
-
-  /** Finds what fires in messages not scanned before. Records nothing until {@link commit}. */
+  /**
+   * Finds what fires in messages not scanned before. Records nothing in the state until {@link commit}.
+   *
+   * @throws SkillctxError `MESSAGES_INVALID` (before anything changes) for a malformed message.
+   */
   scan(messages: readonly Message[], skills: SkillSet, cwd: string): PendingActivation[] {
     let same = 0;
-    const limit = Math.min(messages.length, this.refs.length);
-    while (same < limit && messages[same] === this.refs[same]) same++;
+    if (Array.isArray(messages)) {
+      const limit = Math.min(messages.length, this.refs.length);
+      while (same < limit && messages[same] === this.refs[same]) same++;
+    }
+    checkMessages(messages, same);
     const changed = same < this.refs.length;
     this.truncate(same);
     for (let i = same; i < messages.length; i++) this.addFingerprint(messages[i]!);
-    if (changed || same === 0) this.forgetVanished();
+    if (changed || same === 0) this.store.keepPresent(this.present);
     this.keep = same;
 
     this.scannedNow = [];
@@ -66,11 +71,11 @@ export class ConversationTracker {
       const message = messages[index]!;
       if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.toolCallArgs.set(call.id, call.args);
       const fingerprint = this.fingerprints[index]!;
-      if ((message.role !== "user" && message.role !== "tool") || this.scanned.has(fingerprint)) continue;
+      if ((message.role !== "user" && message.role !== "tool") || this.store.isScanned(fingerprint)) continue;
       this.scannedNow.push(fingerprint);
       const hits = message.role === "user" ? keywordHits(message, skills) : this.pathHits(message, skills, cwd);
       for (const hit of hits) {
-        if (firing.has(hit.skill.name) || this.state.attachments.some((a) => a.skill === hit.skill.name)) continue;
+        if (firing.has(hit.skill.name) || this.store.isAttached(hit.skill.name)) continue;
         firing.add(hit.skill.name);
         pending.push({ ...hit, index, fingerprint, message });
       }
@@ -78,10 +83,10 @@ export class ConversationTracker {
     return pending;
   }
 
-  /** Records this step's frozen attachments and returns the messages to send. */
+  /** Records this step's scan marks and frozen attachments, and returns the messages to send. */
   commit(messages: readonly Message[], attachments: readonly Attachment[]): Message[] {
-    for (const fingerprint of this.scannedNow) this.scanned.add(fingerprint);
-    this.state.attachments.push(...attachments);
+    this.store.markScanned(this.scannedNow);
+    this.store.attach(attachments);
     // `scan` cut refs and output back to the unchanged prefix; only the rest is appended.
     const texts = this.keep < messages.length ? this.attachedTexts() : new Map<string, string[]>();
     for (let index = this.keep; index < messages.length; index++) {
@@ -94,7 +99,7 @@ export class ConversationTracker {
 
   private attachedTexts(): Map<string, string[]> {
     const texts = new Map<string, string[]>();
-    for (const a of this.state.attachments) texts.set(a.fingerprint, [...(texts.get(a.fingerprint) ?? []), a.text]);
+    for (const a of this.store.attachments) texts.set(a.fingerprint, [...(texts.get(a.fingerprint) ?? []), a.text]);
     return texts;
   }
 
@@ -119,14 +124,6 @@ export class ConversationTracker {
     const fingerprint = count === 0 ? hash : `${hash}#${count}`;
     this.fingerprints.push(fingerprint);
     this.present.add(fingerprint);
-  }
-
-  // After history was rewritten: a skill whose message is gone is re-armed and may fire again, and
-  // scan marks of vanished messages are dropped. Messages that survive keep their marks, so they are
-  // not scanned again (the same outcome as a context resumed from state).
-  private forgetVanished(): void {
-    this.state.attachments = this.state.attachments.filter((a) => this.present.has(a.fingerprint));
-    for (const fingerprint of this.scanned) if (!this.present.has(fingerprint)) this.scanned.delete(fingerprint);
   }
 
   private pathHits(message: Message, skills: SkillSet, cwd: string): Hit[] {

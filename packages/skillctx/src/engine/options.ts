@@ -1,10 +1,10 @@
-import type { Skill, SkillCache, SkillInput, SkillSourceInput } from "@skillctx/core";
+import type { Skill, SkillCache, SkillInput, SkillSourceInput, Trust } from "@skillctx/core";
+import type { TextLimits } from "../context-types.js";
 import type { Message } from "../messages.js";
 import type { McpSettings } from "./skill-servers.js";
 import type { ContextState } from "./state.js";
 import type { InputValues } from "./task-inputs.js";
 import type { Templates } from "./templates.js";
-import type { TrustOptions } from "./trust.js";
 import type { HostTool } from "../tools/host-tools.js";
 import type { SkillToolSettings, ToolFilterMode } from "../tools/skill-tools.js";
 import type { ToolsetName } from "../tools/toolset.js";
@@ -17,6 +17,14 @@ export interface CollectInputsRequest {
   message: Message;
   signal?: AbortSignal | undefined;
 }
+
+/**
+ * The trust option's former name.
+ * @deprecated Use `Trust` (from `skillctx` or `@skillctx/core`): the one trust vocabulary of every package.
+ */
+export type TrustOptions = Trust;
+
+export type { TextLimits } from "../context-types.js";
 
 /** How `` !`cmd` `` spans in skill text are rendered. */
 export interface RenderSettings {
@@ -46,8 +54,11 @@ export interface AgentContextOptions {
   model?: string;
   /** Skill names to leave out everywhere. */
   disabled?: string[];
-  /** Which scopes may run commands, scripts and MCP servers. @default { project: false, user: true } */
-  trust?: TrustOptions;
+  /**
+   * Which scopes may run commands, scripts and MCP servers; guidance may read outside the project
+   * only with `user: true` given explicitly. @default { project: false, user: true }
+   */
+  trust?: Trust;
   render?: RenderSettings;
   /** Read repository guidance files (AGENTS.md, CLAUDE.md, .cursorrules, ...). @default true */
   guidance?: boolean | { includeNested?: boolean; maxGuidanceBytes?: number };
@@ -58,7 +69,11 @@ export interface AgentContextOptions {
   catalog?: { format?: "xml" | "markdown"; budgetTokens?: number };
   /** The MCP servers that skills declare (`mcp_tools`, `.mcp.json`). */
   mcp?: McpSettings;
-  /** Asked for a task skill's input values when it fires. */
+  /**
+   * Asked for a task skill's input values when it fires. Values are put in after the body is rendered
+   * and are never run: a value with `` !`cmd` `` in it stays text. Do not call back into the context
+   * from here (the step waits for this callback; a call into the same context would wait for the step).
+   */
   collectInputs?: (request: CollectInputsRequest) => Promise<InputValues | undefined> | InputValues | undefined;
   /** The host agent's own tools: listed in every step's `tools` before the skill tools; `callTool` runs their `execute`. */
   tools?: HostTool[];
@@ -77,11 +92,20 @@ export interface AgentContextOptions {
   toolFilter?: ToolFilterMode;
   /** Limits of the skill tools (resource size, listed files, script timeout and output). */
   skillTools?: SkillToolSettings;
+  /**
+   * Caps on the text that reaches the model: the guidance block, each attached and each loaded skill body.
+   * @default { maxGuidanceBlockBytes: 262144, maxAttachedSkillBytes: 65536, maxLoadedSkillBytes: 65536 }
+   */
+  limits?: TextLimits;
   /** Overrides of the wording around skill text. */
   templates?: Partial<Templates>;
-  /** A state saved from `ctx.state`, to resume a conversation. */
+  /**
+   * A state saved from `ctx.state`, to resume a conversation. Checked at `create`: anything else
+   * rejects with a `SkillctxError` of code `STATE_INVALID`.
+   */
   state?: ContextState;
   /** A skill metadata cache shared between contexts. */
   cache?: SkillCache;
+  /** Aborts `create` (discovery, guidance rendering, server starts). */
   signal?: AbortSignal;
 }

@@ -1,13 +1,11 @@
 import { commandDiagnostics, renderCommands } from "@skillctx/render";
-import type { Diagnostic, Skill } from "@skillctx/core";
+import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import type { RenderSettings } from "./options.js";
 import type { Templates } from "./templates.js";
-import type { TrustOptions } from "./trust.js";
-import { isTrusted } from "./trust.js";
 
 export interface RenderSkillOptions {
   cwd: string;
-  trust: TrustOptions | undefined;
+  trust: Trust | undefined;
   settings: RenderSettings | undefined;
   templates: Templates;
   signal?: AbortSignal | undefined;
@@ -24,13 +22,14 @@ export async function renderSkillText(text: string, skill: Skill, options: Rende
   const scope = skill.source.scope === "user" ? "user" : "project";
   const result = await renderCommands(text, {
     cwd: options.cwd,
-    trusted: isTrusted(skill, options.trust),
+    trust: options.trust,
+    scope: skill.source.scope,
     untrustedMarker: (command) => options.templates.untrustedCommand(command, scope),
     ...(options.settings?.timeoutMs !== undefined && { timeoutMs: options.settings.timeoutMs }),
     ...(options.settings?.maxOutputBytes !== undefined && { maxOutputBytes: options.settings.maxOutputBytes }),
     ...(options.settings?.env !== undefined && { env: options.settings.env }),
     ...(options.signal !== undefined && { signal: options.signal }),
   });
-  options.report?.(commandDiagnostics(result.runs, skill.source.path === undefined ? {} : { path: skill.source.path }));
+  options.report?.(commandDiagnostics(result, skill.source.path === undefined ? {} : { path: skill.source.path }));
   return result.text;
 }

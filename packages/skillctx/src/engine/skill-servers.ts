@@ -1,12 +1,14 @@
-import type { Diagnostic, Skill } from "@skillctx/core";
+import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import { createMcpBridge, serversFromSkill } from "@skillctx/mcp-bridge";
-import type { DeclaredServer, McpBridge, McpTool } from "@skillctx/mcp-bridge";
-import type { ToolDefinition } from "./agent-context.js";
-import type { ToolProvider, ToolResult } from "../tools/tool-provider.js";
-import type { SkillSet } from "./skill-set.js";
-import type { TrustOptions } from "./trust.js";
-import { isTrusted } from "./trust.js";
+import type { DeclaredServer, McpBridge, McpBridgeOptions, McpTool } from "@skillctx/mcp-bridge";
+import type { SkillSet, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
+
+/** Caps on what an MCP server may send; see `McpBridgeOptions` for each default. */
+export type McpLimits = Pick<
+  McpBridgeOptions,
+  "maxMessageBytes" | "maxToolPages" | "maxToolsPerServer" | "maxToolListBytes" | "maxMalformedMessages" | "maxResultChars"
+>;
 
 /** MCP settings of an AgentContext. */
 export interface McpSettings {
@@ -14,57 +16,100 @@ export interface McpSettings {
   enabled?: boolean;
   /** Per server start-up (handshake and tool listing). @default 30000 */
   startupTimeoutMs?: number;
-  /** Per tool call. */
+  /** Per tool call. @default 60000 */
   callTimeoutMs?: number;
-  /** Extra environment for every server (beside the allowlist and the server's own `env`). */
+  /**
+   * Extra environment for every server (beside the allowlisted PATH, HOME, LANG, LC_*, TERM, USER, SHELL,
+   * TMPDIR and the server's own `env`). `${VAR}` in `mcp_tools` and `.mcp.json` may name these too.
+   * @default {}
+   */
   env?: Record<string, string>;
+  /**
+   * Variables `${VAR}` in `mcp_tools` and `.mcp.json` may name, besides the allowlisted environment and
+   * `env` (these win). The host's other variables are never expanded: pass a token here on purpose.
+   * @default {}
+   */
+  vars?: Record<string, string>;
+  /** Caps on what a server may send (message size, tool list, malformed messages, result length). @default the bridge's defaults */
+  limits?: McpLimits;
 }
 
+/** How long a skill's servers are offered: for the rest of the conversation, or while the model has the skill loaded. */
+type Lease = "conversation" | "loaded";
+
 /**
- * The MCP servers declared by the skills of a context, as one tool provider. Servers of always-on
- * skills start when the skill set loads (in parallel); the others when their skill activates
- * (keyword, task or path trigger, or a load by the model). Untrusted scopes never start a server.
+ * The MCP servers declared by the skills of a context, as one tool provider.
+ *
+ * Servers start when their skill activates, in parallel: guidance (always-on) skills when the skill set
+ * loads, keyword, task and path skills when they fire ({@link activate}), a skill the model loads when it
+ * loads it ({@link load}). A server's tools are *offered* (listed by {@link definitions}, callable) while
+ * its skill holds a lease: guidance and fired skills for the rest of the conversation, a loaded skill
+ * until {@link deactivate} (unload). A withdrawn server keeps running for reuse until {@link close}.
+ * Untrusted scopes never start a server. {@link close} is terminal: nothing starts after it.
  */
 export class SkillServerPool implements ToolProvider {
   private bridge: McpBridge | undefined;
   private bySkill = new Map<string, string[]>();
   private started = new Set<string>();
   private starting: Promise<void>[] = [];
+  /** Skills whose servers are offered, and until when; kept across reloads. */
+  private readonly leases = new Map<string, Lease>();
+  private closed = false;
   private readonly definitionOf = new WeakMap<McpTool, ToolDefinition>();
 
   constructor(
     private readonly options: {
-      trust: () => TrustOptions | undefined;
+      trust: () => Trust | undefined;
       settings: McpSettings | undefined;
       report: (diagnostics: Diagnostic[]) => void;
     },
   ) {}
 
-  /** Replaces the servers with those of `skills`; starts those of guidance and of `active` skills. */
-  async reload(skills: SkillSet, active: readonly string[], signal?: AbortSignal): Promise<void> {
-    await this.close();
-    if (this.options.settings?.enabled === false) return;
+  /**
+   * Replaces the servers with those of `skills`; starts those of guidance and of the `active` skills
+   * (offered for the conversation), and of `loaded` (offered until {@link deactivate}). Leases held
+   * before the reload are kept. Does nothing after {@link close}.
+   */
+  async reload(skills: SkillSet, active: readonly string[], signal?: AbortSignal, loaded?: string): Promise<void> {
+    if (this.closed) return;
+    await this.stopServers();
+    if (this.closed || this.options.settings?.enabled === false) return;
     const declared = await this.declare(skills);
-    if (declared.length === 0) return;
+    if (declared.length === 0 || this.closed) return;
     const settings = this.options.settings ?? {};
-    this.bridge = await createMcpBridge(declared, {
+    const bridge = await createMcpBridge(declared, {
+      ...settings.limits,
       ...(settings.startupTimeoutMs !== undefined && { startupTimeoutMs: settings.startupTimeoutMs }),
       ...(settings.callTimeoutMs !== undefined && { callTimeoutMs: settings.callTimeoutMs }),
       ...(settings.env !== undefined && { env: settings.env }),
     });
-    const activeSkills = active.flatMap((name) => skills.byName.get(name) ?? []);
-    this.activate([...skills.guidance, ...activeSkills], signal);
+    if (this.closed) return bridge.close(); // closed while declaring: start nothing
+    this.bridge = bridge;
+    const byName = (names: readonly string[]) => names.flatMap((name) => skills.byName.get(name) ?? []);
+    const held = byName([...this.leases.keys()]);
+    for (const skill of held) this.startServers([skill], this.leases.get(skill.name)!, signal);
+    this.activate([...skills.guidance, ...byName(active.filter((name) => name !== loaded))], signal);
+    if (loaded !== undefined) for (const skill of byName([loaded])) this.load(skill, signal);
     await this.settled();
   }
 
-  /** Starts the servers of `skills` that have not started yet, in the background (see {@link settled}). */
+  /** Offers the servers of `skills` for the rest of the conversation (guidance, fired skills), starting them in the background (see {@link settled}). */
   activate(skills: readonly Skill[], signal?: AbortSignal): void {
-    const bridge = this.bridge;
-    if (bridge === undefined) return;
-    const names = skills.flatMap((skill) => this.bySkill.get(skill.name) ?? []).filter((name) => !this.started.has(name));
-    if (names.length === 0) return;
-    for (const name of names) this.started.add(name);
-    this.starting.push(bridge.start(names, signal === undefined ? {} : { signal }).then(this.options.report));
+    this.startServers(skills, "conversation", signal);
+  }
+
+  /** Offers the servers of a skill the model loaded, until {@link deactivate}; a skill already offered for the conversation stays so. */
+  load(skill: Skill, signal?: AbortSignal): void {
+    this.startServers([skill], "loaded", signal);
+  }
+
+  /**
+   * Withdraws the tools of a skill the model unloaded: they leave {@link definitions} and calls to them
+   * are refused. The servers keep running (a later load reuses them) until {@link close}. Servers offered
+   * for the conversation (guidance, fired skills) are not affected.
+   */
+  deactivate(skillName: string): void {
+    if (this.leases.get(skillName) === "loaded") this.leases.delete(skillName);
   }
 
   /** Waits for every start in progress, so their tools are listed. */
@@ -72,8 +117,10 @@ export class SkillServerPool implements ToolProvider {
     while (this.starting.length > 0) await Promise.all(this.starting.splice(0));
   }
 
+  /** The tools of the servers currently offered, sorted by name (code point). */
   definitions(): ToolDefinition[] {
-    return (this.bridge?.tools() ?? []).map((tool) => {
+    const offered = this.offeredServers();
+    return this.offeredTools(offered).map((tool) => {
       // The same definition object while the bridge's tool is unchanged: callers compare by identity.
       let definition = this.definitionOf.get(tool);
       if (definition === undefined) {
@@ -91,11 +138,45 @@ export class SkillServerPool implements ToolProvider {
 
   async call(name: string, args: unknown, options: { signal?: AbortSignal | undefined }): Promise<ToolResult> {
     if (this.bridge === undefined) return { content: `Unknown tool "${name}": no MCP server is configured.`, isError: true };
+    const tool = this.bridge.tools().find((t) => t.name === name);
+    if (tool !== undefined && !this.offeredServers().has(tool.server)) {
+      const owner = tool.skill === undefined ? "" : ` of skill "${tool.skill}"`;
+      return { content: `MCP tool "${name}"${owner} is not available: the skill is not active. Load it again to use its tools.`, isError: true };
+    }
     return this.bridge.callTool(name, args, options.signal === undefined ? {} : { signal: options.signal });
   }
 
-  /** Stops every server; calling it twice is harmless. */
+  /** Stops every server; terminal (a later reload or activation starts nothing); calling it twice is harmless. */
   async close(): Promise<void> {
+    this.closed = true;
+    this.leases.clear();
+    await this.stopServers();
+  }
+
+  private startServers(skills: readonly Skill[], lease: Lease, signal: AbortSignal | undefined): void {
+    if (this.closed) return;
+    for (const skill of skills) {
+      if (lease === "conversation" || !this.leases.has(skill.name)) this.leases.set(skill.name, lease);
+    }
+    const bridge = this.bridge;
+    if (bridge === undefined) return;
+    const names = skills.flatMap((skill) => this.bySkill.get(skill.name) ?? []).filter((name) => !this.started.has(name));
+    if (names.length === 0) return;
+    for (const name of names) this.started.add(name);
+    this.starting.push(bridge.start(names, signal === undefined ? {} : { signal }).then(this.options.report));
+  }
+
+  private offeredServers(): Set<string> {
+    const offered = new Set<string>();
+    for (const skill of this.leases.keys()) for (const server of this.bySkill.get(skill) ?? []) offered.add(server);
+    return offered;
+  }
+
+  private offeredTools(offered: Set<string>): McpTool[] {
+    return (this.bridge?.tools() ?? []).filter((tool) => offered.has(tool.server));
+  }
+
+  private async stopServers(): Promise<void> {
     const bridge = this.bridge;
     this.bridge = undefined;
     this.bySkill = new Map();
@@ -107,9 +188,12 @@ export class SkillServerPool implements ToolProvider {
   private async declare(skills: SkillSet): Promise<DeclaredServer[]> {
     const declared: DeclaredServer[] = [];
     const diagnostics: Diagnostic[] = [];
+    const settings = this.options.settings ?? {};
+    const vars = { ...settings.env, ...settings.vars };
+    const trust = this.options.trust();
     for (const skill of skills.skills) {
       if (skill.mcpServers === undefined && skill.source.format !== "skill-md") continue;
-      const found = await serversFromSkill(skill, { trusted: isTrusted(skill, this.options.trust()) });
+      const found = await serversFromSkill(skill, { trust, vars });
       diagnostics.push(...found.diagnostics);
       for (const server of found.servers) {
         const owner = declared.find((d) => d.name === server.name);

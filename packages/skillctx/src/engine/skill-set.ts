@@ -1,4 +1,3 @@
-import path from "node:path";
 import {
   compareCodePoints,
   createKeywordMatcher,
@@ -7,8 +6,12 @@ import {
   discoverSkills,
   keepForModel,
 } from "@skillctx/core";
-import type { Diagnostic, KeywordMatcher, PathMatcher, Skill, SkillCache, SkillSourceInput } from "@skillctx/core";
+import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@skillctx/core";
 import { loadGuidance } from "@skillctx/compat";
+import type { SkillSet } from "../context-types.js";
+
+export type { SkillSet } from "../context-types.js";
+export { skillLocation } from "../skill-location.js";
 
 /** Where skills come from and which ones apply. */
 export interface SkillSetOptions {
@@ -20,24 +23,10 @@ export interface SkillSetOptions {
   disabled?: readonly string[] | undefined;
   /** Read repository guidance files (AGENTS.md, CLAUDE.md, ...). @default true */
   guidance?: boolean | { includeNested?: boolean; maxGuidanceBytes?: number } | undefined;
-  /** Let CLAUDE.md `@imports` reach files outside the repository (the user scope). @default false */
-  trustUserScope?: boolean | undefined;
+  /** Which scopes the caller trusts; guidance reaches files outside the project only with `user: true` given explicitly. */
+  trust?: Trust | undefined;
   cache?: SkillCache | undefined;
   signal?: AbortSignal | undefined;
-}
-
-/** The skills of one configuration, indexed for a step. Rebuilt only when sources or options change. */
-export interface SkillSet {
-  /** Every usable skill, by code point order of name. */
-  readonly skills: readonly Skill[];
-  readonly byName: ReadonlyMap<string, Skill>;
-  /** Always-on guidance, in the order it appears in `system`. */
-  readonly guidance: readonly Skill[];
-  /** Skills listed in the catalog (on-demand, keyword, task). */
-  readonly catalog: readonly Skill[];
-  readonly keywords: KeywordMatcher;
-  readonly paths: PathMatcher;
-  readonly diagnostics: readonly Diagnostic[];
 }
 
 /** Discovers skills and guidance, applies `disabled` and model gating, and indexes the result. */
@@ -47,6 +36,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     ...(options.skills !== undefined && { skills: options.skills }),
     ...(options.userSkills !== undefined && { userSkills: options.userSkills }),
     ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+    ...(options.trust !== undefined && { trust: options.trust }),
     ...(options.cache !== undefined && { cache: options.cache }),
     ...(options.signal !== undefined && { signal: options.signal }),
   });
@@ -57,7 +47,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     const settings = typeof options.guidance === "object" ? options.guidance : {};
     const found = await loadGuidance(options.cwd, {
       ...settings,
-      trustUserScope: options.trustUserScope === true,
+      trust: options.trust,
       ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
       ...(options.model !== undefined && { model: options.model }),
       ...(options.signal !== undefined && { signal: options.signal }),
@@ -88,6 +78,9 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     .filter((skill) => !disabled.has(skill.name))
     .filter((skill) => skill.trigger.type !== "always" || keepForModel(skill.name, options.model));
   const skills = [...usable].sort((a, b) => compareCodePoints(a.name, b.name));
+  const paths = createPathMatcher(skills);
+  // Globs the matcher refused (GLOB_TOO_COMPLEX, ...): reported once per load, in the next step.
+  diagnostics.push(...paths.diagnostics);
 
   return {
     skills,
@@ -95,16 +88,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     guidance: usable.filter((skill) => skill.trigger.type === "always"),
     catalog: skills.filter((skill) => ["on-demand", "keyword", "task"].includes(skill.trigger.type)),
     keywords: createKeywordMatcher(skills),
-    paths: createPathMatcher(skills),
+    paths,
     diagnostics,
   };
-}
-
-/** Where a skill lives, relative to cwd when inside it (so the prompt does not depend on the machine). */
-export function skillLocation(skill: Skill, cwd: string): string | undefined {
-  const where = skill.dir ?? (skill.source.path === undefined ? undefined : path.dirname(skill.source.path));
-  if (where === undefined) return undefined;
-  const relative = path.relative(cwd, where);
-  if (relative === "") return ".";
-  return relative.startsWith("..") || path.isAbsolute(relative) ? where : relative.split(path.sep).join("/");
 }

@@ -1,3 +1,4 @@
+import { SkillctxError } from "@skillctx/core";
 import { z } from "zod";
 
 /** Text attached to one message, frozen at first activation. */
@@ -32,4 +33,27 @@ export type ContextState = z.infer<typeof ContextStateSchema>;
 
 export function emptyState(): ContextState {
   return { version: 1, attachments: [], scanned: [], rendered: {} };
+}
+
+/**
+ * Checks a saved state (`options.state`) and returns a copy that shares nothing with the caller's value.
+ *
+ * @throws SkillctxError `STATE_INVALID` for anything that is not a state of this version: the message
+ * names the first bad field.
+ */
+export function parseContextState(value: unknown): ContextState {
+  let parsed: ReturnType<typeof ContextStateSchema.safeParse>;
+  try {
+    // zod returns new objects and arrays for every level, so the caller's value is never shared.
+    parsed = ContextStateSchema.safeParse(value);
+  } catch (error) {
+    // A getter that throws, a revoked proxy, ...
+    throw new SkillctxError("STATE_INVALID", `options.state cannot be read: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  }
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? "options.state" : `options.state.${issue.path.map(String).join(".")}`;
+  throw new SkillctxError("STATE_INVALID", `${where}: ${issue?.message ?? "invalid"} (pass a value saved from ctx.state)`, {
+    data: { issues: parsed.error.issues.length },
+  });
 }

@@ -1,3 +1,5 @@
+import { compileNamePattern } from "@skillctx/core/internal";
+
 /** Matches tool names against a skill's `allowed-tools`. */
 export interface AllowedTools {
   /** The patterns as the skill wrote them. */
@@ -19,7 +21,9 @@ export function toolNamePart(pattern: string): string {
 
 /**
  * Compiles `allowed-tools` entries. Each matches on its tool-name part, exactly and case-sensitively;
- * `*` and `?` in the name are wildcards (`mcp__github__*`).
+ * `*` (any run of characters) and `?` (any one) in the name are wildcards (`mcp__github__*`), through
+ * core's one glob module, so a hostile pattern costs at most (pattern length × name length) steps. A
+ * pattern longer than 256 characters matches nothing, nor does a name longer than 256.
  *
  * @example
  * compileAllowedTools(["Read", "Bash(git:*)"]).allows("Bash") // true
@@ -36,7 +40,6 @@ export function compileAllowedTools(patterns: readonly string[]): AllowedTools {
 function nameTest(name: string): (candidate: string) => boolean {
   if (name === "") return () => false;
   if (!/[*?]/.test(name)) return (candidate) => candidate === name;
-  const source = name.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  const regex = new RegExp(`^${source}$`, "u");
-  return (candidate) => regex.test(candidate);
+  const compiled = compileNamePattern(name);
+  return compiled.ok ? compiled.glob.test : () => false;
 }

@@ -1,6 +1,5 @@
 import { SkillctxError } from "@skillctx/core";
-import type { ToolDefinition } from "../engine/agent-context.js";
-import type { ToolResult } from "./tool-provider.js";
+import type { ToolDefinition, ToolResult } from "../context-types.js";
 import { normalizeArgs } from "./tool-args.js";
 import { errorMessage, fail } from "./tool-result.js";
 

@@ -1,6 +1,7 @@
 import type { Skill } from "@skillctx/core";
 import { readSkillContent } from "@skillctx/core";
-import { skillLocation } from "../engine/skill-set.js";
+import { skillLocation } from "../skill-location.js";
+import { capSkillBody } from "../text-cap.js";
 import { listSkillFiles } from "./skill-files.js";
 import type { SkillFileList } from "./skill-files.js";
 import type { SkillToolHost } from "./skill-tools.js";
@@ -9,6 +10,7 @@ import {
   loadableSkillNames,
   notLoadableReason,
   skillFolder,
+  skillNameArg,
   unknownSkillMessage,
 } from "./skill-tools.js";
 import { errorMessage } from "./tool-result.js";
@@ -16,7 +18,7 @@ import { errorMessage } from "./tool-result.js";
 /** A skill the model loaded. */
 export interface LoadedSkill {
   skill: Skill;
-  /** The body, rendered once and frozen in state (`rendered["load:<name>"]`). */
+  /** The body, rendered once, capped at `limits.maxLoadedSkillBytes` and frozen in state (`load:<name>`). */
   body: string;
   /** The skill's folder, relative to cwd when inside it; undefined for a single-file skill. */
   location: string | undefined;
@@ -31,19 +33,24 @@ export type LoadOutcome = { ok: true; loaded: LoadedSkill } | { ok: false; messa
 /** State key of a loaded skill's frozen body. */
 export const loadKey = (name: string): string => `load:${name}`;
 
+/** Characters of a `license` or `compatibility` value shown to the model, at most. */
+const MAX_FIELD_CHARS = 1_024;
+
 /**
- * Loads skill `name` for the model: renders its body once (frozen in state, so a second load gives the
- * same bytes), makes it the active skill (deactivating the previous one) and records a `load` activation.
- * Unknown names, `disable-model-invocation` skills, path rules and guidance are refused.
+ * Loads skill `name` (trimmed) for the model: renders its body once (capped, frozen in state, so a
+ * second load gives the same bytes), makes it the active skill (deactivating the previous one) and
+ * records a `load` activation. Unknown names, `disable-model-invocation` skills, path rules and
+ * guidance are refused.
  */
-export async function loadSkill(host: SkillToolHost, name: string, signal?: AbortSignal): Promise<LoadOutcome> {
+export async function loadSkill(host: SkillToolHost, written: string, signal?: AbortSignal): Promise<LoadOutcome> {
+  const name = skillNameArg(written);
   const available = loadableSkillNames(host.skills);
   const skill = host.skills.byName.get(name);
   if (skill === undefined) return { ok: false, message: unknownSkillMessage(name, available), available };
   const refusal = notLoadableReason(skill);
   if (refusal !== undefined) return { ok: false, message: `Cannot load: ${refusal}.`, available };
 
-  let body = host.state.rendered[loadKey(name)];
+  let body = host.state.frozen(loadKey(name));
   if (body === undefined) {
     let content: string;
     try {
@@ -52,8 +59,8 @@ export async function loadSkill(host: SkillToolHost, name: string, signal?: Abor
       signal?.throwIfAborted();
       return { ok: false, message: `Cannot load "${name}": ${errorMessage(error)}`, available };
     }
-    body = await host.render(content, skill, signal);
-    host.state.rendered[loadKey(name)] = body;
+    body = capLoadedBody(host, skill, await host.render(content, skill, signal));
+    host.state.freeze(loadKey(name), body);
   }
 
   const dir = skillFolder(skill);
@@ -61,13 +68,25 @@ export async function loadSkill(host: SkillToolHost, name: string, signal?: Abor
     dir === undefined
       ? undefined
       : await listSkillFiles(dir, { max: host.settings.maxListedFiles ?? DEFAULT_MAX_LISTED_FILES, signal });
-  const previous = host.state.activeSkill !== undefined && host.state.activeSkill !== name ? host.state.activeSkill : undefined;
-  host.state.activeSkill = name;
-  host.activated({ skill: name, trigger: "load" });
+  const previous = host.state.activate(name);
   return {
     ok: true,
     loaded: { skill, body, location: dir === undefined ? undefined : skillLocation(skill, host.cwd), files, previous },
   };
+}
+
+function capLoadedBody(host: SkillToolHost, skill: Skill, body: string): string {
+  const capped = capSkillBody(skill, body, host.limits.maxLoadedSkillBytes, "limits.maxLoadedSkillBytes");
+  if (capped.diagnostic !== undefined) host.diagnostic(capped.diagnostic);
+  return capped.text;
+}
+
+/** The skill's `license` and `compatibility`, as the load result shows them (as Strands does). */
+export function skillNotes(skill: Skill): { license?: string; compatibility?: string } {
+  const notes: { license?: string; compatibility?: string } = {};
+  if (skill.license !== undefined && skill.license.trim() !== "") notes.license = oneLine(skill.license);
+  if (skill.compatibility !== undefined && skill.compatibility.trim() !== "") notes.compatibility = oneLine(skill.compatibility);
+  return notes;
 }
 
 /** Tool names the load result points to, in the toolset's naming. */
@@ -77,12 +96,19 @@ export interface LoadResultNames {
 }
 
 /**
- * The load result the model sees: the body wrapped as `<skill-loaded name="…">…</skill-loaded>`, then the
- * folder and its files (capped, with a count of the rest), the tool filter in force and what was deactivated.
+ * The load result the model sees: the body wrapped as `<skill-loaded name="…">…</skill-loaded>`, then
+ * the skill's license and compatibility when it has them, the folder and its files (capped, with a
+ * count of the rest), the tool filter in force and what was deactivated.
  */
 export function formatLoadedSkill(loaded: LoadedSkill, names: LoadResultNames, filter: "filter" | "refuse" | "off"): string {
   const { skill } = loaded;
   const lines = [`<skill-loaded name="${attr(skill.name)}">`, loaded.body.trim(), "</skill-loaded>"];
+  const notes = skillNotes(skill);
+  if (notes.license !== undefined || notes.compatibility !== undefined) {
+    lines.push("");
+    if (notes.license !== undefined) lines.push(`License: ${notes.license}`);
+    if (notes.compatibility !== undefined) lines.push(`Compatibility: ${notes.compatibility}`);
+  }
   if (loaded.location !== undefined && loaded.files !== undefined) {
     lines.push("", `Skill folder: ${loaded.location} (relative paths in the skill resolve there)`);
     const { files, omitted, incomplete } = loaded.files;
@@ -100,6 +126,11 @@ export function formatLoadedSkill(loaded: LoadedSkill, names: LoadResultNames, f
   }
   if (loaded.previous !== undefined) lines.push("", `The skill "${loaded.previous}" is no longer active.`);
   return lines.join("\n");
+}
+
+function oneLine(value: string): string {
+  const line = value.slice(0, 4 * MAX_FIELD_CHARS).replace(/\s+/g, " ").trim();
+  return line.length > MAX_FIELD_CHARS ? `${line.slice(0, MAX_FIELD_CHARS)}… [cut]` : line;
 }
 
 function attr(value: string): string {

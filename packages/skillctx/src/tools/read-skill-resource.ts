@@ -59,7 +59,13 @@ export async function readSkillResource(host: SkillToolHost, request: ResourceRe
   if (endLine < startLine) return fail(`endLine (${endLine}) is before startLine (${startLine}).`);
   const maxBytes = host.settings.maxResourceBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
   const read = await readTextLines(resolved.realPath, { startLine, endLine, maxBytes, signal });
-  if (!read.ok) return fail(`Refused ${relative}: it is a binary file; only text files can be read.`);
+  if (!read.ok) {
+    if (read.binary) return fail(`Refused ${relative}: it is a binary file; only text files can be read.`);
+    if ("beyond" in read) {
+      return fail(`startLine ${startLine} is not within the first ${read.scanned} bytes of ${relative}, which is as far as a read looks; read an earlier line.`);
+    }
+    return fail(read.failure.code === "NOT_FOUND" ? `No file ${relative} in the skill "${skill.name}".` : `Refused ${relative}: not a regular file.`);
+  }
   if (read.last < read.first && !read.splitLine && read.reachedEnd && startLine > 1) {
     return fail(`startLine ${startLine} is past the end of ${relative} (${read.totalLines ?? 0} lines).`);
   }

@@ -1,4 +1,5 @@
-import { open } from "node:fs/promises";
+import { MAX_RESOURCE_SCAN_BYTES, decodeStrict, openRegularFile, wholeCodePoints } from "@skillctx/core/internal";
+import type { ReadFailure } from "@skillctx/core/internal";
 
 /** What {@link readTextLines} read. */
 export type TextRead =
@@ -15,89 +16,104 @@ export type TextRead =
       reachedEnd: boolean;
       /** Lines in the file, known only when the read reached the end. */
       totalLines?: number;
+      /** The file's size in bytes. */
+      size: number;
     }
-  | { ok: false; binary: true };
+  | { ok: false; binary: true }
+  /** `startLine` lies past the first `scanned` bytes, which is as far as a read looks for it. */
+  | { ok: false; binary: false; beyond: true; scanned: number }
+  /** The file could not be opened as a regular file (core's reader said why). */
+  | { ok: false; binary: false; failure: ReadFailure };
 
 const CHUNK = 64 * 1024;
+const NEWLINE = 0x0a;
 
 /**
  * Reads lines `startLine..endLine` of a UTF-8 text file, at most `maxBytes` of them, without loading the
- * rest of the file: it stops at the cap or after `endLine`. A NUL byte or invalid UTF-8 in what was read
- * marks the file binary. A line longer than the cap is cut on a character boundary.
+ * rest of the file: one pass over fixed-size chunks, so the cost is linear in the bytes read and the
+ * memory is `maxBytes` plus one chunk, however long a line is. Lines before `startLine` are only counted,
+ * and at most `maxScanBytes` are scanned to find it. Opened as all repository content is (regular files
+ * only, never blocking on a FIFO). A NUL byte in what was read, or invalid UTF-8 in what is shown, marks
+ * the file binary. A line longer than the cap is cut on a character boundary.
  */
 export async function readTextLines(
   file: string,
-  options: { startLine: number; endLine: number; maxBytes: number; signal?: AbortSignal | undefined },
+  options: { startLine: number; endLine: number; maxBytes: number; maxScanBytes?: number | undefined; signal?: AbortSignal | undefined },
 ): Promise<TextRead> {
-  const { startLine, endLine, maxBytes } = options;
-  const handle = await open(file, "r");
+  const { startLine, endLine } = options;
+  const maxBytes = Math.max(0, Math.floor(options.maxBytes));
+  const maxScanBytes = options.maxScanBytes ?? MAX_RESOURCE_SCAN_BYTES;
+  const opened = await openRegularFile(file);
+  if (!opened.ok) return { ok: false, binary: false, failure: opened };
+  const { handle, stats } = opened;
   try {
-    const decoder = new TextDecoder("utf-8", { fatal: true });
-    const buffer = Buffer.allocUnsafe(CHUNK);
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    let out: Buffer = Buffer.allocUnsafe(Math.min(maxBytes, CHUNK));
+    let outLength = 0;
+    // Where the line being read starts in `out` (it is dropped if it does not fit whole).
+    let lineStart = 0;
     let line = 1;
-    let pending = "";
-    let out = "";
-    let outBytes = 0;
+    let lineHasBytes = false;
+    let scanned = 0;
     let cut = false;
     let splitLine = false;
     let reachedEnd = false;
 
-    // Adds one line (with its newline, when it had one); false once the cap is hit.
-    const take = (text: string): boolean => {
-      if (line < startLine || line > endLine) return true;
-      const bytes = Buffer.byteLength(text);
-      if (outBytes + bytes <= maxBytes) {
-        out += text;
-        outBytes += bytes;
+    // Appends data[from..to) of the current line; false once the cap is hit (then `cut` is set).
+    const append = (data: Buffer, from: number, to: number): boolean => {
+      const length = to - from;
+      if (outLength + length <= maxBytes) {
+        if (outLength + length > out.length) out = grow(out, outLength + length, maxBytes);
+        data.copy(out, outLength, from, to);
+        outLength += length;
         return true;
       }
       cut = true;
-      if (outBytes === 0) {
-        // A single line longer than the cap: show its head.
-        out = cutUtf8(text, maxBytes);
-        outBytes = Buffer.byteLength(out);
+      if (lineStart === 0) {
+        // A single line longer than the cap: show its head, on a character boundary.
+        if (maxBytes > out.length) out = grow(out, maxBytes, maxBytes);
+        data.copy(out, outLength, from, from + (maxBytes - outLength));
+        outLength = wholeCodePoints(out, maxBytes);
         splitLine = true;
+      } else {
+        outLength = lineStart; // whole lines only
       }
       return false;
     };
 
     outer: for (;;) {
       options.signal?.throwIfAborted();
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, null);
-      let text: string;
-      try {
-        if (bytesRead === 0) {
-          text = decoder.decode();
-        } else {
-          if (buffer.subarray(0, bytesRead).includes(0)) return { ok: false, binary: true };
-          text = decoder.decode(buffer.subarray(0, bytesRead), { stream: true });
-        }
-      } catch {
-        return { ok: false, binary: true };
-      }
-      pending += text;
-      let from = 0;
-      let newline = pending.indexOf("\n");
-      while (newline !== -1) {
-        if (!take(pending.slice(from, newline + 1))) break outer;
-        line++;
-        if (line > endLine) break outer;
-        from = newline + 1;
-        newline = pending.indexOf("\n", from);
-      }
-      pending = pending.slice(from);
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK, null);
       if (bytesRead === 0) {
         reachedEnd = true;
-        if (pending !== "") {
-          if (!take(pending)) break;
-          line++;
-        }
+        if (lineHasBytes) line++; // the last line, without a newline
         break;
       }
+      const data = chunk.subarray(0, bytesRead);
+      if (data.indexOf(0) !== -1) return { ok: false, binary: true };
+      scanned += bytesRead;
+      let pos = 0;
+      while (pos < bytesRead) {
+        const newline = data.indexOf(NEWLINE, pos);
+        const end = newline === -1 ? bytesRead : newline + 1;
+        if (line >= startLine && !append(data, pos, end)) break outer;
+        pos = end;
+        if (newline === -1) {
+          lineHasBytes = true; // the line goes on in the next chunk
+          break;
+        }
+        line++;
+        lineHasBytes = false;
+        lineStart = outLength;
+        if (line > endLine) break outer;
+      }
+      if (line < startLine && scanned >= maxScanBytes) return { ok: false, binary: false, beyond: true, scanned };
     }
 
-    const lastShown = cut ? (splitLine ? line : line - 1) : Math.min(line - 1, endLine);
-    const result: TextRead = { ok: true, text: out, first: startLine, last: lastShown, cut, splitLine, reachedEnd };
+    const decoded = decodeStrict(out.subarray(0, outLength));
+    if (!decoded.ok) return { ok: false, binary: true };
+    const last = cut ? (splitLine ? line : line - 1) : Math.min(line - 1, endLine);
+    const result: TextRead = { ok: true, text: decoded.text, first: startLine, last, cut, splitLine, reachedEnd, size: Math.max(stats.size, scanned) };
     if (reachedEnd && !cut) result.totalLines = line - 1;
     return result;
   } finally {
@@ -105,8 +121,8 @@ export async function readTextLines(
   }
 }
 
-function cutUtf8(text: string, maxBytes: number): string {
-  const bytes = Buffer.from(text).subarray(0, maxBytes);
-  // Drop a partial character at the end.
-  return new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/\uFFFD$/, "");
+function grow(buffer: Buffer, needed: number, most: number): Buffer {
+  const bigger = Buffer.allocUnsafe(Math.min(most, Math.max(needed, buffer.length * 2)));
+  buffer.copy(bigger);
+  return bigger;
 }

@@ -1,9 +1,9 @@
 import { realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from "@skillctx/render";
-import type { ProcessResult } from "@skillctx/render";
-import { isTrusted } from "../engine/trust.js";
+import { isScopeTrusted } from "@skillctx/core";
+import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from "@skillctx/process";
+import type { ProcessResult } from "@skillctx/process";
 import { checkRelativePath, resolveInside } from "./skill-paths.js";
 import type { SkillToolHost } from "./skill-tools.js";
 import { DEFAULT_SCRIPT_TIMEOUT_MS, folderSkill } from "./skill-tools.js";
@@ -28,14 +28,16 @@ interface Runner {
  * Runs a script from a skill's `scripts/` folder, with the skill folder as working directory. The runner
  * follows the extension: `.py` python3, `.sh` bash, `.js`/`.mjs`/`.cjs` node, `.ts`/`.mts`/`.cts` node with
  * tsx (a dependency of skillctx); any other file runs by itself if it is executable. Only skills from
- * trusted scopes may run scripts. Timeout, output cap, allowlisted environment and process-group kill
- * are those of `@skillctx/render`'s `runProcess`. Aborting `signal` kills the script and rejects.
+ * trusted scopes may run scripts (`isScopeTrusted` with the host's `trust`). Timeout, output cap,
+ * allowlisted environment and process-group kill are those of `runProcess` (`@skillctx/process`): the
+ * result comes by the timeout even when the script leaves a daemon holding its output. Aborting `signal`
+ * kills the script and rejects.
  */
 export async function runSkillScript(host: SkillToolHost, request: ScriptRequest, signal?: AbortSignal): Promise<ToolResult> {
   const found = folderSkill(host, request.name);
   if ("error" in found) return fail(found.error);
   const { skill, dir } = found;
-  if (!isTrusted(skill, host.trust)) {
+  if (!isScopeTrusted(skill.source.scope, host.trust)) {
     const scope = skill.source.scope;
     return fail(
       `Not run: the skill "${skill.name}" comes from the ${scope} scope, which is not trusted to run scripts. ` +
@@ -114,6 +116,7 @@ function formatRun(result: ProcessResult, runner: string, script: string, timeou
   if (result.stdout !== "") parts.push(result.stdout.replace(/\n$/, ""));
   if (result.stderr !== "") parts.push(`[stderr]\n${result.stderr.replace(/\n$/, "")}`);
   if (result.stderrTruncated) parts.push(`[stderr cut at ${maxBytes} bytes]`);
+  if (result.pipesHeldOpen) parts.push(`[a background process of ${script} kept its output open; reading stopped]`);
   let isError = false;
   if (result.timedOut) {
     parts.push(`[${script} timed out after ${timeoutMs} ms; it was stopped]`);

@@ -1,6 +1,6 @@
 import { searchSkills } from "@skillctx/core";
 import type { Skill, SkillSearchResult } from "@skillctx/core";
-import type { SkillSet } from "../engine/skill-set.js";
+import type { SkillSet } from "../context-types.js";
 import { notLoadableReason } from "./skill-tools.js";
 
 /** Results returned by one `search_skills` call, at most. @default 10 */

@@ -1,6 +1,5 @@
-import { readdir } from "node:fs/promises";
-import path from "node:path";
 import { compareCodePoints } from "@skillctx/core";
+import { MAX_SKILL_FOLDER_ENTRIES, walk } from "@skillctx/core/internal";
 
 /** The files of a skill folder, as listed after its body. */
 export interface SkillFileList {
@@ -14,44 +13,31 @@ export interface SkillFileList {
 
 // Folders that hold tooling, not skill material.
 const SKIPPED_DIRS = new Set(["node_modules", "__pycache__", ".git", ".venv", "venv"]);
-const WALK_LIMIT = 5_000;
 
 /**
  * Lists the files of a skill folder (`scripts/`, `references/`, `assets/` and the rest), leaving out
- * the root SKILL.md, hidden entries and tooling folders (`node_modules`, `__pycache__`, virtualenvs).
- * Symlinked folders are not followed. At most `max` paths are returned; the rest is counted.
+ * the root SKILL.md, hidden entries, special files and tooling folders (`node_modules`, `__pycache__`,
+ * virtualenvs). Walked with core's one walker: symlinks are followed only while they stay inside the
+ * skill folder, every folder once, at most `MAX_SKILL_FOLDER_ENTRIES` (5,000) entries looked at.
+ * At most `max` paths are returned; the rest is counted.
  */
-export async function listSkillFiles(dir: string, options: { max: number; signal?: AbortSignal | undefined }): Promise<SkillFileList> {
+export async function listSkillFiles(
+  dir: string,
+  options: { max: number; maxEntries?: number | undefined; signal?: AbortSignal | undefined },
+): Promise<SkillFileList> {
   const found: string[] = [];
-  let incomplete = false;
-  const pending: string[] = [""];
-  while (pending.length > 0) {
-    options.signal?.throwIfAborted();
-    const relative = pending.shift()!;
-    let entries;
-    try {
-      entries = await readdir(path.join(dir, relative), { withFileTypes: true });
-    } catch {
-      continue; // an unreadable sub-folder is left out of a listing, not an error
-    }
-    entries.sort((a, b) => compareCodePoints(a.name, b.name));
-    for (const entry of entries) {
-      if (entry.name.startsWith(".")) continue;
-      const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) pending.push(child);
-        continue;
-      }
-      if (child === "SKILL.md" || child === "skill.md") continue;
-      if (found.length >= WALK_LIMIT) {
-        incomplete = true;
-        break;
-      }
-      found.push(child);
-    }
-    if (incomplete) break;
-  }
+  const walked = await walk(dir, {
+    containRoot: dir,
+    maxEntries: options.maxEntries ?? MAX_SKILL_FOLDER_ENTRIES,
+    signal: options.signal,
+    skip: (name) => name.startsWith(".") || SKIPPED_DIRS.has(name),
+    visit: (entry) => {
+      if (entry.type === "dir") return true;
+      if (entry.type === "file" && entry.relative !== "SKILL.md" && entry.relative !== "skill.md") found.push(entry.relative);
+      return false;
+    },
+  });
   found.sort(compareCodePoints);
   const max = Math.max(0, Math.floor(options.max));
-  return { files: found.slice(0, max), omitted: Math.max(0, found.length - max), incomplete };
+  return { files: found.slice(0, max), omitted: Math.max(0, found.length - max), incomplete: !walked.complete };
 }

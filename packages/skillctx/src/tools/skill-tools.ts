@@ -1,9 +1,6 @@
-import type { Skill } from "@skillctx/core";
+import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { compareCodePoints } from "@skillctx/core";
-import type { Activation } from "../engine/agent-context.js";
-import type { SkillSet } from "../engine/skill-set.js";
-import type { ContextState } from "../engine/state.js";
-import type { TrustOptions } from "../engine/trust.js";
+import type { SkillSet, SkillState, TextLimits } from "../context-types.js";
 
 /** Limits of the skill tools (`skillTools` option of `AgentContext.create`). */
 export interface SkillToolSettings {
@@ -25,18 +22,24 @@ export interface SkillToolSettings {
 /** How the active skill's `allowed-tools` applies: drop other tools from the list, refuse their calls, or ignore it. */
 export type ToolFilterMode = "filter" | "refuse" | "off";
 
-/** What the skill tools need from the context that runs them. */
+/**
+ * What the skill tools need from the context that runs them. The conversation's state is reached
+ * through `state` only (activate, deactivate, frozen renderings), never as the state object.
+ */
 export interface SkillToolHost {
   readonly cwd: string;
   readonly skills: SkillSet;
-  readonly state: ContextState;
-  readonly trust: TrustOptions | undefined;
+  /** The active skill and frozen renderings; the engine's state owner stands behind it. */
+  readonly state: SkillState;
+  readonly trust: Trust | undefined;
   readonly settings: SkillToolSettings;
+  /** Caps on the text that reaches the model (defaults filled in). */
+  readonly limits: Required<TextLimits>;
   readonly toolFilter: ToolFilterMode;
   /** Renders a skill body's `` !`cmd` `` spans (honouring trust). */
   render(text: string, skill: Skill, signal: AbortSignal | undefined): Promise<string>;
-  /** Records an activation for the next step's `activated`. */
-  activated(activation: Activation): void;
+  /** Reports a diagnostic in the next step. */
+  diagnostic(d: Diagnostic): void;
 }
 
 export const DEFAULT_MAX_RESOURCE_BYTES = 65_536;
@@ -101,8 +104,14 @@ export function listNames(names: readonly string[]): string {
   return names.length > MAX_NAMES_IN_ERROR ? `${shown} and ${names.length - MAX_NAMES_IN_ERROR} more` : shown;
 }
 
-/** The skill `name` for a tool that reads its files or runs its scripts, or an error message. */
-export function folderSkill(host: SkillToolHost, name: string): { skill: Skill; dir: string } | { error: string } {
+/** A skill name as the model wrote it, ready for lookup: surrounding white space is dropped. */
+export function skillNameArg(name: string): string {
+  return name.trim();
+}
+
+/** The skill `name` (trimmed) for a tool that reads its files or runs its scripts, or an error message. */
+export function folderSkill(host: SkillToolHost, written: string): { skill: Skill; dir: string } | { error: string } {
+  const name = skillNameArg(written);
   const skill = host.skills.byName.get(name);
   if (skill === undefined) {
     const withFolders = host.skills.skills.filter((s) => skillFolder(s) !== undefined).map((s) => s.name).sort(compareCodePoints);

@@ -1,7 +1,6 @@
-import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
+import type { CatalogResult, Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
-import type { ToolDefinition } from "../engine/agent-context.js";
-import type { SkillSet } from "../engine/skill-set.js";
+import type { SkillSet, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
 import { compileAllowedTools } from "./allowed-tools.js";
 import type { AllowedTools } from "./allowed-tools.js";
 import { hostToolDefinition, runHostTool } from "./host-tools.js";
@@ -10,7 +9,6 @@ import { searchTool } from "./presets/common.js";
 import { hasSkillToolWork, notLoadableReason } from "./skill-tools.js";
 import type { SkillToolHost, ToolFilterMode } from "./skill-tools.js";
 import { normalizeArgs } from "./tool-args.js";
-import type { ToolProvider, ToolResult } from "./tool-provider.js";
 import { errorMessage, fail } from "./tool-result.js";
 import type { SkillTool, Toolset } from "./toolset.js";
 
@@ -19,9 +17,10 @@ export interface ToolboxHost extends SkillToolHost {
   readonly catalog: CatalogResult | undefined;
   readonly hostTools: readonly HostTool[];
   readonly providers: readonly ToolProvider[];
-  /** Reports a diagnostic in the next step. */
-  diagnostic(d: Diagnostic): void;
 }
+
+/** Who answers a tool name: the host's tool, a skill tool, a provider's (MCP) tool, or nobody. */
+export type ToolKind = "host" | "skill" | "provider" | undefined;
 
 type Entry =
   | { kind: "host"; definition: ToolDefinition; tool: HostTool }
@@ -77,6 +76,11 @@ export class Toolbox {
     return this.entries().definitions.slice();
   }
 
+  /** Who answers a call to `name` (skill tools read and change the conversation's state). */
+  kindOf(name: unknown): ToolKind {
+    return typeof name === "string" ? this.entries().byName.get(name)?.kind : undefined;
+  }
+
   /** Runs a tool call. Bad input (unknown tool, wrong arguments, refused tool) is an error result, never a throw. */
   async call(name: unknown, args: unknown, options: { signal?: AbortSignal | undefined } = {}): Promise<ToolResult> {
     const { signal } = options;
@@ -130,13 +134,13 @@ export class Toolbox {
     return allowed;
   }
 
-  // The active skill, or undefined; a stale name (the skill is gone or no longer loadable) is cleared.
+  // The active skill, or undefined; a stale name (the skill is gone or no longer loadable) is deactivated.
   private activeSkill(): Skill | undefined {
     const name = this.host.state.activeSkill;
     if (name === undefined) return undefined;
     const skill = this.host.skills.byName.get(name);
     if (skill !== undefined && notLoadableReason(skill) === undefined) return skill;
-    delete this.host.state.activeSkill;
+    this.host.state.deactivate();
     this.host.diagnostic(
       diagnostic("ACTIVE_SKILL_GONE", "warning", `the active skill "${name}" is no longer available; every tool is available again`),
     );

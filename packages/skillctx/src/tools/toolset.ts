@@ -1,7 +1,5 @@
-import type { ToolDefinition } from "../engine/agent-context.js";
-import type { SkillSet } from "../engine/skill-set.js";
+import type { SkillSet, ToolDefinition, ToolResult } from "../context-types.js";
 import type { SkillToolHost } from "./skill-tools.js";
-import type { ToolResult } from "./tool-provider.js";
 
 /** The naming of the skill tools: skillctx's own, or that of a framework the team comes from. */
 export type ToolsetName = "skillctx" | "strands" | "openhands" | "langflow" | "claude";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Toolset } from "../toolset.js";
-import { defineSkillTool, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
+import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
 
 /** Claude Code's `Skill { skill }`. */
 const skillTool = defineSkillTool({
@@ -8,7 +8,7 @@ const skillTool = defineSkillTool({
   description:
     "Execute a skill within the main conversation: returns the skill's full instructions. Use it immediately when a task matches " +
     "a skill listed in the system prompt.",
-  schema: z.object({ skill: z.string().min(1).describe('The skill name, such as "pdf".') }),
+  schema: z.object({ skill: skillName.describe('The skill name, such as "pdf".') }),
   run: (args, host, signal) => loadAsText(host, args.skill, signal),
 });
 

@@ -5,6 +5,7 @@ import { formatResource, readSkillResource } from "../read-skill-resource.js";
 import { runSkillScript } from "../run-skill-script.js";
 import { DEFAULT_SEARCH_LIMIT, formatSearchResults, searchLoadableSkills } from "../search-skills.js";
 import type { SkillToolHost } from "../skill-tools.js";
+import { skillNameArg } from "../skill-tools.js";
 import { lineNumber, parseToolArgs, toolInputSchema } from "../tool-args.js";
 import type { ToolResult } from "../tool-provider.js";
 import { fail, ok } from "../tool-result.js";
@@ -18,7 +19,8 @@ export const SEARCH_TOOL = "search_skills";
 
 export const SKILLCTX_RESULT_NAMES: LoadResultNames = { read: READ_TOOL, run: RUN_TOOL };
 
-const skillName = z.string().min(1);
+/** A skill name argument: surrounding white space is dropped before the lookup. */
+export const skillName = z.string().trim().min(1);
 
 /** Defines a skill tool from a zod schema: the JSON Schema comes from it, and calls are checked against it. */
 export function defineSkillTool<T>(options: {
@@ -48,11 +50,15 @@ export async function loadAsText(
   return outcome.ok ? ok(formatLoadedSkill(outcome.loaded, names, host.toolFilter)) : fail(outcome.message);
 }
 
-/** Deactivates `name`; unloading a skill that is not active is harmless, unloading another one's name is an error. */
-export function unload(host: SkillToolHost, name: string, done: (name: string) => string): ToolResult {
+/**
+ * Deactivates `name` (trimmed): its MCP tools are withdrawn. Unloading a skill that is not active is
+ * harmless, unloading another one's name is an error.
+ */
+export function unload(host: SkillToolHost, written: string, done: (name: string) => string): ToolResult {
+  const name = skillNameArg(written);
   const active = host.state.activeSkill;
   if (active === name) {
-    delete host.state.activeSkill;
+    host.state.deactivate();
     return ok(done(name));
   }
   if (active === undefined) return ok(`No skill is active; "${name}" was not loaded.`);

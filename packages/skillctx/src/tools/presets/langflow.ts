@@ -1,11 +1,11 @@
 import { z } from "zod";
-import type { SkillSet } from "../../engine/skill-set.js";
-import { loadSkill } from "../load-skill.js";
+import type { SkillSet } from "../../context-types.js";
+import { loadSkill, skillNotes } from "../load-skill.js";
 import { readSkillResource } from "../read-skill-resource.js";
 import { loadableSkillNames, MAX_NAMES_IN_ERROR } from "../skill-tools.js";
 import type { ToolResult } from "../tool-provider.js";
 import type { SkillTool, Toolset } from "../toolset.js";
-import { defineSkillTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
+import { defineSkillTool, skillName, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
 
 // Skill names written into a tool description, at most (Langflow lists them all; 10,000 would not fit).
 const NAMES_IN_DESCRIPTION = 50;
@@ -27,8 +27,8 @@ function langflowTools(skills: SkillSet): SkillTool[] {
   const suffix = namesSuffix(skills);
   const load = defineSkillTool({
     name: "load_skill",
-    description: `Load a skill's detailed instructions. Returns JSON with skill_name, description, instructions and available_files.${suffix}`,
-    schema: z.object({ skill_name: z.string().min(1).describe("Name of the skill to load.") }),
+    description: `Load a skill's detailed instructions. Returns JSON with skill_name, description, instructions (plus license and compatibility when the skill has them) and available_files.${suffix}`,
+    schema: z.object({ skill_name: skillName.describe("Name of the skill to load.") }),
     async run(args, host, signal) {
       const outcome = await loadSkill(host, args.skill_name, signal);
       if (!outcome.ok) return json({ error: outcome.message, available_skills: outcome.available.slice(0, MAX_NAMES_IN_ERROR) }, true);
@@ -37,6 +37,7 @@ function langflowTools(skills: SkillSet): SkillTool[] {
         skill_name: skill.name,
         description: skill.description ?? "",
         instructions: body,
+        ...skillNotes(skill),
         available_files: files?.files ?? [],
         ...(files !== undefined && files.omitted > 0 && { available_files_omitted: files.omitted }),
       });
@@ -46,7 +47,7 @@ function langflowTools(skills: SkillSet): SkillTool[] {
     name: "read_skill_file",
     description: `Read a supporting file of a skill (see available_files in load_skill's result). Returns JSON with skill_name, filename and content.${suffix}`,
     schema: z.object({
-      skill_name: z.string().min(1).describe("Name of the skill."),
+      skill_name: skillName.describe("Name of the skill."),
       filename: z.string().describe("The file's path relative to the skill folder, such as examples.md."),
     }),
     async run(args, host, signal) {

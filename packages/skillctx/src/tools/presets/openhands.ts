@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Toolset } from "../toolset.js";
-import { defineSkillTool, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
+import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
 
 /** OpenHands' `invoke_skill { name }`. */
 const invokeTool = defineSkillTool({
@@ -8,7 +8,7 @@ const invokeTool = defineSkillTool({
   description:
     "Invoke a skill by name to receive its full instructions. Use it when the task matches a skill listed in the system prompt; " +
     "the invoked skill becomes the active one.",
-  schema: z.object({ name: z.string().min(1).describe("The skill's name.") }),
+  schema: z.object({ name: skillName.describe("The skill's name.") }),
   run: (args, host, signal) => loadAsText(host, args.name, signal),
 });
 

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { Toolset } from "../toolset.js";
-import { defineSkillTool, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
+import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
 
 const loadTool = defineSkillTool({
   name: "load_skill",
   description:
     "Load a skill's full instructions by name, from the skill catalog in the system prompt. Call it when a task matches a skill's " +
     "description, before acting. The loaded skill becomes the active one; the result lists its files.",
-  schema: z.object({ name: z.string().min(1).describe("The skill's name, as listed in the catalog.") }),
+  schema: z.object({ name: skillName.describe("The skill's name, as listed in the catalog.") }),
   run: (args, host, signal) => loadAsText(host, args.name, signal),
 });
 

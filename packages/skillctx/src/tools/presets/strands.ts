@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Toolset } from "../toolset.js";
-import { defineSkillTool, loadAsText, readResourceTool, runScriptTool, unload } from "./common.js";
+import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unload } from "./common.js";
 
 /** Strands' one tool: `skills { action: "activate" | "deactivate", skill_name }`. */
 const skillsTool = defineSkillTool({
@@ -10,7 +10,7 @@ const skillsTool = defineSkillTool({
     '"deactivate" ends it and restores every tool. Activate a skill when a task matches its description.',
   schema: z.object({
     action: z.enum(["activate", "deactivate"]).describe('"activate" or "deactivate".'),
-    skill_name: z.string().min(1).describe("Name of the skill."),
+    skill_name: skillName.describe("Name of the skill."),
   }),
   run: async (args, host, signal) =>
     args.action === "activate"

@@ -1,0 +1,70 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkRelativePath, isInside, resolveInside } from "./paths.js";
+
+describe("isInside", () => {
+  it("is true for the folder itself and what lies below it, false for siblings with a common prefix", () => {
+    expect(isInside("/a/b", "/a/b")).toBe(true);
+    expect(isInside("/a/b/c", "/a/b")).toBe(true);
+    expect(isInside("/a/b/c", "/a/b/")).toBe(true);
+    expect(isInside("/a/bc", "/a/b")).toBe(false);
+    expect(isInside("/a", "/a/b")).toBe(false);
+    expect(isInside("/etc/passwd", "/")).toBe(true);
+    expect(isInside("/a/b/../../etc", "/a/b")).toBe(false);
+    expect(isInside("/a/b/.git/x", "/a/b")).toBe(true);
+  });
+
+  it("agrees with path.relative on any pair of normalised paths", () => {
+    const segment = fc.constantFrom("a", "b", "ab", ".x", "é");
+    const absolute = fc.array(segment, { maxLength: 4 }).map((s) => `/${s.join("/")}`);
+    fc.assert(
+      fc.property(absolute, absolute, (child, parent) => {
+        const relative = path.relative(parent, child);
+        expect(isInside(child, parent)).toBe(relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative)));
+      }),
+    );
+  });
+});
+
+describe("checkRelativePath", () => {
+  it("refuses traversal, absolute, encoded and empty paths; normalises ./ and //", () => {
+    for (const bad of ["../x", "a/../../x", "/etc/passwd", "~/.ssh/id_rsa", "C:/x", "%2e%2e/x", "a\\b", "a\0b", " ", "./"]) {
+      expect(checkRelativePath(bad).ok, bad).toBe(false);
+    }
+    expect(checkRelativePath("./a//b/./c")).toEqual({ ok: true, path: "a/b/c" });
+  });
+});
+
+describe("resolveInside", () => {
+  let root: string;
+  let outside: string;
+  beforeAll(async () => {
+    outside = await realpath(await mkdtemp(path.join(tmpdir(), "skillctx-resolve-")));
+    root = path.join(outside, "root");
+    await mkdir(path.join(root, "refs"), { recursive: true });
+    await writeFile(path.join(root, "refs/a.md"), "a");
+    await writeFile(path.join(outside, "secret.txt"), "SECRET");
+    await symlink("a.md", path.join(root, "refs/alias.md"));
+    await symlink(path.join(outside, "secret.txt"), path.join(root, "refs/escape.md"));
+    await symlink("loop2", path.join(root, "loop1"));
+    await symlink("loop1", path.join(root, "loop2"));
+  });
+  afterAll(async () => {
+    await rm(outside, { recursive: true, force: true });
+  });
+
+  it("resolves a path inside, through symlinks that stay inside", async () => {
+    expect(await resolveInside(root, "./refs/alias.md")).toMatchObject({ ok: true, path: "refs/alias.md", realPath: path.join(root, "refs/a.md") });
+  });
+
+  it("refuses with a code: invalid paths, symlinks out, loops and missing files", async () => {
+    expect(await resolveInside(root, "../secret.txt")).toMatchObject({ ok: false, code: "PATH_INVALID" });
+    expect(await resolveInside(root, "refs/escape.md")).toMatchObject({ ok: false, code: "PATH_OUTSIDE_ROOT" });
+    expect(await resolveInside(root, "loop1")).toMatchObject({ ok: false, code: "SYMLINK_LOOP" });
+    expect(await resolveInside(root, "refs/none.md")).toMatchObject({ ok: false, code: "NOT_FOUND", missing: true });
+    expect(await resolveInside(path.join(outside, "gone"), "a.md")).toMatchObject({ ok: false, code: "NOT_FOUND", missing: true });
+  });
+});

@@ -1,0 +1,82 @@
+import { realpath, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import * as path from "node:path";
+
+/**
+ * Whether `child` is `parent` or lies below it. Both must be absolute and already real (or both
+ * resolved the same way): this compares paths, it does not touch the disk.
+ */
+export function isInside(child: string, parent: string): boolean {
+  if (child === parent) return true;
+  const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
+  // Fast path for real paths; anything with a dot segment (`/../`, `/./`, or just `/.git`) takes the slow one.
+  if (child.startsWith(prefix) && !child.includes(`${path.sep}.`)) return true;
+  const relative = path.relative(parent, child);
+  return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+/** A relative path the model gave, checked and normalised (`/`-separated, no `.` segments). */
+export type CheckedPath = { ok: true; path: string } | { ok: false; reason: string };
+
+// Percent-escapes of `.`, `/`, `\`, `%` (double encoding), NUL and the overlong-UTF-8 lead bytes.
+const ENCODED = /%(?:2e|2f|5c|25|00|c0|c1)/i;
+
+/**
+ * Checks a relative path given by a model or a repository, before touching the disk. Refused: empty
+ * paths, NUL bytes, backslashes, percent-encoded dots or separators (`%2e%2e%2f`, `..%2f`, `%252e`),
+ * absolute paths (`/x`, `~/x`, `C:x`) and any `..` segment. `./` and repeated slashes are dropped.
+ */
+export function checkRelativePath(input: string): CheckedPath {
+  if (input.trim() === "") return { ok: false, reason: "the path is empty" };
+  if (input.includes("\0")) return { ok: false, reason: "NUL bytes are not allowed in paths" };
+  if (input.includes("\\")) return { ok: false, reason: "backslashes are not allowed; separate folders with /" };
+  if (ENCODED.test(input)) return { ok: false, reason: "percent-encoded dots or separators are not allowed" };
+  if (input.startsWith("/") || input.startsWith("~") || /^[A-Za-z]:/.test(input)) {
+    return { ok: false, reason: "absolute paths are not allowed; give a relative path" };
+  }
+  const segments = input.split("/").filter((segment) => segment !== "" && segment !== ".");
+  if (segments.includes("..")) return { ok: false, reason: "`..` is not allowed; paths stay inside the folder" };
+  if (segments.length === 0) return { ok: false, reason: "the path names the folder itself, not a file" };
+  return { ok: true, path: segments.join("/") };
+}
+
+/** Why {@link resolveInside} refused a path. */
+export type ResolveInsideCode = "PATH_INVALID" | "PATH_OUTSIDE_ROOT" | "NOT_FOUND" | "SYMLINK_LOOP" | "READ_FAILED";
+
+/** A path resolved inside a folder: its normalised relative path, real path and stats. */
+export type ResolvedInside =
+  | { ok: true; path: string; realPath: string; stats: Stats }
+  | { ok: false; code: ResolveInsideCode; reason: string; missing?: true };
+
+/**
+ * Resolves a relative path given by a model (or a repository) under `root`: checks it
+ * ({@link checkRelativePath}), follows symlinks, and refuses a result whose real path leaves `root`'s
+ * real path (`PATH_OUTSIDE_ROOT`). Never throws for bad input. The stats are those of the target.
+ */
+export async function resolveInside(root: string, relative: string): Promise<ResolvedInside> {
+  const checked = checkRelativePath(relative);
+  if (!checked.ok) return { ok: false, code: "PATH_INVALID", reason: checked.reason };
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch {
+    return { ok: false, code: "NOT_FOUND", reason: `the folder ${root} cannot be read`, missing: true };
+  }
+  let realTarget: string;
+  try {
+    realTarget = await realpath(path.join(realRoot, checked.path));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, code: "NOT_FOUND", reason: `no file ${checked.path}`, missing: true };
+    if (code === "ELOOP") return { ok: false, code: "SYMLINK_LOOP", reason: `${checked.path} is a symlink loop` };
+    return { ok: false, code: "READ_FAILED", reason: `${checked.path} cannot be read (${code ?? "error"})` };
+  }
+  if (!isInside(realTarget, realRoot)) {
+    return { ok: false, code: "PATH_OUTSIDE_ROOT", reason: `${checked.path} resolves (through a symlink) to a place outside the folder` };
+  }
+  try {
+    return { ok: true, path: checked.path, realPath: realTarget, stats: await stat(realTarget) };
+  } catch {
+    return { ok: false, code: "NOT_FOUND", reason: `no file ${checked.path}`, missing: true };
+  }
+}

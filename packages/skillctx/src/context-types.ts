@@ -1,0 +1,95 @@
+/**
+ * The types that the engine (`engine/`) and the tools (`tools/`) share. A leaf module: it imports
+ * neither folder, so `tools/` never imports `engine/` and the two cannot form a cycle.
+ */
+import type { Diagnostic, KeywordMatcher, PathMatcher, Skill } from "@skillctx/core";
+import type { Message } from "./messages.js";
+
+/** A tool the model may call, as JSON Schema. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** The result of a tool call, as the model sees it. */
+export interface ToolResult {
+  content: string;
+  isError?: boolean;
+}
+
+/**
+ * A source of tools beside the host's and the skill tools (for example the MCP servers of active
+ * skills). `buildContext` lists `definitions()`; `callTool` routes a name to the provider that `owns` it.
+ */
+export interface ToolProvider {
+  definitions(): ToolDefinition[];
+  owns(name: string): boolean;
+  call(name: string, args: unknown, options: { signal?: AbortSignal | undefined }): Promise<ToolResult>;
+}
+
+/** Why a skill entered the context in a step. */
+export interface Activation {
+  skill: string;
+  trigger: "keyword" | "task" | "path" | "load";
+  /** The keyword or path that fired it. */
+  match?: string;
+  /** Index (in the step's `messages`) of the message it was attached to. */
+  messageIndex?: number;
+}
+
+/** What one agent step sends to the model. */
+export interface ContextStep {
+  system: string;
+  messages: Message[];
+  tools: ToolDefinition[];
+  activated: Activation[];
+  diagnostics: Diagnostic[];
+}
+
+/** The skills of one configuration, indexed for a step. Rebuilt only when sources or options change. */
+export interface SkillSet {
+  /** Every usable skill, by code point order of name. */
+  readonly skills: readonly Skill[];
+  readonly byName: ReadonlyMap<string, Skill>;
+  /** Always-on guidance, in the order it appears in `system`. */
+  readonly guidance: readonly Skill[];
+  /** Skills listed in the catalog (on-demand, keyword, task). */
+  readonly catalog: readonly Skill[];
+  readonly keywords: KeywordMatcher;
+  readonly paths: PathMatcher;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The part of a conversation's state that the skill tools may touch: the active skill and frozen
+ * renderings. The engine's state owner implements it; tools never see the state object itself.
+ */
+export interface SkillState {
+  /** The skill the model loaded last and has not unloaded. */
+  readonly activeSkill: string | undefined;
+  /**
+   * Makes `name` the active skill (a `load` activation in the next step; its MCP servers start).
+   * Returns the skill that was active before, when it was another one.
+   */
+  activate(name: string): string | undefined;
+  /** Ends the active skill (its MCP tools are withdrawn); returns its name, or undefined when none was active. */
+  deactivate(): string | undefined;
+  /** A rendering frozen under `key` (`load:<name>`), or undefined. */
+  frozen(key: string): string | undefined;
+  /** Freezes `text` under `key`: later reads give the same bytes, across resumes. */
+  freeze(key: string, text: string): void;
+}
+
+/**
+ * Caps on the text that reaches the model. Each cut leaves a visible note in the text and a warning
+ * in the step's diagnostics. (Command output has its own cap, `render.maxOutputBytes`.)
+ */
+export interface TextLimits {
+  /** UTF-8 bytes of the repository-guidance block of `system`, all guidance files together. @default 262144 */
+  maxGuidanceBlockBytes?: number;
+  /** UTF-8 bytes of each skill body attached to a message by a keyword, task or path trigger. @default 65536 */
+  maxAttachedSkillBytes?: number;
+  /** UTF-8 bytes of each skill body that `load_skill` (or a toolset's equivalent) returns. @default 65536 */
+  maxLoadedSkillBytes?: number;
+}

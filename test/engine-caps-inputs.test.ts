@@ -1,0 +1,232 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { SkillInit } from "@skillctx/core";
+import { AgentContext } from "skillctx";
+import type { AgentContextOptions, ContextStep, Message, ToolsetName } from "skillctx";
+import { tempRepo } from "./helpers/temp-repo.js";
+import type { TempRepo } from "./helpers/temp-repo.js";
+
+let repos: TempRepo[] = [];
+const contexts: AgentContext[] = [];
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
+  await Promise.all(repos.map((r) => r.dispose()));
+  repos = [];
+});
+
+async function repo(files: Record<string, string> = {}): Promise<TempRepo> {
+  const made = await tempRepo(files);
+  repos.push(made);
+  return made;
+}
+
+async function context(options: AgentContextOptions): Promise<AgentContext> {
+  const ctx = await AgentContext.create({ guidance: false, ...options });
+  contexts.push(ctx);
+  return ctx;
+}
+
+const user = (content: string): Message => ({ role: "user", content });
+const inline = { kind: "inline", format: "inline", scope: "programmatic" } as const;
+const attached = (step: ContextStep, index: number) =>
+  ((step.messages[index]!.content as Array<{ text?: string }>).slice(1).map((p) => p.text ?? "")).join("\n");
+
+describe("task inputs", () => {
+  const task = (content: string, inputs: SkillInit["inputs"] = []): SkillInit => ({
+    name: "report",
+    description: "File a report.",
+    content,
+    source: inline,
+    trigger: { type: "task", keywords: ["/report"], inputs: inputs ?? [] },
+  });
+
+  it("a value with !`cmd` in it stays text in a trusted skill: it is put in after rendering and never runs", async () => {
+    const dir = (await repo()).dir;
+    const ctx = await context({
+      cwd: dir,
+      skills: [task("Rendered: !`echo ok`\nSubject: ${subject}\n", [{ name: "subject", description: "What about", required: true }])],
+      collectInputs: () => ({ subject: "!`touch PWNED`" }),
+    });
+    const text = attached(await ctx.buildContext([user("/report")]), 0);
+    expect(text).toContain("Rendered: ok");
+    expect(text).toContain("Subject: !`touch PWNED`");
+    expect(existsSync(path.join(dir, "PWNED"))).toBe(false);
+  });
+
+  it("a value's own ${placeholder} is not replaced again", async () => {
+    const ctx = await context({
+      cwd: (await repo()).dir,
+      skills: [task("A=${a} B=${b}\n", [{ name: "a", description: "" }, { name: "b", description: "" }])],
+      collectInputs: () => ({ a: "${b}", b: "bee" }),
+    });
+    expect(attached(await ctx.buildContext([user("/report")]), 0)).toContain("A=${b} B=bee");
+  });
+
+  it("placeholders that are not declared inputs are asked for too (as in OpenHands), but not shell variables in commands", async () => {
+    const asked: string[][] = [];
+    const ctx = await context({
+      cwd: (await repo()).dir,
+      skills: [task("Branch ${branch} of ${repo_name}; home: !`echo \"${HOME}\" > /dev/null; echo done`\n", [{ name: "branch", description: "The branch", required: true }])],
+      collectInputs: ({ inputs }) => {
+        asked.push(inputs.map((i) => i.name));
+        return { branch: "main" };
+      },
+    });
+    const text = attached(await ctx.buildContext([user("/report")]), 0);
+    expect(asked).toEqual([["branch", "repo_name"]]);
+    expect(text).toContain("Branch main of ${repo_name}");
+    expect(text).toContain("Ask the user for these inputs");
+    expect(text).toContain("- repo_name");
+    expect(text).not.toContain("- HOME");
+    expect(text).not.toContain("- branch");
+  });
+
+  it("a task skill with no declared inputs but placeholders still asks for them", async () => {
+    const ctx = await context({ cwd: (await repo()).dir, skills: [task("Deploy ${service} now.\n")] });
+    const text = attached(await ctx.buildContext([user("/report")]), 0);
+    expect(text).toContain("Ask the user for these inputs");
+    expect(text).toContain("- service");
+  });
+});
+
+describe("caps on text that reaches the model", () => {
+  it("cuts an attached skill body at limits.maxAttachedSkillBytes with a note and a warning", async () => {
+    const body = `${"line of skill text\n".repeat(2_000)}TAIL-MARKER\n`;
+    const ctx = await context({
+      cwd: (await repo()).dir,
+      skills: [{ name: "big", description: "Big.", content: body, source: inline, trigger: { type: "keyword", keywords: ["big"] } }],
+      limits: { maxAttachedSkillBytes: 4_096 },
+    });
+    const step = await ctx.buildContext([user("big one")]);
+    const text = attached(step, 0);
+    expect(text).not.toContain("TAIL-MARKER");
+    expect(text).toContain('[skillctx: the skill "big" is cut here');
+    expect(Buffer.byteLength(text)).toBeLessThan(4_096 + 1_024);
+    expect(step.diagnostics.map((d) => d.code)).toContain("SKILL_BODY_CUT");
+  });
+
+  it("cuts the body load_skill returns at limits.maxLoadedSkillBytes, and a second load gives the same bytes", async () => {
+    const body = `${"é".repeat(10_000)}\nTAIL-MARKER\n`;
+    const ctx = await context({
+      cwd: (await repo()).dir,
+      skills: [{ name: "big", description: "Big.", content: body, source: inline, trigger: { type: "on-demand" } }],
+      limits: { maxLoadedSkillBytes: 2_000 },
+    });
+    const first = await ctx.callTool("load_skill", { name: "big" });
+    expect(first.content).not.toContain("TAIL-MARKER");
+    expect(first.content).toContain("is cut here");
+    expect(first.content).not.toContain("\uFFFD");
+    expect(Buffer.byteLength(ctx.state.rendered["load:big"]!)).toBeLessThanOrEqual(2_000);
+    expect((await ctx.callTool("load_skill", { name: "big" })).content).toBe(first.content);
+    expect((await ctx.buildContext([user("x")])).diagnostics.map((d) => d.code)).toContain("SKILL_BODY_CUT");
+  });
+
+  it("caps the repository-guidance block as a whole: later files are cut or left out, with a note", async () => {
+    const always = (name: string, size: number): SkillInit => ({
+      name,
+      description: `${name} guidance`,
+      content: `${name}-START\n${"g".repeat(size)}\n${name}-END\n`,
+      source: inline,
+      trigger: { type: "always" },
+    });
+    const ctx = await context({
+      cwd: (await repo()).dir,
+      skills: [always("aaa", 3_000), always("bbb", 3_000), always("ccc", 3_000), always("ddd", 3_000)],
+      limits: { maxGuidanceBlockBytes: 5_000 },
+    });
+    const step = await ctx.buildContext([]);
+    expect(step.system).toContain("aaa-END");
+    expect(step.system).toContain("bbb-START");
+    expect(step.system).not.toContain("bbb-END");
+    expect(step.system).not.toContain("ccc-START");
+    expect(step.system).toContain("the repository guidance is capped at 5000 bytes");
+    expect(step.system).toContain("2 later guidance files are left out");
+    expect(Buffer.byteLength(step.system)).toBeLessThan(5_000 + 1_024);
+    expect(step.diagnostics.filter((d) => d.code === "GUIDANCE_BLOCK_CUT")).toHaveLength(1);
+  });
+
+  it("leaves a guidance block under the cap as it is", async () => {
+    const ctx = await context({
+      cwd: (await repo()).dir,
+      skills: [{ name: "small", description: "s", content: "Be brief.\n", source: inline, trigger: { type: "always" } }],
+    });
+    const step = await ctx.buildContext([]);
+    expect(step.system).toContain("Be brief.");
+    expect(step.system).not.toContain("capped");
+    expect(step.diagnostics.filter((d) => d.code === "GUIDANCE_BLOCK_CUT")).toEqual([]);
+  });
+
+  it("refuses a limit that is not a positive integer", async () => {
+    const dir = (await repo()).dir;
+    await expect(AgentContext.create({ cwd: dir, limits: { maxLoadedSkillBytes: -1 } })).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+  });
+});
+
+describe("skill names and load results", () => {
+  const skill: SkillInit = {
+    name: "pdf",
+    description: "Fill PDF forms.",
+    content: "Use the form filler.",
+    source: inline,
+    trigger: { type: "on-demand" },
+    license: "Apache-2.0",
+    compatibility: "Needs python3 and network access",
+  };
+
+  it("load_skill shows license and compatibility when the skill has them", async () => {
+    const ctx = await context({ cwd: (await repo()).dir, skills: [skill] });
+    const result = await ctx.callTool("load_skill", { name: "pdf" });
+    expect(result.content).toContain("\nLicense: Apache-2.0\n");
+    expect(result.content).toContain("\nCompatibility: Needs python3 and network access");
+    const plain = await context({ cwd: (await repo()).dir, skills: [{ ...skill, license: undefined, compatibility: undefined }] });
+    expect((await plain.callTool("load_skill", { name: "pdf" })).content).not.toContain("License:");
+  });
+
+  it("the langflow toolset's JSON carries them as keys", async () => {
+    const ctx = await context({ cwd: (await repo()).dir, skills: [skill], toolset: "langflow" });
+    const json = JSON.parse((await ctx.callTool("load_skill", { skill_name: "pdf" })).content) as Record<string, unknown>;
+    expect(json).toMatchObject({ skill_name: "pdf", license: "Apache-2.0", compatibility: "Needs python3 and network access" });
+  });
+
+  const loads: Array<[ToolsetName, string, Record<string, unknown>]> = [
+    ["skillctx", "load_skill", { name: "  pdf\n" }],
+    ["claude", "Skill", { skill: " pdf " }],
+    ["openhands", "invoke_skill", { name: "\tpdf" }],
+    ["strands", "skills", { action: "activate", skill_name: "pdf  " }],
+    ["langflow", "load_skill", { skill_name: " pdf" }],
+  ];
+
+  it.each(loads)("%s: %s trims the skill name before the lookup", async (toolset, tool, args) => {
+    const ctx = await context({ cwd: (await repo()).dir, skills: [skill], toolset });
+    const result = await ctx.callTool(tool, args);
+    expect(result.isError).toBeUndefined();
+    expect(ctx.activeSkill).toBe("pdf");
+  });
+
+  it("unload_skill and strands' deactivate trim the name too", async () => {
+    const ctx = await context({ cwd: (await repo()).dir, skills: [skill] });
+    await ctx.callTool("load_skill", { name: "pdf" });
+    expect((await ctx.callTool("unload_skill", { name: " pdf " })).isError).toBeUndefined();
+    expect(ctx.activeSkill).toBeUndefined();
+    const strands = await context({ cwd: (await repo()).dir, skills: [skill], toolset: "strands" });
+    await strands.callTool("skills", { action: "activate", skill_name: "pdf" });
+    expect((await strands.callTool("skills", { action: "deactivate", skill_name: " pdf" })).isError).toBeUndefined();
+    expect(strands.activeSkill).toBeUndefined();
+  });
+});
+
+describe("glob diagnostics", () => {
+  it("a path rule whose glob the matcher refuses is reported once, in the next step", async () => {
+    const ctx = await context({
+      cwd: (await repo()).dir,
+      skills: [
+        { name: "braces", description: "b", content: "x", source: inline, trigger: { type: "path", globs: [`${"{a,b}".repeat(12)}/**`] } },
+      ],
+    });
+    const first = await ctx.buildContext([user("hi")]);
+    expect(first.diagnostics.filter((d) => d.code === "GLOB_TOO_COMPLEX")).toHaveLength(1);
+    const second = await ctx.buildContext([user("hi"), user("again")]);
+    expect(second.diagnostics.filter((d) => d.code === "GLOB_TOO_COMPLEX")).toEqual([]);
+  });
+});
