@@ -9,8 +9,8 @@ import { McpFrameError } from "./frame-reader.js";
 import { listAllTools, type ToolListing } from "./list-tools.js";
 import { ProcessTransport } from "./process-transport.js";
 import { resultToText } from "./result-text.js";
-import { within } from "./timing.js";
 import type { DeclaredServer, McpCallResult, McpServerState } from "./types.js";
+import { within } from "@skillctx/process";
 
 const CLIENT_INFO = { name: "skillctx", version: "0.1.0" };
 

@@ -1,3 +1,4 @@
+import { within } from "@skillctx/process";
 import type { Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { createSkillCache, diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
 import type { Activation, ContextStep, SkillSet, SkillState, TextLimits, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
@@ -56,6 +57,8 @@ export class AgentContext {
   /** Aborted by `close()`: every render, server start, script and step in flight is passed its signal. */
   private readonly lifetime = new AbortController();
   private closing: Promise<void> | undefined;
+  /** Operations in flight (steps, tool calls): `close()` waits for them to settle after aborting them. */
+  private readonly inflight = new Set<Promise<unknown>>();
   private readonly toolbox: Toolbox;
   /** Sources of tools beside the host's and the skill tools (the MCP bridge registers here); listed after them. */
   readonly providers: ToolProvider[] = [];
@@ -199,6 +202,9 @@ export class AgentContext {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.lifetime.abort(closedError());
+      // Aborted renders and scripts settle only once their process groups are gone, so waiting for them
+      // means nothing is left running; a host tool that ignores its signal cannot hold close() for long.
+      await within(Promise.allSettled([...this.inflight]), CLOSE_WAIT_MS);
       await this.servers.close();
     })();
     return this.closing;
@@ -221,7 +227,7 @@ export class AgentContext {
     try {
       if (this.closing !== undefined) throw closedError();
       linked.signal.throwIfAborted();
-      return await operation(linked.signal);
+      return await this.tracked(operation(linked.signal));
     } catch (error) {
       throw this.closing !== undefined && !isClosedError(error) ? closedError(error) : error;
     } finally {
@@ -237,11 +243,21 @@ export class AgentContext {
     const linked = signal === undefined ? this.unlinked : linkSignals(signal, this.lifetime.signal);
     try {
       linked.signal.throwIfAborted();
-      return await operation(linked.signal);
+      return await this.tracked(operation(linked.signal));
     } catch (error) {
       throw this.closing !== undefined && !isClosedError(error) ? closedError(error) : error;
     } finally {
       linked.dispose();
+    }
+  }
+
+  // Remembers `work` until it settles, for close().
+  private async tracked<T>(work: Promise<T>): Promise<T> {
+    this.inflight.add(work);
+    try {
+      return await work;
+    } finally {
+      this.inflight.delete(work);
     }
   }
 
@@ -382,3 +398,6 @@ export class AgentContext {
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** How long `close()` waits for aborted work to settle (a process group's SIGTERM grace and SIGKILL fit well inside). */
+const CLOSE_WAIT_MS = 5_000;

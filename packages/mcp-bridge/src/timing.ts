@@ -1,6 +1,0 @@
-/** Waits for `promise` to settle, at most `ms`; clears its timer either way. Never rejects. */
-export async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
