@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { expect } from "vitest";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
@@ -94,4 +95,13 @@ export async function runIsolated<T = unknown>(source: string, options: { timeou
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Asserts that an isolated run finished, did not fail, and stayed within its time and memory bounds; returns its value. */
+export function expectBounded<T>(result: IsolatedResult<T>, bounds: { ms: number; mb: number }, label = "isolated run"): T {
+  expect(result.timedOut, `${label}: timed out`).toBe(false);
+  expect(result.failed, `${label}: ${result.stderr}`).toBe(false);
+  expect(result.wallMs, `${label}: wall time (ms)`).toBeLessThan(bounds.ms);
+  expect(result.maxRssMb, `${label}: peak RSS (MB)`).toBeLessThan(bounds.mb);
+  return result.value as T;
 }

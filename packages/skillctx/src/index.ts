@@ -21,7 +21,7 @@ export type { AgentContextOptions, CollectInputsRequest, RenderSettings, TextLim
 export type { Trust } from "@skillctx/core";
 export type { ContextState, Attachment } from "./engine/state.js";
 export type { Templates, InjectionInfo, GuidanceEntry } from "./engine/templates.js";
-export type { McpSettings } from "./engine/skill-servers.js";
+export type { McpLimits, McpSettings } from "./engine/skill-servers.js";
 export type { InputValues } from "./engine/task-inputs.js";
 export type { Message, ContentPart, TextPart, ToolCall } from "./messages.js";
 export type { ToolResult, ToolProvider } from "./context-types.js";
