@@ -1,33 +1,13 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SkillInit } from "@skillctx/core";
 import { AgentContext } from "skillctx";
-import type { AgentContextOptions, ContextStep, Message, ToolsetName } from "skillctx";
-import { tempRepo } from "./helpers/temp-repo.js";
-import type { TempRepo } from "./helpers/temp-repo.js";
+import type { ContextStep, ToolsetName } from "skillctx";
+import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 
-let repos: TempRepo[] = [];
-const contexts: AgentContext[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
-  await Promise.all(repos.map((r) => r.dispose()));
-  repos = [];
-});
+const { repo, context } = useEngineFixture();
 
-async function repo(files: Record<string, string> = {}): Promise<TempRepo> {
-  const made = await tempRepo(files);
-  repos.push(made);
-  return made;
-}
-
-async function context(options: AgentContextOptions): Promise<AgentContext> {
-  const ctx = await AgentContext.create({ guidance: false, ...options });
-  contexts.push(ctx);
-  return ctx;
-}
-
-const user = (content: string): Message => ({ role: "user", content });
 const inline = { kind: "inline", format: "inline", scope: "programmatic" } as const;
 const attached = (step: ContextStep, index: number) =>
   ((step.messages[index]!.content as Array<{ text?: string }>).slice(1).map((p) => p.text ?? "")).join("\n");

@@ -1,36 +1,18 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SkillctxError } from "@skillctx/core";
 import { AgentContext } from "skillctx";
 import type { AgentContextOptions, ContextState, Message } from "skillctx";
-import { tempRepo } from "./helpers/temp-repo.js";
+import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 import type { TempRepo } from "./helpers/temp-repo.js";
 
 const DOCKER = "---\ntriggers: [docker]\n---\nUse multi-stage builds.\n";
 const DEPLOY = "---\ntriggers: [deploy]\n---\nDeploy with the blue-green script.\n";
 
-let repos: TempRepo[] = [];
-const contexts: AgentContext[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
-  await Promise.all(repos.map((r) => r.dispose()));
-  repos = [];
-});
-
-async function demo(): Promise<TempRepo> {
-  const repo = await tempRepo({ ".agents/skills/docker.md": DOCKER, ".agents/skills/deploy.md": DEPLOY });
-  repos.push(repo);
-  return repo;
-}
-
-async function context(repo: TempRepo, options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
-  const ctx = await AgentContext.create({ cwd: repo.dir, guidance: false, ...options });
-  contexts.push(ctx);
-  return ctx;
-}
-
-const user = (content: string): Message => ({ role: "user", content });
+const fixture = useEngineFixture();
+const demo = (): Promise<TempRepo> => fixture.repo({ ".agents/skills/docker.md": DOCKER, ".agents/skills/deploy.md": DEPLOY });
+const context = (repo: TempRepo, options: Partial<AgentContextOptions> = {}): Promise<AgentContext> => fixture.context({ cwd: repo.dir, ...options });
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -157,8 +139,7 @@ describe("AgentContext: a skill file that disappears", () => {
   });
 
   it("load_skill of a vanished skill is an error result, not a rejection", async () => {
-    const repo = await tempRepo({ ".agents/skills/notes/SKILL.md": "---\nname: notes\ndescription: Notes.\n---\nTake notes.\n" });
-    repos.push(repo);
+    const repo = await fixture.repo({ ".agents/skills/notes/SKILL.md": "---\nname: notes\ndescription: Notes.\n---\nTake notes.\n" });
     const ctx = await context(repo);
     await rm(path.join(repo.dir, ".agents/skills/notes/SKILL.md"));
     const result = await ctx.callTool("load_skill", { name: "notes" });

@@ -1,34 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SkillctxError } from "@skillctx/core";
 import type { SkillInit } from "@skillctx/core";
 import { AgentContext } from "skillctx";
-import type { AgentContextOptions, Message } from "skillctx";
-import { tempRepo } from "./helpers/temp-repo.js";
-import type { TempRepo } from "./helpers/temp-repo.js";
 
-let repos: TempRepo[] = [];
-const contexts: AgentContext[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => ctx.close()));
-  await Promise.all(repos.map((r) => r.dispose()));
-  repos = [];
-});
+import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 
-const user = (content: string): Message => ({ role: "user", content });
-
-async function repo(files: Record<string, string> = {}): Promise<TempRepo> {
-  const made = await tempRepo(files);
-  repos.push(made);
-  return made;
-}
-
-async function context(options: AgentContextOptions): Promise<AgentContext> {
-  const ctx = await AgentContext.create({ guidance: false, ...options });
-  contexts.push(ctx);
-  return ctx;
-}
+const { repo, context } = useEngineFixture();
 
 /** A trusted (programmatic) keyword skill whose command appends a line to `counter` each time it runs. */
 function countingSkill(counter: string, keyword = "tally"): SkillInit {

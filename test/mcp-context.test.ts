@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { isProcessAlive } from "@skillctx/process";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentContext } from "skillctx";
 import type { AgentContext as Context, Message } from "skillctx";
@@ -36,15 +36,8 @@ afterEach(async () => {
 });
 
 const user = (content: string): Message => ({ role: "user", content });
-// Running, and not a zombie waiting to be reaped (state field Z in /proc/<pid>/stat).
-const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^\d+ \(.*\) Z/.test(readStat(pid));
-function readStat(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return "";
-  }
-}
+// Running, and not a zombie waiting to be reaped: the process layer's own check.
+const alive = isProcessAlive;
 
 describe("MCP servers declared by skills, through AgentContext", () => {
   it("starts a triggered skill's server, lists its tools and answers through callTool", async () => {

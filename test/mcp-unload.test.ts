@@ -1,8 +1,8 @@
 // The tools of an MCP server that a loaded skill declared are offered while the skill is active and
 // withdrawn on unload_skill (the server stays up for reuse until close()); the servers of guidance and
 // of keyword-triggered skills stay for the conversation. Through AgentContext and the model's tools.
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { isProcessAlive } from "@skillctx/process";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentContext } from "skillctx";
 import type { AgentContext as Context, Message } from "skillctx";
@@ -34,14 +34,8 @@ afterEach(async () => {
 });
 
 const user = (content: string): Message => ({ role: "user", content });
-const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^\d+ \(.*\) Z/.test(readStatSafe(pid));
-function readStatSafe(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return "";
-  }
-}
+// Running, and not a zombie waiting to be reaped: the process layer's own check.
+const alive = isProcessAlive;
 const mcpServersListed = async (c: Context, history: Message[]) =>
   [...new Set((await c.buildContext(history)).tools.filter((t) => t.name.startsWith("mcp__")).map((t) => t.name.split("__")[1]))].sort();
 

@@ -223,15 +223,9 @@ export class AgentContext {
     if (this.closing !== undefined) throw closedError();
     const turn = this.queue.acquire(signal, this.lifetime.signal);
     if (turn !== undefined) await turn;
-    const linked = signal === undefined ? this.unlinked : linkSignals(signal, this.lifetime.signal);
     try {
-      if (this.closing !== undefined) throw closedError();
-      linked.signal.throwIfAborted();
-      return await this.tracked(operation(linked.signal));
-    } catch (error) {
-      throw this.closing !== undefined && !isClosedError(error) ? closedError(error) : error;
+      return await this.run(signal, operation);
     } finally {
-      linked.dispose();
       this.queue.release();
     }
   }
