@@ -48,6 +48,8 @@ export type { InlineToken } from "./markdown/scan-inline.js";
 export type { ProseSegment, TextRange } from "./markdown/text-range.js";
 
 // --- caps and text limits (limits.ts) ---
+export { capText } from "./text-cap.js";
+export type { CappedText } from "./text-cap.js";
 
 // file access and walking (H1)
 export {

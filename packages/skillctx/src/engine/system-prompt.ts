@@ -2,7 +2,7 @@ import { buildCatalog, diagnostic } from "@skillctx/core";
 import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
 import { skillLocation } from "../skill-location.js";
-import { capText } from "../text-cap.js";
+import { capText } from "@skillctx/core/internal";
 import type { GuidanceEntry, Templates } from "./templates.js";
 
 /** The stable part of a step: rebuilt only when sources or options change. */

@@ -6,8 +6,8 @@ const note = (kept: number, size: number) => `[cut: ${kept} of ${size}]`;
 
 describe("capText", () => {
   it("leaves a text within the cap as it is", () => {
-    expect(capText("short\ntext", 100, note)).toEqual({ text: "short\ntext", cut: false, size: 10 });
-    expect(capText("é".repeat(50), 100, note)).toEqual({ text: "é".repeat(50), cut: false, size: 100 });
+    expect(capText("short\ntext", 100, note)).toEqual({ text: "short\ntext", cut: false, size: 10, kept: 10 });
+    expect(capText("é".repeat(50), 100, note)).toEqual({ text: "é".repeat(50), cut: false, size: 100, kept: 100 });
   });
 
   it("cuts at a line break in the second half, then adds the note on its own line", () => {
