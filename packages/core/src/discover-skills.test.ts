@@ -1,27 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm, symlink, truncate, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, symlink, truncate, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { discoverSkills, findGitRoot } from "./discover-skills.js";
 import { createSkillCache } from "./skill-cache.js";
 import type { Skill } from "./skill.js";
+import { useTempDirs } from "./testing/temp-dir.js";
 
-const temps: string[] = [];
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(files: Record<string, string> = {}): Promise<string> {
-  const dir = await realpath(await mkdtemp(path.join(tmpdir(), "skillctx-discover-")));
-  temps.push(dir);
-  for (const [relative, text] of Object.entries(files)) {
-    const file = path.join(dir, relative);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, text);
-  }
-  return dir;
-}
+const tempDir = useTempDirs("discover");
 
 const skillMd = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`;
 const summary = (skills: Skill[]) => skills.map((s) => `${s.name}|${s.source.scope}|${s.description}`);

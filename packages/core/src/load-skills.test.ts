@@ -1,34 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, truncate, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, mkdir, readFile, rm, stat, symlink, truncate, utimes, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isContentLoaded, readSkillContent } from "./lazy-content.js";
 import { loadSkills } from "./load-skills.js";
 import { cacheEntries, createSkillCache } from "./skill-cache.js";
 import type { Skill } from "./skill.js";
+import { put, useTempDirs } from "./testing/temp-dir.js";
 
 const LIBRARY = fileURLToPath(new URL("../../../fixtures/discovery/library", import.meta.url));
 
-const temps: string[] = [];
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(files: Record<string, string> = {}): Promise<string> {
-  const dir = await realpath(await mkdtemp(path.join(tmpdir(), "skillctx-load-")));
-  temps.push(dir);
-  for (const [relative, text] of Object.entries(files)) await put(dir, relative, text);
-  return dir;
-}
-
-async function put(dir: string, relative: string, text: string): Promise<string> {
-  const file = path.join(dir, relative);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, text);
-  return file;
-}
+const tempDir = useTempDirs("load");
 
 const skillMd = (name: string, description: string, body = `# ${name}\n\nBody of ${name}.\n`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;

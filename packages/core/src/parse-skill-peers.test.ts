@@ -3,10 +3,9 @@
  * validators) expect: empty and null `allowed-tools`, the `allowed_tools` alias, names of legacy files,
  * files that are not skills, over-long descriptions, and names written with spaces.
  */
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildCatalog } from "./catalog.js";
 import { compareCodePoints } from "./code-point-order.js";
 import { loadSkills } from "./load-skills.js";
@@ -14,6 +13,7 @@ import { parseSkill, safeParseSkill, withoutSuffix } from "./parse-skill.js";
 import { createSkillCache } from "./skill-cache.js";
 import { SkillSchema } from "./skill.js";
 import { validateSkillMd } from "./validate.js";
+import { useTempDirs } from "./testing/temp-dir.js";
 
 const md = (...lines: string[]) => `---\n${lines.join("\n")}\n---\nBody.\n`;
 const parsed = (text: string, options: Parameters<typeof safeParseSkill>[1] = {}) => {
@@ -206,18 +206,4 @@ describe("names written with spaces", () => {
   });
 });
 
-const temps: string[] = [];
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(files: Record<string, string>): Promise<string> {
-  const dir = await realpath(await mkdtemp(path.join(tmpdir(), "skillctx-peers-")));
-  temps.push(dir);
-  for (const [relative, text] of Object.entries(files)) {
-    const file = path.join(dir, relative);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, text);
-  }
-  return dir;
-}
+const tempDir = useTempDirs("peers");

@@ -1,20 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findGitRoot, projectGitRoot, projectRoot } from "./project-root.js";
+import { useTempDirs } from "../testing/temp-dir.js";
 
-const temps: string[] = [];
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await realpath(await mkdtemp(path.join(tmpdir(), "skillctx-root-")));
-  temps.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs("root");
 
 describe("projectRoot", () => {
   it("is the git root above cwd, or cwd outside a repository", async () => {
