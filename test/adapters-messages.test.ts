@@ -1,23 +1,11 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  AgentContext,
-  fromAgentItems,
-  fromAiSdkMessages,
-  fromOpenAIMessages,
-  runAnthropicToolUses,
-  runOpenAIToolCalls,
-  skillctxInputFilter,
-  skillctxPrepareStep,
-  toAiSdkMessages,
-  toAiSdkTools,
-  toAnthropicTools,
-  toOpenAIChatRequest,
-  toOpenAIMessages,
-  toOpenAIResponsesTools,
-  toOpenAITools,
-} from "skillctx";
-import type { OpenAIChatMessage } from "skillctx";
+import { AgentContext } from "skillctx";
+import { fromAiSdkMessages, skillctxPrepareStep, toAiSdkMessages, toAiSdkTools } from "skillctx/ai-sdk";
+import { fromOpenAIMessages, runOpenAIToolCalls, toOpenAIChatRequest, toOpenAIMessages, toOpenAIResponsesTools, toOpenAITools } from "skillctx/openai";
+import type { OpenAIChatMessage } from "skillctx/openai";
+import { fromAgentItems, skillctxInputFilter } from "skillctx/openai-agents";
+import { runAnthropicToolUses, toAnthropicTools } from "skillctx/anthropic";
 import { copyToolSkills } from "./helpers/tools-fixture.js";
 import type { SkillsCopy } from "./helpers/tools-fixture.js";
 import { writeFile, mkdir } from "node:fs/promises";

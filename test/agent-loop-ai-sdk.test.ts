@@ -6,7 +6,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { skillctxPrepareStep, toAiSdkTools } from "skillctx";
+import { skillctxPrepareStep, toAiSdkTools } from "skillctx/ai-sdk";
 import type { AgentContext, AgentContextOptions, ContextStep, HostTool } from "skillctx";
 import { useToolSkills, skillctxDependency } from "./helpers/tools-fixture.js";
 

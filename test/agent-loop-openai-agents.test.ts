@@ -6,7 +6,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { skillctxInputFilter, toOpenAIAgentsTools } from "skillctx";
+import { skillctxInputFilter, toOpenAIAgentsTools } from "skillctx/openai-agents";
 import type { AgentContext, AgentContextOptions, ContextStep, HostTool } from "skillctx";
 import { useToolSkills, skillctxDependency } from "./helpers/tools-fixture.js";
 

@@ -24,6 +24,11 @@ export const TriggerSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("path"), globs: z.array(z.string().min(1)).min(1) }),
   /** Listed in the catalog; the model loads it with a tool (Agent Skills default). */
   z.object({ type: z.literal("on-demand") }),
+  /**
+   * Invoked by the user only, never by the model and never listed: a command file (`.claude/commands`,
+   * `.cursor/commands`, `.github/prompts`) run as `/<name>`, or a Cursor manual rule mentioned as `@<name>`.
+   */
+  z.object({ type: z.literal("command"), prefix: z.enum(["/", "@"]).default("/") }),
 ]);
 
 export const SkillScopeSchema = z.enum(["project", "user", "programmatic"]);
@@ -35,6 +40,7 @@ export const SkillFormatSchema = z.enum([
   "guidance", // raw repository guidance (AGENTS.md, CLAUDE.md, .cursorrules, ...)
   "cursor-mdc", // .cursor/rules/*.mdc
   "copilot-instructions", // .github/instructions/*.instructions.md
+  "command", // a user command file: .claude/commands, .cursor/commands, .github/prompts
   "inline", // a Skill object given in code
 ]);
 
@@ -64,7 +70,21 @@ export const SkillSchema = z.object({
   license: z.string().optional(),
   compatibility: z.string().optional(),
   metadata: z.record(z.string(), z.string()).default({}),
+  /** Claude Code `disable-model-invocation` (Codex `policy.allow_implicit_invocation: false`): not in the catalog, not loadable by the model. */
   disableModelInvocation: z.boolean().optional(),
+  /** Claude Code `user-invocable`: `false` keeps the skill out of `/<name>` invocation (it stays in the catalog). */
+  userInvocable: z.boolean().optional(),
+  /** Claude Code `argument-hint`, shown to the user (`skillctx list`). */
+  argumentHint: z.string().optional(),
+  /** Claude Code `arguments`: names of positional arguments, usable as `$name` in the body. */
+  argumentNames: z.array(z.string()).optional(),
+  /** Claude Code `when_to_use`, appended to the description in the catalog. */
+  whenToUse: z.string().optional(),
+  /** Claude Code `model`, `effort`, `context` (`fork`) and `agent`: kept for the host, reported on activation. */
+  model: z.string().optional(),
+  effort: z.string().optional(),
+  context: z.string().optional(),
+  agent: z.string().optional(),
   /** Frontmatter fields skillctx does not know, kept as written. */
   extra: z.record(z.string(), z.unknown()).optional(),
 });

@@ -31,17 +31,31 @@ export interface ToolProvider {
 /** Why a skill entered the context in a step. */
 export interface Activation {
   skill: string;
-  trigger: "keyword" | "task" | "path" | "load";
-  /** The keyword or path that fired it. */
+  trigger: "keyword" | "task" | "path" | "load" | "command";
+  /** The keyword or path that fired it; for `command`, the text that invoked it (`/deploy staging`). */
   match?: string;
   /** Index (in the step's `messages`) of the message it was attached to. */
   messageIndex?: number;
 }
 
+/** Text the engine appended to one of the step's messages (as a trailing text part). */
+export interface StepAttachment {
+  /** Index in the step's `messages`. */
+  messageIndex: number;
+  /** The exact text appended; frozen, the same bytes every step. */
+  text: string;
+}
+
 /** What one agent step sends to the model. */
 export interface ContextStep {
   system: string;
+  /** The host's messages; a message that carries attachments is a copy with them appended as text parts. */
   messages: Message[];
+  /**
+   * Every text attached to a message of `messages`, by message index and, within a message, in the
+   * order appended. Adapters place these in their framework's native form (no diffing of messages).
+   */
+  attachments: StepAttachment[];
   tools: ToolDefinition[];
   activated: Activation[];
   diagnostics: Diagnostic[];

@@ -267,7 +267,7 @@ export class AgentContext {
     const prepared = pending.length === 0 ? [] : await Promise.all(pending.map((p) => buildAttachment(p, this.attachmentContext, signal)));
     signal.throwIfAborted();
     const fired = pending.filter((_, i) => prepared[i] !== undefined);
-    const out = this.tracker.commit(messages, prepared.filter((a): a is Attachment => a !== undefined));
+    const committed = this.tracker.commit(messages, prepared.filter((a): a is Attachment => a !== undefined));
     this.assertOpen();
     if (fired.length > 0) this.servers.activate(fired.map((p) => p.skill), signal);
     await this.servers.settled();
@@ -280,7 +280,7 @@ export class AgentContext {
     const diagnostics = this.pendingDiagnostics;
     this.pendingActivations = [];
     this.pendingDiagnostics = [];
-    return { system: this.parts.system, messages: out, tools, activated, diagnostics };
+    return { system: this.parts.system, messages: committed.messages, attachments: committed.attachments, tools, activated, diagnostics };
   }
 
   // --- skills, guidance and system ---------------------------------------------------------------

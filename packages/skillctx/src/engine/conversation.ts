@@ -1,6 +1,6 @@
 import type { Skill } from "@skillctx/core";
 import { toolCallPaths } from "@skillctx/core";
-import type { SkillSet } from "../context-types.js";
+import type { SkillSet, StepAttachment } from "../context-types.js";
 import type { Message } from "../messages.js";
 import { messageText, withAppendedText } from "../messages.js";
 import { checkMessages } from "./check-messages.js";
@@ -40,6 +40,8 @@ export class ConversationTracker {
   private present = new Set<string>();
   private toolCallArgs = new Map<string, unknown>();
   private output: Message[] = [];
+  /** Where each present fingerprint sits in the messages (for the step's `attachments`). */
+  private indexOf = new Map<string, number>();
   private keep = 0;
   /** Messages scanned by the last `scan`, marked as scanned only when `commit` records the step. */
   private scannedNow: string[] = [];
@@ -83,8 +85,11 @@ export class ConversationTracker {
     return pending;
   }
 
-  /** Records this step's scan marks and frozen attachments, and returns the messages to send. */
-  commit(messages: readonly Message[], attachments: readonly Attachment[]): Message[] {
+  /**
+   * Records this step's scan marks and frozen attachments, and returns the messages to send with the
+   * attachments they carry (`messageIndex` into those messages, in the order appended).
+   */
+  commit(messages: readonly Message[], attachments: readonly Attachment[]): { messages: Message[]; attachments: StepAttachment[] } {
     this.store.markScanned(this.scannedNow);
     this.store.attach(attachments);
     // `scan` cut refs and output back to the unchanged prefix; only the rest is appended.
@@ -94,7 +99,17 @@ export class ConversationTracker {
       this.output.push(attached === undefined ? messages[index]! : withAppendedText(messages[index]!, attached));
       this.refs.push(messages[index]!);
     }
-    return this.output.slice();
+    return { messages: this.output.slice(), attachments: this.stepAttachments() };
+  }
+
+  // Every attachment of the current messages, by message then in the order made. O(attachments).
+  private stepAttachments(): StepAttachment[] {
+    const found: StepAttachment[] = [];
+    for (const a of this.store.attachments) {
+      const messageIndex = this.indexOf.get(a.fingerprint);
+      if (messageIndex !== undefined) found.push({ messageIndex, text: a.text });
+    }
+    return found.sort((a, b) => a.messageIndex - b.messageIndex);
   }
 
   private attachedTexts(): Map<string, string[]> {
@@ -110,6 +125,7 @@ export class ConversationTracker {
       const hash = fingerprint.split("#")[0]!;
       this.occurrences.set(hash, (this.occurrences.get(hash) ?? 1) - 1);
       this.present.delete(fingerprint);
+      this.indexOf.delete(fingerprint);
     }
     this.fingerprints.length = Math.min(length, this.fingerprints.length);
     this.refs.length = Math.min(length, this.refs.length);
@@ -122,6 +138,7 @@ export class ConversationTracker {
     const count = this.occurrences.get(hash) ?? 0;
     this.occurrences.set(hash, count + 1);
     const fingerprint = count === 0 ? hash : `${hash}#${count}`;
+    this.indexOf.set(fingerprint, this.fingerprints.length);
     this.fingerprints.push(fingerprint);
     this.present.add(fingerprint);
   }

@@ -4,7 +4,11 @@ import { z } from "zod";
 /** Text attached to one message, frozen at first activation. */
 export const AttachmentSchema = z.object({
   skill: z.string(),
-  trigger: z.enum(["keyword", "task", "path"]),
+  /**
+   * Why the text was attached: a trigger that fired, a user command (`/name`, `ctx.invoke`), a body
+   * re-attached after the host condensed its first message away, or a catalog note (skills found later).
+   */
+  trigger: z.enum(["keyword", "task", "path", "command", "reattach", "catalog"]),
   /** The keyword or path that fired it. */
   match: z.string(),
   /** Fingerprint of the message it is attached to. */

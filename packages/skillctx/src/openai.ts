@@ -1,0 +1,2 @@
+/** `skillctx/openai`: the openai adapter. Imports only its framework's types. */
+export * from "./adapters/openai.js";
