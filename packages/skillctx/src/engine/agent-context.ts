@@ -1,5 +1,5 @@
 import { within } from "@skillctx/process";
-import type { Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
+import type { CatalogResult, Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { createSkillCache, diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
 import type { Activation, ContextStep, SkillSet, SkillState, TextLimits, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
 import type { Message } from "../messages.js";
@@ -134,6 +134,14 @@ export class AgentContext {
   /** The skills in use, by code point order of name. */
   get skills(): readonly Skill[] {
     return this.skillSet.skills;
+  }
+
+  /**
+   * The catalog of skills in `system` (text, level, listed and left-out skills), or undefined when no
+   * skill is listed. The CLI prints this, so `skillctx catalog` shows exactly what `build` puts in `system`.
+   */
+  get catalog(): CatalogResult | undefined {
+    return this.parts.catalog;
   }
 
   /** The skill the model loaded last and has not unloaded. */
