@@ -1,10 +1,10 @@
 /** Inputs shared by the benchmarks: the real-skills corpus (or generated text without it) and a seeded random generator. */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { findCorpus } from "../test/setup/corpus.js";
 
-/** The 246 published skills: `SKILLCTX_CORPUS`, else `../shared/corpus` beside the clone (absent on a fresh clone). */
-export const CORPUS = process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
+/** The 246 published skills: `SKILLCTX_CORPUS`, else `../shared/corpus` beside the clone, else `.corpus/` (absent on a fresh clone). */
+export const CORPUS = findCorpus().dir;
 
 /** Whether the corpus is there; without it the benchmarks run on generated text and say so. */
 export const HAS_CORPUS = existsSync(CORPUS);

@@ -89,7 +89,7 @@ describe("catalog rendering at 10,000 skills", () => {
 describe("a step where nothing changed (1,000 skills, 40 messages, active skill filtering tools)", () => {
   bench("baseline: return the same step (copy arrays)", async () => {
     await Promise.resolve();
-    const step: ContextStep = { system: warm.system, messages: history.slice(), tools: warm.tools.slice(), activated: [], diagnostics: [] };
+    const step: ContextStep = { system: warm.system, messages: history.slice(), tools: warm.tools.slice(), activated: [], diagnostics: [], attachments: [] };
     if (step.messages.length !== history.length) throw new Error("unreachable");
   });
   bench("ctx.buildContext(same messages)", async () => {

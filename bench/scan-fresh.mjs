@@ -3,9 +3,8 @@
 //   (default)      @skillctx/core's built loadSkills (packages/core/dist), metadata only
 //   --baseline     the naive loader: recursive readdir + readFileSync of every SKILL.md + gray-matter
 //   --read-bodies  loadSkills, then the heap again after reading every skill's content
-import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { naiveSync } from "./naive-loader.mjs";
 
 const started = performance.now();
 const [dir, mode] = process.argv.slice(2);
@@ -19,20 +18,7 @@ const heapMB = () => {
 let count;
 let keep;
 if (mode === "--baseline") {
-  const matter = createRequire(import.meta.url)("gray-matter");
-  const skills = [];
-  const walk = (folder) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const full = join(folder, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name === "SKILL.md") {
-        // A fresh options object each call: gray-matter caches by content only when called without options.
-        const parsed = matter(readFileSync(full, "utf8"), {});
-        skills.push({ name: parsed.data.name, description: parsed.data.description, content: parsed.content });
-      }
-    }
-  };
-  walk(dir);
+  const skills = naiveSync(createRequire(import.meta.url)("gray-matter"), dir);
   count = skills.length;
   keep = skills;
 } else {

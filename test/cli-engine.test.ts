@@ -1,10 +1,9 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, runCli } from "./helpers/cli.js";
+import { DEMO, runCli } from "./helpers/cli.js";
 import { tempRepo } from "./helpers/temp-repo.js";
 import type { TempRepo } from "./helpers/temp-repo.js";
 
-const DEMO = path.join(ROOT, "fixtures/demo-repo");
 let home: TempRepo;
 beforeAll(async () => {
   home = await tempRepo();
@@ -47,7 +46,7 @@ describe("skillctx build (built CLI)", () => {
   it("exits 2 on an unknown option", async () => {
     const run = await runCli(["build", "--bogus"], { home: home.dir });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("usage: skillctx build");
+    expect(run.stderr).toBe("skillctx build: unknown option '--bogus' (see skillctx build --help)\n");
   });
 });
 
@@ -59,7 +58,7 @@ describe("skillctx render (built CLI)", () => {
     const run = await runCli(["render", path.join(repo.dir, "live.md")], { home: home.dir });
     await repo.dispose();
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("Sum: [Not run: `echo $((20 + 22))`; pass --trust");
+    expect(run.stdout).toContain("Sum: [Not run: `echo $((20 + 22))` comes from a project skill, which is not trusted. Run skillctx with --trust to allow it.]");
     expect(run.stdout).toContain("!`echo fenced`");
     expect(run.stderr).toContain(":5: warning COMMAND_NOT_RUN");
   });
@@ -77,20 +76,5 @@ describe("skillctx render (built CLI)", () => {
 
   it("exits 2 without a file", async () => {
     expect((await runCli(["render"], { home: home.dir })).code).toBe(2);
-  });
-});
-
-describe("skillctx list (built CLI) with repository guidance", () => {
-  it("lists guidance files beside skills, as an agent in that folder sees them", async () => {
-    const repo = await tempRepo({
-      "AGENTS.md": "# Rules\nRun the tests.\n",
-      ".cursor/rules/ts.mdc": "---\ndescription: TypeScript rules\nglobs: src/**/*.ts\n---\nUse strict mode.\n",
-      ".agents/skills/pdf/SKILL.md": "---\nname: pdf\ndescription: Fill PDF forms.\n---\nBody.\n",
-    });
-    const run = await runCli(["list", "--cwd", repo.dir, "--json", "--no-user"], { home: home.dir });
-    await repo.dispose();
-    expect(run.code).toBe(0);
-    const listed = (JSON.parse(run.stdout) as { skills: Array<{ name: string; trigger: string }> }).skills;
-    expect(listed.map((s) => `${s.name}:${s.trigger}`)).toEqual(["agents:always", "cursor:ts:path", "pdf:on-demand"]);
   });
 });

@@ -1,37 +1,14 @@
-import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+// `skillctx list` end to end on the BUILT CLI: the skills an AgentContext in --cwd sees, who may invoke
+// each one and with which arguments, token counts only with --tokens, findings on stderr.
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { countTokens } from "@skillctx/core";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { tempRepo } from "./helpers/temp-repo.js";
-import type { TempRepo } from "./helpers/temp-repo.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
+import { assertBuilt, DEMO, ROOT, runCli } from "./helpers/cli.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = path.join(ROOT, "packages/skillctx/dist/cli.js");
-const DEMO = path.join(ROOT, "fixtures/demo-repo");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-// Runs the built CLI with HOME pointed at `home`, so the real home folder never leaks in.
-async function skillctx(args: string[], home: string): Promise<Run> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: home, USERPROFILE: home },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    if (typeof failed.code !== "number") throw error;
-    return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
+const tempDir = useTempDirs("cli-list");
+beforeAll(assertBuilt);
 
 // The body of a fixture skill, cut by hand: everything after the closing `---` line.
 function bodyOf(file: string): string {
@@ -40,28 +17,30 @@ function bodyOf(file: string): string {
   return text.slice(close + 5);
 }
 
-const repos: TempRepo[] = [];
-afterEach(async () => {
-  await Promise.all(repos.splice(0).map((r) => r.dispose()));
-});
-async function temp(files: Record<string, string> = {}): Promise<TempRepo> {
-  const repo = await tempRepo(files);
-  repos.push(repo);
-  return repo;
+const skillMd = (name: string, description: string, fields = "") => `---\nname: ${name}\ndescription: ${description}\n${fields}---\nBody of ${name}.\n`;
+
+interface Listed {
+  name: string;
+  scope: string;
+  path: string | null;
+  trigger: string;
+  description: string | null;
+  invocation: { model: boolean; user: string | null };
+  argumentHint: string | null;
+  tokens?: number | null;
+}
+interface ListJson {
+  skills: Listed[];
+  diagnostics: Array<{ code: string; severity: string; message: string }>;
 }
 
-const skillMd = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`;
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` first (pnpm test does)`);
-});
-
 describe("skillctx list (built CLI)", () => {
-  it("lists the demo repository's skills as JSON, with scope, trigger, description and body tokens", async () => {
-    const home = await temp();
-    const run = await skillctx(["list", "--cwd", DEMO, "--json"], home.dir);
+  it("lists the demo repository's skills as JSON: scope, trigger, who may invoke, no token counts unless asked", async () => {
+    const home = await tempDir();
+    const run = await runCli(["list", "--cwd", DEMO, "--json"], { home });
     expect(run.code).toBe(0);
-    const out = JSON.parse(run.stdout) as { skills: Record<string, unknown>[]; diagnostics: unknown[] };
+    expect(run.stderr).toBe("");
+    const out = JSON.parse(run.stdout) as ListJson;
     expect(out.diagnostics).toEqual([]);
     const skills = path.join(DEMO, ".agents/skills");
     const expected = [
@@ -74,26 +53,94 @@ describe("skillctx list (built CLI)", () => {
     ] as const;
     // The repository's AGENTS.md is listed too, as the always-on guidance an agent there sees.
     const guidance = out.skills.filter((s) => s.trigger === "always");
-    expect(guidance.map((s) => [s.name, s.path, s.scope])).toEqual([["agents:fixtures/demo-repo", path.join(DEMO, "AGENTS.md"), "project"]]);
-    expect(guidance[0]!.tokens).toBe(countTokens(readFileSync(path.join(DEMO, "AGENTS.md"), "utf8")));
+    expect(guidance.map((s) => [s.name, s.path, s.scope, s.invocation])).toEqual([
+      ["agents:fixtures/demo-repo", path.join(DEMO, "AGENTS.md"), "project", { model: false, user: null }],
+    ]);
     const folderSkills = out.skills.filter((s) => s.trigger !== "always");
     expect(folderSkills.map((s) => [s.name, s.path, s.trigger, s.scope])).toEqual(
       expected.map(([name, file, trigger]) => [name, path.join(skills, file), trigger, "project"]),
     );
     for (const skill of folderSkills) {
-      expect(Object.keys(skill)).toEqual(["name", "scope", "path", "trigger", "description", "tokens"]);
-      expect(skill.tokens).toBe(countTokens(bodyOf(skill.path as string)));
-      expect(skill.tokens).toBeGreaterThan(50);
+      expect(Object.keys(skill)).toEqual(["name", "scope", "path", "trigger", "description", "invocation", "argumentHint"]);
     }
+    // A path rule is attached when a tool touches its files: the model cannot load it, the user can invoke it.
+    expect(out.skills.find((s) => s.name === "db-rules")!.invocation).toEqual({ model: false, user: "/db-rules" });
+    expect(out.skills.find((s) => s.name === "docker")!.invocation).toEqual({ model: true, user: "/docker" });
     expect(out.skills.find((s) => s.name === "docker")!.description).toBe("Building and running acme-notes in Docker");
   });
 
+  it("--tokens counts each body (o200k_base), in JSON and in the table", async () => {
+    const home = await tempDir();
+    const run = await runCli(["list", "--cwd", DEMO, "--json", "--tokens"], { home });
+    const out = JSON.parse(run.stdout) as ListJson;
+    for (const skill of out.skills) {
+      const body = skill.trigger === "always" ? readFileSync(skill.path!, "utf8") : bodyOf(skill.path!);
+      expect(skill.tokens, skill.name).toBe(countTokens(body));
+    }
+    const table = await runCli(["list", "--cwd", DEMO, "--no-user", "--tokens"], { home });
+    const lines = table.stdout.split("\n");
+    expect(lines[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +TOKENS +PATH +DESCRIPTION$/);
+    const docker = out.skills.find((s) => s.name === "docker")!;
+    expect(lines.find((l) => l.startsWith("docker "))).toMatch(new RegExp(` ${docker.tokens} +\\.agents/skills/docker\\.md `));
+    const without = await runCli(["list", "--cwd", DEMO, "--no-user"], { home });
+    expect(without.stdout.split("\n")[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +PATH +DESCRIPTION$/);
+  });
+
+  it("shows who may invoke each skill and its argument-hint, from the SKILL.md fields", async () => {
+    const repo = await tempDir({
+      ".agents/skills/both/SKILL.md": skillMd("both", "Model or user", "argument-hint: \"[issue-number]\"\n"),
+      ".agents/skills/deploy/SKILL.md": skillMd("deploy", "Only the user deploys", "disable-model-invocation: true\nargument-hint: <env> [--dry-run]\n"),
+      ".agents/skills/background/SKILL.md": skillMd("background", "Only the model loads it", "user-invocable: false\n"),
+      ".agents/skills/nobody/SKILL.md": skillMd("nobody", "Neither", "user-invocable: false\ndisable-model-invocation: true\n"),
+    });
+    const run = await runCli(["list", "--cwd", repo, "--no-user", "--json"], { home: repo });
+    expect(run.code, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as ListJson;
+    expect(out.skills.map((s) => [s.name, s.invocation, s.argumentHint])).toEqual([
+      ["background", { model: true, user: null }, null],
+      ["both", { model: true, user: "/both" }, "[issue-number]"],
+      ["deploy", { model: false, user: "/deploy" }, "<env> [--dry-run]"],
+      ["nobody", { model: false, user: null }, null],
+    ]);
+    const table = await runCli(["list", "--cwd", repo, "--no-user"], { home: repo });
+    const rows = Object.fromEntries(
+      table.stdout
+        .split("\n")
+        .slice(1, 5)
+        .map((r) => [r.split(/ +/)[0], r]),
+    );
+    const header = table.stdout.split("\n")[0]!;
+    const at = (title: string) => header.indexOf(title);
+    const column = (row: string, title: string, next: string) => row.slice(at(title), at(next)).trim();
+    expect(column(rows["both"]!, "INVOKE", "ARGS")).toBe("model+user");
+    expect(column(rows["deploy"]!, "INVOKE", "ARGS")).toBe("user");
+    expect(column(rows["background"]!, "INVOKE", "ARGS")).toBe("model");
+    expect(column(rows["nobody"]!, "INVOKE", "ARGS")).toBe("-");
+    expect(column(rows["deploy"]!, "ARGS", "PATH")).toBe("<env> [--dry-run]");
+    expect(column(rows["nobody"]!, "ARGS", "PATH")).toBe("-");
+  });
+
+  it("shows command files and Cursor manual rules as user-only, with the prefix the user types", async () => {
+    const home = await tempDir();
+    const listed = async (fixture: string) =>
+      new Map(
+        (JSON.parse((await runCli(["list", "--cwd", path.join(ROOT, "fixtures/conventions", fixture), "--no-user", "--json"], { home })).stdout) as ListJson).skills.map(
+          (s) => [s.name, s] as const,
+        ),
+      );
+    const claude = await listed("claude-code");
+    expect(claude.get("review")).toMatchObject({ trigger: "command", invocation: { model: false, user: "/review" }, argumentHint: "[pr-number]" });
+    const cursor = await listed("cursor");
+    const manual = [...cursor.values()].find((s) => s.name.endsWith(":release-notes"))!;
+    expect(manual).toMatchObject({ trigger: "command", invocation: { model: false, user: `@${manual.name}` } });
+    expect(cursor.get("deploy")).toMatchObject({ trigger: "command", invocation: { model: false, user: "/deploy" } });
+  });
+
   it("prints an aligned table, user skills included by default and left out with --no-user", async () => {
-    const home = await temp({ ".agents/skills/my-notes/SKILL.md": skillMd("my-notes", "A user-level skill") });
-    const run = await skillctx(["list", "--cwd", DEMO], home.dir);
+    const home = await tempDir({ ".agents/skills/my-notes/SKILL.md": skillMd("my-notes", "A user-level skill") });
+    const run = await runCli(["list", "--cwd", DEMO], { home });
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^NAME +SCOPE +TRIGGER +TOKENS +PATH +DESCRIPTION$/);
     const rows = lines.slice(1, lines.indexOf(""));
     expect(rows.map((r) => r.split(/ +/)[0])).toEqual([
       "add-endpoint", "agents:fixtures/demo-repo", "bug-report", "db-migrations", "db-rules", "docker", "my-notes", "release-notes",
@@ -103,54 +150,56 @@ describe("skillctx list (built CLI)", () => {
     for (const row of rows) expect(row.slice(scopeAt).split(" ")[0]).toMatch(/^(project|user)$/);
     const mine = rows.find((r) => r.startsWith("my-notes"))!;
     expect(mine).toContain(" user ");
-    expect(mine).toContain(path.join(home.dir, ".agents/skills/my-notes/SKILL.md"));
+    expect(mine).toContain(path.join(home, ".agents/skills/my-notes/SKILL.md"));
     expect(rows.find((r) => r.startsWith("db-rules"))).toContain(path.join(".agents", "skills", "db-rules.md"));
     expect(lines.at(-1)).toBe("8 skills");
 
-    const without = await skillctx(["list", "--cwd", DEMO, "--no-user", "--json"], home.dir);
-    const names = (JSON.parse(without.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name);
+    const without = await runCli(["list", "--cwd", DEMO, "--no-user", "--json"], { home });
+    const names = (JSON.parse(without.stdout) as ListJson).skills.map((s) => s.name);
     expect(names).not.toContain("my-notes");
     expect(names).toHaveLength(7);
   });
 
-  it("keeps the project skill on a clash with a user skill and prints the warning", async () => {
-    const project = await temp({ ".agents/skills/deploy/SKILL.md": skillMd("deploy", "Project deploy") });
-    const home = await temp({ ".claude/skills/deploy/SKILL.md": skillMd("deploy", "User deploy") });
-    const run = await skillctx(["list", "--cwd", project.dir, "--json"], home.dir);
+  it("keeps the project skill on a clash with a user skill and reports the warning", async () => {
+    const project = await tempDir({ ".agents/skills/deploy/SKILL.md": skillMd("deploy", "Project deploy") });
+    const home = await tempDir({ ".claude/skills/deploy/SKILL.md": skillMd("deploy", "User deploy") });
+    const run = await runCli(["list", "--cwd", project, "--json"], { home });
     expect(run.code).toBe(0);
-    const out = JSON.parse(run.stdout) as { skills: { name: string; description: string; scope: string }[]; diagnostics: { code: string; message: string }[] };
+    const out = JSON.parse(run.stdout) as ListJson;
     expect(out.skills).toEqual([expect.objectContaining({ name: "deploy", description: "Project deploy", scope: "project" })]);
     expect(out.diagnostics).toEqual([expect.objectContaining({ code: "NAME_CLASH", severity: "warning" })]);
-    expect(out.diagnostics[0]!.message).toContain(path.join(home.dir, ".claude/skills/deploy/SKILL.md"));
-    expect(out.diagnostics[0]!.message).toContain(path.join(project.dir, ".agents/skills/deploy/SKILL.md"));
+    expect(out.diagnostics[0]!.message).toContain(path.join(home, ".claude/skills/deploy/SKILL.md"));
+    const human = await runCli(["list", "--cwd", project], { home });
+    expect(human.stdout).not.toContain("NAME_CLASH");
+    expect(human.stderr).toMatch(/warning NAME_CLASH /);
   });
 
-  it("exits 1 when a file has an error, and still lists the good skills", async () => {
-    const project = await temp({
+  it("exits 1 when a file has an error, still lists the good skills, and reports the finding on stderr", async () => {
+    const project = await tempDir({
       ".agents/skills/good/SKILL.md": skillMd("good", "Fine"),
       ".agents/skills/bad/SKILL.md": "---\nname: bad\ndescription: [never closed\n---\nBody.\n",
     });
-    const home = await temp();
-    const run = await skillctx(["list", "--cwd", project.dir], home.dir);
+    const run = await runCli(["list", "--cwd", project], { home: project });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^good +project +on-demand/m);
-    const file = path.join(project.dir, ".agents/skills/bad/SKILL.md");
-    expect(run.stdout).toContain("diagnostics:");
-    expect(run.stdout).toContain(`${file}:3: error YAML_INVALID`);
+    expect(run.stderr).toContain(`${path.join(project, ".agents/skills/bad/SKILL.md")}:3: error YAML_INVALID`);
   });
 
   it("says so when there are no skills", async () => {
-    const project = await temp();
-    const run = await skillctx(["list", "--cwd", project.dir], project.dir);
-    expect(run).toEqual({ code: 0, stdout: `no skills found for ${project.dir}\n`, stderr: "" });
+    const project = await tempDir();
+    const run = await runCli(["list", "--cwd", project], { home: project });
+    expect(run).toEqual({ code: 0, stdout: `no skills found for ${project}\n`, stderr: "" });
   });
 
-  it("exits 2 on bad usage", async () => {
-    const home = await temp();
-    expect((await skillctx(["list", "--user", "--no-user"], home.dir)).code).toBe(2);
-    const missing = await skillctx(["list", "--cwd", path.join(home.dir, "nope")], home.dir);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("not a folder");
-    expect((await skillctx(["list", "extra"], home.dir)).code).toBe(2);
+  it("lists guidance files beside skills, as an agent in that folder sees them", async () => {
+    const repo = await tempDir({
+      "AGENTS.md": "# Rules\nRun the tests.\n",
+      ".cursor/rules/ts.mdc": "---\ndescription: TypeScript rules\nglobs: src/**/*.ts\n---\nUse strict mode.\n",
+      ".agents/skills/pdf/SKILL.md": "---\nname: pdf\ndescription: Fill PDF forms.\n---\nBody.\n",
+    });
+    const run = await runCli(["list", "--cwd", repo, "--json", "--no-user"], { home: repo });
+    expect(run.code).toBe(0);
+    const listed = (JSON.parse(run.stdout) as ListJson).skills;
+    expect(listed.map((s) => `${s.name}:${s.trigger}`)).toEqual(["agents:always", "cursor:ts:path", "pdf:on-demand"]);
   });
 });

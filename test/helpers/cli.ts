@@ -1,10 +1,13 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const CLI = path.join(ROOT, "packages/skillctx/dist/cli.js");
+export const DEMO = path.join(ROOT, "fixtures/demo-repo");
 
 export interface CliRun {
   code: number;
@@ -12,16 +15,32 @@ export interface CliRun {
   stderr: string;
 }
 
+export interface CliOptions {
+  /** HOME (and USERPROFILE) of the child: the real home folder never leaks into a test. */
+  home: string;
+  /** The child's working folder. @default the repository root */
+  cwd?: string;
+}
+
+/** Throws a clear error when the CLI has not been built (the root `pnpm test` builds first). */
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` first (pnpm test does)`);
+}
+
+function childEnv(home: string): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "", HOME: home, USERPROFILE: home };
+}
+
 /**
- * Runs the built `skillctx` CLI as a child process with a minimal environment; HOME points at
- * `home` so the real home folder never leaks into a test.
+ * Runs the built `skillctx` CLI as a child process with a minimal environment and returns its exit
+ * code and both streams, separately.
  */
-export async function runCli(args: string[], options: { home: string; cwd?: string }): Promise<CliRun> {
+export async function runCli(args: string[], options: CliOptions): Promise<CliRun> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: options.home, USERPROFILE: options.home },
-      maxBuffer: 16 * 1024 * 1024,
+      env: childEnv(options.home),
+      maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -29,4 +48,27 @@ export async function runCli(args: string[], options: { home: string; cwd?: stri
     if (typeof failed.code !== "number") throw error;
     return { code: failed.code, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
   }
+}
+
+/** A CLI child that is still running: its streams so far, and how it ended. */
+export interface CliChild {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the child has exited: its code (null when killed by a signal) and the signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
+}
+
+/** Starts the built CLI without waiting for it (for Ctrl-C and closed-pipe tests); both streams are collected. */
+export function startCli(args: string[], options: CliOptions): CliChild {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: childEnv(options.home), stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>((resolve) => {
+    child.on("close", (code, signal) => resolve({ code, signal, ms: performance.now() - started }));
+  });
+  return { child, stdout: () => out, stderr: () => err, exited };
 }

@@ -1,8 +1,11 @@
+import { realpath } from "node:fs/promises";
+import * as os from "node:os";
 import * as path from "node:path";
 import { mayReadOutsideProject } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillFormat, Trigger, Trust } from "@skillctx/core";
 import type { Candidate } from "./candidates.js";
 import { guidanceName } from "./formats.js";
+import type { RuleKind } from "./formats.js";
 import { folderGlob } from "./globs.js";
 import { expandImports } from "./imports.js";
 import { displayPath } from "./paths.js";
@@ -51,6 +54,7 @@ export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promi
     kind: candidate.type === "file" ? candidate.spec.kind : "clinerules",
     folder: candidate.folder === "" ? "." : candidate.folder,
   };
+  const user = candidate.type === "file" && candidate.user === true;
 
   let text: string;
   if (candidate.type === "clinerules-dir") {
@@ -64,13 +68,15 @@ export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promi
     if (parts.length === 0) return { skill: undefined, diagnostics };
     text = parts.join("\n");
   } else {
-    const read = await readOne(candidate.file, ctx, diagnostics);
+    const read = await readOne(candidate.file, ctx, diagnostics, user);
     if (read === undefined) return { skill: undefined, diagnostics };
     text = read;
     if (candidate.spec.imports) {
+      // A user file's imports stay in its own folder tree (the home folder), as the repository's stay in the repository.
+      const home = user ? await realpath(path.resolve(ctx.homeDir ?? os.homedir())).catch(() => path.resolve(ctx.homeDir ?? os.homedir())) : undefined;
       const expanded = await expandImports(text, candidate.file, {
-        repoRoot: ctx.realRoot,
-        displayRoot: ctx.root,
+        repoRoot: home ?? ctx.realRoot,
+        displayRoot: home ?? ctx.root,
         trust: ctx.trust,
         maxBytes: ctx.maxBytes,
         homeDir: ctx.homeDir,
@@ -95,7 +101,7 @@ export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promi
   const skill: Skill = {
     name,
     content: text,
-    source: { kind: "compat", path: where, format: "guidance", scope: "project" },
+    source: { kind: "compat", path: where, format: "guidance", scope: user ? "user" : "project" },
     dir: candidate.type === "clinerules-dir" ? candidate.dir : path.dirname(candidate.file),
     trigger,
     metadata,
@@ -104,10 +110,26 @@ export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promi
   return { skill, diagnostics };
 }
 
+const RULE_FORMATS: Record<RuleKind, RuleFormat> = {
+  cursor: "cursor-mdc",
+  copilot: "copilot-instructions",
+  "claude-rules": "claude-rule",
+  windsurf: "windsurf-rule",
+};
+
+// The Skill format of each rule kind (Claude Code and Windsurf rules are plain guidance files).
+const SKILL_FORMATS: Record<RuleKind, SkillFormat> = {
+  cursor: "cursor-mdc",
+  copilot: "copilot-instructions",
+  "claude-rules": "guidance",
+  windsurf: "guidance",
+};
+
 async function buildRule(candidate: Extract<Candidate, { type: "rule" }>, ctx: BuildContext): Promise<Built> {
   const diagnostics: Diagnostic[] = [];
-  const format: RuleFormat = candidate.kind === "cursor" ? "cursor-mdc" : "copilot-instructions";
-  const text = await readOne(candidate.file, ctx, diagnostics);
+  const format = RULE_FORMATS[candidate.kind];
+  const user = candidate.user === true;
+  const text = await readOne(candidate.file, ctx, diagnostics, user);
   if (text === undefined) return { skill: undefined, diagnostics };
   const header = readRuleHeader(text, { path: candidate.file, format });
   diagnostics.push(...header.diagnostics);
@@ -125,14 +147,13 @@ async function buildRule(candidate: Extract<Candidate, { type: "rule" }>, ctx: B
   const skill: Skill = {
     name: guidanceName(candidate.kind, candidate.folder, candidate.rule),
     content: header.body,
-    source: { kind: "compat", path: candidate.file, format: format satisfies SkillFormat, scope: "project" },
+    source: { kind: "compat", path: candidate.file, format: SKILL_FORMATS[candidate.kind], scope: user ? "user" : "project" },
     dir: path.dirname(candidate.file),
     trigger: decided.trigger,
     metadata,
   };
   const description = header.description ?? autoDescription(decided.trigger, label);
   if (description !== undefined) skill.description = description;
-  if (decided.disableModelInvocation === true) skill.disableModelInvocation = true;
   if (Object.keys(header.extra).length > 0) skill.extra = header.extra;
   return { skill, diagnostics };
 }
@@ -143,10 +164,11 @@ function autoDescription(trigger: Trigger, label: string): string | undefined {
   return `Rule for files matching ${trigger.globs.join(", ")} (${label})`;
 }
 
-async function readOne(file: string, ctx: BuildContext, diagnostics: Diagnostic[]): Promise<string | undefined> {
+async function readOne(file: string, ctx: BuildContext, diagnostics: Diagnostic[], user = false): Promise<string | undefined> {
   const label = displayPath(file, ctx.root);
-  // Containment again at the read: the file may have changed since it was listed and checked.
-  const root = mayReadOutsideProject(ctx.trust) ? undefined : ctx.realRoot;
+  // Containment again at the read: the file may have changed since it was listed and checked. The
+  // user's own files (home folder) may follow symlinks: the user put them there.
+  const root = user || mayReadOutsideProject(ctx.trust) ? undefined : ctx.realRoot;
   const read = await readGuidanceText(file, { maxBytes: ctx.maxBytes, label, root, signal: ctx.signal });
   if (!read.ok) {
     if (read.diagnostic !== undefined) diagnostics.push(read.diagnostic);

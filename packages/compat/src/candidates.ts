@@ -4,11 +4,14 @@ import { compareCodePoints } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { walk } from "@skillctx/core/internal";
 import {
+  CLAUDE_RULES_DIR,
   COPILOT_RULES_DIR,
   COPILOT_RULE_SUFFIX,
   CURSOR_RULES_DIR,
   CURSOR_RULE_SUFFIX,
   FILE_KINDS,
+  MD_SUFFIX,
+  WINDSURF_RULES_DIR,
   classifyNestedPath,
   isOrdinaryFolder,
 } from "./formats.js";
@@ -32,9 +35,14 @@ export type Candidate =
       place: Placement;
       /** Same-kind files in the folder that lose to `file` (`AGENT.md` beside `AGENTS.md`). */
       shadowed: string[];
+      /** A file of the user's home folder (`~/.claude/CLAUDE.md`, `~/.codex/AGENTS.md`): user scope. */
+      user?: true;
     }
   | { type: "clinerules-dir"; dir: string; files: string[]; folder: string; place: Placement }
-  | { type: "rule"; kind: RuleKind; file: string; rule: string; folder: string; place: Placement };
+  | { type: "rule"; kind: RuleKind; file: string; rule: string; folder: string; place: Placement; user?: true };
+
+/** The folder name user guidance is listed under (`claude:~`, `agents:~`). */
+export const USER_FOLDER = "~";
 
 interface Entry {
   name: string;
@@ -60,7 +68,7 @@ export async function scanLevel(dir: string, folder: string, place: Placement, o
   const byLower = groupByLower(entries);
 
   for (const spec of FILE_KINDS) {
-    if (spec.kind === "copilot") continue;
+    if (spec.kind === "copilot" || spec.kind === "claude-dir") continue;
     if (spec.kind === "clinerules") {
       const entry = (byLower.get(".clinerules") ?? [])[0];
       if (entry?.isDir === true) {
@@ -70,11 +78,29 @@ export async function scanLevel(dir: string, folder: string, place: Placement, o
         continue;
       }
     }
-    const found = pickFile(spec, byLower);
+    const found = await skipEmptyOverride(dir, pickFile(spec, byLower));
     if (found !== undefined) {
       out.push({ type: "file", spec, file: path.join(dir, found.winner), folder, place, shadowed: found.shadowed.map((n) => path.join(dir, n)) });
     }
   }
+
+  // Claude Code: .claude/CLAUDE.md beside CLAUDE.md, and .claude/rules/**/*.md.
+  const claude = await subfolder(dir, byLower, CLAUDE_RULES_DIR[0]);
+  if (claude !== undefined) {
+    const claudeEntries = groupByLower(await listEntries(claude));
+    const spec = FILE_KINDS.find((k) => k.kind === "claude-dir");
+    const memory = (claudeEntries.get("claude.md") ?? []).filter((e) => e.isFile);
+    if (spec !== undefined && memory[0] !== undefined) {
+      out.push({ type: "file", spec, file: path.join(claude, memory[0].name), folder, place, shadowed: memory.slice(1).map((e) => path.join(claude, e.name)) });
+    }
+    const rules = await subfolder(claude, claudeEntries, CLAUDE_RULES_DIR[1]);
+    if (rules !== undefined) out.push(...(await ruleCandidates(rules, "claude-rules", MD_SUFFIX, folder, place, options)));
+  }
+
+  // Windsurf: .windsurf/rules/**/*.md with their trigger frontmatter.
+  const windsurf = await subfolder(dir, byLower, WINDSURF_RULES_DIR[0]);
+  const windsurfRules = windsurf === undefined ? undefined : await subfolder(windsurf, groupByLower(await listEntries(windsurf)), WINDSURF_RULES_DIR[1]);
+  if (windsurfRules !== undefined) out.push(...(await ruleCandidates(windsurfRules, "windsurf", MD_SUFFIX, folder, place, options)));
 
   const github = await subfolder(dir, byLower, COPILOT_RULES_DIR[0]);
   if (github !== undefined) {
@@ -107,6 +133,54 @@ export async function scanLevel(dir: string, folder: string, place: Placement, o
     }
   }
   return out;
+}
+
+/**
+ * The user's own guidance, read before the repository's (Claude Code and Codex both put it first):
+ * `~/.claude/CLAUDE.md`, `~/.claude/rules/**\/*.md` and Codex's `~/.codex/AGENTS.override.md` or, when
+ * that is missing or empty, `~/.codex/AGENTS.md`. Listed under the folder `~`; `up` places the rules'
+ * globs relative to cwd as the repository root's would be.
+ */
+export async function scanUser(home: string, up: string, options: ScanOptions = {}): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  const place: Placement = { type: "level", up };
+  const claudeDir = path.join(home, ".claude");
+  const claudeEntries = groupByLower(await listEntries(claudeDir));
+  const claudeSpec = FILE_KINDS.find((k) => k.kind === "claude")!;
+  const memory = (claudeEntries.get("claude.md") ?? []).filter((e) => e.isFile);
+  if (memory[0] !== undefined) {
+    out.push({ type: "file", spec: claudeSpec, file: path.join(claudeDir, memory[0].name), folder: USER_FOLDER, place, shadowed: [], user: true });
+  }
+  const rules = await subfolder(claudeDir, claudeEntries, CLAUDE_RULES_DIR[1]);
+  if (rules !== undefined) {
+    for (const rule of await ruleCandidates(rules, "claude-rules", MD_SUFFIX, USER_FOLDER, place, { ...options, containRoot: undefined })) {
+      out.push({ ...rule, user: true } as Candidate);
+    }
+  }
+  const codexDir = path.join(home, ".codex");
+  const agentsSpec = FILE_KINDS.find((k) => k.kind === "agents")!;
+  const codex = await skipEmptyOverride(codexDir, pickFile({ ...agentsSpec, names: ["agents.override.md", "agents.md"] }, groupByLower(await listEntries(codexDir))));
+  if (codex !== undefined) {
+    out.push({ type: "file", spec: agentsSpec, file: path.join(codexDir, codex.winner), folder: USER_FOLDER, place, shadowed: [], user: true });
+  }
+  return out;
+}
+
+async function ruleCandidates(dir: string, kind: RuleKind, suffix: string, folder: string, place: Placement, options: ScanOptions): Promise<Candidate[]> {
+  const found = await listRuleFiles(dir, suffix, options);
+  return found.map((rel) => ({ type: "rule", kind, file: path.join(dir, rel), rule: rel.slice(0, -suffix.length), folder, place }));
+}
+
+// Codex skips an empty AGENTS.override.md: AGENTS.md then stands for the folder.
+async function skipEmptyOverride(
+  dir: string,
+  found: { winner: string; shadowed: string[] } | undefined,
+): Promise<{ winner: string; shadowed: string[] } | undefined> {
+  if (found === undefined || found.winner.toLowerCase() !== "agents.override.md") return found;
+  const info = await stat(path.join(dir, found.winner)).catch(() => undefined);
+  if (info === undefined || !info.isFile() || info.size > 0) return found;
+  const [next, ...rest] = found.shadowed;
+  return next === undefined ? undefined : { winner: next, shadowed: rest };
 }
 
 /**

@@ -1,8 +1,17 @@
 /** A single-file guidance kind; also the skill name at the repository root. */
-export type FileKind = "agents" | "claude" | "gemini" | "cursorrules" | "windsurfrules" | "clinerules" | "copilot";
+export type FileKind =
+  | "agents"
+  | "claude"
+  | "claude-dir"
+  | "claude-local"
+  | "gemini"
+  | "cursorrules"
+  | "windsurfrules"
+  | "clinerules"
+  | "copilot";
 
 /** A rule-folder kind: one skill per rule file. */
-export type RuleKind = "cursor" | "copilot";
+export type RuleKind = "cursor" | "copilot" | "claude-rules" | "windsurf";
 
 export interface FileKindSpec {
   kind: FileKind;
@@ -16,8 +25,12 @@ export interface FileKindSpec {
 
 /** The single-file kinds, in the order their skills are listed at one folder level. */
 export const FILE_KINDS: readonly FileKindSpec[] = [
-  { kind: "agents", names: ["agents.md", "agent.md"], nested: true, imports: false },
+  // Codex: AGENTS.override.md replaces AGENTS.md in its folder.
+  { kind: "agents", names: ["agents.override.md", "agents.md", "agent.md"], nested: true, imports: false },
   { kind: "claude", names: ["claude.md"], nested: true, imports: true },
+  // Claude Code reads .claude/CLAUDE.md beside CLAUDE.md, and CLAUDE.local.md (personal, not committed) after them.
+  { kind: "claude-dir", names: [".claude/claude.md"], nested: false, imports: true },
+  { kind: "claude-local", names: ["claude.local.md"], nested: true, imports: true },
   { kind: "gemini", names: ["gemini.md"], nested: true, imports: true },
   { kind: "cursorrules", names: [".cursorrules"], nested: false, imports: false },
   { kind: "windsurfrules", names: [".windsurfrules"], nested: false, imports: false },
@@ -33,6 +46,10 @@ export const CURSOR_RULES_DIR = [".cursor", "rules"] as const;
 export const CURSOR_RULE_SUFFIX = ".mdc";
 export const COPILOT_RULES_DIR = [".github", "instructions"] as const;
 export const COPILOT_RULE_SUFFIX = ".instructions.md";
+export const CLAUDE_RULES_DIR = [".claude", "rules"] as const;
+export const WINDSURF_RULES_DIR = [".windsurf", "rules"] as const;
+/** Claude Code and Windsurf rules are plain `.md` files. */
+export const MD_SUFFIX = ".md";
 
 /** The kind a lower-case nested base name belongs to. */
 export function kindOfNestedName(lowerName: string): FileKindSpec | undefined {

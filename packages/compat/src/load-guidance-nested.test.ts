@@ -80,7 +80,7 @@ describe("nested guidance below cwd, in a git work tree", async () => {
     expect(globsOf(skills, "cursor:web:always")).toEqual(["web/**"]);
     expect(globsOf(skills, "cursor:web:tsx")).toEqual(["web/src/**/*.tsx"]);
     expect(skills.find((s) => s.name === "cursor:web:described")).toMatchObject({ trigger: { type: "on-demand" }, description: "Web accessibility checklist" });
-    expect(skills.find((s) => s.name === "cursor:web:manual")).toMatchObject({ trigger: { type: "on-demand" }, disableModelInvocation: true });
+    expect(skills.find((s) => s.name === "cursor:web:manual")).toMatchObject({ trigger: { type: "command", prefix: "@" } });
   });
 
   test("includeNested: false reads only cwd (and its parents)", async () => {

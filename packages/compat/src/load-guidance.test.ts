@@ -70,7 +70,7 @@ describe("every format at the repository root (fixtures/compat/all-formats)", as
     });
     expect(byName(skills, "copilot:release")).toMatchObject({ trigger: { type: "on-demand" }, description: "How to cut a release of the service" });
     expect(byName(skills, "copilot:release").disableModelInvocation).toBeUndefined();
-    expect(byName(skills, "copilot:manual")).toMatchObject({ trigger: { type: "on-demand" }, disableModelInvocation: true });
+    expect(byName(skills, "copilot:manual")).toMatchObject({ trigger: { type: "command", prefix: "@" } });
     expect(byName(skills, "copilot:everywhere").trigger).toEqual({ type: "always" });
   });
 
@@ -82,14 +82,14 @@ describe("every format at the repository root (fixtures/compat/all-formats)", as
       description: "React component conventions",
     });
     expect(byName(skills, "cursor:migrations")).toMatchObject({ trigger: { type: "on-demand" }, description: "Writing database migrations with knex" });
-    expect(byName(skills, "cursor:manual")).toMatchObject({ trigger: { type: "on-demand" }, disableModelInvocation: true, metadata: { activation: "manual" } });
+    expect(byName(skills, "cursor:manual")).toMatchObject({ trigger: { type: "command", prefix: "@" }, metadata: { activation: "manual" } });
     expect(byName(skills, "cursor:manual").description).toBeUndefined();
   });
 
   test("a broken .mdc is a diagnostic with file and line, and its text is still loadable by name", async () => {
     const file = path.join(repo, ".cursor/rules/broken.mdc");
     const broken = byName(skills, "cursor:broken");
-    expect(broken).toMatchObject({ trigger: { type: "on-demand" }, disableModelInvocation: true, source: { format: "cursor-mdc" } });
+    expect(broken).toMatchObject({ trigger: { type: "command", prefix: "@" }, source: { format: "cursor-mdc" } });
     expect(broken.content).toBe(await readFile(file, "utf8"));
     const found = diagnostics.filter((d) => d.path === file);
     expect(found.length).toBeGreaterThan(0);
@@ -172,7 +172,7 @@ describe("bad input (fixtures/compat/bad-input)", async () => {
 
   test("an unclosed .mdc frontmatter keeps the whole text, loadable by name only", async () => {
     const file = path.join(repo, ".cursor/rules/unclosed.mdc");
-    expect(byName(skills, "cursor:unclosed")).toMatchObject({ content: await readFile(file, "utf8"), disableModelInvocation: true });
+    expect(byName(skills, "cursor:unclosed")).toMatchObject({ content: await readFile(file, "utf8"), trigger: { type: "command", prefix: "@" } });
     expect(diagnostics).toContainEqual(expect.objectContaining({ code: "FRONTMATTER_UNCLOSED", path: file, line: 1 }));
   });
 
@@ -182,7 +182,7 @@ describe("bad input (fixtures/compat/bad-input)", async () => {
       ["RULE_FIELD_INVALID", 2],
       ["RULE_FIELD_INVALID", 3],
     ]);
-    expect(byName(skills, "cursor:bad-fields").trigger).toEqual({ type: "on-demand" });
+    expect(byName(skills, "cursor:bad-fields").trigger).toEqual({ type: "command", prefix: "@" });
   });
 });
 

@@ -1,10 +1,12 @@
 import { lstat, realpath } from "node:fs/promises";
+import * as os from "node:os";
 import * as path from "node:path";
 import { compareCodePoints, diagnostic, keepForModel, mayReadOutsideProject } from "@skillctx/core";
 import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { buildSkill, candidateName, candidatePath } from "./build-skill.js";
 import type { Built } from "./build-skill.js";
-import { nestedCandidates, scanLevel } from "./candidates.js";
+import { nestedCandidates, scanLevel, scanUser } from "./candidates.js";
+import { capAgentsChain, CODEX_PROJECT_DOC_MAX_BYTES } from "./agents-chain.js";
 import type { Candidate } from "./candidates.js";
 import { listNestedGuidance } from "./nested-scan.js";
 import { displayPath, isInside } from "./paths.js";
@@ -37,8 +39,21 @@ export interface LoadGuidanceOptions {
    * @default { project: false, user: true } (nothing outside the repository is read)
    */
   trust?: Trust | undefined;
-  /** Home folder for `@~/...` imports; a git repository there is never the project root. @default os.homedir() */
+  /** Home folder for `@~/...` imports and user guidance; a git repository there is never the project root. @default os.homedir() */
   homeDir?: string | undefined;
+  /**
+   * Also read the user's own guidance, before the repository's: `~/.claude/CLAUDE.md`,
+   * `~/.claude/rules/*.md` and Codex's `~/.codex/AGENTS.override.md` / `~/.codex/AGENTS.md` (user scope).
+   * @default false
+   */
+  userGuidance?: boolean | undefined;
+  /**
+   * Codex's `project_doc_max_bytes`: the AGENTS.md chain (`~/.codex/AGENTS.md`, then each folder's
+   * AGENTS.override.md or AGENTS.md from the root down to cwd) stops once it holds this many UTF-8
+   * bytes: the file that crosses it is cut with a note, later ones are left out (`AGENTS_MD_CAP`).
+   * `true` is Codex's default, 32 KiB. @default no cap beyond `maxGuidanceBytes`
+   */
+  projectDocMaxBytes?: number | boolean | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -54,15 +69,20 @@ export const DEFAULT_MAX_GUIDANCE_BYTES = 262_144;
 const READ_CONCURRENCY = 16;
 
 /**
- * Reads the repository guidance that agents use (AGENTS.md, CLAUDE.md, GEMINI.md, .cursorrules,
- * .windsurfrules, .clinerules, Copilot instructions, Cursor rules) under `cwd` as skills.
+ * Reads the repository guidance that agents use (AGENTS.md and Codex's AGENTS.override.md, CLAUDE.md,
+ * .claude/CLAUDE.md, CLAUDE.local.md, GEMINI.md, .cursorrules, .windsurfrules, .clinerules, Copilot
+ * instructions, Cursor, Claude Code and Windsurf rules) under `cwd` as skills.
  *
- * - At cwd and each folder above it up to the git root, root first: always-on skills named by kind
- *   (`agents`, `claude`, ...), suffixed with the folder below the root (`agents:packages/api`).
+ * - With `userGuidance`, first the user's own: `~/.claude/CLAUDE.md` (`claude:~`), `~/.claude/rules`
+ *   and `~/.codex/AGENTS.md` (`agents:~`), user scope.
+ * - At cwd and each folder above it up to the git root, root first (every folder between, as Codex
+ *   layers them): always-on skills named by kind (`agents`, `claude`, `claude-dir`, `claude-local`, ...),
+ *   suffixed with the folder below the root (`agents:packages/api`).
  * - Below cwd: AGENTS.md / CLAUDE.md / GEMINI.md and `.cursor/rules` become path rules for their folder
  *   (`agents:server` matching `server/**`), listed with `git ls-files` inside a work tree.
- * - Rules: `cursor:<rule>` and `copilot:<rule>` (with the folder between when not at the root:
- *   `cursor:server:style`).
+ * - Rules: `cursor:<rule>`, `copilot:<rule>`, `claude-rules:<rule>` and `windsurf:<rule>` (with the
+ *   folder between when not at the root: `cursor:server:style`). Manual rules (Cursor without globs or
+ *   description, Windsurf `trigger: manual`) are commands the user mentions as `@<name>`.
  *
  * Order: by folder (root first), then name, by code point. Never throws for a bad file: it becomes a
  * diagnostic and the other files still load. Throws `SkillctxError` only when cwd is not a folder.
@@ -85,7 +105,11 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
   const levelScans = layout.levels.map(({ dir, folder }) =>
     scanLevel(dir, folder, { type: "level", up: folder === cwdFolder ? "" : path.posix.relative(folder, cwdFolder) }, { containRoot, diagnostics }),
   );
-  const candidates = (await Promise.all(levelScans)).flat();
+  const userScan =
+    options.userGuidance === true
+      ? scanUser(path.resolve(options.homeDir ?? os.homedir()), cwdFolder, { containRoot, diagnostics })
+      : Promise.resolve([]);
+  const candidates = [...(await userScan), ...(await Promise.all(levelScans)).flat()];
   if (nestedScan !== undefined) {
     const nested = await nestedScan;
     diagnostics.push(...nested.diagnostics);
@@ -93,15 +117,23 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
   }
   signal?.throwIfAborted();
 
-  const kept = candidates.filter((c) => c.type !== "file" || keepForModel(c.spec.kind, options.model));
+  // Guidance written for one model family (CLAUDE.md and Claude Code's other memory files, GEMINI.md).
+  const kept = candidates.filter((c) => keepForModel(c.type === "file" ? c.spec.kind : c.type === "rule" ? c.kind : "clinerules", options.model));
+  // The user's own guidance first, then by folder (root first), then name.
   const ordered = kept
     .map((candidate) => ({ candidate, name: candidateName(candidate) }))
-    .sort((a, b) => compareCodePoints(a.candidate.folder, b.candidate.folder) || compareCodePoints(a.name, b.name));
+    .sort(
+      (a, b) =>
+        Number(isUser(b.candidate)) - Number(isUser(a.candidate)) ||
+        compareCodePoints(a.candidate.folder, b.candidate.folder) ||
+        compareCodePoints(a.name, b.name),
+    );
 
   const chosen = await dedupe(ordered, { root: layout.root, realRoot: layout.realRoot, outsideAllowed, diagnostics });
   const built = await mapLimit(chosen, READ_CONCURRENCY, ({ candidate }) =>
     buildSkill(candidate, { root: layout.root, realRoot: layout.realRoot, maxBytes, trust: options.trust, homeDir: options.homeDir, signal }),
   );
+  const cap = options.projectDocMaxBytes === true ? CODEX_PROJECT_DOC_MAX_BYTES : options.projectDocMaxBytes === false ? undefined : options.projectDocMaxBytes;
 
   const skills: Skill[] = [];
   built.forEach((result: Built, i) => {
@@ -112,7 +144,12 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
     if (aliases.length > 0) skill.metadata["aliases"] = aliases.join(", ");
     skills.push(skill);
   });
+  if (cap !== undefined) return { skills: capAgentsChain(skills, cap, layout.root, diagnostics), diagnostics };
   return { skills, diagnostics };
+}
+
+function isUser(candidate: Candidate): boolean {
+  return candidate.type !== "clinerules-dir" && candidate.user === true;
 }
 
 interface Chosen {
@@ -147,7 +184,7 @@ async function dedupe(
       }
       continue;
     }
-    if (!ctx.outsideAllowed && !isInside(real, ctx.realRoot)) {
+    if (!ctx.outsideAllowed && !isUser(entry.candidate) && !isInside(real, ctx.realRoot)) {
       ctx.diagnostics.push(
         diagnostic(
           "GUIDANCE_OUTSIDE_REPOSITORY",

@@ -82,11 +82,11 @@ describe("ruleTrigger", () => {
     expect(trig("---\nglobs: a/**\ndescription: d\n---\nx")).toMatchObject({ activation: "auto-attached", trigger: { type: "path", globs: ["a/**"] } });
     expect(trig("---\ndescription: d\n---\nx")).toMatchObject({ activation: "agent-requested", trigger: { type: "on-demand" } });
     const manual = trig("---\nalwaysApply: false\n---\nx");
-    expect(manual).toMatchObject({ activation: "manual", trigger: { type: "on-demand" }, disableModelInvocation: true });
+    expect(manual).toMatchObject({ activation: "manual", trigger: { type: "command", prefix: "@" } });
   });
 
   test("a broken header is loadable by name only, never always-on", () => {
-    expect(trig("---\nalwaysApply: true\nalwaysApply: true\n---\nx")).toMatchObject({ activation: "manual", disableModelInvocation: true });
+    expect(trig("---\nalwaysApply: true\nalwaysApply: true\n---\nx")).toMatchObject({ activation: "manual", trigger: { type: "command", prefix: "@" } });
   });
 
   test("Copilot applyTo: ** applies everywhere", () => {

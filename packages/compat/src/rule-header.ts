@@ -3,7 +3,7 @@ import type { Diagnostic } from "@skillctx/core";
 import { splitGlobList } from "@skillctx/core/internal";
 
 /** Which rule format a header belongs to. */
-export type RuleFormat = "cursor-mdc" | "copilot-instructions";
+export type RuleFormat = "cursor-mdc" | "copilot-instructions" | "claude-rule" | "windsurf-rule";
 
 /** What a rule's frontmatter says, read tolerantly. */
 export interface RuleHeader {
@@ -12,6 +12,8 @@ export interface RuleHeader {
   globs: string[];
   /** Cursor `alwaysApply: true`. */
   alwaysApply: boolean;
+  /** Windsurf `trigger` (`always_on`, `manual`, `model_decision`, `glob`), lower-cased; undefined when absent. */
+  trigger?: string;
   /** The rule text: the body after the frontmatter, or the whole text when the frontmatter is broken. */
   body: string;
   /** Frontmatter keys that skillctx does not use, kept as written. */
@@ -24,10 +26,21 @@ export interface RuleHeader {
 const KNOWN: Record<RuleFormat, readonly string[]> = {
   "cursor-mdc": ["description", "globs", "alwaysApply"],
   "copilot-instructions": ["description", "applyTo"],
+  "claude-rule": ["description", "paths"],
+  "windsurf-rule": ["description", "globs", "trigger"],
+};
+
+// The field that holds a rule's globs, per format.
+const GLOB_FIELD: Record<RuleFormat, string> = {
+  "cursor-mdc": "globs",
+  "copilot-instructions": "applyTo",
+  "claude-rule": "paths",
+  "windsurf-rule": "globs",
 };
 
 /**
- * Reads the frontmatter of a `.mdc` or `.instructions.md` rule through core's `parseFrontmatter`.
+ * Reads the frontmatter of a rule (Cursor `.mdc`, Copilot `.instructions.md`, Claude Code
+ * `.claude/rules/*.md`, Windsurf `.windsurf/rules/*.md`) through core's `parseFrontmatter`.
  * Cursor documents its frontmatter as `key: value` lines rather than YAML (`globs: **\/*.ts` is
  * an alias in YAML), so when YAML fails and every line of the block is such a pair, the pairs are
  * used. Otherwise the YAML diagnostics are returned and `broken` is set.
@@ -83,7 +96,7 @@ export function readRuleHeader(text: string, options: { path: string; format: Ru
   if (typeof description === "string") header.description = description.trim() === "" ? undefined : description.trim();
   else if (description !== undefined && description !== null) invalid("description", "a string");
 
-  const globField = options.format === "cursor-mdc" ? "globs" : "applyTo";
+  const globField = GLOB_FIELD[options.format];
   const globs = splitGlobList(data[globField]);
   if (globs === undefined) invalid(globField, "a glob, a comma-separated list of globs, or a list");
   else header.globs = globs;
@@ -93,6 +106,12 @@ export function readRuleHeader(text: string, options: { path: string; format: Ru
     const value = typeof always === "boolean" ? String(always) : typeof always === "string" ? always.trim().toLowerCase() : always;
     if (value === "true") header.alwaysApply = true;
     else if (value !== "false" && value !== "" && value !== undefined && value !== null) invalid("alwaysApply", "true or false");
+  }
+
+  if (options.format === "windsurf-rule") {
+    const trigger = data["trigger"];
+    if (typeof trigger === "string" && trigger.trim() !== "") header.trigger = trigger.trim().toLowerCase();
+    else if (trigger !== undefined && trigger !== null && trigger !== "") invalid("trigger", "always_on, manual, model_decision or glob");
   }
 
   for (const [key, value] of Object.entries(data)) if (!KNOWN[options.format].includes(key)) header.extra[key] = value;

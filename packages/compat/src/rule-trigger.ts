@@ -9,23 +9,45 @@ export type Activation = "always" | "auto-attached" | "agent-requested" | "manua
 
 /** The trigger of a rule, or why it does not apply below cwd. */
 export type RuleTrigger =
-  | { ok: true; activation: Activation; trigger: Trigger; disableModelInvocation?: true; diagnostics: Diagnostic[] }
+  | { ok: true; activation: Activation; trigger: Trigger; diagnostics: Diagnostic[] }
   | { ok: false; diagnostics: Diagnostic[] };
+
+const MANUAL: Trigger = { type: "command", prefix: "@" };
+const WINDSURF_TRIGGERS = new Set(["always_on", "manual", "model_decision", "glob"]);
 
 /**
  * Maps a rule's header to a trigger, relative to cwd:
- * - `alwaysApply: true` (Cursor), or Copilot `applyTo: "**"` → `always` (below cwd: a path rule for its folder);
- * - globs / applyTo → `path`, the globs moved from the rule's folder to cwd;
- * - only a description → `on-demand` (listed in the catalog);
- * - none of them, or a broken header → `on-demand` with `disableModelInvocation` (loadable by name only).
+ * - `alwaysApply: true` (Cursor), Copilot `applyTo: "**"`, a Claude Code rule without `paths`, or
+ *   Windsurf `trigger: always_on` → `always` (below cwd: a path rule for its folder);
+ * - globs / applyTo / paths (Windsurf `trigger: glob`) → `path`, the globs moved from the rule's folder to cwd;
+ * - only a description (Windsurf `trigger: model_decision`) → `on-demand` (listed in the catalog);
+ * - none of them, a broken header, or Windsurf `trigger: manual` → a `command` the user mentions as
+ *   `@<name>` (Cursor's and Windsurf's manual rules): never listed, never loaded by the model.
+ * A Windsurf rule without `trigger` is read from what it has (globs, then description), else always on.
  */
 export function ruleTrigger(header: RuleHeader, options: { format: RuleFormat; place: Placement; file: string }): RuleTrigger {
   const diagnostics: Diagnostic[] = [];
   const { place } = options;
+  if (options.format === "windsurf-rule" && header.trigger !== undefined && !WINDSURF_TRIGGERS.has(header.trigger)) {
+    diagnostics.push(
+      diagnostic("RULE_FIELD_INVALID", "warning", `trigger ${JSON.stringify(preview(header.trigger))} is not always_on, manual, model_decision or glob; read from the rule's other fields`, {
+        path: options.file,
+      }),
+    );
+  }
+  const windsurf = options.format === "windsurf-rule" && WINDSURF_TRIGGERS.has(header.trigger ?? "") ? header.trigger : undefined;
+  if (!header.broken && windsurf === "manual") return { ok: true, activation: "manual", trigger: MANUAL, diagnostics };
+  if (!header.broken && windsurf === "model_decision") {
+    return { ok: true, activation: "agent-requested", trigger: { type: "on-demand" }, diagnostics };
+  }
   const everywhere =
     options.format === "cursor-mdc"
       ? header.alwaysApply
-      : header.globs.length > 0 && header.globs.every((g) => ["**", "**/*"].includes(g.trim()));
+      : options.format === "claude-rule"
+        ? header.globs.length === 0
+        : options.format === "windsurf-rule"
+          ? windsurf === "always_on" || (windsurf === undefined && header.globs.length === 0 && header.description === undefined)
+          : header.globs.length > 0 && header.globs.every((g) => ["**", "**/*"].includes(g.trim()));
   if (!header.broken && everywhere) {
     if (place.type === "level") return { ok: true, activation: "always", trigger: { type: "always" }, diagnostics };
     return { ok: true, activation: "always", trigger: { type: "path", globs: [folderGlob(place.down)] }, diagnostics };
@@ -79,7 +101,7 @@ export function ruleTrigger(header: RuleHeader, options: { format: RuleFormat; p
   if (!header.broken && header.description !== undefined) {
     return { ok: true, activation: "agent-requested", trigger: { type: "on-demand" }, diagnostics };
   }
-  return { ok: true, activation: "manual", trigger: { type: "on-demand" }, disableModelInvocation: true, diagnostics };
+  return { ok: true, activation: "manual", trigger: MANUAL, diagnostics };
 }
 
 // At most 80 characters of what a rule wrote go into a message.

@@ -45,7 +45,8 @@ export interface CatalogResult {
 /**
  * Renders the catalog of skills the model may load: those triggered `on-demand`, `keyword` or `task`,
  * except skills with `disableModelInvocation` (the model could not load them) — `always` and `path`
- * skills reach the context by other means. Entries are in code-point order of name; whitespace in
+ * skills reach the context by other means, `command` skills only by the user. A Claude Code
+ * `when_to_use` is appended to the description, as Claude Code lists it. Entries are in code-point order of name; whitespace in
  * names and descriptions is collapsed to single spaces; XML text is escaped; a description longer than
  * `maxDescriptionChars` (the Agent Skills limit, 1,024) is cut, ending in "…". The skill's location is
  * not listed (the engine gives it when the skill is loaded or fires).
@@ -77,7 +78,7 @@ export function buildCatalog(skills: readonly Skill[], options: CatalogOptions =
   }
   const listed = skills
     .filter((skill) => LISTED.has(skill.trigger?.type) && skill.disableModelInvocation !== true)
-    .map((skill) => ({ name: String(skill.name), description: capDescription(typeof skill.description === "string" ? skill.description : "", maxDescription) }))
+    .map((skill) => ({ name: String(skill.name), description: capDescription(catalogDescription(skill), maxDescription) }))
     .sort((a, b) => compareCodePoints(a.name, b.name) || compareCodePoints(a.description, b.description));
   const names = listed.map((entry) => entry.name);
   if (listed.length === 0) return { text: "", tokens: 0, level: "full", included: [], omitted: [] };
@@ -239,6 +240,18 @@ function clean(text: string, escapeXml = false): string {
   if (CONTROL.test(result)) result = result.replace(CONTROLS, "\ufffd");
   if (escapeXml && XML_SPECIAL.test(result)) result = result.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   return result.trim();
+}
+
+/**
+ * The text a skill is listed with: its description, then its `when_to_use` (Claude Code appends it in
+ * its skill listing), after a " - " when the description does not end a sentence.
+ */
+export function catalogDescription(skill: Pick<Skill, "description" | "whenToUse">): string {
+  const description = typeof skill.description === "string" ? skill.description.trim() : "";
+  const whenToUse = typeof skill.whenToUse === "string" ? skill.whenToUse.trim() : "";
+  if (whenToUse === "") return description;
+  if (description === "") return whenToUse;
+  return /[.!?。！？]$/u.test(description) ? `${description} ${whenToUse}` : `${description} - ${whenToUse}`;
 }
 
 /** A description within `max` code points once cleaned (cut with "…"); most are far shorter and cost one comparison. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-export const SeveritySchema = z.enum(["error", "warning"]);
+/** `info` is a note that needs no action (`validateSkill` names the dialect of a non-spec field with one). */
+export const SeveritySchema = z.enum(["error", "warning", "info"]);
 
 /** A finding about one file: never thrown, always returned beside the good results. */
 export const DiagnosticSchema = z.object({
@@ -9,6 +10,8 @@ export const DiagnosticSchema = z.object({
   message: z.string(),
   path: z.string().optional(),
   line: z.number().int().positive().optional(),
+  /** For a finding about a field outside the Agent Skills specification: the agent that defines it. */
+  dialect: z.enum(["claude-code", "codex", "openhands", "skillctx"]).optional(),
 });
 
 export type Severity = z.infer<typeof SeveritySchema>;

@@ -17,8 +17,6 @@ const NESTED_KEY_LINE = /^( +)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(.*))?$/;
 const LIST_LINE = /^( *)- +(.*)$/;
 // Control characters, tabs, and line or paragraph separators: leave those to the full parser.
 const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]/;
-const isBlank = (line: string) => trimSpacesEnd(line) === "";
-const isComment = (line: string) => /^ *#/.test(line);
 
 /** Reads `block` if it is in the simple subset, else returns undefined. */
 export function parseSimpleFrontmatter(block: string): FastFrontmatter | undefined {
@@ -42,11 +40,10 @@ export function parseSimpleFrontmatter(block: string): FastFrontmatter | undefin
     // The lines that belong to this key's value: indented, blank, or `- ` items at column 0.
     let end = i + 1;
     while (end < lines.length && (lines[end]!.startsWith(" ") || lines[end] === "" || lines[end]!.startsWith("- ") || lines[end] === "-")) end++;
-    const inner = lines.slice(i + 1, end);
     let value: unknown;
-    if (rest === "") value = nested(inner);
-    else if (rest[0] === "|" || rest[0] === ">") value = blockScalar(rest, inner);
-    else if (inner.every((l) => isBlank(l))) value = scalar(rest);
+    if (rest === "") value = nested(lines.slice(i + 1, end));
+    else if (rest[0] === "|" || rest[0] === ">") value = blockScalar(rest, lines.slice(i + 1, end));
+    else if (allBlank(lines, i + 1, end)) value = scalar(rest);
     else value = undefined; // a multi-line plain or quoted value
     if (value === undefined) return undefined;
     data[key] = value;
@@ -75,7 +72,8 @@ function scalar(text: string): string | undefined {
 
 /** An empty value, or a block list / mapping of simple scalars one level deep. */
 function nested(inner: string[]): unknown {
-  const content = inner.filter((l) => !isBlank(l) && !isComment(l));
+  const content: string[] = [];
+  for (const line of inner) if (!isBlank(line) && !isComment(line)) content.push(line);
   if (content.length === 0) return "";
   const first = content[0]!;
   const list = LIST_LINE.exec(first);
@@ -144,6 +142,24 @@ function blockScalar(header: string, inner: string[]): string | undefined {
     });
   }
   return strip ? text : `${text}\n`;
+}
+
+// Only spaces (or nothing): tabs and other blanks never reach here (UNSAFE).
+function isBlank(line: string): boolean {
+  for (let i = 0; i < line.length; i++) if (line.charCodeAt(i) !== 32) return false;
+  return true;
+}
+
+function allBlank(lines: readonly string[], from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (!isBlank(lines[k]!)) return false;
+  return true;
+}
+
+// `/^ *#/`: spaces, then `#`.
+function isComment(line: string): boolean {
+  let i = 0;
+  while (i < line.length && line.charCodeAt(i) === 32) i++;
+  return line.charCodeAt(i) === 35;
 }
 
 function trimSpacesEnd(s: string): string {

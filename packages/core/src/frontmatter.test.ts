@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizeText, parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
+import { FrontmatterScanner } from "./frontmatter-scan.js";
 
 describe("splitFrontmatter", () => {
   it("cuts a plain file into block and body with lines and offsets", () => {
@@ -214,5 +216,43 @@ describe("splitFrontmatter: the size cap", () => {
     const big = `---\nname: a\nd: ${"x".repeat(262_144)}\n---\nbody\n`;
     expect(splitFrontmatter(big).tooLarge).toBe(true);
     expect(splitFrontmatter(`---\nname: a\nd: ${"x".repeat(262_000)}\n---\nbody\n`).frontmatter).toBeDefined();
+  });
+});
+
+describe("splitFrontmatter: the shortcuts agree with the line scanner", () => {
+  // The block's end as the scanner alone finds it, line by line (what splitFrontmatter did before its shortcuts).
+  function scannedEnd(text: string): string | undefined {
+    const lines = normalizeText(text).split("\n");
+    const open = lines.findIndex((l) => l.trim() !== "");
+    if (open === -1 || !/^-{3,}[ \t]*$/.test(lines[open]!)) return undefined;
+    const scanner = new FrontmatterScanner();
+    for (let i = open + 1; i < lines.length; i++) if (scanner.push(lines[i]!).closes) return lines.slice(open + 1, i).join("\n");
+    return undefined;
+  }
+
+  it("ends the block where the scanner does, on generated blocks with quotes, block scalars and fences inside", () => {
+    const piece = fc.constantFrom("a", "b c", "'", '"', "''", '\\"', "---", "# x", ": ", "|", ">", "-", "x:y", " ");
+    const text = fc.array(piece, { maxLength: 4 }).map((p) => p.join(""));
+    const line = fc.oneof(
+      text.map((t) => `name: ${t}`),
+      text.map((t) => `description: "${t}`),
+      text.map((t) => `description: '${t}'`),
+      text.map((t) => `  ${t}`),
+      text.map((t) => `- ${t}`),
+      fc.constantFrom("description: |", "description: >-", "tags:", "---", "----  ", "", "# c", "meta:", '  author: "A"'),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 8 }), fc.array(line, { maxLength: 3 }), (block, after) => {
+        const file = ["---", ...block, "---", ...after, "body"].join("\n");
+        expect(splitFrontmatter(file).frontmatter).toBe(scannedEnd(file));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("reads a quoted value that hides a fence line to its real end", () => {
+    const text = '---\nname: a\ndescription: "one\n---\ntwo"\nlicense: MIT\n---\nbody\n';
+    expect(splitFrontmatter(text).frontmatter).toBe('name: a\ndescription: "one\n---\ntwo"\nlicense: MIT');
+    expect(splitFrontmatter(text).body).toBe("body\n");
   });
 });

@@ -1,10 +1,11 @@
-import { LineCounter, isMap, isNode, isPair } from "yaml";
+import { isMap, isNode, isPair, newLineCounter } from "./yaml-lib.js";
 import type { Document } from "yaml";
 import { quoteColonValues } from "./colon-retry.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { SkillctxError } from "./errors.js";
 import { parseSimpleFrontmatter } from "./frontmatter-fast.js";
+import type { FastFrontmatter } from "./frontmatter-fast.js";
 import { FENCE, FrontmatterScanner } from "./frontmatter-scan.js";
 import { MAX_FRONTMATTER_CHARS, MAX_YAML_ERRORS } from "./limits.js";
 import { parseYamlBlock } from "./yaml-document.js";
@@ -79,9 +80,15 @@ export function normalizeText(text: string): string {
  * @example splitFrontmatter("---\nname: a\n---\nHello\n") // { frontmatter: "name: a", body: "Hello\n", bodyLine: 4, ... }
  */
 export function splitFrontmatter(text: string, options: SplitFrontmatterOptions = {}): FrontmatterSplit {
+  return splitText(text, options).split;
+}
+
+/** The split, and the fast reader's data when the fast path read the block to find its end. */
+function splitText(text: string, options: SplitFrontmatterOptions): { split: FrontmatterSplit; fast?: FastFrontmatter | undefined } {
   const norm = normalizeText(text);
   const maxChars = options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS;
   const whole: FrontmatterSplit = { frontmatter: undefined, body: norm, bodyLine: 1, bodyOffset: 0 };
+  const unfenced = { split: whole };
   // Skip blank lines before the opening fence.
   let pos = 0;
   let line = 1;
@@ -89,14 +96,37 @@ export function splitFrontmatter(text: string, options: SplitFrontmatterOptions 
     const nl = norm.indexOf("\n", pos);
     const end = nl === -1 ? norm.length : nl;
     if (isFenceAt(norm, pos, end)) break;
-    if (nl === -1 || !isBlankRange(norm, pos, end)) return whole;
+    if (nl === -1 || !isBlankRange(norm, pos, end)) return unfenced;
     pos = nl + 1;
     line++;
   }
   const fenceLine = line;
   const openEnd = norm.indexOf("\n", pos);
-  if (openEnd === -1) return { ...whole, unclosed: true, fenceLine };
+  if (openEnd === -1) return { split: { ...whole, unclosed: true, fenceLine } };
   const start = openEnd + 1;
+  const closed = (cursor: number, nl: number, lineNo: number, block?: string): FrontmatterSplit => {
+    const bodyOffset = nl === -1 ? norm.length : nl + 1;
+    return {
+      // The block keeps its last newline off: "a: 1\nb: 2".
+      frontmatter: block ?? norm.slice(start, Math.max(start, cursor - 1)),
+      body: norm.slice(bodyOffset),
+      bodyLine: lineNo + 1,
+      bodyOffset,
+      frontmatterLine: line + 1,
+      fenceLine,
+    };
+  };
+  // The scanner below closes the block at the first fence line unless a quoted value spanning lines is
+  // open there. Two cheap tests prove that none is, for nearly every file: no quote character before that
+  // line (a quote is the only way in), or the fast reader reads the block up to it (it accepts quotes
+  // only in values closed on their line, in comments and in block scalars, which hide them from the scanner).
+  const first = firstFence(norm, start, maxChars);
+  if (first !== undefined) {
+    const block = norm.slice(start, Math.max(start, first.cursor - 1));
+    if (!block.includes('"') && !block.includes("'")) return { split: closed(first.cursor, first.nl, line + first.lines, block) };
+    const fast = parseSimpleFrontmatter(block);
+    if (fast !== undefined) return { split: closed(first.cursor, first.nl, line + first.lines, block), fast };
+  }
   const scanner = new FrontmatterScanner();
   let cursor = start;
   let lineNo = line + 1;
@@ -106,26 +136,33 @@ export function splitFrontmatter(text: string, options: SplitFrontmatterOptions 
     if (end - start > maxChars) {
       // Past the cap: a later fence line means a block too large to read; none at all, an unclosed one.
       FENCE_LINE.lastIndex = cursor;
-      return FENCE_LINE.test(norm) ? { ...whole, tooLarge: true, fenceLine } : { ...whole, unclosed: true, fenceLine };
+      return { split: FENCE_LINE.test(norm) ? { ...whole, tooLarge: true, fenceLine } : { ...whole, unclosed: true, fenceLine } };
     }
-    if (scanner.push(norm.slice(cursor, end)).closes) {
-      const bodyOffset = nl === -1 ? norm.length : nl + 1;
-      return {
-        // The block keeps its last newline off: "a: 1\nb: 2".
-        frontmatter: norm.slice(start, Math.max(start, cursor - 1)),
-        body: norm.slice(bodyOffset),
-        bodyLine: lineNo + 1,
-        bodyOffset,
-        frontmatterLine: line + 1,
-        fenceLine,
-      };
-    }
+    if (scanner.push(norm.slice(cursor, end)).closes) return { split: closed(cursor, nl, lineNo) };
     if (nl === -1) break;
     cursor = nl + 1;
     lineNo++;
   }
-  return { ...whole, unclosed: true, fenceLine };
+  return { split: { ...whole, unclosed: true, fenceLine } };
 }
+
+/**
+ * The first fence line from `start` on that ends within `maxChars` of it: its start (`cursor`), the
+ * offset of its newline (`nl`, -1 at the end of the text) and how many lines below the opening fence it is.
+ */
+function firstFence(norm: string, start: number, maxChars: number): { cursor: number; nl: number; lines: number } | undefined {
+  let cursor = start;
+  for (let lines = 1; cursor <= norm.length; lines++) {
+    const nl = norm.indexOf("\n", cursor);
+    const end = nl === -1 ? norm.length : nl;
+    if (end - start > maxChars) return undefined;
+    if (isFenceAt(norm, cursor, end)) return { cursor, nl, lines };
+    if (nl === -1) return undefined;
+    cursor = nl + 1;
+  }
+  return undefined;
+}
+
 
 // A fence line anywhere after lastIndex (the native scan is fast on a 50 MB tail).
 const FENCE_LINE = /^-{3,}[ \t]*$/gm;
@@ -176,10 +213,18 @@ export interface FrontmatterRead extends ParsedFrontmatter {
 /** @internal */
 export function readFrontmatter(text: string, options: ParseFrontmatterOptions = {}): FrontmatterRead {
   const where = (line: number | undefined) => ({ path: options.path, line });
-  const split = splitFrontmatter(text, options);
-  const keepWhole = { body: split.frontmatter === undefined ? split.body : normalizeText(text), bodyLine: 1 };
+  const { split, fast: readWhileSplitting } = splitText(text, options);
   const diagnostics: Diagnostic[] = [];
-  const base: FrontmatterRead = { split, data: undefined, diagnostics, keyLine: () => undefined, typedValue: () => undefined, ...keepWhole };
+  // No data: the whole (normalised) text is the body. Made only on that path.
+  const unread = (): FrontmatterRead => ({
+    split,
+    data: undefined,
+    diagnostics,
+    keyLine: none,
+    typedValue: none,
+    body: split.frontmatter === undefined ? split.body : normalizeText(text),
+    bodyLine: 1,
+  });
   if (split.frontmatter === undefined) {
     if (split.tooLarge === true) {
       const max = (options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS).toLocaleString("en-US");
@@ -191,11 +236,11 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
         diagnostic("FRONTMATTER_UNCLOSED", "warning", "frontmatter opened with --- is never closed; the whole file is read as the body", where(split.fenceLine)),
       );
     }
-    return base;
+    return unread();
   }
   const firstLine = split.frontmatterLine ?? 1;
   const body = { body: split.body, bodyLine: split.bodyLine };
-  const fast = parseSimpleFrontmatter(split.frontmatter);
+  const fast = readWhileSplitting ?? parseSimpleFrontmatter(split.frontmatter);
   if (fast !== undefined) {
     const block = split.frontmatter;
     let typed: YamlBlock | undefined;
@@ -207,18 +252,20 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
       const line = fast.keyLines.get(key);
       return line === undefined ? undefined : firstLine + line;
     };
-    dropPrototypeKeys(fast.data, diagnostics, where(firstLine));
+    // No dropPrototypeKeys here: the fast reader gives up on a `__proto__` key at any depth.
     return { split, data: fast.data, diagnostics, keyLine, typedValue: typedOf, ...body };
   }
   try {
-    return readYaml(split.frontmatter, firstLine, diagnostics, where, body, base);
+    return readYaml(split.frontmatter, firstLine, diagnostics, where, body, unread());
   } catch (error) {
     // Nothing in readYaml should throw on any input; if something does, the file still gets a diagnostic.
     const message = error instanceof Error ? error.message : String(error);
     diagnostics.push(diagnostic("YAML_INVALID", "error", `invalid YAML in frontmatter: cannot be read (${message})`, where(firstLine)));
-    return base;
+    return unread();
   }
 }
+
+const none = (): undefined => undefined;
 
 /** The full YAML path: parse (with the colon retry), convert, report. `failed` is returned when the block cannot be read. */
 function readYaml(
@@ -231,12 +278,12 @@ function readYaml(
 ): FrontmatterRead {
   const { split } = failed;
   let block = frontmatter;
-  let lineCounter = new LineCounter();
+  let lineCounter = newLineCounter();
   let parsed = parseYamlBlock(block, { lineCounter });
   if (parsed.errors.length > 0) {
     const retry = quoteColonValues(block);
     if (retry !== undefined) {
-      const retryCounter = new LineCounter();
+      const retryCounter = newLineCounter();
       const retried = parseYamlBlock(retry.text, { lineCounter: retryCounter });
       if (retried.errors.length === 0) {
         for (const q of retry.quoted) {

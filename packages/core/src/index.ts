@@ -11,11 +11,12 @@ export { createKeywordMatcher, matchKeyword } from "./keyword-matcher.js";
 export { createPathMatcher } from "./path-matcher.js";
 export { toolCallPaths } from "./tool-call-paths.js";
 export { countTokens, TOKENIZER } from "./tokens.js";
-export { buildCatalog, renderCatalog } from "./catalog.js";
+export { buildCatalog, catalogDescription, renderCatalog } from "./catalog.js";
 export { searchSkills } from "./skill-search.js";
 export { splitFrontmatter, parseFrontmatter, normalizeText } from "./frontmatter.js";
 export { parseSkill, safeParseSkill } from "./parse-skill.js";
 export { validateSkill, validateSkillMd } from "./validate.js";
+export { CODEX_YAML_FIELDS, SKILL_MD_DIALECT_FIELDS, suggestField } from "./dialect-fields.js";
 export {
   SkillSchema,
   TriggerSchema,
@@ -40,6 +41,7 @@ export type { SearchSkillsOptions, SkillSearchResult } from "./skill-search.js";
 export type { FrontmatterSplit, ParsedFrontmatter, ParseFrontmatterOptions, SplitFrontmatterOptions } from "./frontmatter.js";
 export type { ParseSkillOptions, SafeParseSkillResult } from "./parse-skill.js";
 export type { ValidateSkillOptions, ValidateSkillMdOptions, ValidationResult } from "./validate.js";
+export type { Dialect, DialectField, FieldShape } from "./dialect-fields.js";
 export type {
   Skill,
   SkillInit,

@@ -17,6 +17,9 @@ export type { CheckedPath, ResolvedInside, ResolveInsideCode } from "./fs/paths.
 // --- directory walking (fs/) ---
 export { walk } from "./fs/walk.js";
 export type { WalkEntry, WalkOptions, WalkResult } from "./fs/walk.js";
+// Skill sources with containment (discovery's own loader; the engine's nested skill folders use it).
+export { loadSkillSources } from "./load-skills.js";
+export type { SourceEntry } from "./skill-sources.js";
 
 // --- globs (glob/) ---
 export {

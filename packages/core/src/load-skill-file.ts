@@ -1,8 +1,8 @@
 import { statSync } from "node:fs";
+import { codexMetadataOf, withCodexMetadata } from "./codex-skill-metadata.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { SkillctxError } from "./errors.js";
-import { splitFrontmatter } from "./frontmatter.js";
 import { parseOptions, withLazyContent } from "./lazy-content.js";
 import { safeParseSkill } from "./parse-skill.js";
 import type { SafeParseSkillResult } from "./parse-skill.js";
@@ -61,8 +61,12 @@ export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEn
   const { meta } = entry.result;
   // A new object per scan (its body state is its own); nested values are shared with the cache.
   const source = meta.source.scope === file.scope ? meta.source : { ...meta.source, scope: file.scope };
-  const skill = withLazyContent({ ...meta, source }, file, entry);
-  return { skill, diagnostics: entry.result.diagnostics, calls };
+  // Codex's agents/openai.yaml beside a SKILL.md (display name, invocation policy, MCP dependencies).
+  const codex = file.format === "skill-md" && file.dir !== undefined ? codexMetadataOf(file.dir, entry, { root: file.containRoot }) : undefined;
+  const base = codex?.metadata === undefined ? meta : withCodexMetadata(meta, codex.metadata);
+  const skill = withLazyContent({ ...base, source }, file, entry);
+  const diagnostics = codex === undefined || codex.diagnostics.length === 0 ? entry.result.diagnostics : [...entry.result.diagnostics, ...codex.diagnostics];
+  return { skill, diagnostics, calls: calls + (codex?.calls ?? 0) };
 }
 
 function parseSkillFile(file: FoundSkillFile, stat: { size: number; mtimeMs: number }): CacheEntry {
@@ -70,12 +74,15 @@ function parseSkillFile(file: FoundSkillFile, stat: { size: number; mtimeMs: num
   const parse = parseOptions(file);
   // Keyed by the stat taken before the read: if the file changes meanwhile, its next mtime differs
   // from the entry's and the next scan reads it again.
-  const head = readHeadSync(path, { stat });
+  const head = file.head ?? readHeadSync(path, { stat });
   let parsed: SafeParseSkillResult | undefined;
   if (head.fenced && !head.whole) {
-    parsed = standsAlone(head.text) ? safeParseSkill(head.text, parse) : undefined;
+    parsed = safeParseSkill(head.text, parse);
+    // The head stands alone when the parser closed the block at its last line (the head ends at the first
+    // dash line; the parser may close later, e.g. past a quoted value, and then the head's body is not
+    // empty) and the frontmatter describes the skill.
+    if (!(parsed.ok && parsed.skill.content === "" && describedByFrontmatter(parsed.skill, parsed.diagnostics))) parsed = undefined;
   }
-  if (parsed !== undefined && !(parsed.ok && describedByFrontmatter(parsed.skill, parsed.diagnostics))) parsed = undefined;
   let whole = false;
   if (parsed === undefined) {
     const text = head.whole ? head.text : readSkillFileSync(path, { containRoot: file.containRoot });
@@ -98,13 +105,6 @@ function errorDiagnostic(error: SkillctxError, path: string): Diagnostic {
 
 function readFailed(path: string, error: unknown): Diagnostic {
   return diagnostic("READ_FAILED", "error", `cannot read ${path}: ${reason(error)}`, { path });
-}
-
-// The parser closes the block exactly at the head's last line, so the whole file has the same block.
-// (The head ends at the first dash line; the parser may not close there, e.g. inside a quoted value.)
-function standsAlone(head: string): boolean {
-  const split = splitFrontmatter(head);
-  return split.frontmatter !== undefined && split.body === "";
 }
 
 // Without a description the parser takes one from the body, which a head does not have.

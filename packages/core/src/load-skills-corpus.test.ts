@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { readCodexSkillMetadataSync, withCodexMetadata } from "./codex-skill-metadata.js";
 import { loadSkills } from "./load-skills.js";
 import { parseSkill } from "./parse-skill.js";
 import { createSkillCache } from "./skill-cache.js";
@@ -46,7 +47,10 @@ describe.runIf(HAS_CORPUS)("loadSkills on the real-world corpus", () => {
     expect(fromSkillMd.length).toBeGreaterThan(200);
     for (const skill of fromSkillMd) {
       const file = skill.source.path!;
-      const whole = parseSkill(await readFile(file, "utf8"), { path: file, format: "skill-md", scope: "project", dir: path.dirname(file) });
+      const parsed = parseSkill(await readFile(file, "utf8"), { path: file, format: "skill-md", scope: "project", dir: path.dirname(file) });
+      // A Codex agents/openai.yaml beside the SKILL.md adds its metadata (75 of the corpus skills have one).
+      const codex = readCodexSkillMetadataSync(path.dirname(file)).metadata;
+      const whole = codex === undefined ? parsed : withCodexMetadata(parsed, codex);
       expect({ ...skill }).toEqual(whole);
     }
   });

@@ -285,6 +285,35 @@ describe("loadSkills: the cache", () => {
     expect(fresh.content).toBe("New body.\n");
   });
 
+  it("finds the same skills and diagnostics with an empty cache (heads read by the walk) as with a warm one (stat only)", async () => {
+    const dir = await tempDir({
+      "upper/SKILL.md": skillMd("upper", "Upper case file name"),
+      "lower/skill.md": skillMd("lower", "Lower case file name"),
+      "nodesc/SKILL.md": "---\nname: nodesc\n---\nDescribed by its body.\n",
+      "quoted/SKILL.md": '---\nname: quoted\ndescription: "one\n---\ntwo"\n---\nBody.\n',
+      "not-a-skill/README.md": "# nothing\n",
+      "folder-named/SKILL.md/inner.md": "# a folder named SKILL.md\n",
+      "outside/SKILL.md": skillMd("outside", "Reached through a symlink"),
+    });
+    execFileSync("mkfifo", [path.join(dir, "fifo-skill")]);
+    await mkdir(path.join(dir, "fifo"));
+    execFileSync("mv", [path.join(dir, "fifo-skill"), path.join(dir, "fifo", "SKILL.md")]);
+    await mkdir(path.join(dir, "linked"));
+    await symlink(path.join(dir, "outside/SKILL.md"), path.join(dir, "linked/SKILL.md"));
+    const cache = createSkillCache();
+    const cold = await loadSkills([dir], { cache });
+    const warm = await loadSkills([dir], { cache });
+    const view = (result: typeof cold) => ({
+      skills: result.skills.map((skill) => ({ name: skill.name, description: skill.description, path: skill.source.path, content: skill.content })),
+      diagnostics: result.diagnostics.map((d) => `${d.code} ${d.path ?? ""}`).sort(),
+    });
+    expect(view(cold)).toEqual(view(warm));
+    // "linked" names itself "outside": the two are one skill twice, a clash.
+    expect(names(cold.skills)).toEqual(["folder-named/SKILL.md/inner", "lower", "nodesc", "outside", "quoted", "upper"]);
+    expect(cold.skills.find((skill) => skill.name === "nodesc")?.description).toBe("Described by its body.");
+    expect(codes(cold.diagnostics)).toEqual(expect.arrayContaining(["NOT_A_FILE", "NAME_CLASH"]));
+  });
+
   it("re-reads a file whose mtime or size changed", async () => {
     const dir = await tempDir({ "a/SKILL.md": skillMd("a", "First", "First body.\n") });
     const file = path.join(dir, "a/SKILL.md");

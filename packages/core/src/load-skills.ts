@@ -69,6 +69,7 @@ export async function loadSkillSources(
     visitedDirs: new Set(),
     seenFiles: new Set(),
     skillDirs: new Set(),
+    cached: entries,
   };
   const found: FoundSkill[] = [];
   for (const source of sources) await collectSource(source, options.baseDir, context, found);
@@ -84,6 +85,8 @@ export async function loadSkillSources(
       // A file reached through a symlink into a skill's folder is one of its resources.
       if (file.realPath !== undefined && file.explicit !== true && insideAny(file.realPath, context.skillDirs)) continue;
       const loaded = loadSkillFile(file, entries);
+      // The head read by the walk is parsed now; the file object lives on with the skill, the head need not.
+      delete file.head;
       diagnostics.push(...loaded.diagnostics);
       skill = loaded.skill;
       if (pacer.tick(loaded.calls)) await pacer.pause();

@@ -16,7 +16,14 @@ export function modelFamily(model: string | undefined): ModelFamily | undefined 
 }
 
 // Guidance written for one model family, by skill name.
-const FAMILY_GUIDANCE: Readonly<Record<string, ModelFamily>> = { claude: "anthropic", gemini: "gemini" };
+const FAMILY_GUIDANCE: Readonly<Record<string, ModelFamily>> = {
+  claude: "anthropic",
+  // Claude Code's other memory files: .claude/CLAUDE.md, CLAUDE.local.md, .claude/rules.
+  "claude-dir": "anthropic",
+  "claude-local": "anthropic",
+  "claude-rules": "anthropic",
+  gemini: "gemini",
+};
 
 /**
  * Whether guidance named `skillName` applies to `model`: a skill named `claude` is kept only for

@@ -102,16 +102,17 @@ describe("parseSkill: SKILL.md", () => {
   });
 
   it("converts non-string metadata values with a warning and keeps unknown fields in extra", () => {
-    const result = safeParseSkill("---\nname: a\ndescription: d\nmetadata:\n  tags: [x, y]\n  nested:\n    k: v\ntype: knowledge\neffort: high\n---\n");
+    const result = safeParseSkill("---\nname: a\ndescription: d\nmetadata:\n  tags: [x, y]\n  nested:\n    k: v\ntype: knowledge\nauthor: me\nlevel: 2\n---\n");
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.skill.metadata).toEqual({ tags: '["x","y"]', nested: '{"k":"v"}' });
-    expect(result.skill.extra).toEqual({ type: "knowledge", effort: "high" });
+    // `type` is an OpenHands field kept quietly; the others are unknown.
+    expect(result.skill.extra).toEqual({ type: "knowledge", author: "me", level: "2" });
     expect(result.diagnostics.map((d) => [d.code, d.line])).toEqual([
       ["METADATA_NOT_STRING", 4],
-      ["UNKNOWN_FIELDS", 8],
+      ["UNKNOWN_FIELDS", 9],
     ]);
-    expect(result.diagnostics[1]!.message).toContain("effort, type");
+    expect(result.diagnostics[1]!.message).toContain("author, level");
   });
 
   it("derives a missing name from the folder, with a warning", () => {

@@ -19,6 +19,7 @@ import {
   stringList,
 } from "./skill-fields.js";
 import type { Converted } from "./skill-fields.js";
+import { KNOWN_SKILL_MD_FIELDS, suggestField } from "./dialect-fields.js";
 import { codePoints, MAX_DESCRIPTION_LENGTH } from "./spec-rules.js";
 import { resolveTrigger } from "./skill-trigger.js";
 import { setOwn } from "./yaml-values.js";
@@ -44,6 +45,11 @@ export interface ParseSkillOptions {
    * @default MAX_FRONTMATTER_CHARS (262,144)
    */
   maxFrontmatterChars?: number;
+  /**
+   * Fields another tool defines for this kind of file (Copilot's `tools` and `mode` in a prompt file):
+   * kept in `extra` without an `UNKNOWN_FIELDS` warning.
+   */
+  vendorFields?: readonly string[];
 }
 
 /** The result of {@link safeParseSkill}. */
@@ -51,15 +57,14 @@ export type SafeParseSkillResult =
   | { ok: true; skill: Skill; diagnostics: Diagnostic[] }
   | { ok: false; error: SkillctxError };
 
-// Fields skillctx reads (the rest go to `extra`, with a warning).
-const KNOWN = new Set([
-  "name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools",
-  "triggers", "trigger", "inputs", "paths", "disable-model-invocation", "mcp_tools", "resources",
-]);
+// Fields of the specification and of the dialects (Claude Code, OpenHands); the rest go to `extra`, with a warning.
+const KNOWN = new Set(KNOWN_SKILL_MD_FIELDS);
 // Unknown fields named in the UNKNOWN_FIELDS warning; the rest are counted.
 const MAX_NAMED_UNKNOWN = 20;
-// OpenHands microagent fields that carry nothing skillctx needs: kept in `extra` without a warning.
-const LEGACY_QUIET = new Set(["type", "version", "agent"]);
+// Dialect fields that carry nothing skillctx acts on: kept in `extra` without a warning. OpenHands'
+// `agent` (the agent a microagent is for) is one of them in a legacy file; in a SKILL.md it is Claude
+// Code's sub-agent type.
+const KEPT_QUIET = new Set(["type", "version", "hooks", "shell", "disallowed-tools"]);
 
 /**
  * Parses a skill file: a SKILL.md (Agent Skills) or a legacy OpenHands `.md`. Tolerant: what it can
@@ -195,6 +200,8 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   if (disable !== undefined) init.disableModelInvocation = disable;
   else if (data["disable-model-invocation"] !== undefined && data["disable-model-invocation"] !== "") keepExtra("disable-model-invocation");
 
+  readClaudeCodeFields(data, init, { format, take, keepExtra });
+
   if (data.mcp_tools !== undefined && data.mcp_tools !== "") {
     const servers = mcpServers(read);
     if (servers !== undefined) init.mcpServers = servers;
@@ -208,12 +215,20 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   init.trigger = trigger.trigger;
   if (trigger.inputs !== undefined) init.inputs = trigger.inputs;
 
-  const unknown = Object.keys(data).filter((k) => !KNOWN.has(k) && !(format === "legacy" && LEGACY_QUIET.has(k)));
+  const vendor = options.vendorFields;
+  const unknown = Object.keys(data).filter((k) => !KNOWN.has(k) && !(vendor !== undefined && vendor.includes(k)));
+  if (vendor !== undefined) for (const key of vendor) if (Object.hasOwn(data, key) && !KNOWN.has(key)) keepExtra(key);
   for (const key of unknown) keepExtra(key);
-  for (const key of LEGACY_QUIET) if (format === "legacy" && !KNOWN.has(key) && Object.hasOwn(data, key)) keepExtra(key);
+  for (const key of KEPT_QUIET) if (Object.hasOwn(data, key)) keepExtra(key);
   if (unknown.length > 0) {
     const sorted = [...unknown].sort(compareCodePoints);
-    const named = sorted.slice(0, MAX_NAMED_UNKNOWN).join(", ");
+    const named = sorted
+      .slice(0, MAX_NAMED_UNKNOWN)
+      .map((key) => {
+        const near = suggestField(key);
+        return near === undefined ? key : `${key} (did you mean ${near}?)`;
+      })
+      .join(", ");
     const more = sorted.length > MAX_NAMED_UNKNOWN ? ` and ${(sorted.length - MAX_NAMED_UNKNOWN).toLocaleString("en-US")} more` : "";
     // Reported on the line of the first of them in the file.
     let first = unknown[0]!;
@@ -229,6 +244,66 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   // Built to fit SkillSchema by construction (tests parse every result with the schema); skipping the
   // runtime check keeps metadata scans of thousands of skills cheap.
   return { ok: true, skill: init, diagnostics };
+}
+
+/**
+ * The Claude Code fields: `user-invocable`, `argument-hint`, `arguments`, `when_to_use`, `model`,
+ * `effort`, `context` and `agent` (the last one only in a SKILL.md: in an OpenHands file it names the
+ * agent a microagent is for, and is kept in extra). A value of the wrong type is warned about and kept
+ * in extra.
+ */
+function readClaudeCodeFields(
+  data: Record<string, unknown>,
+  init: Skill,
+  ctx: { format: "skill-md" | "legacy"; take: <T>(key: string, converted: Converted<T>) => T | undefined; keepExtra: (key: string) => void },
+): void {
+  const { take, keepExtra } = ctx;
+  const kept = (key: string) => {
+    if (data[key] !== undefined && data[key] !== "") keepExtra(key);
+  };
+  const invocable = take("user-invocable", booleanField("user-invocable", data["user-invocable"]));
+  if (invocable !== undefined) init.userInvocable = invocable;
+  else kept("user-invocable");
+  const hint = take("argument-hint", argumentHintField(data["argument-hint"]));
+  if (hint !== undefined) init.argumentHint = hint;
+  else kept("argument-hint");
+  const names = take("arguments", stringList("arguments", data.arguments, splitBlanks));
+  if (names !== undefined && names.length > 0) init.argumentNames = names;
+  else if (names === undefined) kept("arguments");
+  const strings: Array<[string, "whenToUse" | "model" | "effort" | "context" | "agent"]> = [
+    ["when_to_use", "whenToUse"],
+    ["model", "model"],
+    ["effort", "effort"],
+    ["context", "context"],
+  ];
+  if (ctx.format === "skill-md") strings.push(["agent", "agent"]);
+  for (const [key, field] of strings) {
+    if (data[key] === undefined) continue;
+    if (typeof data[key] !== "string") {
+      take(key, { value: undefined, issues: [{ code: "FIELD_NOT_STRING", message: `'${key}' should be a string; ignored (kept in extra)` }] });
+      keepExtra(key);
+      continue;
+    }
+    const value = take(key, stringField(key, data[key]));
+    if (value !== undefined) init[field] = value;
+  }
+  if (ctx.format === "legacy" && Object.hasOwn(data, "agent")) keepExtra("agent");
+}
+
+/**
+ * `argument-hint`: a string, or a YAML flow list as Claude Code's docs write it (`argument-hint: [file]`
+ * is a list in YAML), shown as written: `[file]`.
+ */
+function argumentHintField(raw: unknown): Converted<string> {
+  if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) {
+    return { value: raw.length === 0 ? undefined : `[${raw.join(", ")}]`, issues: [] };
+  }
+  return stringField("argument-hint", raw);
+}
+
+/** Splits Claude Code `arguments: a b c` on blanks and commas. */
+function splitBlanks(s: string): string[] {
+  return s.split(/[\s,]+/);
 }
 
 /** `skill-md` for SKILL.md / skill.md, `legacy` for any other file, `skill-md` without a path. */

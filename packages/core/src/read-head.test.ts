@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { splitFrontmatter } from "./frontmatter.js";
-import { readHeadSync } from "./read-head.js";
+import { readHeadSync, readSkillHeadSync } from "./read-head.js";
 
 let dir: string;
 let counter = 0;
@@ -94,5 +94,47 @@ describe("readHeadSync", () => {
     const long = await file(`---\nname: a\ndescription: ${"x".repeat(500)}\n---\nbody`);
     expect(() => readHeadSync(long, { maxBytes: 200, chunkSize: 64 })).toThrowError(expect.objectContaining({ code: "TOO_LARGE" }));
     expect(readHeadSync(long, { maxBytes: 1000, chunkSize: 64 }).fenced).toBe(true);
+  });
+});
+
+describe("readSkillHeadSync", () => {
+  async function skillDir(files: Record<string, string>): Promise<string> {
+    const folder = path.join(dir, `skill${counter++}`);
+    await mkdir(folder, { recursive: true });
+    for (const [name, text] of Object.entries(files)) await writeFile(path.join(folder, name), text);
+    return folder;
+  }
+
+  it("finds SKILL.md (or skill.md) and reads its head in the same open, with the file's size and mtime", async () => {
+    const upper = await skillDir({ "SKILL.md": "---\nname: a\n---\nbody text\n" });
+    const probe = readSkillHeadSync(upper);
+    expect(probe).toMatchObject({ path: path.join(upper, "SKILL.md"), head: { text: "---\nname: a\n---\n", fenced: true, whole: false } });
+    const stats = await stat(path.join(upper, "SKILL.md"));
+    expect(probe).toMatchObject({ head: { size: stats.size, mtimeMs: stats.mtimeMs } });
+    const lower = await skillDir({ "skill.md": "---\nname: b\n---\n" });
+    expect(readSkillHeadSync(lower)).toMatchObject({ path: path.join(lower, "skill.md"), head: { text: "---\nname: b\n---\n", whole: true } });
+  });
+
+  it("says undefined for a folder without one, or whose SKILL.md is a folder", async () => {
+    expect(readSkillHeadSync(await skillDir({ "README.md": "# x" }))).toBeUndefined();
+    const folder = await skillDir({});
+    await mkdir(path.join(folder, "SKILL.md"));
+    expect(readSkillHeadSync(folder)).toBeUndefined();
+    expect(readSkillHeadSync(path.join(folder, "missing"))).toBeUndefined();
+  });
+
+  it("asks for the stat path for a FIFO, a file over the limit, and a symlink while a root is set", async () => {
+    const fifo = await skillDir({});
+    execFileSync("mkfifo", [path.join(fifo, "SKILL.md")]);
+    expect(readSkillHeadSync(fifo)).toBe("ask-stat");
+    const big = await skillDir({ "SKILL.md": "" });
+    await truncate(path.join(big, "SKILL.md"), 600 * 1024 * 1024);
+    expect(readSkillHeadSync(big)).toBe("ask-stat");
+    const target = await skillDir({ "SKILL.md": "---\nname: t\n---\n" });
+    const linked = await skillDir({});
+    await symlink(path.join(target, "SKILL.md"), path.join(linked, "SKILL.md"));
+    expect(readSkillHeadSync(linked, dir)).toBe("ask-stat");
+    // Without a root the symlink is followed, as stat follows it.
+    expect(readSkillHeadSync(linked)).toMatchObject({ head: { text: "---\nname: t\n---\n" } });
   });
 });

@@ -1,6 +1,7 @@
-import { closeSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { sep } from "node:path";
 import { SkillctxError } from "./errors.js";
-import { openRegularFileSync } from "./fs/open-file.js";
+import { errorCode, OPEN_FLAGS, openRegularFileSync } from "./fs/open-file.js";
 import type { ReadFailure } from "./fs/open-file.js";
 import { readTextFileSync } from "./fs/read-text-file.js";
 import { MAX_SKILL_FILE_BYTES } from "./limits.js";
@@ -54,36 +55,89 @@ const SCRATCH = Buffer.allocUnsafe(4096);
 export function readHeadSync(file: string, options: ReadHeadOptions = {}): FileHead {
   const opened = openRegularFileSync(file);
   if (!opened.ok) throw readError(file, opened);
-  const { fd } = opened;
   try {
-    const maxBytes = options.maxBytes ?? MAX_SKILL_FILE_BYTES;
-    const stats = options.stat ?? opened.stats;
-    if (opened.stats.size > maxBytes) throw tooLarge(file, opened.stats.size, maxBytes);
-    const chunkSize = Math.max(64, options.chunkSize ?? SCRATCH.length);
-    let buffer = chunkSize === SCRATCH.length ? SCRATCH : Buffer.allocUnsafe(chunkSize);
-    let length = 0;
-    let eof = false;
-    for (;;) {
-      while (length < buffer.length && !eof) {
-        const read = readSync(fd, buffer, length, buffer.length - length, length);
-        if (read === 0) eof = true;
-        length += read;
-      }
-      // A file that grew past the cap since the fstat (or a /proc file, whose size says 0).
-      if (length > maxBytes) throw tooLarge(file, length, maxBytes);
-      const scan = scanHead(buffer, length, eof);
-      if (scan !== "more") {
-        const head = { size: stats.size, mtimeMs: stats.mtimeMs };
-        if (scan === "unfenced") return { text: "", fenced: false, whole: false, ...head };
-        if (scan === "unclosed") return { text: buffer.toString("utf8", 0, length), fenced: true, whole: true, ...head };
-        return { text: buffer.toString("utf8", 0, scan), fenced: true, whole: scan === length && eof, ...head };
-      }
-      const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
-      buffer.copy(bigger, 0, 0, length);
-      buffer = bigger;
-    }
+    return readOpenedHead(file, opened.fd, options.stat ?? opened.stats, opened.stats.size, options);
   } finally {
-    closeSync(fd);
+    closeSync(opened.fd);
+  }
+}
+
+/** A SKILL.md found by {@link readSkillHeadSync}, with its head already read. */
+export interface SkillHeadProbe {
+  path: string;
+  head: FileHead;
+}
+
+/**
+ * The `SKILL.md` (or `skill.md`) of `dir` with its head, read in one go: `open`, `fstat`, `read`, `close`,
+ * where a `stat` first and {@link readHeadSync} later would take five calls (the `stat` resolving the path
+ * again). For a scan of files its cache does not hold: those are read anyway.
+ *
+ * Returns undefined when `dir` has no such regular file (a folder named `SKILL.md` does not count), and
+ * `"ask-stat"` whenever the answer needs more than this fast path gives: a symlink while `containRoot`
+ * is set (opened with `O_NOFOLLOW`, it must be checked against the root), a file that is not regular
+ * (the caller's `stat` names it), an error other than "not found", or a head that cannot be read (too
+ * large, unreadable: the caller's read reports it). The caller then takes its usual path.
+ */
+export function readSkillHeadSync(dir: string, containRoot?: string): SkillHeadProbe | "ask-stat" | undefined {
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
+  const flags = containRoot === undefined ? OPEN_FLAGS : OPEN_FLAGS | NOFOLLOW;
+  for (const name of SKILL_FILE_NAMES) {
+    const file = prefix + name;
+    let fd: number;
+    try {
+      fd = openSync(file, flags);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === "ENOENT") continue;
+      // ENOTDIR: `dir` is no folder (as a failed stat, not a skill); anything else (ELOOP, EACCES, ENXIO) asks stat.
+      return code === "ENOTDIR" ? undefined : "ask-stat";
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (stats.isDirectory()) continue;
+      if (!stats.isFile() || stats.size > MAX_SKILL_FILE_BYTES) return "ask-stat";
+      return { path: file, head: readOpenedHead(file, fd, stats, stats.size, {}) };
+    } catch {
+      return "ask-stat";
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return undefined;
+}
+
+const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"];
+// A symlink named SKILL.md fails with ELOOP instead of being followed (Linux, macOS); 0 where unknown.
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+// The head of an open file: the first chunk, extended until the closing fence line.
+function readOpenedHead(file: string, fd: number, stats: { size: number; mtimeMs: number }, size: number, options: ReadHeadOptions): FileHead {
+  const maxBytes = options.maxBytes ?? MAX_SKILL_FILE_BYTES;
+  if (size > maxBytes) throw tooLarge(file, size, maxBytes);
+  const chunkSize = Math.max(64, options.chunkSize ?? SCRATCH.length);
+  let buffer = chunkSize === SCRATCH.length ? SCRATCH : Buffer.allocUnsafe(chunkSize);
+  let length = 0;
+  let eof = false;
+  for (;;) {
+    while (length < buffer.length && !eof) {
+      const read = readSync(fd, buffer, length, buffer.length - length, length);
+      // The whole file is in once `size` bytes are (no second read to see 0); a /proc file says 0 and reads on.
+      if (read === 0 || (size > 0 && length + read >= size)) eof = true;
+      length += read;
+    }
+    // A file that grew past the cap since the fstat (or a /proc file, whose size says 0).
+    if (length > maxBytes) throw tooLarge(file, length, maxBytes);
+    const scan = scanHead(buffer, length, eof);
+    if (scan !== "more") {
+      const head = { size: stats.size, mtimeMs: stats.mtimeMs };
+      if (scan === "unfenced") return { text: "", fenced: false, whole: false, ...head };
+      if (scan === "unclosed") return { text: buffer.toString("utf8", 0, length), fenced: true, whole: true, ...head };
+      return { text: buffer.toString("utf8", 0, scan), fenced: true, whole: scan === length && eof, ...head };
+    }
+    const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+    buffer.copy(bigger, 0, 0, length);
+    buffer = bigger;
   }
 }
 

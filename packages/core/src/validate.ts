@@ -1,14 +1,18 @@
 import { stat } from "node:fs/promises";
 import * as path from "node:path";
-import { LineCounter, isMap, isNode, isPair } from "yaml";
+import { isMap, isNode, isPair, newLineCounter } from "./yaml-lib.js";
 import type { Document } from "yaml";
 import { diagnostic } from "./diagnostics.js";
-import type { Diagnostic } from "./diagnostics.js";
+import type { Diagnostic, Severity } from "./diagnostics.js";
+import type { Dialect } from "./dialect-fields.js";
+import { CODEX_SKILL_YAML, readCodexSkillMetadataSync } from "./codex-skill-metadata.js";
 import { splitFrontmatter, yamlMessage } from "./frontmatter.js";
 import { SkillctxError } from "./errors.js";
 import { readTextFile } from "./fs/read-text-file.js";
 import { MAX_FRONTMATTER_CHARS, MAX_SKILL_FILE_BYTES, MAX_YAML_ERRORS } from "./limits.js";
-import { checkCompatibility, checkDescription, checkFields, checkName, checkSoftTypes } from "./spec-rules.js";
+import { dialectField, suggestField } from "./dialect-fields.js";
+import { checkDialectTypes, codexYamlFindings, DIALECT_NAMES } from "./dialect-rules.js";
+import { ALLOWED_FIELDS, checkCompatibility, checkDescription, checkFields, checkName, checkSoftTypes } from "./spec-rules.js";
 import type { RuleFinding } from "./spec-rules.js";
 import { parseYamlBlock } from "./yaml-document.js";
 import type { AliasTable } from "./yaml-document.js";
@@ -89,7 +93,28 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
   }
   const text = read.text;
   const dirName = path.basename(path.resolve(dir));
-  return validateSkillMd(text, { strict: options.strict ?? false, path: file, dirName });
+  const result = validateSkillMd(text, { strict: options.strict ?? false, path: file, dirName });
+  const codex = validateCodexYaml(dir, options);
+  if (codex.length === 0) return result;
+  const diagnostics = [...result.diagnostics, ...codex];
+  return { valid: !diagnostics.some((d) => d.severity === "error"), diagnostics };
+}
+
+/**
+ * The findings about a skill's Codex `agents/openai.yaml` (none when it has none): notes naming each
+ * Codex field; without `strict`, also wrong types (errors), unknown keys and unreadable files (warnings).
+ */
+function validateCodexYaml(dir: string, options: ValidateSkillOptions): Diagnostic[] {
+  const strict = options.strict ?? false;
+  const read = readCodexSkillMetadataSync(dir, { root: options.root });
+  if (!read.found) return [];
+  const file = path.join(dir, CODEX_SKILL_YAML);
+  if (read.metadata === undefined) return strict ? [] : read.diagnostics.map((d) => ({ ...d, dialect: "codex" as const }));
+  const out: Diagnostic[] = strict ? [] : read.metadata.diagnostics.filter((d) => d.code === "YAML_INVALID").map((d) => ({ ...d, dialect: "codex" as const }));
+  for (const f of codexYamlFindings(read.metadata, strict)) {
+    out.push({ ...diagnostic(f.code, f.severity, f.message, { path: file, line: f.line }), dialect: f.dialect });
+  }
+  return out;
 }
 
 /** {@link validateSkill} on the text of a SKILL.md, without touching the file system. */
@@ -98,6 +123,8 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   const diagnostics: Diagnostic[] = [];
   const add = (code: string, severity: "error" | "warning", message: string, line: number | undefined) =>
     diagnostics.push(diagnostic(code, severity, message, { path: options.path, line }));
+  const addDialect = (code: string, severity: Severity, message: string, line: number | undefined, dialect: Dialect) =>
+    diagnostics.push({ ...diagnostic(code, severity, message, { path: options.path, line }), dialect });
   const done = (): ValidationResult => ({
     valid: !diagnostics.some((d) => d.severity === "error"),
     // In file order (Array.prototype.sort is stable: same-line findings keep rule order).
@@ -138,7 +165,7 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
     );
   }
 
-  const counter = new LineCounter();
+  const counter = newLineCounter();
   const { doc, errors, aliases } = parseYamlBlock(block, { lineCounter: counter });
   if (errors.length > 0) {
     for (const e of errors.slice(0, MAX_YAML_ERRORS)) add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${yamlMessage(e.message)}`, fileLine(e.offset));
@@ -170,7 +197,28 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
     for (const f of findings) add(f.code, severity, f.message, key === undefined ? 1 : keyLine(key));
   };
   const keys = Object.keys(data);
-  report(checkFields(keys), "error", keys.find((k) => checkFields([k]).length > 0));
+  if (strict) report(checkFields(keys), "error", keys.find((k) => checkFields([k]).length > 0));
+  else {
+    // Dialect fields are accepted (a note names the dialect, types are checked); the others are errors,
+    // a near miss of a known field with a suggestion.
+    const unknown: string[] = [];
+    let looked = 0;
+    for (const key of keys) {
+      if (ALLOWED_FIELDS.includes(key) || dialectField(key) !== undefined) continue;
+      // Suggestions for the first MAX_SUGGESTIONS unknown keys: a flood of keys costs no more than that.
+      const near = looked++ < MAX_SUGGESTIONS ? suggestField(key) : undefined;
+      if (near === undefined) unknown.push(key);
+      else add("FIELD_MISSPELLED", "error", `Unknown field '${key}': did you mean '${near}'?`, keyLine(key));
+    }
+    if (unknown.length > 0) report(checkFields(unknown), "error", unknown[0]);
+    for (const f of checkDialectTypes(data)) addDialect(f.code, f.severity, f.message, keyLine(f.key), f.dialect);
+  }
+  for (const key of keys) {
+    const field = dialectField(key);
+    if (field === undefined) continue;
+    const accepted = strict ? "the reference validator rejects it" : "accepted";
+    addDialect("DIALECT_FIELD", "info", `'${key}' is a ${DIALECT_NAMES[field.dialect]} field (${field.meaning}); ${accepted}`, keyLine(key), field.dialect);
+  }
   if (!("name" in data)) report([{ code: "NAME_MISSING", message: "Missing required field in frontmatter: name" }], "error", undefined);
   else report(checkName(data.name, options.dirName), "error", "name");
   if (!("description" in data)) {
@@ -183,6 +231,9 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   }
   return done();
 }
+
+// Unknown keys checked for a near miss of a known field (the rest are listed as unexpected).
+const MAX_SUGGESTIONS = 100;
 
 /** File line (1-based) of an offset in `text` before `end` (lines are indexed up to there only). */
 function lineIndex(text: string, end: number): (offset: number) => number {

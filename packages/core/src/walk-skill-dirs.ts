@@ -7,6 +7,8 @@ import { isInside } from "./fs/paths.js";
 import { walk } from "./fs/walk.js";
 import type { WalkEntry } from "./fs/walk.js";
 import { MAX_SKILL_DIR_DEPTH } from "./limits.js";
+import { readSkillHeadSync } from "./read-head.js";
+import type { FileHead } from "./read-head.js";
 import type { ScanPacer } from "./scan-pacer.js";
 import type { SkillScope } from "./skill.js";
 
@@ -40,6 +42,11 @@ export interface FoundSkillFile {
   stat?: { size: number; mtimeMs: number };
   /** Given as a source itself, rather than found in a parent folder. */
   explicit?: boolean;
+  /**
+   * The frontmatter head, when the walk already read it (a SKILL.md its cache did not hold: see
+   * {@link readSkillHeadSync}); the loader takes it instead of reading the file again, then drops it.
+   */
+  head?: FileHead;
   /** Real path of the project root the file must stay inside when read (project scope), else unset. */
   containRoot?: string;
 }
@@ -54,6 +61,11 @@ export interface WalkContext {
   seenFiles: Set<string>;
   /** Real paths of skill folders: files inside them are resources, never skills. */
   skillDirs: Set<string>;
+  /**
+   * The scan's cache, by file path. A SKILL.md it holds is found with one `stat` (unchanged, it is not
+   * read); any other is opened and its head read at once, saving the `stat`. Unset: every file is stat'ed.
+   */
+  cached?: ReadonlyMap<string, unknown>;
 }
 
 /** A SKILL.md found in a folder, or why the folder's SKILL.md may not be read. */
@@ -117,9 +129,20 @@ export async function walkParentFolder(
   out: FoundSkillFile[],
   containRoot?: string,
 ): Promise<void> {
-  const { pacer } = context;
+  const { pacer, cached } = context;
   const visit = (entry: WalkEntry): boolean => {
     if (entry.type === "dir") {
+      const probe = cached === undefined || isCached(cached, entry.path) ? "ask-stat" : readSkillHeadSync(entry.path, containRoot);
+      if (probe !== "ask-stat") {
+        pacer.tick(probe === undefined ? 2 : 4);
+        if (probe === undefined) return true;
+        context.skillDirs.add(entry.realPath);
+        const { head } = probe;
+        const found: FoundSkillFile = { path: probe.path, format: "skill-md", scope, dir: entry.path, stat: { size: head.size, mtimeMs: head.mtimeMs }, head };
+        if (containRoot !== undefined) found.containRoot = containRoot;
+        out.push(found);
+        return false;
+      }
       const skillFile = findSkillFile(entry.path, containRoot);
       pacer.tick(skillFile === undefined ? 2 : 1);
       if (skillFile === undefined) return true;
@@ -167,6 +190,12 @@ export async function walkParentFolder(
 /** A short reason for a file-system error (its code when it has one). */
 export function reason(error: unknown): string {
   return errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+}
+
+function isCached(cached: ReadonlyMap<string, unknown>, dir: string): boolean {
+  if (cached.size === 0) return false;
+  const prefix = withSep(dir);
+  return cached.has(prefix + "SKILL.md") || cached.has(prefix + "skill.md");
 }
 
 function isSkipped(name: string): boolean {

@@ -4,7 +4,7 @@
  * alias resolution cost O(n) per key and per alias (quadratic on 50,000 keys or aliases), so both are
  * done here in one pass; nesting deeper than the cap is refused before the parser recurses into it.
  */
-import { CST, Lexer, isAlias, isMap, isScalar, parseDocument, visit } from "yaml";
+import { isAlias, isMap, isScalar, visit, yaml } from "./yaml-lib.js";
 import type { Alias, Document, LineCounter, Node } from "yaml";
 import { MAX_YAML_DEPTH } from "./limits.js";
 
@@ -47,10 +47,10 @@ export function parseYamlBlock(block: string, options: ParseYamlBlockOptions = {
       counter.addNewLine(0);
       for (let i = block.indexOf("\n"); i !== -1; i = block.indexOf("\n", i + 1)) counter.addNewLine(i + 1);
     }
-    const doc = parseDocument("");
+    const doc = yaml().parseDocument("");
     return { doc, errors: [{ offset: deep, message: `collections nested deeper than ${maxDepth} levels; refused` }], aliases: new Map() };
   }
-  const doc = parseDocument(block, {
+  const doc = yaml().parseDocument(block, {
     lineCounter: options.lineCounter,
     prettyErrors: false,
     uniqueKeys: false,
@@ -111,6 +111,7 @@ export function tooDeep(block: string, max: number): number | undefined {
   let offset = 0;
   let flow = 0;
   let compact = 0;
+  const { CST, Lexer } = yaml();
   for (const token of new Lexer().lex(block)) {
     const type = CST.tokenType(token);
     switch (type) {

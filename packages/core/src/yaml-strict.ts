@@ -5,7 +5,7 @@
  * comments (its ruamel scanner only skips spaces), and keys that are equal once read as written (`1` and
  * `"1"`). The `yaml` package accepts all of these.
  */
-import { isAlias, isCollection, isMap, isNode, isPair, isScalar, visit } from "yaml";
+import { isAlias, isCollection, isMap, isNode, isPair, isScalar, visit } from "./yaml-lib.js";
 import type { Document } from "yaml";
 import type { AliasTable } from "./yaml-document.js";
 import { scalarText } from "./yaml-values.js";

@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, visit } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, visit } from "./yaml-lib.js";
 import type { Alias, Document, Node } from "yaml";
 import { SkillctxError } from "./errors.js";
 import { MAX_YAML_ALIAS_EXPANSIONS, MAX_YAML_DEPTH } from "./limits.js";

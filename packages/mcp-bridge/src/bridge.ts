@@ -7,7 +7,8 @@ import {
   MCP_MAX_TOOL_PAGES,
   MCP_MAX_TOOLS_PER_SERVER,
 } from "@skillctx/core/internal";
-import { ServerConnection, type ConnectionContext } from "./server-connection.js";
+// The connection module brings the MCP SDK (about 100 ms to load): it is imported when the first bridge is created.
+import type { ConnectionContext, ServerConnection } from "./server-connection.js";
 import { assignToolNames, reduce } from "./tool-names.js";
 import type { DeclaredServer, McpCallResult, McpServerStatus, McpTool } from "./types.js";
 
@@ -97,6 +98,8 @@ export async function createMcpBridge(
   options: McpBridgeOptions & { start?: readonly string[] } = {},
 ): Promise<McpBridge> {
   options.signal?.throwIfAborted();
+  Connection ??= (await import("./server-connection.js")).ServerConnection;
+  options.signal?.throwIfAborted();
   const bridge = new Bridge(options);
   bridge.add(servers);
   if (options.start !== undefined && options.start.length > 0) {
@@ -109,6 +112,9 @@ export async function createMcpBridge(
   }
   return bridge;
 }
+
+// Set by the first createMcpBridge, before any Bridge exists.
+let Connection: typeof ServerConnection | undefined;
 
 class Bridge implements McpBridge {
   readonly #connections = new Map<string, ServerConnection>();
@@ -152,7 +158,7 @@ class Bridge implements McpBridge {
     for (const server of servers) {
       const existing = this.#connections.get(server.name);
       if (existing === undefined) {
-        this.#connections.set(server.name, new ServerConnection(server, this.#ctx));
+        this.#connections.set(server.name, new Connection!(server, this.#ctx));
       } else if (!sameDeclaration(existing.server, server)) {
         const by = server.skill === undefined ? "" : ` by skill "${server.skill}"`;
         this.#reportOnce(

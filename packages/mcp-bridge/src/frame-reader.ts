@@ -1,4 +1,5 @@
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { formatBytes } from "./format-bytes.js";
 
 /** What is wrong with a message a server sent. */
 export type FrameProblem = "oversize" | "malformed";
@@ -128,14 +129,8 @@ export function parseMessage(text: string): { ok: true; message: JSONRPCMessage 
   }
 }
 
-/** `16 MiB`, `64 KiB`, `512 bytes`. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
-}
+// Kept here for the modules that import it from this one.
+export { formatBytes };
 
 // The start of a bad message, for a diagnostic: short, one line, control characters shown as escapes.
 function excerpt(text: string, max = 80): string {

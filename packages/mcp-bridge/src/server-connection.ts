@@ -80,7 +80,10 @@ export class ServerConnection {
   start(signal?: AbortSignal): Promise<Diagnostic | undefined> {
     if (this.state === "running") return Promise.resolve(undefined);
     if (this.state === "failed") return Promise.resolve(this.failure);
-    if (this.state === "untrusted") return Promise.resolve(this.#notStarted("MCP_SERVER_UNTRUSTED", "its skill comes from an untrusted source (trust the project scope to allow it)"));
+    if (this.state === "untrusted") {
+      const source = this.server.skill === undefined ? "it is declared by the project's MCP configuration" : "its skill comes from an untrusted source";
+      return Promise.resolve(this.#notStarted("MCP_SERVER_UNTRUSTED", `${source} (trust the project scope to allow it)`));
+    }
     if (this.state === "disabled") return Promise.resolve(this.#notStarted("MCP_SERVER_DISABLED", "it is disabled (enabled: false)"));
     if (this.state === "closed") return Promise.resolve(this.#notStarted("MCP_BRIDGE_CLOSED", "the bridge is closed"));
     this.#starting ??= this.#connect(signal).finally(() => (this.#starting = undefined));

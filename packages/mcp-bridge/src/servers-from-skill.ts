@@ -1,10 +1,10 @@
 import * as path from "node:path";
 import { diagnostic, isScopeTrusted, type Diagnostic, type Skill, type Trust } from "@skillctx/core";
-import { MCP_MAX_CONFIG_BYTES, readTextFile } from "@skillctx/core/internal";
+import { MCP_MAX_CONFIG_BYTES, readTextFileSync } from "@skillctx/core/internal";
 import { processEnv } from "@skillctx/process";
 import { checkServerName, parseServerConfig } from "./config-schema.js";
 import { expandVars, MAX_EXPAND_DEPTH } from "./expand-vars.js";
-import { formatBytes } from "./frame-reader.js";
+import { formatBytes } from "./format-bytes.js";
 import type { DeclaredServer } from "./types.js";
 
 /** Options for {@link serversFromSkill}. */
@@ -50,7 +50,6 @@ export async function serversFromSkill(
   skill: Skill,
   options: ServersFromSkillOptions = {},
 ): Promise<{ servers: DeclaredServer[]; diagnostics: Diagnostic[] }> {
-  const env = processEnv(options.vars);
   const trusted = isScopeTrusted(skill.source.scope, options.trust);
   const maxBytes = options.maxConfigBytes ?? MCP_MAX_CONFIG_BYTES;
   const diagnostics: Diagnostic[] = [];
@@ -67,51 +66,78 @@ export async function serversFromSkill(
     if (read.found) blocks.push({ raw: read.value, path: file });
   }
 
+  // The allowlisted environment is copied only for a skill that declares servers (most do not).
+  const env = blocks.length === 0 ? {} : processEnv(options.vars);
   for (const block of blocks) {
-    const where = { path: block.path };
-    const map = serverMap(block.raw, where, diagnostics);
-    for (const [name, rawConfig] of Object.entries(map)) {
-      const refused = checkServerName(name);
-      if (refused !== undefined) {
-        diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", `MCP server name ${refused}; the server is ignored`, where));
-        continue;
-      }
-      const expanded = expandVars(rawConfig, { env, fixed: { SKILL_ROOT: skill.dir }, maxChars: maxBytes });
-      if (expanded.overflow) {
-        diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", `MCP server "${name}" expands to more than ${formatBytes(maxBytes)} or nests deeper than ${MAX_EXPAND_DEPTH} levels; the server is ignored`, where));
-        continue;
-      }
-      if (expanded.unresolved.length > 0) {
-        const names = expanded.unresolved.slice(0, 10).map((v) => "${" + v + "}").join(", ");
-        const more = expanded.unresolved.length > 10 ? ` and ${expanded.unresolved.length - 10} more` : "";
-        diagnostics.push(
-          diagnostic(
-            "MCP_CONFIG_UNRESOLVED_VAR",
-            "warning",
-            `MCP server "${name}": ${names}${more} not set; left as written (only the allowlisted environment and the variables you pass are expanded)`,
-            where,
-          ),
-        );
-      }
-      const parsed = parseServerConfig(name, expanded.value, where);
-      diagnostics.push(...parsed.diagnostics);
-      if (parsed.config === undefined) continue;
-      if (servers.some((s) => s.name === name)) {
-        diagnostics.push(
-          diagnostic("MCP_SERVER_DUPLICATE", "warning", `MCP server "${name}" is declared twice by skill "${skill.name}"; the first is kept`, where),
-        );
-        continue;
-      }
-      const config = parsed.config;
-      if (config.type === "stdio" && config.cwd !== undefined && skill.dir !== undefined) {
-        config.cwd = path.resolve(skill.dir, config.cwd);
-      }
-      const server: DeclaredServer = { name, config, skill: skill.name, trusted };
-      if (block.path !== undefined) server.path = block.path;
-      servers.push(server);
-    }
+    declareBlock(block, { skill: skill.name, trusted, env, fixed: { SKILL_ROOT: skill.dir }, baseDir: skill.dir, maxBytes, servers, diagnostics });
   }
   return { servers, diagnostics };
+}
+
+/** Where a block of server settings goes: the owner's list, with its trust decision and expansion context. */
+export interface DeclareContext {
+  /** The skill that declares the servers; undefined for the project's own configuration. */
+  skill: string | undefined;
+  trusted: boolean;
+  env: Record<string, string>;
+  /** Variables fixed by skillctx (`${SKILL_ROOT}`), never taken from the environment. */
+  fixed: Record<string, string | undefined>;
+  /** A relative stdio `cwd` resolves against this folder. */
+  baseDir: string | undefined;
+  maxBytes: number;
+  servers: DeclaredServer[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * @internal Declares the servers of one block (`{ mcpServers: {...} }` or a bare map): names checked and
+ * never expanded, settings expanded within caps and validated; broken entries become diagnostics; a name
+ * already in `ctx.servers` is a duplicate (the first is kept).
+ */
+export function declareBlock(block: { raw: unknown; path: string | undefined }, ctx: DeclareContext): void {
+  const { diagnostics, servers, maxBytes } = ctx;
+  const where = { path: block.path };
+  const owner = ctx.skill === undefined ? "the project" : `skill "${ctx.skill}"`;
+  const map = serverMap(block.raw, where, diagnostics);
+  for (const [name, rawConfig] of Object.entries(map)) {
+    const refused = checkServerName(name);
+    if (refused !== undefined) {
+      diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", `MCP server name ${refused}; the server is ignored`, where));
+      continue;
+    }
+    const expanded = expandVars(rawConfig, { env: ctx.env, fixed: ctx.fixed, maxChars: maxBytes });
+    if (expanded.overflow) {
+      diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", `MCP server "${name}" expands to more than ${formatBytes(maxBytes)} or nests deeper than ${MAX_EXPAND_DEPTH} levels; the server is ignored`, where));
+      continue;
+    }
+    if (expanded.unresolved.length > 0) {
+      const names = expanded.unresolved.slice(0, 10).map((v) => "${" + v + "}").join(", ");
+      const more = expanded.unresolved.length > 10 ? ` and ${expanded.unresolved.length - 10} more` : "";
+      diagnostics.push(
+        diagnostic(
+          "MCP_CONFIG_UNRESOLVED_VAR",
+          "warning",
+          `MCP server "${name}": ${names}${more} not set; left as written (only the allowlisted environment and the variables you pass are expanded)`,
+          where,
+        ),
+      );
+    }
+    const parsed = parseServerConfig(name, expanded.value, where);
+    diagnostics.push(...parsed.diagnostics);
+    if (parsed.config === undefined) continue;
+    if (servers.some((s) => s.name === name)) {
+      diagnostics.push(diagnostic("MCP_SERVER_DUPLICATE", "warning", `MCP server "${name}" is declared twice by ${owner}; the first is kept`, where));
+      continue;
+    }
+    const config = parsed.config;
+    if (config.type === "stdio" && config.cwd !== undefined && ctx.baseDir !== undefined) {
+      config.cwd = path.resolve(ctx.baseDir, config.cwd);
+    }
+    const server: DeclaredServer = { name, config, trusted: ctx.trusted };
+    if (ctx.skill !== undefined) server.skill = ctx.skill;
+    if (block.path !== undefined) server.path = block.path;
+    servers.push(server);
+  }
 }
 
 // `{ mcpServers: {...} }` or a bare map of servers.
@@ -132,22 +158,24 @@ function serverMap(raw: unknown, where: { path: string | undefined }, diagnostic
   return mcpServers;
 }
 
-async function readJson(file: string, options: { maxBytes: number; root: string | undefined }): Promise<{ found: boolean; value?: unknown; diagnostic?: Diagnostic }> {
-  const read = await readTextFile(file, { maxBytes: options.maxBytes, root: options.root });
+/** @internal Reads a JSON server list through the one file reader (containment, size cap); never throws. */
+export async function readJson(file: string, options: { maxBytes: number; root: string | undefined }): Promise<{ found: boolean; value?: unknown; diagnostic?: Diagnostic }> {
+  // Synchronous: a scan of 1,000 skills asks for 1,000 mostly missing files; a thread-pool trip each costs 10× the call.
+  const read = readTextFileSync(file, { maxBytes: options.maxBytes, root: options.root });
   if (!read.ok) {
     if (read.code === "NOT_FOUND") return { found: false };
     const code = read.code === "PATH_OUTSIDE_ROOT" ? "PATH_OUTSIDE_ROOT" : read.code === "TOO_LARGE" ? "MCP_CONFIG_TOO_LARGE" : "MCP_CONFIG_READ";
     const why =
       read.code === "PATH_OUTSIDE_ROOT"
-        ? "it leads outside the skill's project (symlink); not read"
+        ? "it leads outside the project (symlink); not read"
         : read.code === "TOO_LARGE"
           ? `it is larger than ${formatBytes(options.maxBytes)}; not read`
           : read.message;
-    return { found: false, diagnostic: diagnostic(code, "error", `cannot read ${MCP_JSON}: ${why}`, { path: file }) };
+    return { found: false, diagnostic: diagnostic(code, "error", `cannot read ${path.basename(file)}: ${why}`, { path: file }) };
   }
   if (read.truncated) {
     const why = `it is larger than ${formatBytes(options.maxBytes)}; not read`;
-    return { found: false, diagnostic: diagnostic("MCP_CONFIG_TOO_LARGE", "error", `cannot read ${MCP_JSON}: ${why}`, { path: file }) };
+    return { found: false, diagnostic: diagnostic("MCP_CONFIG_TOO_LARGE", "error", `cannot read ${path.basename(file)}: ${why}`, { path: file }) };
   }
   const text = read.text;
   try {
@@ -157,7 +185,7 @@ async function readJson(file: string, options: { maxBytes: number; root: string 
     const position = /position (\d+)/.exec((error as Error).message)?.[1];
     const line = position === undefined ? undefined : lineAt(text, Number(position));
     const at = line === undefined ? "" : ` (line ${line})`;
-    return { found: false, diagnostic: diagnostic("MCP_CONFIG_INVALID", "error", `${MCP_JSON} is not valid JSON${at}`, { path: file, line }) };
+    return { found: false, diagnostic: diagnostic("MCP_CONFIG_INVALID", "error", `${path.basename(file)} is not valid JSON${at}`, { path: file, line }) };
   }
 }
 

@@ -1,2 +1,3 @@
-/** `skillctx/ai-sdk`: the ai-sdk adapter. Imports only its framework's types. */
-export * from "./adapters/ai-sdk.js";
+/** `skillctx/ai-sdk`: skillctx in a Vercel AI SDK 6 loop. Imports only `ai`'s types. */
+export { createAiSdkLoop, fromAiSdkMessages, skillctxPrepareStep, toAiSdkMessages, toAiSdkTools } from "./adapters/ai-sdk.js";
+export type { AiSdkLoop, AiSdkSkillTool, AiSdkStepOptions } from "./adapters/ai-sdk.js";

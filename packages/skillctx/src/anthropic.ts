@@ -1,2 +1,4 @@
-/** `skillctx/anthropic`: the anthropic adapter. Imports only its framework's types. */
-export * from "./adapters/anthropic.js";
+/** `skillctx/anthropic`: the Anthropic Messages API adapter. Imports only `@anthropic-ai/sdk`'s types. */
+export { fromAnthropicMessages, runAnthropicToolUses, toAnthropicMessages, toAnthropicRequest, toAnthropicTools } from "./adapters/anthropic.js";
+
+export type { AnthropicRequest, AnthropicRequestOptions } from "./adapters/anthropic.js";

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
-import { runCli } from "./cli/run.js";
+// The `skillctx` bin. It imports only the dispatcher: help and --version load no command, engine,
+// tokenizer or YAML parser; each command's module is imported when it runs.
+import { main } from "./cli/main.js";
 
-process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+await main(process.argv.slice(2));

@@ -36,6 +36,10 @@ export interface Activation {
   match?: string;
   /** Index (in the step's `messages`) of the message it was attached to. */
   messageIndex?: number;
+  /** The skill's `model` field (Claude Code), for a host that honours it. */
+  model?: string;
+  /** The skill's `context` field (Claude Code `fork`: run it as a sub-agent), for a host that honours it. */
+  context?: string;
 }
 
 /** Text the engine appended to one of the step's messages (as a trailing text part). */
@@ -106,4 +110,14 @@ export interface TextLimits {
   maxAttachedSkillBytes?: number;
   /** UTF-8 bytes of each skill body that `load_skill` (or a toolset's equivalent) returns. @default 65536 */
   maxLoadedSkillBytes?: number;
+  /**
+   * UTF-8 bytes of each invoked or loaded body re-attached after the host condensed its message away
+   * (Claude Code keeps 5,000 tokens of each skill after compaction; about 4 bytes a token). @default 20000
+   */
+  maxReattachedSkillBytes?: number;
+  /**
+   * UTF-8 bytes of all bodies re-attached in one step, most recently activated first; a body that does
+   * not fit is not re-attached (Claude Code's budget is 25,000 tokens). @default 100000
+   */
+  maxReattachedTotalBytes?: number;
 }

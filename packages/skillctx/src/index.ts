@@ -11,10 +11,12 @@ export type { Trust } from "@skillctx/core";
 // The core types and the error class that skillctx's API uses, so users need one dependency.
 export { SkillctxError } from "@skillctx/core";
 export type { Skill, SkillInit, SkillSourceInput, Diagnostic, Severity, Trigger, SkillSource, SkillScope, SkillFormat, SkillInput, SkillctxErrorOptions } from "@skillctx/core";
-export type { ContextState, Attachment } from "./engine/state.js";
-export type { Templates, InjectionInfo, GuidanceEntry } from "./engine/templates.js";
+export type { ContextState, Attachment, Carrier } from "./engine/state.js";
+export type { Templates, InjectionInfo, GuidanceEntry, NestedCatalogInfo } from "./engine/templates.js";
 export type { McpLimits, McpSettings } from "./engine/skill-servers.js";
+export type { GuidanceSettings } from "./engine/skill-set.js";
 export type { InputValues } from "./engine/task-inputs.js";
+export type { NestedSkillsSetting } from "./engine/nested-skills.js";
 export type { Message, ContentPart, TextPart, ToolCall } from "./messages.js";
 export type { ToolResult, ToolProvider } from "./context-types.js";
 export type { HostTool } from "./tools/host-tools.js";

@@ -1,2 +1,3 @@
-/** `skillctx/openai-agents`: the openai-agents adapter. Imports only its framework's types. */
-export * from "./adapters/openai-agents.js";
+/** `skillctx/openai-agents`: skillctx in an OpenAI Agents JS run. Imports only `@openai/agents`' types. */
+export { createOpenAIAgentsLoop, fromAgentItems, skillctxInputFilter, toOpenAIAgentsTools } from "./adapters/openai-agents.js";
+export type { AgentsToolFactory, OpenAIAgentsLoop, OpenAIAgentsStepOptions } from "./adapters/openai-agents.js";

@@ -1,57 +1,43 @@
-import path from "node:path";
-import { parseArgs } from "node:util";
-import { AgentContext } from "../engine/agent-context.js";
-import type { ContextStep } from "../engine/agent-context.js";
+import type { Activation, ContextStep } from "../engine/agent-context.js";
 import type { Message } from "../messages.js";
 import { messageText } from "../messages.js";
-import { EXIT_OK } from "./io.js";
+import { commandInfo } from "./commands.js";
+import { cell, formatDiagnostic, jsonText, printable } from "./format.js";
+import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
-import { formatDiagnostic } from "./format.js";
+import { hasErrors, openContext } from "./load.js";
+import { parseFlags } from "./options.js";
 
 /** `skillctx build`: plays messages as successive user turns and shows what each step activates. */
 export const buildCommand: CliCommand = {
-  summary: "play messages as user turns and print each step's activations, then the final context",
-  usage: "skillctx build [--cwd DIR] [-m MESSAGE]... [--model M] [--trust] [--no-user] [--json]",
   async run(argv: string[], io: CliIo): Promise<number> {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        cwd: { type: "string" },
-        message: { type: "string", short: "m", multiple: true },
-        model: { type: "string" },
-        trust: { type: "boolean", default: false },
-        "no-user": { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
-      },
-      allowPositionals: false,
-    });
-    const ctx = await AgentContext.create({
-      cwd: path.resolve(values.cwd ?? "."),
-      userSkills: !values["no-user"],
-      ...(values.model !== undefined && { model: values.model }),
-      ...(values.trust && { trust: { project: true } }),
-    });
+    const flags = parseFlags(argv, commandInfo("build").flags);
+    const messages = flags.list("message");
+    const { ctx, first } = await openContext(flags, io);
     try {
       const history: Message[] = [];
-      const steps: ContextStep[] = [];
-      steps.push(await ctx.buildContext(history));
-      for (const text of values.message ?? []) {
+      const steps: ContextStep[] = [first];
+      for (const text of messages) {
         history.push({ role: "user", content: text });
-        steps.push(await ctx.buildContext(history));
+        steps.push(await ctx.buildContext(history, io.signal === undefined ? {} : { signal: io.signal }));
       }
       const last = steps[steps.length - 1]!;
-      if (values.json) {
-        const json = {
-          steps: steps.map((s) => ({ activated: s.activated, diagnostics: s.diagnostics })),
-          system: last.system,
-          messages: last.messages,
-          tools: last.tools,
-        };
-        io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+      if (flags.bool("json")) {
+        io.stdout.write(
+          jsonText({
+            steps: steps.map((s) => ({ activated: s.activated, diagnostics: s.diagnostics })),
+            system: last.system,
+            messages: last.messages,
+            tools: last.tools,
+          }),
+        );
       } else {
-        io.stdout.write(formatSteps(steps, values.message ?? []));
+        io.stdout.write(formatSteps(steps, messages));
+        steps.forEach((step, i) => {
+          for (const d of step.diagnostics) io.stderr.write(`${i === 0 ? "" : `step ${i}: `}${formatDiagnostic(d)}\n`);
+        });
       }
-      return EXIT_OK;
+      return steps.some((s) => hasErrors(s.diagnostics)) ? EXIT_FINDINGS : EXIT_OK;
     } finally {
       await ctx.close();
     }
@@ -60,20 +46,24 @@ export const buildCommand: CliCommand = {
 
 function formatSteps(steps: ContextStep[], messages: string[]): string {
   const out: string[] = [];
-  const initial = steps[0]!;
-  for (const d of initial.diagnostics) out.push(formatDiagnostic(d));
   steps.slice(1).forEach((step, i) => {
-    out.push(`── step ${i + 1}: user: ${messages[i]}`);
+    out.push(`── step ${i + 1}: user: ${cell(messages[i]!, 200)}`);
     if (step.activated.length === 0) out.push("   (nothing activated)");
     for (const a of step.activated) {
-      const why = a.trigger === "path" ? `touched ${a.match}` : a.trigger === "load" ? "loaded by the model" : `matched "${a.match}"`;
-      out.push(`   + ${a.skill} (${a.trigger}: ${why})`);
+      out.push(`   + ${cell(a.skill)} (${a.trigger}: ${cell(activationReason(a))})`);
     }
-    for (const d of step.diagnostics) out.push(`   ${formatDiagnostic(d)}`);
   });
   const last = steps[steps.length - 1]!;
-  out.push("", "══ system", last.system, "", "══ messages");
-  last.messages.forEach((m, i) => out.push(`[${i}] ${m.role}:`, messageText(m), ""));
-  if (last.tools.length > 0) out.push("══ tools", ...last.tools.map((t) => `- ${t.name}: ${t.description.split("\n")[0]}`));
+  if (out.length > 0) out.push("");
+  out.push("══ system", printable(last.system), "", "══ messages");
+  last.messages.forEach((m, i) => out.push(`[${i}] ${m.role}:`, printable(messageText(m)), ""));
+  if (last.tools.length > 0) out.push("══ tools", ...last.tools.map((t) => `- ${cell(t.name)}: ${cell(t.description.split("\n")[0] ?? "")}`));
   return `${out.join("\n")}\n`;
+}
+
+function activationReason(a: Activation): string {
+  if (a.trigger === "load") return "loaded by the model";
+  if (a.match === undefined) return a.trigger;
+  if (a.trigger === "path") return `touched ${a.match}`;
+  return a.trigger === "command" ? `invoked as "${a.match}"` : `matched "${a.match}"`;
 }

@@ -1,41 +1,101 @@
-import { EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
-import type { CliCommand, CliIo } from "./io.js";
-import { commands } from "./commands.js";
+import { readFileSync } from "node:fs";
+import { COMMANDS, findCommand } from "./commands.js";
+import type { CommandInfo } from "./commands.js";
+import { printableLine, jsonText } from "./format.js";
+import { commandHelp, helpJson, overviewHelp } from "./help.js";
+import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
+import type { CliIo } from "./io.js";
+import { wantsHelp } from "./options.js";
 
-/** Runs the `skillctx` CLI with `argv` (without node and the script) and returns the exit code. */
+/**
+ * Runs the `skillctx` CLI with `argv` (without node and the script) and returns the exit code:
+ * 0 ok, 1 an error-severity finding or a failure, 2 bad usage, 130 interrupted (`io.signal` aborted).
+ * Never throws: an unexpected error is one line on stderr (its stack too with `--debug`), exit 1.
+ * Help and `--version` import no command module.
+ */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.stdout.write(await help());
-    return name === undefined ? EXIT_USAGE : EXIT_OK;
-  }
-  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (load === undefined) {
-    io.stderr.write(`skillctx: unknown command '${name}'\n\n${await help()}`);
+  // `skillctx --debug <command> ...` means `skillctx <command> --debug ...`.
+  const leadingDebug = argv[0] === "--debug";
+  const [first, ...given] = leadingDebug ? argv.slice(1) : argv;
+  const rest = leadingDebug ? ["--debug", ...given] : given;
+  if (first === undefined) {
+    // No command: the overview, on stderr (it is not the data anyone asked for), exit 2.
+    io.stderr.write(overviewHelp());
     return EXIT_USAGE;
   }
-  const command = await load();
+  if (first === "--help" || first === "-h") {
+    io.stdout.write(overviewHelp());
+    return EXIT_OK;
+  }
+  if (first === "--version" || first === "-V") {
+    io.stdout.write(`${version()}\n`);
+    return EXIT_OK;
+  }
+  if (first === "help") return help(rest, io);
+  const command = findCommand(first);
+  if (command === undefined) {
+    const hint = first.startsWith("-") ? `unknown option '${first}'` : `unknown command '${first}'`;
+    io.stderr.write(`skillctx: ${printableLine(hint)} (commands: ${COMMANDS.map((c) => c.name).join(", ")}; see skillctx --help)\n`);
+    return EXIT_USAGE;
+  }
+  if (wantsHelp(rest, command.flags)) {
+    io.stdout.write(commandHelp(command));
+    return EXIT_OK;
+  }
+  const debug = rest.slice(0, endOfOptions(rest)).includes("--debug");
   try {
-    return await command.run(rest, io);
+    io.signal?.throwIfAborted();
+    const module = await command.load();
+    return await module.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError || isParseArgsError(error)) {
-      io.stderr.write(`skillctx ${name}: ${(error as Error).message}\nusage: ${command.usage}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
+    return failure(command, error, io, debug);
   }
 }
 
-async function help(): Promise<string> {
-  const names = Object.keys(commands).sort();
-  const loaded: CliCommand[] = await Promise.all(names.map((n) => commands[n]!()));
-  const width = Math.max(...names.map((n) => n.length));
-  const lines = names.map((n, i) => `  ${n.padEnd(width)}  ${loaded[i]!.summary}`);
-  return `usage: skillctx <command> [options]\n\ncommands:\n${lines.join("\n")}\n`;
+/** `skillctx help [command] [--json]`. */
+function help(args: string[], io: CliIo): number {
+  const json = args.includes("--json");
+  const names = args.filter((a) => a !== "--json");
+  if (names.length > 1 || names.some((n) => n.startsWith("-"))) {
+    io.stderr.write(`skillctx help: ${printableLine(`unexpected argument '${names.find((n) => n.startsWith("-")) ?? names[1]}'`)} (usage: skillctx help [COMMAND] [--json])\n`);
+    return EXIT_USAGE;
+  }
+  if (names.length === 0) {
+    io.stdout.write(json ? jsonText(helpJson(COMMANDS)) : overviewHelp());
+    return EXIT_OK;
+  }
+  const command = findCommand(names[0]!);
+  if (command === undefined) {
+    io.stderr.write(`skillctx help: ${printableLine(`unknown command '${names[0]}'`)} (commands: ${COMMANDS.map((c) => c.name).join(", ")})\n`);
+    return EXIT_USAGE;
+  }
+  io.stdout.write(json ? jsonText(helpJson([command])) : commandHelp(command));
+  return EXIT_OK;
 }
 
-// node:util parseArgs throws TypeErrors with these codes for unknown or malformed options.
-function isParseArgsError(error: unknown): boolean {
+/** The version in skillctx's package.json (two folders up from `cli/`, in `src` and in `dist`). */
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
+  return typeof pkg.version === "string" ? pkg.version : "unknown";
+}
+
+function failure(command: CommandInfo, error: unknown, io: CliIo, debug: boolean): number {
+  if (io.signal?.aborted === true) return EXIT_INTERRUPTED;
+  const prefix = `skillctx ${command.name}: `;
+  if (error instanceof UsageError) {
+    io.stderr.write(`${prefix}${printableLine(error.message)} (see skillctx ${command.name} --help)\n`);
+    return EXIT_USAGE;
+  }
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS");
+  const message = error instanceof Error ? error.message : String(error);
+  const named = error instanceof Error && error.name === "SkillctxError" && typeof code === "string" ? ` (${code})` : "";
+  io.stderr.write(`${prefix}${printableLine(message)}${named}\n`);
+  if (debug && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
+  return EXIT_FINDINGS;
+}
+
+// Options end at `--`; after it, everything is an argument.
+function endOfOptions(args: string[]): number {
+  const at = args.indexOf("--");
+  return at === -1 ? args.length : at;
 }

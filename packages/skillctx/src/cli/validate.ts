@@ -1,12 +1,13 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
 import { compareCodePoints, validateSkill } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { MAX_SKILL_DIR_DEPTH, walk } from "@skillctx/core/internal";
-import { formatDiagnostic } from "./format.js";
+import { commandInfo } from "./commands.js";
+import { formatDiagnostic, jsonText } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
+import { parseFlags } from "./options.js";
 
 /** One validated skill folder, as `--json` prints it. */
 interface ValidateResult {
@@ -17,34 +18,28 @@ interface ValidateResult {
 
 /** `skillctx validate PATH... [--strict] [--json]`: Agent Skills validation of skill folders. */
 export const validateCommand: CliCommand = {
-  summary: "validate skill folders (or parents of skill folders) against the Agent Skills specification",
-  usage: "skillctx validate PATH... [--strict] [--json]",
   async run(argv: string[], io: CliIo): Promise<number> {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: { strict: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
-      allowPositionals: true,
-    });
+    const flags = parseFlags(argv, commandInfo("validate").flags, { positionals: true });
+    const positionals = flags.positionals;
+    const values = { strict: flags.bool("strict"), json: flags.bool("json") };
     if (positionals.length === 0) throw new UsageError("give at least one PATH (a skill folder or a folder of skills)");
     const results: ValidateResult[] = [];
     const skipped: Diagnostic[] = [];
     for (const given of positionals) {
       for (const dir of await skillFolders(given, skipped)) {
+        io.signal?.throwIfAborted();
         const { valid, diagnostics } = await validateSkill(dir, { strict: values.strict });
         results.push({ path: dir, valid, diagnostics });
       }
     }
     if (values.json) {
       const json = {
-        results: results.map((r) => ({
-          path: r.path,
-          valid: r.valid,
-          diagnostics: r.diagnostics.map(({ code, severity, message, line }) => ({ code, severity, message, line })),
-        })),
+        // Diagnostics as the validator returns them (with whatever it adds, such as the dialect of a field).
+        results: results.map((r) => ({ path: r.path, valid: r.valid, diagnostics: r.diagnostics })),
         // What the search of parent folders did not follow (symlinks out of the folder, loops, too deep).
         skipped,
       };
-      io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+      io.stdout.write(jsonText(json));
     } else {
       io.stdout.write(formatHuman(results, skipped));
     }

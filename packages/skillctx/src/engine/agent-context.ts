@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { within } from "@skillctx/process";
 import type { CatalogResult, Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { createSkillCache, diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
@@ -8,16 +9,25 @@ import { resolveToolset } from "../tools/presets/index.js";
 import { SEARCH_TOOL } from "../tools/presets/common.js";
 import { checkToolFilter, Toolbox } from "../tools/toolbox.js";
 import type { ToolboxHost } from "../tools/toolbox.js";
-import { buildAttachment } from "./attachment.js";
-import type { AttachmentContext } from "./attachment.js";
+import { substitute } from "./arguments.js";
+import { buildAttachment, skillDirOf } from "./attachment.js";
+import type { AttachmentContext, BuiltAttachment } from "./attachment.js";
 import { ConversationTracker } from "./conversation.js";
+import type { PendingActivation } from "./conversation.js";
+import { activationOf, invocationHits, resolveInvocation } from "./invocation.js";
+import type { Invocation } from "./invocation.js";
+import { NestedSkills, withNestedSkills } from "./nested-skills.js";
+import type { NestedDiscovery } from "./nested-skills.js";
+import { reattachments } from "./reattach.js";
+import type { Reattachments } from "./reattach.js";
 import { closedError, isClosedError, linkSignals } from "./lifetime.js";
+import { checkInvocationOptions } from "./options.js";
 import type { AgentContextOptions } from "./options.js";
 import { renderSkillText } from "./render-skill.js";
 import { SkillServerPool } from "./skill-servers.js";
 import { loadSkillSet } from "./skill-set.js";
 import { emptyState, parseContextState } from "./state.js";
-import type { Attachment, ContextState } from "./state.js";
+import type { Carrier, ContextState } from "./state.js";
 import { ContextStateStore } from "./state-store.js";
 import { StepQueue } from "./step-queue.js";
 import { buildSystem } from "./system-prompt.js";
@@ -53,6 +63,9 @@ export class AgentContext {
   private readonly limits: Required<TextLimits>;
   private pendingDiagnostics: Diagnostic[] = [];
   private pendingActivations: Activation[] = [];
+  /** `ctx.invoke` calls waiting for the next step. */
+  private invocations: Invocation[] = [];
+  private readonly nested: NestedSkills;
   private readonly queue = new StepQueue();
   /** Aborted by `close()`: every render, server start, script and step in flight is passed its signal. */
   private readonly lifetime = new AbortController();
@@ -74,7 +87,9 @@ export class AgentContext {
     this.templates = { ...defaultTemplates, ...options.templates };
     this.limits = resolveLimits(options.limits);
     this.store = new ContextStateStore(state);
+    this.store.setSessionId(options.sessionId ?? state.sessionId ?? randomUUID());
     this.tracker = new ConversationTracker(this.store);
+    this.nested = new NestedSkills({ cwd: options.cwd, homeDir: options.homeDir, trust: options.trust, cache: options.cache, setting: options.nestedSkills });
     this.servers = new SkillServerPool({
       trust: () => this.options.trust,
       settings: options.mcp,
@@ -98,6 +113,7 @@ export class AgentContext {
       hostTools: checkHostTools(options.tools),
       providers: this.providers,
       render: (text, skill, signal) => this.render(text, skill, signal),
+      substituteVariables: (text, skill) => this.substituteVariables(text, skill),
       diagnostic: (d) => void this.pendingDiagnostics.push(d),
     };
     this.toolbox = new Toolbox(host, resolveToolset(options.toolset));
@@ -106,6 +122,7 @@ export class AgentContext {
       templates: this.templates,
       maxBytes: this.limits.maxAttachedSkillBytes,
       renderOnTrigger: options.render?.onTrigger !== false,
+      sessionId: this.store.sessionId!,
       collectInputs: options.collectInputs,
       render: (text, skill, signal) => this.render(text, skill, signal),
       report: (d) => void this.pendingDiagnostics.push(d),
@@ -120,6 +137,7 @@ export class AgentContext {
    */
   static async create(options: AgentContextOptions): Promise<AgentContext> {
     if (typeof options !== "object" || options === null) throw new SkillctxError("INVALID_OPTIONS", "AgentContext.create needs an options object with a cwd");
+    checkInvocationOptions(options);
     const state = options.state === undefined ? emptyState() : parseContextState(options.state);
     const ctx = new AgentContext({ ...options, cache: options.cache ?? createSkillCache() }, state);
     try {
@@ -180,6 +198,27 @@ export class AgentContext {
   }
 
   /**
+   * Invokes skill `name` for the user, as typing `/name args` would (a Cursor manual rule: `@name`), and
+   * returns the activation. It takes effect at the next step: the body (rendered, `args` substituted,
+   * capped) is attached, frozen, to the last user message new in that step, or, when the step brings
+   * no new user message, to its newest message; a step without messages leaves it for the next one.
+   * The step reports the same activation (with `messageIndex`) in `activated`.
+   *
+   * @throws SkillctxError `SKILL_NOT_FOUND` for an unknown name; `SKILL_NOT_INVOCABLE` for a skill the
+   * user may not invoke (`user-invocable: false`, repository guidance); `INVALID_ARGUMENTS` when `name`
+   * or `args` is not a string; `CONTEXT_CLOSED` after `close()`.
+   * @example
+   * ctx.invoke("deploy", "staging --dry-run"); // { skill: "deploy", trigger: "command", match: "/deploy staging --dry-run" }
+   * const step = await ctx.buildContext(messages); // the deploy body is attached to the last user message
+   */
+  invoke(name: string, args?: string): Activation {
+    this.assertOpen();
+    const { invocation, activation } = resolveInvocation(this.skillSet, name, args);
+    this.invocations.push(invocation);
+    return activation;
+  }
+
+  /**
    * Runs a tool call of the model: a skill tool, a host tool's `execute` or a provider's (MCP) tool.
    * Never throws for bad model input (unknown tool, wrong arguments, a tool the active skill does not
    * allow): those are results with `isError: true`. Rejects when `signal` is aborted and, with
@@ -201,6 +240,17 @@ export class AgentContext {
   listTools(options: { all?: boolean } = {}): ToolDefinition[] {
     if (this.closing !== undefined) throw closedError();
     return options?.all === true ? this.toolbox.allDefinitions() : this.toolbox.definitions();
+  }
+
+  /**
+   * {@link listTools} once the MCP servers being started (by a skill just loaded or fired) have listed
+   * their tools: for adapters whose framework collects the next turn's tools before the step is built.
+   *
+   * @throws SkillctxError `CONTEXT_CLOSED` after `close()`. Rejects with the signal's reason when aborted.
+   */
+  async listToolsSettled(options: { all?: boolean; signal?: AbortSignal } = {}): Promise<ToolDefinition[]> {
+    await this.run(options?.signal, () => this.servers.settled());
+    return this.listTools(options);
   }
 
   /**
@@ -270,12 +320,52 @@ export class AgentContext {
   // --- a step ----------------------------------------------------------------------------------
 
   private async step(messages: readonly Message[], signal: AbortSignal): Promise<ContextStep> {
-    const pending = this.tracker.scan(messages, this.skillSet, this.options.cwd);
+    const skills = this.skillSet;
+    const scan = this.tracker.scan(messages, {
+      skills,
+      cwd: this.options.cwd,
+      withTouched: this.nested.enabled,
+      isSkillTool: (name) => this.toolbox.kindOf(name) === "skill",
+    });
+    const notes: Diagnostic[] = [...scan.notes];
+    const invoked = this.invocations.length === 0 ? { pending: [], placed: 0 } : this.placeInvocations(messages, skills, notes);
+    const pending = invoked.pending.length === 0 ? scan.pending : [...scan.pending, ...invoked.pending];
+    const lookNested = scan.touched.length > 0 && this.nested.hasWork(scan.touched, (folder) => this.store.isNoted(folder));
+    const discovery = lookNested ? await this.discoverNested(scan.touched, skills, signal) : undefined;
     // Most steps fire nothing: they skip the attachment work altogether.
     const prepared = pending.length === 0 ? [] : await Promise.all(pending.map((p) => buildAttachment(p, this.attachmentContext, signal)));
     signal.throwIfAborted();
-    const fired = pending.filter((_, i) => prepared[i] !== undefined);
-    const committed = this.tracker.commit(messages, prepared.filter((a): a is Attachment => a !== undefined));
+    const due = this.store.due;
+    const reattached = due.length === 0 ? undefined : this.reattach(due, messages, skills, pending);
+
+    const fired: PendingActivation[] = [];
+    const built: BuiltAttachment[] = [];
+    pending.forEach((p, i) => {
+      if (prepared[i] === undefined) return;
+      fired.push(p);
+      built.push(prepared[i]);
+    });
+    const carriers: Carrier[] = [];
+    built.forEach(({ attachment, body }) => {
+      if (attachment.trigger === "command") carriers.push({ skill: attachment.skill, kind: "command", fingerprint: attachment.fingerprint, match: attachment.match, body });
+    });
+    const revealed = discovery?.found ?? [];
+    const committed = this.tracker.commit(messages, {
+      attachments: [
+        ...(reattached?.attachments ?? []),
+        ...built.map((b) => b.attachment),
+        ...revealed.flatMap((f) => (f.note === undefined ? [] : [f.note])),
+      ],
+      carriers,
+      loadCarrier: scan.loadCarrier,
+      dropCarriers: reattached?.dropped,
+      revealed: revealed.filter((f) => f.skills.length > 0).map((f) => f.folder),
+    });
+    this.invocations.splice(0, invoked.placed);
+    if (discovery !== undefined) {
+      this.nested.markChecked(discovery.checked);
+      this.skillSet = withNestedSkills(this.skillSet, revealed.flatMap((f) => f.skills));
+    }
     this.assertOpen();
     if (fired.length > 0) this.servers.activate(fired.map((p) => p.skill), signal);
     await this.servers.settled();
@@ -283,12 +373,53 @@ export class AgentContext {
 
     const activated: Activation[] = [
       ...this.pendingActivations,
-      ...fired.map((p) => ({ skill: p.skill.name, trigger: p.trigger, match: p.match, messageIndex: p.index })),
+      ...fired.map((p) => activationOf(p.skill, { trigger: p.trigger, match: p.match, messageIndex: p.index })),
     ];
-    const diagnostics = this.pendingDiagnostics;
+    const diagnostics = [...this.pendingDiagnostics, ...notes, ...(discovery?.diagnostics ?? []), ...(reattached?.diagnostics ?? [])];
     this.pendingActivations = [];
     this.pendingDiagnostics = [];
     return { system: this.parts.system, messages: committed.messages, attachments: committed.attachments, tools, activated, diagnostics };
+  }
+
+  // `ctx.invoke` calls become commands on the last new user message, else on the newest message; with no message they wait.
+  private placeInvocations(messages: readonly Message[], skills: SkillSet, notes: Diagnostic[]): { pending: PendingActivation[]; placed: number } {
+    const index = this.tracker.invocationIndex(messages);
+    if (index < 0) return { pending: [], placed: 0 };
+    const placed = this.invocations.length;
+    const at = { index, fingerprint: this.tracker.fingerprintAt(index)!, message: messages[index]! };
+    return { pending: invocationHits(this.invocations.slice(0, placed), skills, at, notes), placed };
+  }
+
+  // Bodies due again after condensation, to the newest message; skills invoked in this step are attached afresh.
+  private reattach(due: Carrier[], messages: readonly Message[], skills: SkillSet, pending: readonly PendingActivation[]): Reattachments {
+    const context = {
+      cwd: this.options.cwd,
+      templates: this.templates,
+      skills,
+      maxSkillBytes: this.limits.maxReattachedSkillBytes,
+      maxTotalBytes: this.limits.maxReattachedTotalBytes,
+      frozen: (key: string) => this.store.frozen(key),
+    };
+    const invokedNow = new Set(pending.filter((p) => p.trigger === "command").map((p) => p.skill.name));
+    return reattachments(due, this.tracker.fingerprintAt(messages.length - 1), context, invokedNow);
+  }
+
+  private discoverNested(touched: Parameters<NestedSkills["discover"]>[0], skills: SkillSet, signal: AbortSignal): Promise<NestedDiscovery> {
+    return this.nested.discover(touched, {
+      skills,
+      revealed: this.store.nested,
+      isNoted: (folder) => this.store.isNoted(folder),
+      templates: this.templates,
+      catalogFormat: this.options.catalog?.format,
+      loadInstruction: this.toolbox.toolset.loadInstruction,
+      disabled: new Set(this.options.disabled ?? []),
+      signal,
+    });
+  }
+
+  // ${CLAUDE_SKILL_DIR}, ${SKILL_DIR} and ${CLAUDE_SESSION_ID} in a body the model loads (argument placeholders stay: no user arguments).
+  private substituteVariables(text: string, skill: Skill): string {
+    return substitute(text, { skillDir: skillDirOf(skill), sessionId: this.store.sessionId }).text;
   }
 
   // --- skills, guidance and system ---------------------------------------------------------------
@@ -328,13 +459,18 @@ export class AgentContext {
       maxGuidanceBytes: this.limits.maxGuidanceBlockBytes,
       toolset: { loadInstruction: this.toolbox.toolset.loadInstruction, searchTool: SEARCH_TOOL },
     });
+    // Nested skill folders revealed earlier in the conversation (or in a resumed one) join again, outside `system`.
+    const nested = await this.nested.restore(this.store.nested, skillSet, new Set(o.disabled ?? []), signal, diagnostics);
     this.assertOpen();
-    this.skillSet = skillSet;
+    this.skillSet = withNestedSkills(skillSet, nested);
     this.parts = parts;
     this.pendingDiagnostics.push(...diagnostics, ...parts.diagnostics);
     // The conversation is left as it is: new skills fire on new messages only, so the prefix stays stable.
     // Servers of attached skills are offered for the conversation, those of the loaded skill until unloaded.
-    await this.servers.reload(skillSet, [...new Set(this.store.attachments.map((a) => a.skill))], signal, this.store.activeSkill);
+    // The project's own .mcp.json / .cursor/mcp.json servers start with them (trust-gated).
+    this.servers.useProjectConfig(o.cwd, o.homeDir);
+    const attached = this.store.attachments.filter((a) => a.trigger !== "catalog").map((a) => a.skill);
+    await this.servers.reload(this.skillSet, [...new Set(attached)], signal, this.store.activeSkill);
   }
 
   // Guidance with commands is rendered once and frozen in state, so `system` stays byte-stable.
@@ -379,8 +515,8 @@ export class AgentContext {
       },
       activate: (name) => {
         const previous = store.activate(name);
-        this.pendingActivations.push({ skill: name, trigger: "load" });
         const skill = this.skillSet.byName.get(name);
+        this.pendingActivations.push(skill === undefined ? { skill: name, trigger: "load" } : activationOf(skill, { trigger: "load" }));
         if (skill !== undefined) this.servers.load(skill, this.lifetime.signal);
         // The skill that was active is unloaded: its MCP tools are withdrawn (servers of fired skills stay).
         if (previous !== undefined) this.servers.deactivate(previous);

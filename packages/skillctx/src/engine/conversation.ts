@@ -1,24 +1,68 @@
-import type { Skill } from "@skillctx/core";
+import type { Diagnostic, Skill } from "@skillctx/core";
 import { toolCallPaths } from "@skillctx/core";
 import type { SkillSet, StepAttachment } from "../context-types.js";
 import type { Message } from "../messages.js";
 import { messageText, withAppendedText } from "../messages.js";
 import { checkMessages } from "./check-messages.js";
 import { contentHash } from "./fingerprint.js";
-import type { Attachment } from "./state.js";
+import { mentions, slashCommand } from "./invocation.js";
+import type { Attachment, Carrier } from "./state.js";
 import type { ContextStateStore } from "./state-store.js";
 
-/** A trigger that fired on a message this step and still needs its text. */
+/** A trigger that fired, or a user command, on a message this step; it still needs its text. */
 export interface PendingActivation {
   skill: Skill;
-  trigger: "keyword" | "task" | "path";
+  trigger: "keyword" | "task" | "path" | "command";
+  /** The keyword or path that fired it, or the invoking text (`/deploy staging`, `@rule`). */
   match: string;
   index: number;
   fingerprint: string;
   message: Message;
+  /** A `/name` command's argument text (`""` when none); undefined for `@` mentions and triggers. */
+  args?: string | undefined;
 }
 
-type Hit = Pick<PendingActivation, "skill" | "trigger" | "match">;
+/** A new tool result and the paths its call touched (where nested skill folders may be revealed). */
+export interface TouchedPaths {
+  index: number;
+  fingerprint: string;
+  paths: string[];
+}
+
+/** What a scan found in the new messages. */
+export interface ScanResult {
+  pending: PendingActivation[];
+  /** New tool results whose calls named paths (only when `withTouched`). */
+  touched: TouchedPaths[];
+  /** `/name` of skills the user may not invoke: `info` diagnostics. */
+  notes: Diagnostic[];
+  /** The new tool result that carries the pending load's body, when found. */
+  loadCarrier?: { skill: string; fingerprint: string };
+}
+
+/** What the scan needs beside the messages. */
+export interface ScanOptions {
+  skills: SkillSet;
+  cwd: string;
+  /** Report the paths of new tool results (nested skill discovery is on). */
+  withTouched?: boolean;
+  /** Whether a tool name is one of the skill tools (to find the tool result of a load). */
+  isSkillTool?: (name: string) => boolean;
+}
+
+/** What a step records besides scan marks and attachments. */
+export interface StepRecord {
+  attachments: readonly Attachment[];
+  /** Carriers of this step's user commands. */
+  carriers?: readonly Carrier[];
+  loadCarrier?: { skill: string; fingerprint: string } | undefined;
+  /** Carriers given up this step (their bodies could not be re-attached). */
+  dropCarriers?: readonly string[] | undefined;
+  /** Nested skill folders revealed this step. */
+  revealed?: readonly string[];
+}
+
+type Hit = Pick<PendingActivation, "skill" | "trigger" | "match" | "args">;
 
 /**
  * Follows one conversation across steps. The longest prefix of messages that are the same objects
@@ -38,7 +82,8 @@ export class ConversationTracker {
   private occurrences = new Map<string, number>();
   /** Fingerprints present in the current messages. */
   private present = new Set<string>();
-  private toolCallArgs = new Map<string, unknown>();
+  /** Tool calls of the messages seen, by call id. */
+  private toolCalls = new Map<string, { name: string; args: unknown }>();
   private output: Message[] = [];
   /** Where each present fingerprint sits in the messages (for the step's `attachments`). */
   private indexOf = new Map<string, number>();
@@ -53,12 +98,9 @@ export class ConversationTracker {
    *
    * @throws SkillctxError `MESSAGES_INVALID` (before anything changes) for a malformed message.
    */
-  scan(messages: readonly Message[], skills: SkillSet, cwd: string): PendingActivation[] {
-    let same = 0;
-    if (Array.isArray(messages)) {
-      const limit = Math.min(messages.length, this.refs.length);
-      while (same < limit && messages[same] === this.refs[same]) same++;
-    }
+  scan(messages: readonly Message[], options: ScanOptions): ScanResult {
+    const { skills, cwd } = options;
+    const same = Array.isArray(messages) ? samePrefix(messages, this.refs) : 0;
     checkMessages(messages, same);
     const changed = same < this.refs.length;
     this.truncate(same);
@@ -67,33 +109,75 @@ export class ConversationTracker {
     this.keep = same;
 
     this.scannedNow = [];
-    const pending: PendingActivation[] = [];
+    const result: ScanResult = { pending: [], touched: [], notes: [] };
     const firing = new Set<string>();
+    const pendingLoad = this.store.pendingLoad;
     for (let index = same; index < messages.length; index++) {
       const message = messages[index]!;
-      if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.toolCallArgs.set(call.id, call.args);
+      if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.toolCalls.set(call.id, { name: call.name, args: call.args });
       const fingerprint = this.fingerprints[index]!;
       if ((message.role !== "user" && message.role !== "tool") || this.store.isScanned(fingerprint)) continue;
       this.scannedNow.push(fingerprint);
-      const hits = message.role === "user" ? keywordHits(message, skills) : this.pathHits(message, skills, cwd);
+      let hits: Hit[];
+      if (message.role === "user") {
+        hits = userHits(messageText(message), skills, result.notes);
+      } else {
+        const call = message.toolCallId === undefined ? undefined : this.toolCalls.get(message.toolCallId);
+        const paths = call === undefined ? [] : toolCallPaths(call.args);
+        if (options.withTouched === true && paths.length > 0) result.touched.push({ index, fingerprint, paths });
+        if (pendingLoad !== undefined && result.loadCarrier === undefined && call !== undefined && options.isSkillTool?.(call.name) === true && namesSkill(call.args, pendingLoad)) {
+          result.loadCarrier = { skill: pendingLoad, fingerprint };
+        }
+        hits = paths.length === 0 ? [] : pathHits(paths, skills, cwd);
+      }
+      let invokedHere: Set<string> | undefined;
       for (const hit of hits) {
-        if (firing.has(hit.skill.name) || this.store.isAttached(hit.skill.name)) continue;
-        firing.add(hit.skill.name);
-        pending.push({ ...hit, index, fingerprint, message });
+        const name = hit.skill.name;
+        if (hit.trigger === "command") {
+          // An explicit invocation attaches again (new arguments), once per message.
+          if (invokedHere?.has(name) === true) continue;
+          (invokedHere ??= new Set()).add(name);
+        } else if (firing.has(name) || this.store.isAttached(name)) {
+          continue;
+        }
+        firing.add(name);
+        result.pending.push({ ...hit, index, fingerprint, message });
       }
     }
-    return pending;
+    return result;
+  }
+
+  /** Where `ctx.invoke` attaches: the last new user message, else the newest message; -1 when there is none. */
+  invocationIndex(messages: readonly Message[]): number {
+    for (let i = messages.length - 1; i >= this.keep; i--) if (messages[i]!.role === "user") return i;
+    return messages.length - 1;
+  }
+
+  /** The fingerprint of the message at `index` of the last scan's messages. */
+  fingerprintAt(index: number): string | undefined {
+    return this.fingerprints[index];
   }
 
   /**
    * Records this step's scan marks and frozen attachments, and returns the messages to send with the
    * attachments they carry (`messageIndex` into those messages, in the order appended).
    */
-  commit(messages: readonly Message[], attachments: readonly Attachment[]): { messages: Message[]; attachments: StepAttachment[] } {
+  commit(messages: readonly Message[], record: StepRecord): { messages: Message[]; attachments: StepAttachment[] } {
+    const { attachments } = record;
     this.store.markScanned(this.scannedNow);
     this.store.attach(attachments);
+    for (const carrier of record.carriers ?? []) this.store.carry(carrier);
+    for (const name of record.dropCarriers ?? []) this.store.dropCarrier(name);
+    if (record.loadCarrier !== undefined) this.store.placeLoad(record.loadCarrier.skill, record.loadCarrier.fingerprint);
+    if (record.revealed !== undefined && record.revealed.length > 0) this.store.reveal(record.revealed);
+    // Text attached to a message kept from the last step (an invocation when nothing new came): rebuilt.
+    const older = attachments.filter((a) => (this.indexOf.get(a.fingerprint) ?? this.keep) < this.keep);
     // `scan` cut refs and output back to the unchanged prefix; only the rest is appended.
-    const texts = this.keep < messages.length ? this.attachedTexts() : new Map<string, string[]>();
+    const texts = this.keep < messages.length || older.length > 0 ? this.attachedTexts() : new Map<string, string[]>();
+    for (const a of older) {
+      const index = this.indexOf.get(a.fingerprint)!;
+      this.output[index] = withAppendedText(messages[index]!, texts.get(a.fingerprint) ?? []);
+    }
     for (let index = this.keep; index < messages.length; index++) {
       const attached = texts.get(this.fingerprints[index]!);
       this.output.push(attached === undefined ? messages[index]! : withAppendedText(messages[index]!, attached));
@@ -130,7 +214,7 @@ export class ConversationTracker {
     this.fingerprints.length = Math.min(length, this.fingerprints.length);
     this.refs.length = Math.min(length, this.refs.length);
     this.output.length = Math.min(length, this.output.length);
-    if (length === 0) this.toolCallArgs.clear();
+    if (length === 0) this.toolCalls.clear();
   }
 
   private addFingerprint(message: Message): void {
@@ -143,26 +227,56 @@ export class ConversationTracker {
     this.present.add(fingerprint);
   }
 
-  private pathHits(message: Message, skills: SkillSet, cwd: string): Hit[] {
-    if (message.toolCallId === undefined || !this.toolCallArgs.has(message.toolCallId)) return [];
-    const paths = toolCallPaths(this.toolCallArgs.get(message.toolCallId));
-    if (paths.length === 0) return [];
-    const hits: Hit[] = [];
-    for (const match of skills.paths.match(paths, cwd)) {
-      const skill = skills.byName.get(match.skill);
-      if (skill === undefined || hits.some((h) => h.skill === skill)) continue;
-      hits.push({ skill, trigger: "path", match: match.path });
-    }
-    return hits;
-  }
 }
 
-function keywordHits(message: Message, skills: SkillSet): Hit[] {
+// How many leading messages are the same objects as last step's (a hot loop, kept small for the JIT).
+function samePrefix(messages: readonly Message[], refs: readonly Message[]): number {
+  const limit = Math.min(messages.length, refs.length);
+  let same = 0;
+  while (same < limit && messages[same] === refs[same]) same++;
+  return same;
+}
+
+// A user message: its `/name` command first (so a keyword of the same skill does not fire it twice),
+// then `@` mentions, then keywords.
+function userHits(text: string, skills: SkillSet, notes: Diagnostic[]): Hit[] {
   const hits: Hit[] = [];
-  for (const match of skills.keywords.match(messageText(message))) {
+  const command = slashCommand(text, skills);
+  if (command.refused !== undefined) notes.push(command.refused);
+  if (command.hit !== undefined) hits.push({ ...command.hit, trigger: "command" });
+  for (const mention of mentions(text, skills)) hits.push({ ...mention, trigger: "command" });
+  for (const match of skills.keywords.match(text)) {
     const skill = skills.byName.get(match.skill);
     if (skill === undefined || (skill.trigger.type !== "keyword" && skill.trigger.type !== "task")) continue;
     hits.push({ skill, trigger: skill.trigger.type, match: match.keyword });
   }
   return hits;
+}
+
+function pathHits(paths: string[], skills: SkillSet, cwd: string): Hit[] {
+  const hits: Hit[] = [];
+  for (const match of skills.paths.match(paths, cwd)) {
+    const skill = skills.byName.get(match.skill);
+    if (skill === undefined || hits.some((h) => h.skill === skill)) continue;
+    hits.push({ skill, trigger: "path", match: match.path });
+  }
+  return hits;
+}
+
+// Whether a skill tool's arguments name `skill` (a top-level string value, trimmed): the load's tool result.
+function namesSkill(args: unknown, skill: string): boolean {
+  let value = args;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return false;
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  try {
+    return Object.values(value).some((v) => typeof v === "string" && v.trim() === skill);
+  } catch {
+    return false;
+  }
 }

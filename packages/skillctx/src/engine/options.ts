@@ -1,7 +1,10 @@
+import { SkillctxError } from "@skillctx/core";
 import type { Skill, SkillCache, SkillInput, SkillSourceInput, Trust } from "@skillctx/core";
 import type { TextLimits } from "../context-types.js";
 import type { Message } from "../messages.js";
+import type { NestedSkillsSetting } from "./nested-skills.js";
 import type { McpSettings } from "./skill-servers.js";
+import type { GuidanceSettings } from "./skill-set.js";
 import type { ContextState } from "./state.js";
 import type { InputValues } from "./task-inputs.js";
 import type { Templates } from "./templates.js";
@@ -59,14 +62,23 @@ export interface AgentContextOptions {
    * only with `user: true` given explicitly. @default { project: false, user: true }
    */
   trust?: Trust;
+  /** How `` !`cmd` `` spans of skills from trusted scopes are rendered. */
   render?: RenderSettings;
-  /** Read repository guidance files (AGENTS.md, CLAUDE.md, .cursorrules, ...). @default true */
-  guidance?: boolean | { includeNested?: boolean; maxGuidanceBytes?: number };
+  /**
+   * Read repository guidance files (AGENTS.md, CLAUDE.md, .cursorrules, rules, ...) and command files
+   * (`.claude/commands`, `.cursor/commands`, `.github/prompts`); see `GuidanceSettings`. @default true
+   */
+  guidance?: boolean | GuidanceSettings;
   /**
    * Catalog presentation in `system`. Over `budgetTokens` (o200k_base) it degrades: short descriptions,
    * then names only, then as many names as fit, and a `search_skills` tool is listed for the rest.
    */
-  catalog?: { format?: "xml" | "markdown"; budgetTokens?: number };
+  catalog?: {
+    /** `xml`: an `<available_skills>` block; `markdown`: a `- **name**: description` list. @default "xml" */
+    format?: "xml" | "markdown";
+    /** Most tokens (o200k_base) the catalog may take. @default none: every entry in full */
+    budgetTokens?: number;
+  };
   /** The MCP servers that skills declare (`mcp_tools`, `.mcp.json`). */
   mcp?: McpSettings;
   /**
@@ -93,10 +105,24 @@ export interface AgentContextOptions {
   /** Limits of the skill tools (resource size, listed files, script timeout and output). */
   skillTools?: SkillToolSettings;
   /**
-   * Caps on the text that reaches the model: the guidance block, each attached and each loaded skill body.
-   * @default { maxGuidanceBlockBytes: 262144, maxAttachedSkillBytes: 65536, maxLoadedSkillBytes: 65536 }
+   * Caps on the text that reaches the model: the guidance block, each attached and each loaded skill
+   * body, and the bodies re-attached after condensation (per skill and per step).
+   * @default { maxGuidanceBlockBytes: 262144, maxAttachedSkillBytes: 65536, maxLoadedSkillBytes: 65536, maxReattachedSkillBytes: 20000, maxReattachedTotalBytes: 100000 }
    */
   limits?: TextLimits;
+  /**
+   * The conversation's session id, put in for `${CLAUDE_SESSION_ID}` in skill bodies: 1 to 256
+   * characters, no control characters. @default the id saved in `state`, else a random UUID (kept in state)
+   */
+  sessionId?: string;
+  /**
+   * Skill folders below the project root (`packages/web/.claude/skills`, `packages/web/.agents/skills`)
+   * become available when a tool call touches a file below their sub-folder, as in Claude Code; their
+   * catalog entries are attached to that tool result (`system` does not change). `false` turns this off;
+   * `maxFolders` caps how many folders one context reveals.
+   * @default true (at most 100 folders)
+   */
+  nestedSkills?: NestedSkillsSetting;
   /** Overrides of the wording around skill text. */
   templates?: Partial<Templates>;
   /**
@@ -108,4 +134,24 @@ export interface AgentContextOptions {
   cache?: SkillCache;
   /** Aborts `create` (discovery, guidance rendering, server starts). */
   signal?: AbortSignal;
+}
+
+/** Longest `sessionId` accepted. */
+const MAX_SESSION_ID_CHARS = 256;
+
+/**
+ * Checks the options of invocation and nested skills (`sessionId`, `nestedSkills`).
+ *
+ * @throws SkillctxError `INVALID_OPTIONS` naming the bad option.
+ */
+export function checkInvocationOptions(options: Pick<AgentContextOptions, "sessionId" | "nestedSkills">): void {
+  const id: unknown = options.sessionId;
+  if (id !== undefined && (typeof id !== "string" || id.length === 0 || id.length > MAX_SESSION_ID_CHARS || /\p{Cc}/u.test(id))) {
+    throw new SkillctxError("INVALID_OPTIONS", `sessionId must be a string of 1 to ${MAX_SESSION_ID_CHARS} characters without control characters`);
+  }
+  const nested: unknown = options.nestedSkills;
+  if (nested === undefined || typeof nested === "boolean") return;
+  const max = typeof nested === "object" && nested !== null ? (nested as { maxFolders?: unknown }).maxFolders : null;
+  if (max === undefined || (typeof max === "number" && Number.isInteger(max) && max >= 0)) return;
+  throw new SkillctxError("INVALID_OPTIONS", "nestedSkills must be a boolean or { maxFolders?: a non-negative integer }");
 }

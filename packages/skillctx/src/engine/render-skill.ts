@@ -14,11 +14,36 @@ export interface RenderSkillOptions {
 }
 
 /**
+ * Whether `` !`cmd` `` spans in this skill's text are commands to run, as the tool that owns the file
+ * means them: yes in Agent Skills (SKILL.md), OpenHands skills and microagents, skills given in code,
+ * a repository's AGENTS.md (OpenHands runs its dynamic content) and Claude Code commands; no in
+ * CLAUDE.md and Claude Code rules, Cursor, Copilot, Windsurf, Cline and Gemini files, Cursor commands,
+ * Copilot prompts and the user's `~/.codex/AGENTS.md`, which their tools read as static text. Every
+ * render path (guidance, attachments, load_skill, invocation) asks this one function.
+ */
+export function rendersCommands(skill: Skill): boolean {
+  switch (skill.source.format) {
+    case "skill-md":
+    case "legacy":
+    case "inline":
+      return true;
+    case "command":
+      return skill.metadata["kind"] === "claude-command";
+    case "guidance":
+      return skill.metadata["kind"] === "agents" && skill.source.scope !== "user";
+    default:
+      return false;
+  }
+}
+
+/**
  * Renders the `` !`cmd` `` spans of a skill's text: run when the caller trusts the skill's scope,
  * replaced by a "not run" marker otherwise; `` \!`cmd` `` becomes the literal `` !`cmd` ``. Text without
- * spans runs nothing.
+ * spans runs nothing. A skill whose format does not run commands ({@link rendersCommands}) comes back
+ * as written: no command runs and no marker is added.
  */
 export async function renderSkillText(text: string, skill: Skill, options: RenderSkillOptions): Promise<string> {
+  if (!rendersCommands(skill)) return text;
   const scope = skill.source.scope === "user" ? "user" : "project";
   const result = await renderCommands(text, {
     cwd: options.cwd,

@@ -1,6 +1,7 @@
 import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
-import { createMcpBridge, serversFromSkill } from "@skillctx/mcp-bridge";
+import { createMcpBridge, serversFromProject, serversFromSkill } from "@skillctx/mcp-bridge";
+import { projectRoot } from "@skillctx/core/internal";
 import type { DeclaredServer, McpBridge, McpBridgeOptions, McpTool } from "@skillctx/mcp-bridge";
 import type { SkillSet, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
 
@@ -56,6 +57,10 @@ export class SkillServerPool implements ToolProvider {
   private readonly leases = new Map<string, Lease>();
   private closed = false;
   private readonly definitionOf = new WeakMap<McpTool, ToolDefinition>();
+  /** Where the project's own MCP configuration (`.mcp.json`, `.cursor/mcp.json`) is read; unset: none is. */
+  private project: { cwd: string; homeDir?: string | undefined } | undefined;
+  /** Servers of the project's configuration: started at reload, offered for the whole conversation. */
+  private projectServers: string[] = [];
 
   constructor(
     private readonly options: {
@@ -64,6 +69,17 @@ export class SkillServerPool implements ToolProvider {
       report: (diagnostics: Diagnostic[]) => void;
     },
   ) {}
+
+  /**
+   * Reads the project's own MCP configuration at each {@link reload}: Claude Code's `.mcp.json` and
+   * Cursor's `.cursor/mcp.json` at the project root of `cwd`. Their servers start at reload when the
+   * project scope is trusted and are refused with `MCP_SERVER_UNTRUSTED` otherwise; they are offered
+   * for the whole conversation, under the same names, bridge and caps as skill servers (a skill server
+   * of the same name is shadowed by them).
+   */
+  useProjectConfig(cwd: string, homeDir?: string): void {
+    this.project = { cwd, homeDir };
+  }
 
   /**
    * Replaces the servers with those of `skills`; starts those of guidance and of the `active` skills
@@ -86,6 +102,7 @@ export class SkillServerPool implements ToolProvider {
     if (this.closed) return bridge.close(); // closed while declaring: start nothing
     this.bridge = bridge;
     const byName = (names: readonly string[]) => names.flatMap((name) => skills.byName.get(name) ?? []);
+    if (this.projectServers.length > 0) this.starting.push(bridge.start(this.projectServers, signal === undefined ? {} : { signal }).then(this.options.report));
     const held = byName([...this.leases.keys()]);
     for (const skill of held) this.startServers([skill], this.leases.get(skill.name)!, signal);
     this.activate([...skills.guidance, ...byName(active.filter((name) => name !== loaded))], signal);
@@ -167,7 +184,7 @@ export class SkillServerPool implements ToolProvider {
   }
 
   private offeredServers(): Set<string> {
-    const offered = new Set<string>();
+    const offered = new Set<string>(this.projectServers);
     for (const skill of this.leases.keys()) for (const server of this.bySkill.get(skill) ?? []) offered.add(server);
     return offered;
   }
@@ -181,6 +198,7 @@ export class SkillServerPool implements ToolProvider {
     this.bridge = undefined;
     this.bySkill = new Map();
     this.started = new Set();
+    this.projectServers = [];
     await Promise.allSettled(this.starting.splice(0));
     await bridge?.close();
   }
@@ -191,6 +209,13 @@ export class SkillServerPool implements ToolProvider {
     const settings = this.options.settings ?? {};
     const vars = { ...settings.env, ...settings.vars };
     const trust = this.options.trust();
+    if (this.project !== undefined) {
+      const root = projectRoot(this.project.cwd, this.project.homeDir === undefined ? {} : { homeDir: this.project.homeDir });
+      const found = await serversFromProject(root, { trust, vars });
+      diagnostics.push(...found.diagnostics);
+      declared.push(...found.servers);
+      this.projectServers = found.servers.map((server) => server.name);
+    }
     for (const skill of skills.skills) {
       if (skill.mcpServers === undefined && skill.source.format !== "skill-md") continue;
       const found = await serversFromSkill(skill, { trust, vars });
@@ -198,7 +223,8 @@ export class SkillServerPool implements ToolProvider {
       for (const server of found.servers) {
         const owner = declared.find((d) => d.name === server.name);
         if (owner !== undefined) {
-          const message = `MCP server "${server.name}" of skill "${skill.name}" is shadowed by the one of skill "${owner.skill ?? "?"}"`;
+          const by = owner.skill === undefined ? `the project's ${owner.path ?? "MCP configuration"}` : `the one of skill "${owner.skill}"`;
+          const message = `MCP server "${server.name}" of skill "${skill.name}" is shadowed by ${by}`;
           diagnostics.push(diagnostic("MCP_SERVER_NAME_CLASH", "warning", message, { path: server.path }));
           continue;
         }

@@ -7,11 +7,32 @@ import {
   keepForModel,
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@skillctx/core";
-import { loadGuidance } from "@skillctx/compat";
+import { loadCommands, loadGuidance } from "@skillctx/compat";
 import type { SkillSet } from "../context-types.js";
 
 export type { SkillSet } from "../context-types.js";
 export { skillLocation } from "../skill-location.js";
+
+/** How repository guidance is read (the `guidance` option of a context). */
+export interface GuidanceSettings {
+  /** Also read guidance files below cwd as path rules for their folder. @default true */
+  includeNested?: boolean;
+  /** Largest guidance file kept, in UTF-8 bytes. @default 262144 */
+  maxGuidanceBytes?: number;
+  /**
+   * Read the user's own guidance and commands (`~/.claude/CLAUDE.md`, `~/.claude/rules`,
+   * `~/.codex/AGENTS.md`, `~/.claude/commands`, `~/.cursor/commands`), user scope.
+   * @default the `userSkills` option is `true`
+   */
+  user?: boolean;
+  /**
+   * Codex's `project_doc_max_bytes` for the AGENTS.md chain (user file, then root down to cwd); `true`
+   * is Codex's 32 KiB. @default no cap beyond `maxGuidanceBytes`
+   */
+  projectDocMaxBytes?: number | boolean;
+  /** Read command files (`.claude/commands`, `.cursor/commands`, `.github/prompts`) as `/name` commands. @default true */
+  commands?: boolean;
+}
 
 /** Where skills come from and which ones apply. */
 export interface SkillSetOptions {
@@ -21,8 +42,8 @@ export interface SkillSetOptions {
   homeDir?: string | undefined;
   model?: string | undefined;
   disabled?: readonly string[] | undefined;
-  /** Read repository guidance files (AGENTS.md, CLAUDE.md, ...). @default true */
-  guidance?: boolean | { includeNested?: boolean; maxGuidanceBytes?: number } | undefined;
+  /** Read repository guidance files (AGENTS.md, CLAUDE.md, ...) and command files. @default true */
+  guidance?: boolean | GuidanceSettings | undefined;
   /** Which scopes the caller trusts; guidance reaches files outside the project only with `user: true` given explicitly. */
   trust?: Trust | undefined;
   cache?: SkillCache | undefined;
@@ -44,31 +65,46 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
   const all: Skill[] = [...discovered.skills];
 
   if (options.guidance !== false) {
-    const settings = typeof options.guidance === "object" ? options.guidance : {};
-    const found = await loadGuidance(options.cwd, {
-      ...settings,
-      trust: options.trust,
-      ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
-      ...(options.model !== undefined && { model: options.model }),
-      ...(options.signal !== undefined && { signal: options.signal }),
-    });
-    diagnostics.push(...found.diagnostics);
+    const { user, commands, ...settings } = typeof options.guidance === "object" ? options.guidance : ({} as GuidanceSettings);
+    const userGuidance = user ?? options.userSkills === true;
+    const [found, commandFiles] = await Promise.all([
+      loadGuidance(options.cwd, {
+        ...settings,
+        userGuidance,
+        trust: options.trust,
+        ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+        ...(options.model !== undefined && { model: options.model }),
+        ...(options.signal !== undefined && { signal: options.signal }),
+      }),
+      commands === false
+        ? undefined
+        : loadCommands(options.cwd, {
+            userCommands: userGuidance,
+            trust: options.trust,
+            ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+            ...(options.signal !== undefined && { signal: options.signal }),
+          }),
+    ]);
+    diagnostics.push(...found.diagnostics, ...(commandFiles?.diagnostics ?? []));
     const taken = new Map(all.map((skill) => [skill.name, skill]));
-    for (const skill of found.skills) {
-      const first = taken.get(skill.name);
-      if (first !== undefined) {
-        diagnostics.push(
-          diagnostic(
-            "NAME_CLASH",
-            "warning",
-            `guidance "${skill.name}" at ${skill.source.path ?? "?"} is shadowed by the skill at ${first.source.path ?? "(programmatic)"}`,
-            { path: skill.source.path },
-          ),
-        );
-        continue;
+    // Skills win over guidance and commands of the same name (Claude Code: a skill wins over a command).
+    for (const [what, skills] of [["guidance", found.skills], ["command", commandFiles?.skills ?? []]] as const) {
+      for (const skill of skills) {
+        const first = taken.get(skill.name);
+        if (first !== undefined) {
+          diagnostics.push(
+            diagnostic(
+              "NAME_CLASH",
+              "warning",
+              `${what} "${skill.name}" at ${skill.source.path ?? "?"} is shadowed by the ${first.source.format === "command" ? "command" : "skill"} at ${first.source.path ?? "(programmatic)"}`,
+              { path: skill.source.path },
+            ),
+          );
+          continue;
+        }
+        taken.set(skill.name, skill);
+        all.push(skill);
       }
-      taken.set(skill.name, skill);
-      all.push(skill);
     }
   }
 
@@ -86,7 +122,8 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     skills,
     byName: new Map(skills.map((skill) => [skill.name, skill])),
     guidance: usable.filter((skill) => skill.trigger.type === "always"),
-    catalog: skills.filter((skill) => ["on-demand", "keyword", "task"].includes(skill.trigger.type)),
+    // Who may invoke: the model only what it could load (not user-only skills or commands).
+    catalog: skills.filter((skill) => ["on-demand", "keyword", "task"].includes(skill.trigger.type) && skill.disableModelInvocation !== true),
     keywords: createKeywordMatcher(skills),
     paths,
     diagnostics,

@@ -18,6 +18,24 @@ export const AttachmentSchema = z.object({
 });
 
 /**
+ * Where the body of a skill that must survive condensation is now: a skill the user invoked
+ * (`/name`, `@name`, `ctx.invoke`) or the model loaded and has not unloaded. When that message leaves
+ * the conversation while later messages stay (the host condensed it away), the body is attached again
+ * to the newest message (trigger `reattach`), which becomes its carrier.
+ */
+export const CarrierSchema = z.object({
+  skill: z.string(),
+  /** `command`: invoked by the user; `load`: loaded by the model (the active skill). */
+  kind: z.enum(["command", "load"]),
+  /** Fingerprint of the message that carries the body; absent for a load whose tool result was not seen yet. */
+  fingerprint: z.string().optional(),
+  /** The invoking text (`/deploy staging`), or `load`. */
+  match: z.string(),
+  /** command: the body as attached (rendered, arguments put in, capped); load: absent (the frozen `load:<name>`). */
+  body: z.string().optional(),
+});
+
+/**
  * Everything a context needs to resume a conversation: plain JSON.
  * Pass it back as `AgentContext.create({ ..., state })`.
  */
@@ -30,9 +48,16 @@ export const ContextStateSchema = z.object({
   rendered: z.record(z.string(), z.string()),
   /** The skill the model loaded last and has not unloaded. */
   activeSkill: z.string().optional(),
+  /** The conversation's session id (`${CLAUDE_SESSION_ID}` in skill bodies): the `sessionId` option, else generated once. */
+  sessionId: z.string().optional(),
+  /** Invoked and loaded skills whose bodies survive condensation, most recently activated last. */
+  carriers: z.array(CarrierSchema).optional(),
+  /** Nested skill folders revealed by a tool call (`packages/x/.claude/skills`), relative to the project root. */
+  nested: z.array(z.string()).optional(),
 });
 
 export type Attachment = z.infer<typeof AttachmentSchema>;
+export type Carrier = z.infer<typeof CarrierSchema>;
 export type ContextState = z.infer<typeof ContextStateSchema>;
 
 export function emptyState(): ContextState {

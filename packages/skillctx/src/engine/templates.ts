@@ -3,8 +3,12 @@ import type { SkillInput } from "@skillctx/core";
 /** What an injection block is built from. */
 export interface InjectionInfo {
   skill: string;
-  trigger: "keyword" | "task" | "path";
-  /** The keyword or path that fired it. */
+  /**
+   * Why it is attached: a keyword, task or path trigger; a user command (`/name`, `@name`,
+   * `ctx.invoke`); or `reattach`, an invoked or loaded body repeated after the host condensed its message away.
+   */
+  trigger: "keyword" | "task" | "path" | "command" | "reattach";
+  /** The keyword or path that fired it, or the invoking text (`/deploy staging`; `load` for a re-attached loaded skill). */
   match: string;
   /** Where the skill lives (its folder, relative to cwd when inside it), so relative references resolve. */
   location: string | undefined;
@@ -22,6 +26,18 @@ export interface GuidanceEntry {
   text: string;
 }
 
+/** What the note attached to a tool result that revealed nested skills is built from. */
+export interface NestedCatalogInfo {
+  /** The skill folder, relative to the project root (`packages/web/.claude/skills`). */
+  folder: string;
+  /** The path the tool call touched. */
+  match: string;
+  /** Catalog entries of the folder's skills, in the format of the catalog in `system`. */
+  catalog: string;
+  /** How the toolset loads a skill (`the load_skill tool`, ...). */
+  loadInstruction: string;
+}
+
 /** What the catalog intro may depend on. */
 export interface CatalogIntroInfo {
   /** How the toolset loads a skill: `the load_skill tool`, `the skills tool (action "activate")`, ... */
@@ -37,8 +53,10 @@ export interface Templates {
    * loads a skill (`loadInstruction` is e.g. `the load_skill tool`).
    */
   catalogIntro: string | ((info: CatalogIntroInfo) => string);
-  /** The text attached to a message when a keyword, task or path skill fires. */
+  /** The text attached to a message when a skill fires, is invoked by the user, or is re-attached after condensation. */
   injection(info: InjectionInfo): string;
+  /** The note attached to a tool result whose call revealed a nested skill folder (the catalog in `system` never changes). */
+  nestedCatalog(info: NestedCatalogInfo): string;
   /** What replaces a `!`cmd`` span of an untrusted skill. */
   untrustedCommand(command: string, scope: "project" | "user"): string;
 }
@@ -56,14 +74,10 @@ export const defaultTemplates: Templates = {
     `Skills are available for specialised tasks. When a task matches a skill's description, load the skill with ${loadInstruction} before acting.`,
 
   injection(info) {
-    const why =
-      info.trigger === "path"
-        ? `because a tool touched ${quote(info.match)}`
-        : `because the message mentions ${quote(info.match)}`;
     const where = info.location === undefined ? "" : ` Its files are in ${info.location}; resolve relative references there.`;
     const lines = [
       `<skill name="${attr(info.skill)}" trigger="${info.trigger}" match="${attr(info.match)}">`,
-      `The skill "${info.skill}" was attached ${why}.${where}`,
+      `${injectionReason(info)}${where}`,
       "",
       info.body.trim(),
     ];
@@ -77,10 +91,34 @@ export const defaultTemplates: Templates = {
     return lines.join("\n");
   },
 
+  nestedCatalog(info) {
+    return [
+      `<nested_skills folder="${attr(info.folder)}">`,
+      `More skills became available because a tool touched ${quote(info.match)}. When a task matches one, load it with ${info.loadInstruction}.`,
+      "",
+      info.catalog.trim(),
+      "</nested_skills>",
+    ].join("\n");
+  },
+
   untrustedCommand(command, scope) {
     return `[Not run: \`${command}\` comes from a ${scope} skill, which is not trusted. Pass trust: { ${scope}: true } to allow it.]`;
   },
 };
+
+function injectionReason(info: InjectionInfo): string {
+  const skill = `"${info.skill}"`;
+  switch (info.trigger) {
+    case "path":
+      return `The skill ${skill} was attached because a tool touched ${quote(info.match)}.`;
+    case "command":
+      return `The user invoked the skill ${skill} with ${quote(info.match)}: follow it.`;
+    case "reattach":
+      return `The skill ${skill} is still active. The message that carried it was condensed away, so it is repeated here.`;
+    default:
+      return `The skill ${skill} was attached because the message mentions ${quote(info.match)}.`;
+  }
+}
 
 function attr(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");

@@ -38,9 +38,9 @@ const MAX_FIELD_CHARS = 1_024;
 
 /**
  * Loads skill `name` (trimmed) for the model: renders its body once (capped, frozen in state, so a
- * second load gives the same bytes), makes it the active skill (deactivating the previous one) and
- * records a `load` activation. Unknown names, `disable-model-invocation` skills, path rules and
- * guidance are refused.
+ * second load gives the same bytes; `${CLAUDE_SKILL_DIR}` and `${CLAUDE_SESSION_ID}` put in), makes it
+ * the active skill (deactivating the previous one) and records a `load` activation. Unknown names,
+ * `disable-model-invocation` skills, commands, path rules and guidance are refused.
  */
 export async function loadSkill(host: SkillToolHost, written: string, signal?: AbortSignal): Promise<LoadOutcome> {
   const name = skillNameArg(written);
@@ -59,7 +59,8 @@ export async function loadSkill(host: SkillToolHost, written: string, signal?: A
       signal?.throwIfAborted();
       return { ok: false, message: `Cannot load "${name}": ${errorMessage(error)}`, available };
     }
-    body = capLoadedBody(host, skill, await host.render(content, skill, signal));
+    // Variables are put in after rendering: the text put in never runs. Argument placeholders stay (no user arguments).
+    body = capLoadedBody(host, skill, host.substituteVariables(await host.render(content, skill, signal), skill));
     host.state.freeze(loadKey(name), body);
   }
 

@@ -27,7 +27,8 @@ interface Runner {
 /**
  * Runs a script from a skill's `scripts/` folder, with the skill folder as working directory. The runner
  * follows the extension: `.py` python3, `.sh` bash, `.js`/`.mjs`/`.cjs` node, `.ts`/`.mts`/`.cts` node with
- * tsx (a dependency of skillctx); any other file runs by itself if it is executable. Only skills from
+ * tsx (an optional peer dependency of skillctx: without it the result says how to add it); any other file
+ * runs by itself if it is executable. Only skills from
  * trusted scopes may run scripts (`isScopeTrusted` with the host's `trust`). Timeout, output cap,
  * allowlisted environment and process-group kill are those of `runProcess` (`@skillctx/process`): the
  * result comes by the timeout even when the script leaves a daemon holding its output. Aborting `signal`
@@ -57,10 +58,11 @@ export async function runSkillScript(host: SkillToolHost, request: ScriptRequest
   }
   if (!resolved.stats.isFile()) return fail(`Refused ${shown}: not a regular file.`);
 
-  const runner = runnerFor(inScripts, resolved.stats.mode);
+  const runner = scriptRunner(inScripts, resolved.stats.mode);
   if (runner === undefined) {
     return fail(`No runner for ${shown}: use .py, .sh, .js, .mjs, .cjs, .ts, or make the file executable.`);
   }
+  if ("missing" in runner) return fail(`Not run: ${shown} ${runner.missing}`);
   const settings = host.settings.scripts ?? {};
   const cwd = await realpath(dir);
   const env: Record<string, string> = runner.label === "python3" ? { PYTHONPATH: cwd, PYTHONDONTWRITEBYTECODE: "1" } : {};
@@ -77,36 +79,65 @@ export async function runSkillScript(host: SkillToolHost, request: ScriptRequest
   return formatRun(result, runner.label, shown, settings.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS, settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
 }
 
-function runnerFor(file: string, mode: number): Runner | undefined {
-  const via = (label: string, program: () => string, before: () => string[] = () => []): Runner => ({
+/**
+ * The runner for a script file by its extension and mode; `undefined` when there is none, `{ missing }` when
+ * the runner needs a package that is not installed (tsx for TypeScript). `findTsx` finds tsx's CLI.
+ */
+export function scriptRunner(file: string, mode: number, findTsx: () => string | undefined = findTsxCli): Runner | { missing: string } | undefined {
+  const via = (label: string, program: string, before: string[] = []): Runner => ({
     label,
-    command: (script, args) => ({ file: program(), args: [...before(), script, ...args] }),
+    command: (script, args) => ({ file: program, args: [...before, script, ...args] }),
   });
   switch (path.extname(file).toLowerCase()) {
     case ".py":
-      return via("python3", () => "python3");
+      return via("python3", "python3");
     case ".sh":
-      return via("bash", () => "bash");
+      return via("bash", "bash");
     case ".js":
     case ".mjs":
     case ".cjs":
-      return via("node", () => process.execPath);
+      return via("node", process.execPath);
     case ".ts":
     case ".mts":
-    case ".cts":
-      return via("tsx", () => process.execPath, () => [tsxCli()]);
+    case ".cts": {
+      const cli = findTsx();
+      return cli === undefined ? { missing: TSX_MISSING } : via("tsx", process.execPath, [cli]);
+    }
     default:
       if ((mode & 0o111) === 0) return undefined;
       return { label: "executable", command: (script, args) => ({ file: script, args: [...args] }) };
   }
 }
 
+/** Why a TypeScript script did not run, and how the host adds what it needs. */
+export const TSX_MISSING =
+  "is TypeScript, and running it needs tsx, an optional peer dependency of skillctx that is not installed. " +
+  "Add it beside skillctx (npm install tsx, or pnpm add tsx), or ship the script as .js.";
+
+const require = createRequire(import.meta.url);
 let tsxPath: string | undefined;
 
-/** tsx's CLI, resolved from skillctx's own dependencies (never a global install). */
-function tsxCli(): string {
-  tsxPath ??= createRequire(import.meta.url).resolve("tsx/cli");
-  return tsxPath;
+/**
+ * tsx's CLI, resolved from skillctx's own location (where a host installs its optional peers; never a
+ * global install), or `undefined` when it is not installed. `resolve` finds the file (tests point it at a
+ * module that does not exist); the default's answer is kept for the process.
+ */
+export function findTsxCli(resolve: () => string = resolveTsxCli): string | undefined {
+  if (resolve === resolveTsxCli && tsxPath !== undefined) return tsxPath;
+  let found: string;
+  try {
+    found = resolve();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "MODULE_NOT_FOUND" || code === "ERR_PACKAGE_PATH_NOT_EXPORTED") return undefined;
+    throw error;
+  }
+  if (resolve === resolveTsxCli) tsxPath = found;
+  return found;
+}
+
+function resolveTsxCli(): string {
+  return require.resolve("tsx/cli");
 }
 
 /** stdout, then stderr under a marker, then what ended the run when it was not a clean exit. */

@@ -38,6 +38,8 @@ export interface SkillToolHost {
   readonly toolFilter: ToolFilterMode;
   /** Renders a skill body's `` !`cmd` `` spans (honouring trust). */
   render(text: string, skill: Skill, signal: AbortSignal | undefined): Promise<string>;
+  /** Puts in a rendered body's `${CLAUDE_SKILL_DIR}`, `${SKILL_DIR}` and `${CLAUDE_SESSION_ID}` (never re-scanned). */
+  substituteVariables(text: string, skill: Skill): string;
   /** Reports a diagnostic in the next step. */
   diagnostic(d: Diagnostic): void;
 }
@@ -60,6 +62,8 @@ export function notLoadableReason(skill: Skill): string | undefined {
       return `the skill "${skill.name}" is a path rule: it is attached when a tool touches a matching file, not loaded`;
     case "always":
       return `"${skill.name}" is repository guidance: it is always in the system prompt`;
+    case "command":
+      return `"${skill.name}" is a command: only the user invokes it, as ${skill.trigger.prefix}${skill.name}`;
   }
 }
 

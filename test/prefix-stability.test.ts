@@ -1,0 +1,218 @@
+/**
+ * A 30-request scripted session through the OpenAI (Chat Completions and Responses) and Anthropic
+ * adapters and their official clients, pointed at the local fake provider: request after request, the
+ * serialised request of step k+1 begins with the serialised request of step k up to the new messages
+ * (the message lists compared element for element, `system` and `tools` the same bytes), and the
+ * Anthropic breakpoints sit on that prefix. Prints the share of bytes that each request repeats.
+ */
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { fromOpenAIInput, fromOpenAIMessages, runOpenAIResponsesCalls, runOpenAIToolCalls, toOpenAIChatRequest, toOpenAIResponsesRequest } from "skillctx/openai";
+import type { OpenAIResponsesItem } from "skillctx/openai";
+import { fromAnthropicMessages, runAnthropicToolUses, toAnthropicRequest } from "skillctx/anthropic";
+import type { AgentContext, ContextStep } from "skillctx";
+import { put } from "../packages/core/src/testing/temp-dir.js";
+import { skillctxDependency } from "./helpers/tools-fixture.js";
+import type { FakeProvider, RecordedRequest, ScriptedTurn } from "./helpers/fake-provider.js";
+import { useScenario } from "./helpers/agent-scenario.js";
+import { breakpoints, useFakeProvider, withoutCacheControl } from "./helpers/adapter-requests.js";
+
+const { default: OpenAI } = skillctxDependency<typeof import("openai")>("openai");
+const { default: Anthropic } = skillctxDependency<typeof import("@anthropic-ai/sdk")>("@anthropic-ai/sdk");
+type ChatMessage = import("openai").OpenAI.Chat.ChatCompletionMessageParam;
+type MessageParam = import("@anthropic-ai/sdk").Anthropic.MessageParam;
+
+const REQUESTS = 30;
+const INVOICE_TEXT = "An invoice names the seller, the buyer and the tax.";
+
+/**
+ * The model's side of the session: file reads (path rules fire on src/db/**), two skills loaded (one
+ * with allowed-tools, refused Write included), a resource read, parallel calls, and text answers after
+ * which the user writes again (a second keyword skill fires on one of those messages).
+ */
+function modelTurns(): ScriptedTurn[] {
+  const read = (file: string) => ({ name: "Read", input: { path: file } });
+  const turns: ScriptedTurn[] = [
+    { calls: [read("src/db/schema.ts")] },
+    { calls: [{ name: "load_skill", input: { name: "with-resources" } }] },
+    { calls: [{ name: "read_skill_resource", input: { name: "with-resources", path: "data/reference.txt" } }] },
+    { calls: [read("README.md"), read("docs/guide.md")] },
+    { text: "First pass done." },
+    { calls: [read("src/invoice.ts")] },
+    { calls: [read("src/db/seed.ts")] },
+    { calls: [{ name: "load_skill", input: { name: "pdf-forms" } }] },
+    { calls: [{ name: "read_skill_resource", input: { name: "pdf-forms", path: "references/forms.md" } }] },
+    { calls: [{ name: "Write", input: { path: "out.pdf" } }] },
+    { text: "Filled." },
+  ];
+  for (let i = turns.length; i < REQUESTS; i++) turns.push(i % 5 === 4 ? { text: `Answer ${i}.` } : { calls: [read(`src/module-${i}.ts`), read(`lib/helper-${i}.ts`)] });
+  return turns;
+}
+/** What the user writes after each text answer, in order. */
+const USER_FOLLOW_UPS = ["Also check the invoice template.", "Thanks. Summarise the tax form rules again.", ...Array.from({ length: 10 }, (_, i) => `Follow-up ${i}.`)];
+
+const scenario = useScenario();
+const providers = useFakeProvider();
+
+async function session(): Promise<{ ctx: AgentContext; provider: FakeProvider }> {
+  await put(scenario.copy.cwd, "invoice-terms.md", `---\ndescription: Invoice vocabulary.\ntriggers:\n  - invoice\n---\n${INVOICE_TEXT}\n`);
+  const cwd = scenario.copy.cwd;
+  // toolFilter "refuse": loading a skill with allowed-tools keeps the tool list, so `tools` stays byte-stable.
+  const ctx = await scenario.context([], {
+    toolFilter: "refuse",
+    skills: [scenario.copy.skills, ...["tax-terms.md", "db-rules.md", "invoice-terms.md"].map((file) => path.join(cwd, file))],
+  });
+  const provider = await providers.start(modelTurns());
+  return { ctx, provider };
+}
+
+/** Drives `REQUESTS` requests: after a text answer, the next follow-up is the user's turn. */
+async function drive(step: (followUp: () => string) => Promise<void>): Promise<void> {
+  const followUps = [...USER_FOLLOW_UPS];
+  for (let k = 0; k < REQUESTS; k++) await step(() => followUps.shift()!);
+}
+
+interface Comparable {
+  /** The serialised parts that must stay the same bytes (system, tools). */
+  fixed: string;
+  /** The message list, each element serialised (breakpoints taken out for Anthropic). */
+  messages: string[];
+}
+
+/** Checks the prefix property on every pair and returns the share of bytes each request repeats. */
+function expectPrefixes(requests: Comparable[]): { share: number; perRequest: number[] } {
+  let repeated = 0;
+  let total = 0;
+  const perRequest: number[] = [];
+  for (let k = 1; k < requests.length; k++) {
+    const before = requests[k - 1]!;
+    const after = requests[k]!;
+    expect(after.fixed, `system and tools of request ${k + 1}`).toBe(before.fixed);
+    expect(after.messages.slice(0, before.messages.length), `request ${k + 1} begins with request ${k}`).toEqual(before.messages);
+    expect(after.messages.length).toBeGreaterThan(before.messages.length);
+    const size = (c: Comparable, count = c.messages.length) => Buffer.byteLength(c.fixed) + c.messages.slice(0, count).reduce((n, m) => n + Buffer.byteLength(m), 0);
+    const same = size(before);
+    const all = size(after);
+    repeated += same;
+    total += all;
+    perRequest.push(same / all);
+  }
+  return { share: repeated / total, perRequest };
+}
+
+function report(api: string, requests: RecordedRequest[], result: { share: number; perRequest: number[] }, raw: number): void {
+  const bytes = requests.reduce((n, r) => n + Buffer.byteLength(r.raw), 0);
+  const low = Math.min(...result.perRequest);
+  console.log(
+    `[prefix-stability] ${api}: ${requests.length} requests, ${bytes} bytes sent; requests 2-${requests.length} repeat ${(100 * result.share).toFixed(1)}% ` +
+      `of their bytes as the previous request's prefix (lowest ${(100 * low).toFixed(1)}%); raw JSON common prefix ${(100 * raw).toFixed(1)}%`,
+  );
+}
+
+/** The share of raw body bytes each request has in common, from the start, with the previous one. */
+function rawPrefixShare(requests: RecordedRequest[]): number {
+  let same = 0;
+  let total = 0;
+  for (let k = 1; k < requests.length; k++) {
+    const a = requests[k - 1]!.raw;
+    const b = requests[k]!.raw;
+    let i = 0;
+    while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    same += Buffer.byteLength(b.slice(0, i));
+    total += Buffer.byteLength(b);
+  }
+  return same / total;
+}
+
+const serialise = (list: unknown[]) => list.map((element) => JSON.stringify(element));
+
+describe("30 requests: each request begins with the previous one", () => {
+  it("Chat Completions", async () => {
+    const { ctx, provider } = await session();
+    const client = new OpenAI({ baseURL: provider.openaiURL, apiKey: "test", maxRetries: 0 });
+    const history: ChatMessage[] = [{ role: "user", content: "Please fill the tax form for Ada." }];
+    const steps: ContextStep[] = [];
+    await drive(async (followUp) => {
+      const step = await ctx.buildContext(fromOpenAIMessages(history));
+      steps.push(step);
+      const message = (await client.chat.completions.create({ model: "gpt-test", ...toOpenAIChatRequest(step) })).choices[0]!.message;
+      history.push(message);
+      if (message.tool_calls !== undefined && message.tool_calls.length > 0) history.push(...(await runOpenAIToolCalls(ctx, message.tool_calls)));
+      else history.push({ role: "user", content: followUp() });
+    });
+    const requests = provider.requests;
+    expect(requests).toHaveLength(REQUESTS);
+    const comparable = requests.map((r) => {
+      const [system, ...messages] = r.body.messages as unknown[];
+      return { fixed: JSON.stringify([system, r.body.tools]), messages: serialise(messages) };
+    });
+    const result = expectPrefixes(comparable);
+    report("chat", requests, result, rawPrefixShare(requests));
+    expectSessionFired(steps);
+    expect(result.share).toBeGreaterThan(0.8);
+  });
+
+  it("Responses API", async () => {
+    const { ctx, provider } = await session();
+    const client = new OpenAI({ baseURL: provider.openaiURL, apiKey: "test", maxRetries: 0 });
+    const items: OpenAIResponsesItem[] = [{ role: "user", content: "Please fill the tax form for Ada." }];
+    const steps: ContextStep[] = [];
+    await drive(async (followUp) => {
+      const step = await ctx.buildContext(fromOpenAIInput(items));
+      steps.push(step);
+      const response = await client.responses.create({ model: "gpt-test", ...toOpenAIResponsesRequest(step) });
+      const outputs = await runOpenAIResponsesCalls(ctx, response.output);
+      items.push(...response.output, ...outputs);
+      if (outputs.length === 0) items.push({ role: "user", content: followUp() });
+    });
+    const requests = provider.requests;
+    const result = expectPrefixes(requests.map((r) => ({ fixed: JSON.stringify([r.body.instructions, r.body.tools]), messages: serialise(r.body.input as unknown[]) })));
+    report("responses", requests, result, rawPrefixShare(requests));
+    expectSessionFired(steps);
+  });
+
+  it("Anthropic, with the breakpoints on the repeated prefix", async () => {
+    const { ctx, provider } = await session();
+    const client = new Anthropic({ baseURL: provider.url, apiKey: "test", maxRetries: 0 });
+    const history: MessageParam[] = [{ role: "user", content: "Please fill the tax form for Ada." }];
+    const steps: ContextStep[] = [];
+    await drive(async (followUp) => {
+      const step = await ctx.buildContext(fromAnthropicMessages(history));
+      steps.push(step);
+      const response = await client.messages.create({ model: "claude-test", max_tokens: 1024, ...toAnthropicRequest(step) });
+      history.push({ role: "assistant", content: response.content });
+      if (response.stop_reason === "tool_use") history.push({ role: "user", content: await runAnthropicToolUses(ctx, response.content) });
+      else history.push({ role: "user", content: followUp() });
+    });
+    const requests = provider.requests;
+    type Messages = Parameters<typeof breakpoints>[0];
+    const comparable = requests.map((r) => ({ fixed: JSON.stringify([r.body.system, r.body.tools]), messages: serialise(withoutCacheControl(r.body.messages as Messages)) }));
+    const result = expectPrefixes(comparable);
+    report("anthropic", requests, result, rawPrefixShare(requests));
+    expectSessionFired(steps);
+
+    const ephemeral = { type: "ephemeral" };
+    for (let k = 0; k < requests.length; k++) {
+      const body = requests[k]!.body;
+      const messages = body.messages as Messages;
+      const marks = breakpoints(messages);
+      // System and the last tool, then the message breakpoints: four at most.
+      expect((body.system as Array<{ cache_control?: unknown }>).at(-1)!.cache_control).toEqual(ephemeral);
+      expect((body.tools as Array<{ cache_control?: unknown }>).at(-1)!.cache_control).toEqual(ephemeral);
+      expect(2 + marks.length).toBeLessThanOrEqual(4);
+      expect(marks.at(-1)!.message).toBe(messages.length - 1);
+      if (k === 0) continue;
+      // Every breakpoint of request k sits inside the prefix that request k+1 repeats, and request k+1
+      // marks the end of request k again: the cache entry request k wrote is where the next one reads.
+      const before = comparable[k - 1]!.messages.length;
+      for (const mark of breakpoints(requests[k - 1]!.body.messages as Messages)) expect(mark.message).toBeLessThan(before);
+      expect(marks.map((mark) => mark.message)).toContain(before - 1);
+    }
+  });
+});
+
+// The session is the one scripted: both keyword skills, the path rule once, two loads, a refused Write.
+function expectSessionFired(steps: ContextStep[]): void {
+  const fired = steps.flatMap((step, k) => step.activated.map((a) => `${k}:${a.skill}:${a.trigger}`));
+  expect(fired).toEqual(["0:tax-terms:keyword", "1:db-rules:path", "2:with-resources:load", "5:invoice-terms:keyword", "8:pdf-forms:load"]);
+}
