@@ -1,6 +1,7 @@
 import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { compareCodePoints } from "@skillctx/core";
 import type { SkillSet, SkillState, TextLimits } from "../context-types.js";
+import { quoted } from "./tool-result.js";
 
 /** Limits of the skill tools (`skillTools` option of `AgentContext.create`). */
 export interface SkillToolSettings {
@@ -98,7 +99,7 @@ export function unknownSkillMessage(name: string, available: readonly string[]):
   const lower = name.toLowerCase();
   const near = available.find((candidate) => candidate.toLowerCase() === lower);
   const hint = near === undefined ? "" : ` Did you mean "${near}"?`;
-  return `Unknown skill "${name}".${hint} Available skills: ${listNames(available)}.`;
+  return `Unknown skill ${quoted(name)}.${hint} Available skills: ${listNames(available)}.`;
 }
 
 /** Names joined with ", ", at most {@link MAX_NAMES_IN_ERROR}, then a count of the rest. */

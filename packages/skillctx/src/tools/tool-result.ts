@@ -15,3 +15,11 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return typeof error === "string" ? error : String(error);
 }
+
+/** Most characters of model-sent text (a tool or skill name) quoted back in an error result. */
+export const MAX_ECHO_CHARS = 200;
+
+/** `text` as a JSON string for an error result, cut at {@link MAX_ECHO_CHARS} characters with "…". */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text);
+}

@@ -9,7 +9,7 @@ import { searchTool } from "./presets/common.js";
 import { hasSkillToolWork, notLoadableReason } from "./skill-tools.js";
 import type { SkillToolHost, ToolFilterMode } from "./skill-tools.js";
 import { normalizeArgs } from "./tool-args.js";
-import { errorMessage, fail } from "./tool-result.js";
+import { errorMessage, fail, quoted } from "./tool-result.js";
 import type { SkillTool, Toolset } from "./toolset.js";
 
 /** What the toolbox reads from its context on every step. */
@@ -88,7 +88,7 @@ export class Toolbox {
     const set = this.entries();
     const entry = set.byName.get(name);
     if (entry === undefined) {
-      return fail(`Unknown tool "${name}". Available tools: ${this.definitions().map((d) => d.name).join(", ") || "(none)"}.`);
+      return fail(`Unknown tool ${quoted(name)}. Available tools: ${this.definitions().map((d) => d.name).join(", ") || "(none)"}.`);
     }
     if (entry.kind !== "skill") {
       const refusal = this.refusal(name);
