@@ -15,7 +15,7 @@ export default defineConfig({
       { find: /^@skillctx\/mcp-bridge$/, replacement: src("mcp-bridge") },
       { find: /^skillctx$/, replacement: src("skillctx") },
       // The adapters' subpath exports (skillctx/ai-sdk, skillctx/openai, ...): one entry file each.
-      { find: /^skillctx\/(ai-sdk|openai|openai-agents|anthropic|langchain)$/, replacement: src("skillctx", "$1.ts") },
+      { find: /^skillctx\/(ai-sdk|openai|openai-agents|anthropic|langchain|ag-ui)$/, replacement: src("skillctx", "$1.ts") },
     ],
   },
   test: {

@@ -1,5 +1,5 @@
 export { SkillctxError } from "./errors.js";
-export { isScopeTrusted, mayReadOutsideProject } from "./trust.js";
+export { isScopeTrusted, isSkillTrusted, mayReadOutsideProject } from "./trust.js";
 export { diagnostic, DiagnosticSchema, SeveritySchema } from "./diagnostics.js";
 export { keepForModel, modelFamily } from "./model-gate.js";
 export { loadSkills } from "./load-skills.js";
@@ -24,6 +24,7 @@ export {
   SkillSourceSchema,
   SkillScopeSchema,
   SkillFormatSchema,
+  SKILL_RUNTIME,
 } from "./skill.js";
 
 export type { SkillctxErrorOptions } from "./errors.js";

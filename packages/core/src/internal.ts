@@ -14,6 +14,11 @@ export type { ReadTextFileOptions, ReadTextResult, ReadTextSuccess } from "./fs/
 export type { FileType, Opened, OpenedSync, ReadFailure, ReadFailureCode } from "./fs/open-file.js";
 export type { CheckedPath, ResolvedInside, ResolveInsideCode } from "./fs/paths.js";
 
+// --- skill folder files and digests (fs/skill-files.ts): SEP-2640 resources, lockfile, signatures ---
+export { digestBytes, folderDigest, isSha256Digest, listSkillFiles } from "./fs/skill-files.js";
+export type { ListSkillFilesOptions, Sha256Digest, SkillFile, SkillFileListing } from "./fs/skill-files.js";
+export { MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } from "./limits.js";
+
 // --- directory walking (fs/) ---
 export { walk } from "./fs/walk.js";
 export type { WalkEntry, WalkOptions, WalkResult } from "./fs/walk.js";

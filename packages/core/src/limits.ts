@@ -156,3 +156,10 @@ export const MCP_MAX_MALFORMED_MESSAGES = 100;
 export const MCP_MAX_RESULT_CHARS = 100_000;
 /** Largest `.mcp.json` read, and largest server entry after `${VAR}` expansion, in bytes. */
 export const MCP_MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Files of one skill folder that a digest listing (`listSkillFiles`) reads; then `SKILL_FILES_LIMIT`. */
+export const MAX_SKILL_FILES = 1_000;
+/** UTF-8 or binary bytes of one file of a skill folder read for a digest. */
+export const MAX_SKILL_FILE_DIGEST_BYTES = 16 * 1024 * 1024;
+/** Bytes of all files of one skill folder read for a digest. */
+export const MAX_SKILL_FOLDER_BYTES = 64 * 1024 * 1024;

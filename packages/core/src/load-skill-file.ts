@@ -60,7 +60,10 @@ export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEn
   if (!entry.result.ok) return { diagnostics: [errorDiagnostic(entry.result.error, file.path)], calls };
   const { meta } = entry.result;
   // A new object per scan (its body state is its own); nested values are shared with the cache.
-  const source = meta.source.scope === file.scope ? meta.source : { ...meta.source, scope: file.scope };
+  const source =
+    meta.source.scope === file.scope && file.origin === undefined
+      ? meta.source
+      : { ...meta.source, scope: file.scope, ...(file.origin !== undefined && { origin: file.origin }) };
   // Codex's agents/openai.yaml beside a SKILL.md (display name, invocation policy, MCP dependencies).
   const codex = file.format === "skill-md" && file.dir !== undefined ? codexMetadataOf(file.dir, entry, { root: file.containRoot }) : undefined;
   const base = codex?.metadata === undefined ? meta : withCodexMetadata(meta, codex.metadata);

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { diagnostic } from "./diagnostics.js";
 import { isInside } from "./fs/paths.js";
 import { isScannedSkill } from "./lazy-content.js";
-import { SkillSchema } from "./skill.js";
+import { SKILL_RUNTIME, SkillSchema } from "./skill.js";
 import type { Skill, SkillInit, SkillScope } from "./skill.js";
 import { findSkillFile, reason, walkParentFolder } from "./walk-skill-dirs.js";
 import type { FoundSkillFile, WalkContext } from "./walk-skill-dirs.js";
@@ -25,6 +25,8 @@ export interface SourceEntry {
    * below it, must resolve inside it, or it is not read (`PATH_OUTSIDE_ROOT`).
    */
   containRoot?: string;
+  /** For a `remote` scope: the source's name, kept as `skill.source.origin`. */
+  origin?: string;
 }
 
 /** A skill to load: a file found on disk, or a Skill object given in code. */
@@ -40,6 +42,16 @@ export async function collectSource(
   context: WalkContext,
   out: FoundSkill[],
 ): Promise<void> {
+  const start = out.length;
+  await collectEntry(entry, baseDir, context, out);
+  if (entry.origin === undefined) return;
+  for (let i = start; i < out.length; i++) {
+    const found = out[i]!;
+    if (found.kind === "file") found.file.origin = entry.origin;
+  }
+}
+
+async function collectEntry(entry: SourceEntry, baseDir: string | undefined, context: WalkContext, out: FoundSkill[]): Promise<void> {
   const { input, scope } = entry;
   if (typeof input !== "string") {
     collectObject(input, context, out);
@@ -157,6 +169,9 @@ function collectObject(input: SkillInit, context: WalkContext, out: FoundSkill[]
       : input;
   const parsed = SkillSchema.safeParse(candidate);
   if (parsed.success) {
+    // zod drops symbol keys: the host's runtime data of a programmatic skill (defineSkill) is kept by hand.
+    const runtime = (input as { [SKILL_RUNTIME]?: unknown })[SKILL_RUNTIME];
+    if (runtime !== undefined) Object.defineProperty(parsed.data, SKILL_RUNTIME, { value: runtime, enumerable: true });
     out.push({ kind: "inline", skill: parsed.data });
     return;
   }

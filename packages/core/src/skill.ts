@@ -31,7 +31,11 @@ export const TriggerSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("command"), prefix: z.enum(["/", "@"]).default("/") }),
 ]);
 
-export const SkillScopeSchema = z.enum(["project", "user", "programmatic"]);
+/**
+ * Where a skill came from: the repository, the user's folders, the host's code, or a remote source
+ * (an MCP server, a git repository, a well-known URL), whose `source.origin` names it.
+ */
+export const SkillScopeSchema = z.enum(["project", "user", "programmatic", "remote"]);
 
 /** The file format a skill was read from. */
 export const SkillFormatSchema = z.enum([
@@ -49,6 +53,11 @@ export const SkillSourceSchema = z.object({
   path: z.string().optional(),
   format: SkillFormatSchema,
   scope: SkillScopeSchema,
+  /**
+   * For a remote skill: the host-assigned name of its source (the MCP server's name, a git or URL
+   * source's `name`). `trust.remote` lists the origins whose commands, scripts and servers may run.
+   */
+  origin: z.string().optional(),
 });
 
 /** One skill, whatever format it came from. */
@@ -98,3 +107,10 @@ export type SkillSource = z.infer<typeof SkillSourceSchema>;
 export type Skill = z.infer<typeof SkillSchema>;
 /** What callers may pass where a Skill is expected (defaults filled in by the schema). */
 export type SkillInit = z.input<typeof SkillSchema>;
+
+/**
+ * The slot where the host's runtime data of a programmatic skill lives (tools, state: see skillctx's
+ * `defineSkill`). Core never reads it; it only keeps it on the skill when a Skill object is loaded,
+ * so a skill made in code keeps its code through discovery. Not part of the JSON form of a skill.
+ */
+export const SKILL_RUNTIME: unique symbol = Symbol.for("skillctx.skill-runtime");

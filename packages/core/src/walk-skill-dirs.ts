@@ -49,6 +49,8 @@ export interface FoundSkillFile {
   head?: FileHead;
   /** Real path of the project root the file must stay inside when read (project scope), else unset. */
   containRoot?: string;
+  /** A remote source's name (`remote` scope), kept as `skill.source.origin`. */
+  origin?: string;
 }
 
 /** What one scan shares across all of its sources. */

@@ -50,7 +50,7 @@ export async function serversFromSkill(
   skill: Skill,
   options: ServersFromSkillOptions = {},
 ): Promise<{ servers: DeclaredServer[]; diagnostics: Diagnostic[] }> {
-  const trusted = isScopeTrusted(skill.source.scope, options.trust);
+  const trusted = isScopeTrusted(skill.source.scope, options.trust, skill.source.origin);
   const maxBytes = options.maxConfigBytes ?? MCP_MAX_CONFIG_BYTES;
   const diagnostics: Diagnostic[] = [];
   const servers: DeclaredServer[] = [];

@@ -37,6 +37,8 @@ export interface RenderOptions {
    * @default "programmatic"
    */
   scope?: SkillScope;
+  /** A remote skill's origin (`skill.source.origin`): trusted when named in `trust.remote`. */
+  origin?: string | undefined;
   /** The marker for a command that was not run because its scope is not trusted. The default says the source is untrusted and how to allow it. */
   untrustedMarker?: (command: string) => string;
   /**
@@ -185,7 +187,7 @@ function fitToCap(
 /** Runs (or marks) the commands; `undefined` for a command not started because the byte cap was already spent. */
 async function runAll(commands: ReadonlyArray<{ command: string; line: number }>, options: RenderOptions, maxBytes: number): Promise<Array<Outcome | undefined>> {
   if (commands.length === 0) return [];
-  if (!isScopeTrusted(options.scope ?? "programmatic", options.trust)) {
+  if (!isScopeTrusted(options.scope ?? "programmatic", options.trust, options.origin)) {
     const marker = options.untrustedMarker ?? defaultUntrustedMarker;
     return commands.map(({ command, line }) => ({
       replacement: marker(command),

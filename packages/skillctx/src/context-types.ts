@@ -4,6 +4,7 @@
  */
 import type { Diagnostic, KeywordMatcher, PathMatcher, Skill } from "@skillctx/core";
 import type { Message } from "./messages.js";
+import type { StepUsage } from "./events/types.js";
 
 /** A tool the model may call, as JSON Schema. */
 export interface ToolDefinition {
@@ -63,6 +64,8 @@ export interface ContextStep {
   tools: ToolDefinition[];
   activated: Activation[];
   diagnostics: Diagnostic[];
+  /** Tokens (o200k_base) each skill adds to this step: catalog entry, guidance, attachments, loaded body. */
+  usage?: StepUsage;
 }
 
 /** The skills of one configuration, indexed for a step. Rebuilt only when sources or options change. */

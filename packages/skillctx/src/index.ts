@@ -24,3 +24,21 @@ export type { SkillToolSettings, ToolFilterMode } from "./tools/skill-tools.js";
 export type { Toolset, ToolsetName, SkillTool } from "./tools/toolset.js";
 export type { AllowedTools } from "./tools/allowed-tools.js";
 export type { CatalogIntroInfo } from "./engine/templates.js";
+
+// --- events (events/) ---
+export type {
+  SkillctxEvent,
+  SkillctxEventType,
+  EventOf,
+  EventListener,
+  StepUsage,
+  SkillUsage,
+} from "./events/types.js";
+
+// --- skills that carry code (code/) ---
+export type { SkillToolSpec, SkillToolContext, SkillStateHandle, SkillStateSpec, SkillToolOutput, JsonSchema } from "./code/skill-code.js";
+export type { RunSubAgent, SubAgentRequest, SubAgentResponse, SubAgentTool } from "./code/sub-agent-types.js";
+
+// --- skills from anywhere (sources/, skills-mcp/) ---
+export type { SourceInput, RemoteSkillSource, McpSkillSource, GitSkillSource, UrlSkillSource, LockMode } from "./sources/types.js";
+export type { VerifySettings } from "./sources/verify-signatures.js";

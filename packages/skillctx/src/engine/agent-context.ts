@@ -1,9 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { within } from "@skillctx/process";
-import type { CatalogResult, Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
+import { homedir } from "node:os";
+import * as path from "node:path";
+import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
 import { createSkillCache, diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
 import type { Activation, ContextStep, SkillSet, SkillState, TextLimits, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
 import type { Message } from "../messages.js";
+import { EventBus } from "../events/event-bus.js";
+import type { EventListener, SkillctxEventType } from "../events/types.js";
+import { resolveSources } from "../sources/resolve-sources.js";
+import type { SourceInput } from "../sources/types.js";
 import { checkHostTools } from "../tools/host-tools.js";
 import { resolveToolset } from "../tools/presets/index.js";
 import { SEARCH_TOOL } from "../tools/presets/common.js";
@@ -79,11 +85,18 @@ export class AgentContext {
   private readonly attachmentContext: AttachmentContext;
   /** The signals of a call without a caller signal: the context's own (no listener to add or remove). */
   private readonly unlinked = { signal: this.lifetime.signal, dispose: () => {} };
+  /** The one event stream (`on`, `onEvent`); a throwing listener becomes a diagnostic of the next step. */
+  private readonly events: EventBus;
 
   private constructor(
     private options: AgentContextOptions,
     state: ContextState,
   ) {
+    this.events = new EventBus((error, event) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.pendingDiagnostics.push(diagnostic("EVENT_LISTENER_FAILED", "warning", `a listener of "${event.type}" threw: ${reason}`));
+    });
+    if (options.onEvent !== undefined) this.events.on("*", options.onEvent);
     this.templates = { ...defaultTemplates, ...options.templates };
     this.limits = resolveLimits(options.limits);
     this.store = new ContextStateStore(state);
@@ -108,13 +121,14 @@ export class AgentContext {
       get catalog() {
         return self.parts.catalog;
       },
-      state: this.skillState(),
+      state: this.toolStateView(),
       toolFilter: checkToolFilter(options.toolFilter),
       hostTools: checkHostTools(options.tools),
       providers: this.providers,
       render: (text, skill, signal) => this.render(text, skill, signal),
       substituteVariables: (text, skill) => this.substituteVariables(text, skill),
       diagnostic: (d) => void this.pendingDiagnostics.push(d),
+      events: this.events,
     };
     this.toolbox = new Toolbox(host, resolveToolset(options.toolset));
     this.attachmentContext = {
@@ -172,8 +186,24 @@ export class AgentContext {
     return this.store.snapshot();
   }
 
+  /**
+   * Registers `listener` for events of `type` (`"*"`: every event); returns the function that removes
+   * it. Listeners run synchronously; one that throws is a diagnostic of the next step, never a failure.
+   */
+  on<T extends SkillctxEventType>(type: T | "*", listener: EventListener<T>): () => void {
+    return this.events.on(type, listener);
+  }
+
+  /**
+   * The state of a skill that declares one (`defineSkill({ state })`), by namespace (the skill's name
+   * unless it names another): a copy, or undefined before any call set it and with no `initial`.
+   */
+  skillState(namespace: string): unknown {
+    return this.store.skillState(namespace);
+  }
+
   /** Replaces the programmatic skill sources; takes effect at the next step. */
-  setSkills(sources: SkillSourceInput[], options: { signal?: AbortSignal } = {}): Promise<void> {
+  setSkills(sources: SourceInput[], options: { signal?: AbortSignal } = {}): Promise<void> {
     return this.exclusive(options?.signal, async (signal) => {
       this.options = { ...this.options, skills: sources };
       await this.reload(signal);
@@ -426,9 +456,19 @@ export class AgentContext {
 
   private async reload(signal: AbortSignal | undefined): Promise<void> {
     const o = this.options;
+    const sources = await resolveSources(o.skills, {
+      cwd: o.cwd,
+      cacheDir: o.cacheDir ?? defaultCacheDir(o.homeDir),
+      lock: o.lock ?? "update",
+      offline: o.offline ?? false,
+      signal,
+    });
+    this.assertOpen();
     const skillSet = await loadSkillSet({
       cwd: o.cwd,
-      skills: o.skills,
+      skills: sources.local,
+      remote: sources.remote,
+      verify: o.verify,
       userSkills: o.userSkills,
       homeDir: o.homeDir,
       model: o.model,
@@ -439,7 +479,7 @@ export class AgentContext {
       signal,
     });
     this.assertOpen();
-    const diagnostics: Diagnostic[] = [...skillSet.diagnostics];
+    const diagnostics: Diagnostic[] = [...sources.diagnostics, ...skillSet.diagnostics];
     const guidanceText = new Map<string, string>();
     for (const skill of skillSet.guidance) {
       const text = await this.frozenGuidance(skill, signal, diagnostics);
@@ -507,7 +547,7 @@ export class AgentContext {
 
   // The narrow view of the state the skill tools get: the store writes, the engine adds what goes with
   // it (the `load` activation, MCP servers started and withdrawn).
-  private skillState(): SkillState {
+  private toolStateView(): SkillState {
     const store = this.store;
     return {
       get activeSkill() {
@@ -539,3 +579,9 @@ function errorText(error: unknown): string {
 
 /** How long `close()` waits for aborted work to settle (a process group's SIGTERM grace and SIGKILL fit well inside). */
 const CLOSE_WAIT_MS = 5_000;
+
+/** The cache of remote sources: `$XDG_CACHE_HOME/skillctx`, else `<home>/.cache/skillctx`. */
+function defaultCacheDir(homeDir: string | undefined): string {
+  const xdg = process.env["XDG_CACHE_HOME"];
+  return xdg !== undefined && path.isAbsolute(xdg) ? path.join(xdg, "skillctx") : path.join(homeDir ?? homedir(), ".cache", "skillctx");
+}

@@ -1,5 +1,9 @@
 import { SkillctxError } from "@skillctx/core";
-import type { Skill, SkillCache, SkillInput, SkillSourceInput, Trust } from "@skillctx/core";
+import type { Skill, SkillCache, SkillInput, Trust } from "@skillctx/core";
+import type { EventListener } from "../events/types.js";
+import type { LockMode, SourceInput } from "../sources/types.js";
+import type { VerifySettings } from "../sources/verify-signatures.js";
+import type { RunSubAgent } from "../code/sub-agent-types.js";
 import type { TextLimits } from "../context-types.js";
 import type { Message } from "../messages.js";
 import type { NestedSkillsSetting } from "./nested-skills.js";
@@ -45,8 +49,12 @@ export interface RenderSettings {
 export interface AgentContextOptions {
   /** The agent's working folder: the repository whose skills and guidance apply. */
   cwd: string;
-  /** Programmatic sources (skill folders, parent folders, .md files, Skill objects); they win name clashes. */
-  skills?: SkillSourceInput[];
+  /**
+   * Programmatic sources (skill folders, parent folders, .md files, Skill objects, `defineSkill(...)`);
+   * they win name clashes. Remote sources too: `{ mcp, name }`, `{ git, ref?, path? }`, `{ url }`, whose
+   * skills are untrusted unless `trust.remote` names them and never shadow another origin's skill.
+   */
+  skills?: SourceInput[];
   /** Also read the user's skill folders (`~/.agents/skills`, `~/.claude/skills`, `~/.openhands/skills`), or these folders. @default false */
   userSkills?: boolean | string[];
   /** The home folder for user skills. @default os.homedir() */
@@ -132,6 +140,33 @@ export interface AgentContextOptions {
   state?: ContextState;
   /** A skill metadata cache shared between contexts. */
   cache?: SkillCache;
+  /** Receives every event of the context (the same stream as `ctx.on("*", ...)`). A listener that throws never breaks a step. */
+  onEvent?: EventListener;
+  /**
+   * Tools of programmatic skills and typed script tools: offered while their skill is active (loaded,
+   * until unloaded or another skill is loaded), or always. @default "active"
+   */
+  skillCodeTools?: "active" | "always";
+  /** Runs a sub-agent for `execute_skill` (and skills with `context: fork`); without it `execute_skill` is not offered. */
+  runSubAgent?: RunSubAgent;
+  /** Limits of sub-agents run by `execute_skill`. @default { maxSteps: 10 } */
+  subAgent?: { maxSteps?: number; model?: string };
+  /** Required signatures of skill folders (sigstore); a skill that fails is not loaded. */
+  verify?: VerifySettings;
+  /** How remote sources meet `skills.lock.json`. @default "update" */
+  lock?: LockMode;
+  /** Folder of fetched remote sources. @default `$XDG_CACHE_HOME/skillctx` or `~/.cache/skillctx` */
+  cacheDir?: string;
+  /** Use cached remote sources only; never touch the network. @default false */
+  offline?: boolean;
+  /** Watch local skill sources and refresh changed skills before the next step (debounced). @default false */
+  watch?: boolean | { debounceMs?: number };
+  /**
+   * How a change of skills reaches the model: `append` leaves `system` byte-identical and attaches a
+   * note of added, changed and removed skills to the newest message (keeps the prompt cache);
+   * `system` rebuilds the catalog in `system`. @default "append" under `watch`, else "system"
+   */
+  catalogUpdates?: "append" | "system";
   /** Aborts `create` (discovery, guidance rendering, server starts). */
   signal?: AbortSignal;
 }

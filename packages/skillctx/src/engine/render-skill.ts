@@ -49,6 +49,7 @@ export async function renderSkillText(text: string, skill: Skill, options: Rende
     cwd: options.cwd,
     trust: options.trust,
     scope: skill.source.scope,
+    origin: skill.source.origin,
     untrustedMarker: (command) => options.templates.untrustedCommand(command, scope),
     ...(options.settings?.timeoutMs !== undefined && { timeoutMs: options.settings.timeoutMs }),
     ...(options.settings?.maxOutputBytes !== undefined && { maxOutputBytes: options.settings.maxOutputBytes }),

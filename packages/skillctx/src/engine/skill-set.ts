@@ -8,7 +8,12 @@ import {
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@skillctx/core";
 import { loadCommands, loadGuidance } from "@skillctx/compat";
+import { loadSkillSources } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
+import { mergeRemoteSkills } from "../sources/merge-remote.js";
+import type { ResolvedRemote } from "../sources/types.js";
+import { verifySignatures } from "../sources/verify-signatures.js";
+import type { VerifySettings } from "../sources/verify-signatures.js";
 
 export type { SkillSet } from "../context-types.js";
 export { skillLocation } from "../skill-location.js";
@@ -47,6 +52,10 @@ export interface SkillSetOptions {
   /** Which scopes the caller trusts; guidance reaches files outside the project only with `user: true` given explicitly. */
   trust?: Trust | undefined;
   cache?: SkillCache | undefined;
+  /** Remote sources already resolved to cached folders: loaded with scope `remote` and their origin. */
+  remote?: readonly ResolvedRemote[] | undefined;
+  /** Signatures required of skill folders (sigstore). */
+  verify?: VerifySettings | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -62,7 +71,9 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     ...(options.signal !== undefined && { signal: options.signal }),
   });
   const diagnostics: Diagnostic[] = [...discovered.diagnostics];
-  const all: Skill[] = [...discovered.skills];
+  const remote = await loadRemoteSkills(options.remote ?? [], options, diagnostics);
+  const verified = await verifySignatures(mergeRemoteSkills(discovered.skills, remote, diagnostics), options.verify, diagnostics, options.signal);
+  const all: Skill[] = verified;
 
   if (options.guidance !== false) {
     const { user, commands, ...settings } = typeof options.guidance === "object" ? options.guidance : ({} as GuidanceSettings);
@@ -128,4 +139,20 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     paths,
     diagnostics,
   };
+}
+
+// Each remote source's folders, loaded on their own (a clash with a local skill is settled by
+// mergeRemoteSkills, not by first-wins), with scope `remote`, the source's origin, and containment in the folder.
+async function loadRemoteSkills(remote: readonly ResolvedRemote[], options: SkillSetOptions, diagnostics: Diagnostic[]): Promise<Skill[]> {
+  const skills: Skill[] = [];
+  for (const source of remote) {
+    if (source.skills.length === 0) continue;
+    const loaded = await loadSkillSources(
+      source.skills.map((s) => ({ input: s.dir, scope: "remote" as const, origin: source.origin, containRoot: s.dir })),
+      { baseDir: undefined, cache: options.cache, signal: options.signal },
+    );
+    diagnostics.push(...loaded.diagnostics);
+    skills.push(...loaded.skills);
+  }
+  return skills;
 }

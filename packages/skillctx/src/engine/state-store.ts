@@ -23,6 +23,8 @@ export class ContextStateStore {
   #nested: Set<string>;
   /** Folders whose catalog note (trigger `catalog`) is attached to a present message. */
   #noted: Set<string>;
+  /** Per-skill state by namespace (JSON values; replaced whole, never mutated in place). */
+  #skillStates: Map<string, unknown>;
 
   /** `initial` must be a checked state (`parseContextState`); it is copied. */
   constructor(initial: ContextState = emptyState()) {
@@ -35,6 +37,7 @@ export class ContextStateStore {
     this.#sessionId = initial.sessionId;
     this.#carriers = new Map((initial.carriers ?? []).map((c) => [c.skill, { ...c }]));
     this.#nested = new Set(initial.nested ?? []);
+    this.#skillStates = new Map(Object.entries(initial.skillStates ?? {}).map(([k, v]) => [k, structuredClone(v)]));
   }
 
   // --- attachments -----------------------------------------------------------------------------
@@ -220,6 +223,19 @@ export class ContextStateStore {
     this.#sessionId = id;
   }
 
+  // --- per-skill state --------------------------------------------------------------------------
+
+  /** The state of namespace `namespace` (a copy), or undefined when none was set. */
+  skillState(namespace: string): unknown {
+    const value = this.#skillStates.get(namespace);
+    return value === undefined ? undefined : structuredClone(value);
+  }
+
+  /** Replaces the state of `namespace` with a copy of `value` (a JSON value, validated by the caller). */
+  setSkillState(namespace: string, value: unknown): void {
+    this.#skillStates.set(namespace, structuredClone(value));
+  }
+
   // --- persistence -----------------------------------------------------------------------------
 
   /** A JSON copy of the state, to pass back as `options.state`. */
@@ -234,6 +250,7 @@ export class ContextStateStore {
     if (this.#sessionId !== undefined) state.sessionId = this.#sessionId;
     if (this.#carriers.size > 0) state.carriers = [...this.#carriers.values()].map((c) => ({ ...c }));
     if (this.#nested.size > 0) state.nested = [...this.#nested];
+    if (this.#skillStates.size > 0) state.skillStates = Object.fromEntries([...this.#skillStates].map(([k, v]) => [k, structuredClone(v) as never]));
     return state;
   }
 }

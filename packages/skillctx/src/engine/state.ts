@@ -54,6 +54,8 @@ export const ContextStateSchema = z.object({
   carriers: z.array(CarrierSchema).optional(),
   /** Nested skill folders revealed by a tool call (`packages/x/.claude/skills`), relative to the project root. */
   nested: z.array(z.string()).optional(),
+  /** Per-skill state of skills that declare one (`defineSkill({ state })`), by namespace: JSON values. */
+  skillStates: z.record(z.string(), z.json()).optional(),
 });
 
 export type Attachment = z.infer<typeof AttachmentSchema>;

@@ -38,7 +38,7 @@ export async function runSkillScript(host: SkillToolHost, request: ScriptRequest
   const found = folderSkill(host, request.name);
   if ("error" in found) return fail(found.error);
   const { skill, dir } = found;
-  if (!isScopeTrusted(skill.source.scope, host.trust)) {
+  if (!isScopeTrusted(skill.source.scope, host.trust, skill.source.origin)) {
     const scope = skill.source.scope;
     return fail(
       `Not run: the skill "${skill.name}" comes from the ${scope} scope, which is not trusted to run scripts. ` +

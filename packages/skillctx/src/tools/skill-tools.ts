@@ -1,3 +1,4 @@
+import type { EventSink } from "../events/types.js";
 import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { compareCodePoints } from "@skillctx/core";
 import type { SkillSet, SkillState, TextLimits } from "../context-types.js";
@@ -43,6 +44,8 @@ export interface SkillToolHost {
   substituteVariables(text: string, skill: Skill): string;
   /** Reports a diagnostic in the next step. */
   diagnostic(d: Diagnostic): void;
+  /** The context's event stream (`script.finished`, `resource.read`, ...); build an event only when `events.wants(type)`. */
+  readonly events: EventSink;
 }
 
 export const DEFAULT_MAX_RESOURCE_BYTES = 65_536;

@@ -1,0 +1,2 @@
+/** `skillctx/ag-ui`: a context's events as AG-UI protocol events. SCAFFOLD (owner: the events helper). */
+export {};

@@ -1,0 +1,151 @@
+/**
+ * The typed events of a context (`ctx.on`, the `onEvent` option). A leaf module: engine, tools,
+ * code tools, sources and adapters import these types; the bus is `events/event-bus.ts`.
+ */
+import type { Operation } from "fast-json-patch";
+import type { Activation } from "../context-types.js";
+
+/** Tokens (o200k_base) one skill adds to a step, by part. See `step.usage`. */
+export interface SkillUsage {
+  skill: string;
+  /** Its catalog entry in `system`. */
+  catalog: number;
+  /** Its guidance text in `system`. */
+  guidance: number;
+  /** Text attached to messages for it in this step's output (every attachment it has, not only new ones). */
+  attachments: number;
+  /** Its loaded body (the `load_skill` result in the conversation), when it is the active skill. */
+  loaded: number;
+  total: number;
+}
+
+/** Per-skill token cost of one step (`step.usage`). */
+export interface StepUsage {
+  /** Skills that add anything, by code point order of name. */
+  skills: SkillUsage[];
+  /** Sum of `skills[].total`. */
+  total: number;
+}
+
+export interface StepEvent {
+  type: "step";
+  /** 1 for the context's first step. */
+  step: number;
+  activations: Activation[];
+  /** Attachments new in this step (text bytes, not the text). */
+  attachments: { skill: string; trigger: string; messageIndex: number; bytes: number }[];
+  catalog: { level: string; listed: number; tokens: number } | undefined;
+  usage: StepUsage | undefined;
+  durationMs: number;
+}
+
+export interface SkillActivatedEvent {
+  type: "skill.activated";
+  skill: string;
+  trigger: Activation["trigger"];
+  match?: string | undefined;
+  messageIndex?: number | undefined;
+}
+
+export interface SkillUnloadedEvent {
+  type: "skill.unloaded";
+  skill: string;
+}
+
+export interface ToolCalledEvent {
+  type: "tool.called";
+  /** Unique per call in this context (`call-1`, ...): pairs `tool.called` with `tool.finished`. */
+  callId: string;
+  name: string;
+  /** The skill the tool belongs to (a skill's own tool, a script tool), or the active skill for skill tools. */
+  skill?: string | undefined;
+  args: unknown;
+}
+
+export interface ToolFinishedEvent {
+  type: "tool.finished";
+  callId: string;
+  name: string;
+  skill?: string | undefined;
+  durationMs: number;
+  isError: boolean;
+  /** The error text, for an error result. */
+  error?: string | undefined;
+  /** Bytes of the result's content. */
+  bytes: number;
+}
+
+export interface ResourceReadEvent {
+  type: "resource.read";
+  skill: string;
+  path: string;
+  bytes: number;
+}
+
+export interface ScriptFinishedEvent {
+  type: "script.finished";
+  skill: string;
+  script: string;
+  exitCode: number | undefined;
+  durationMs: number;
+  bytes: number;
+  truncated: boolean;
+  timedOut: boolean;
+}
+
+export interface CommandFinishedEvent {
+  type: "command.finished";
+  skill: string;
+  command: string;
+  exitCode: number | undefined;
+  durationMs: number;
+  truncated: boolean;
+  skipped: boolean;
+}
+
+export interface McpServerEvent {
+  type: "mcp.server.started" | "mcp.server.stopped" | "mcp.server.crashed";
+  server: string;
+  skill?: string | undefined;
+  reason?: string | undefined;
+}
+
+export interface StateDeltaEvent {
+  type: "state.delta";
+  namespace: string;
+  skill: string;
+  /** RFC 6902 operations from the state before the call to the state after it. */
+  patch: Operation[];
+}
+
+export interface SkillsChangedEvent {
+  type: "skills.changed";
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+/** Every event a context emits. */
+export type SkillctxEvent =
+  | StepEvent
+  | SkillActivatedEvent
+  | SkillUnloadedEvent
+  | ToolCalledEvent
+  | ToolFinishedEvent
+  | ResourceReadEvent
+  | ScriptFinishedEvent
+  | CommandFinishedEvent
+  | McpServerEvent
+  | StateDeltaEvent
+  | SkillsChangedEvent;
+
+export type SkillctxEventType = SkillctxEvent["type"];
+export type EventOf<T extends SkillctxEventType> = Extract<SkillctxEvent, { type: T }>;
+export type EventListener<T extends SkillctxEventType = SkillctxEventType> = (event: EventOf<T>) => void;
+
+/** Where code that emits events sends them (the bus; a no-op when nobody listens). */
+export interface EventSink {
+  /** Whether any listener is registered for `type` (build the event only then). */
+  wants(type: SkillctxEventType): boolean;
+  emit(event: SkillctxEvent): void;
+}
