@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^skillctx$/, replacement: src("skillctx") },
       // The adapters' subpath exports (skillctx/ai-sdk, skillctx/openai, ...): one entry file each.
       { find: /^skillctx\/(ai-sdk|openai|openai-agents|anthropic|langchain|ag-ui)$/, replacement: src("skillctx", "$1.ts") },
+      { find: /^skillctx\/serve$/, replacement: src("skillctx", "serve.ts") },
     ],
   },
   test: {

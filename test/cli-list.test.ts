@@ -61,7 +61,7 @@ describe("skillctx list (built CLI)", () => {
       expected.map(([name, file, trigger]) => [name, path.join(skills, file), trigger, "project"]),
     );
     for (const skill of folderSkills) {
-      expect(Object.keys(skill)).toEqual(["name", "scope", "path", "trigger", "description", "invocation", "argumentHint"]);
+      expect(Object.keys(skill)).toEqual(["name", "scope", "origin", "path", "trigger", "description", "invocation", "argumentHint"]);
     }
     // A path rule is attached when a tool touches its files: the model cannot load it, the user can invoke it.
     expect(out.skills.find((s) => s.name === "db-rules")!.invocation).toEqual({ model: false, user: "/db-rules" });

@@ -23,6 +23,10 @@ const HEAVY = {
   tokenizer: /node_modules\/gpt-tokenizer\//,
   micromatch: /node_modules\/micromatch\//,
   execa: /node_modules\/execa\//,
+  otel: /node_modules\/@opentelemetry\/api\//,
+  jsonPatch: /node_modules\/fast-json-patch\//,
+  chokidar: /node_modules\/chokidar\//,
+  sigstore: /node_modules\/@sigstore\//,
 };
 
 // Every module URL the ESM loader loads goes to LOG (appended synchronously from the hooks thread).

@@ -1,3 +1,4 @@
+import { mapConcurrent } from "@skillctx/core/internal";
 import { lstat, realpath } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -130,7 +131,7 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
     );
 
   const chosen = await dedupe(ordered, { root: layout.root, realRoot: layout.realRoot, outsideAllowed, diagnostics });
-  const built = await mapLimit(chosen, READ_CONCURRENCY, ({ candidate }) =>
+  const built = await mapConcurrent(chosen, READ_CONCURRENCY, ({ candidate }) =>
     buildSkill(candidate, { root: layout.root, realRoot: layout.realRoot, maxBytes, trust: options.trust, homeDir: options.homeDir, signal }),
   );
   const cap = options.projectDocMaxBytes === true ? CODEX_PROJECT_DOC_MAX_BYTES : options.projectDocMaxBytes === false ? undefined : options.projectDocMaxBytes;
@@ -242,17 +243,4 @@ async function reportShadowed(
       ),
     );
   }
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

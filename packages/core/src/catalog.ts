@@ -49,7 +49,8 @@ export interface CatalogResult {
  * `when_to_use` is appended to the description, as Claude Code lists it. Entries are in code-point order of name; whitespace in
  * names and descriptions is collapsed to single spaces; XML text is escaped; a description longer than
  * `maxDescriptionChars` (the Agent Skills limit, 1,024) is cut, ending in "…". The skill's location is
- * not listed (the engine gives it when the skill is loaded or fires).
+ * not listed (the engine gives it when the skill is loaded or fires). A remote skill's description starts
+ * with its origin, `(from "<source name>") `, so the model can tell served skills from local ones.
  *
  * With `budgetTokens`, degrades deterministically until it fits: `full` → `short` (first sentence of
  * each description, at most 100 characters) → `names` → `partial` (the first names that fit, and a
@@ -78,7 +79,7 @@ export function buildCatalog(skills: readonly Skill[], options: CatalogOptions =
   }
   const listed = skills
     .filter((skill) => LISTED.has(skill.trigger?.type) && skill.disableModelInvocation !== true)
-    .map((skill) => ({ name: String(skill.name), description: capDescription(catalogDescription(skill), maxDescription) }))
+    .map((skill) => ({ name: String(skill.name), description: capDescription(originLabel(skill) + catalogDescription(skill), maxDescription) }))
     .sort((a, b) => compareCodePoints(a.name, b.name) || compareCodePoints(a.description, b.description));
   const names = listed.map((entry) => entry.name);
   if (listed.length === 0) return { text: "", tokens: 0, level: "full", included: [], omitted: [] };
@@ -252,6 +253,15 @@ export function catalogDescription(skill: Pick<Skill, "description" | "whenToUse
   if (whenToUse === "") return description;
   if (description === "") return whenToUse;
   return /[.!?。！？]$/u.test(description) ? `${description} ${whenToUse}` : `${description} - ${whenToUse}`;
+}
+
+/**
+ * A remote skill's origin ahead of its description (`(from "team") …`): the model must be able to tell a
+ * served skill from a local one (SEP-2640). Local skills get nothing.
+ */
+function originLabel(skill: Pick<Skill, "source">): string {
+  const origin = skill.source?.scope === "remote" ? skill.source.origin : undefined;
+  return origin === undefined ? "" : `(from "${origin}") `;
 }
 
 /** A description within `max` code points once cleaned (cut with "…"); most are far shorter and cost one comparison. */

@@ -18,6 +18,16 @@ export type { CheckedPath, ResolvedInside, ResolveInsideCode } from "./fs/paths.
 export { digestBytes, folderDigest, isSha256Digest, listSkillFiles } from "./fs/skill-files.js";
 export type { ListSkillFilesOptions, Sha256Digest, SkillFile, SkillFileListing } from "./fs/skill-files.js";
 export { MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } from "./limits.js";
+// Frontmatter with its YAML types (`typedValue`): SEP-2640's `frontmatter` rendered as JSON (skills-mcp).
+export { readFrontmatter } from "./frontmatter.js";
+export type { FrontmatterRead } from "./frontmatter.js";
+
+// The Agent Skills name rule (spec-rules.ts): `defineSkill` checks programmatic names with it (skillctx code/).
+export { checkName } from "./spec-rules.js";
+export { DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "./limits.js";
+
+// --- bounded concurrency (the one pool of async work: command renders, guidance reads, remote sources) ---
+export { mapConcurrent } from "./map-concurrent.js";
 
 // --- directory walking (fs/) ---
 export { walk } from "./fs/walk.js";
@@ -92,6 +102,8 @@ export {
 
 // text that reaches the model: the engine's caps (H6)
 export { DEFAULT_MAX_ATTACHED_SKILL_BYTES, DEFAULT_MAX_GUIDANCE_BLOCK_BYTES, DEFAULT_MAX_LOADED_SKILL_BYTES } from "./limits.js";
+// sub-agents (execute_skill)
+export { DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, MAX_SUB_AGENTS_AT_ONCE } from "./limits.js";
 
 // processes: the git listing of nested guidance (H4)
 export { GIT_LIST_MAX_BYTES, GIT_LIST_TIMEOUT_MS } from "./limits.js";

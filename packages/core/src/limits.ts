@@ -102,6 +102,12 @@ export const DEFAULT_MAX_GUIDANCE_BLOCK_BYTES = 262_144;
 export const DEFAULT_MAX_ATTACHED_SKILL_BYTES = 65_536;
 /** UTF-8 bytes of each skill body that `load_skill` returns; longer bodies are cut with a note. */
 export const DEFAULT_MAX_LOADED_SKILL_BYTES = 65_536;
+/** UTF-8 bytes of a sub-agent's answer that `execute_skill` returns to the parent; a longer answer is cut with a note. */
+export const DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES = 65_536;
+/** Model calls of one sub-agent run by `execute_skill` (`subAgent.maxSteps`); a run that reaches it is an error result. */
+export const DEFAULT_SUB_AGENT_MAX_STEPS = 10;
+/** Sub-agents running at once in one context; more (or a runner that recurses into `execute_skill`) is an error result. */
+export const MAX_SUB_AGENTS_AT_ONCE = 8;
 
 // --- YAML and frontmatter ---
 
@@ -163,3 +169,10 @@ export const MAX_SKILL_FILES = 1_000;
 export const MAX_SKILL_FILE_DIGEST_BYTES = 16 * 1024 * 1024;
 /** Bytes of all files of one skill folder read for a digest. */
 export const MAX_SKILL_FOLDER_BYTES = 64 * 1024 * 1024;
+
+// --- code tools and per-skill state (skillctx code/) ---
+
+/** UTF-8 bytes of one programmatic skill tool's result handed to the model; the rest is cut with a visible note. */
+export const DEFAULT_MAX_CODE_TOOL_RESULT_BYTES = 102_400;
+/** UTF-8 bytes of one skill's state (its JSON text); a tool call that would make it larger is rejected with an error result. */
+export const DEFAULT_MAX_SKILL_STATE_BYTES = 1_048_576;

@@ -90,9 +90,9 @@ export async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-/** Starts fixtures/mcp/http-server.mjs (or another script that prints `LISTENING <url>`) and waits for its URL. */
-export async function startHttpFixture(script = fixture("http-server.mjs"), args: string[] = []): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+/** Starts fixtures/mcp/http-server.mjs (or another script that prints `LISTENING <url>`) and waits for its URL; `nodeArgs` go before the script. */
+export async function startHttpFixture(script = fixture("http-server.mjs"), args: string[] = [], nodeArgs: string[] = []): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {

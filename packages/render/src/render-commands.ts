@@ -7,7 +7,7 @@ import type { ProcessResult, RunProcessOptions } from "@skillctx/process";
 import stripAnsi from "strip-ansi";
 import { LineCounter, visitSpans } from "./find-commands.js";
 import type { InlineSpan } from "./find-commands.js";
-import { mapConcurrent } from "./map-concurrent.js";
+import { mapConcurrent } from "@skillctx/core/internal";
 import { defaultUntrustedMarker, errorMarker, limitNote, shownCommand, stderrExcerpt, truncationMarker } from "./markers.js";
 import type { RenderLimitReason } from "./markers.js";
 

@@ -17,6 +17,11 @@ export interface ToolDefinition {
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /** What skillctx knows about the call beside its text (adapters pass only `content` and `isError` to the model). */
+  metadata?: {
+    /** The RFC 6902 change a skill's tool made to its state (the same patch as the `state.delta` event). */
+    stateDelta?: { namespace: string; patch: unknown[] };
+  };
 }
 
 /**
@@ -100,6 +105,10 @@ export interface SkillState {
   frozen(key: string): string | undefined;
   /** Freezes `text` under `key`: later reads give the same bytes, across resumes. */
   freeze(key: string, text: string): void;
+  /** The state of a skill that declares one (`defineSkill({ state })`), by namespace: a copy, or undefined. */
+  skillState(namespace: string): unknown;
+  /** Replaces a skill's state with a copy of `value` (plain JSON the caller has checked against the skill's schema). */
+  setSkillState(namespace: string, value: unknown): void;
 }
 
 /**

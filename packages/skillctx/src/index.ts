@@ -36,8 +36,13 @@ export type {
 } from "./events/types.js";
 
 // --- skills that carry code (code/) ---
+export { defineSkill } from "./code/define-skill.js";
+export type { SkillDefinition } from "./code/define-skill.js";
+export type { SkillCodeToolsMode } from "./code/code-tools.js";
+export type { StateDeltaEvent } from "./events/types.js";
 export type { SkillToolSpec, SkillToolContext, SkillStateHandle, SkillStateSpec, SkillToolOutput, JsonSchema } from "./code/skill-code.js";
 export type { RunSubAgent, SubAgentRequest, SubAgentResponse, SubAgentTool } from "./code/sub-agent-types.js";
+export type { SubAgentSettings } from "./tools/execute-skill.js";
 
 // --- skills from anywhere (sources/, skills-mcp/) ---
 export type { SourceInput, RemoteSkillSource, McpSkillSource, GitSkillSource, UrlSkillSource, LockMode } from "./sources/types.js";

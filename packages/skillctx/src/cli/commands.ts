@@ -81,6 +81,30 @@ export const COMMANDS: readonly CommandInfo[] = [
     ],
     load: async () => (await import("./validate.js")).validateCommand,
   },
+  {
+    name: "sync",
+    summary: "fetch the remote skill sources listed in skills.json (git, well-known URL, MCP) and record them in skills.lock.json",
+    usage: "skillctx sync [--cwd DIR] [--frozen] [--offline] [--json]",
+    flags: ["cwd", "frozen", "offline", "json"],
+    positionals: false,
+    notes: [
+      "skills.json at --cwd lists the sources: { \"sources\": [ { \"git\": URL, \"ref\": REF, \"path\": DIR }, { \"url\": URL } ] }. Fetched copies go to $XDG_CACHE_HOME/skillctx (or ~/.cache/skillctx).",
+      "Without --frozen the lock is written (entries of sources no longer listed are removed). With --frozen nothing is written: a source missing from the lock or drifted from it is refused, exit 1. See docs/remote-sources.md.",
+    ],
+    load: async () => (await import("./sync.js")).syncCommand,
+  },
+  {
+    name: "serve",
+    summary: "serve the skills an agent in --cwd sees over MCP (skills extension SEP-2640, plus load_skill / read_skill_resource tools)",
+    usage: "skillctx serve [--cwd DIR] [--user | --no-user] [--model MODEL] [--skills PATH]... [--stdio | --http PORT [--host HOST]]",
+    flags: ["cwd", "user", "no-user", "model", "skills", "stdio", "http", "host"],
+    positionals: false,
+    notes: [
+      "Only SKILL.md folders are served, as text: nothing in them runs (no !`cmd` rendering, no scripts). What is not served, and why, goes to stderr.",
+      "--http binds to 127.0.0.1 unless --host says otherwise; the endpoint's URL goes to stderr. Ctrl-C or SIGTERM closes every session and exits.",
+    ],
+    load: async () => (await import("./serve.js")).serveCommand,
+  },
 ];
 
 /** The command called `name`, if any. */

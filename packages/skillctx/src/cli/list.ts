@@ -21,6 +21,8 @@ export interface WhoMayInvoke {
 export interface ListedSkill {
   name: string;
   scope: Skill["source"]["scope"];
+  /** A remote skill's source name (an MCP server's label, a git or URL source's name); null for local skills. */
+  origin: string | null;
   /** The skill's file (absolute), or null for a skill given in code. */
   path: string | null;
   trigger: Skill["trigger"]["type"];
@@ -75,6 +77,7 @@ async function describeSkill(skill: Skill, withTokens: boolean, diagnostics: Dia
   const listed: ListedSkill = {
     name: skill.name,
     scope: skill.source.scope,
+    origin: skill.source.origin ?? null,
     path: skill.source.path ?? null,
     trigger: skill.trigger.type,
     description: skill.description ?? null,
@@ -107,7 +110,7 @@ function formatList(skills: ListedSkill[], cwd: string, withTokens: boolean): st
   if (skills.length === 0) return `no skills found for ${cell(cwd)}\n`;
   const columns: Array<{ title: string; right?: boolean; value(s: ListedSkill): string }> = [
     { title: "NAME", value: (s) => cell(s.name) },
-    { title: "SCOPE", value: (s) => s.scope },
+    { title: "SCOPE", value: (s) => (s.origin === null ? s.scope : `${s.scope}:${s.origin}`) },
     { title: "TRIGGER", value: (s) => s.trigger },
     { title: "INVOKE", value: (s) => invokeCell(s.invocation) },
     { title: "ARGS", value: (s) => (s.argumentHint === null ? "-" : cell(s.argumentHint, ARGS_WIDTH)) },

@@ -14,7 +14,8 @@ import type { Flags } from "./options.js";
  * the engine, `render` directly).
  */
 export const cliTemplates: Pick<Templates, "untrustedCommand"> = {
-  untrustedCommand(command, scope) {
+  untrustedCommand(command, scope, origin) {
+    if (scope === "remote") return `[Not run: \`${command}\` comes from a remote skill served by ${JSON.stringify(origin ?? "")}, which is not trusted.]`;
     return scope === "project"
       ? `[Not run: \`${command}\` comes from a project skill, which is not trusted. Run skillctx with --trust to allow it.]`
       : `[Not run: \`${command}\` comes from a user skill, which is not trusted.]`;

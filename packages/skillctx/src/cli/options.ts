@@ -49,6 +49,11 @@ export const FLAGS = {
   },
   tokens: { type: "boolean", help: "count each skill body's tokens (o200k_base) and show them" },
   strict: { type: "boolean", help: "the reference validator's verdicts exactly (fields of other agents are errors)" },
+  frozen: { type: "boolean", help: "check skills.lock.json instead of writing it: a source that drifted from its lock is refused (exit 1)" },
+  offline: { type: "boolean", help: "use the cache only; never touch the network" },
+  stdio: { type: "boolean", help: "serve MCP on stdin/stdout (the default)" },
+  http: { type: "string", value: "PORT", help: "serve MCP over Streamable HTTP on PORT (0: a free port), at http://HOST:PORT/mcp" },
+  host: { type: "string", value: "HOST", help: "the address --http binds to (default: 127.0.0.1; another address exposes the skills to the network)" },
 } as const satisfies Record<string, FlagInfo>;
 
 export type FlagName = keyof typeof FLAGS;

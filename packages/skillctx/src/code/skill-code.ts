@@ -88,6 +88,8 @@ export interface CodeToolRunContext {
   callId: string;
   /** Reads the skill's state in the conversation (undefined: none yet). */
   readState(namespace: string): unknown;
+  /** UTF-8 bytes the skill's state may take as JSON (`skillTools.maxSkillStateBytes`). @default 1048576 */
+  maxStateBytes?: number | undefined;
 }
 
 /** The result of a code tool, with the state it leaves (validated) when it changed it. */

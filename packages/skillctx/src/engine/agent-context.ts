@@ -1,19 +1,25 @@
 import { randomUUID } from "node:crypto";
 import { within } from "@skillctx/process";
-import { homedir } from "node:os";
-import * as path from "node:path";
 import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
 import { createSkillCache, diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
 import type { Activation, ContextStep, SkillSet, SkillState, TextLimits, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
 import type { Message } from "../messages.js";
 import { EventBus } from "../events/event-bus.js";
+import { ContextTelemetry } from "../events/context-telemetry.js";
+import type { StepNotes, StepSources } from "../events/context-telemetry.js";
 import type { EventListener, SkillctxEventType } from "../events/types.js";
+import { defaultCacheDir } from "../sources/cache-dir.js";
 import { resolveSources } from "../sources/resolve-sources.js";
 import type { SourceInput } from "../sources/types.js";
 import { checkHostTools } from "../tools/host-tools.js";
 import { resolveToolset } from "../tools/presets/index.js";
 import { SEARCH_TOOL } from "../tools/presets/common.js";
+import { loadKey } from "../tools/load-skill.js";
 import { checkToolFilter, Toolbox } from "../tools/toolbox.js";
+import { checkSkillCodeTools } from "../code/code-tools.js";
+import { declaredStates } from "../code/skill-state.js";
+import { createSubAgentSupport, runsBeside } from "../tools/execute-skill.js";
+import type { SubAgentSupport } from "../tools/execute-skill.js";
 import type { ToolboxHost } from "../tools/toolbox.js";
 import { substitute } from "./arguments.js";
 import { buildAttachment, skillDirOf } from "./attachment.js";
@@ -29,6 +35,7 @@ import type { Reattachments } from "./reattach.js";
 import { closedError, isClosedError, linkSignals } from "./lifetime.js";
 import { checkInvocationOptions } from "./options.js";
 import type { AgentContextOptions } from "./options.js";
+import { HotReload } from "./hot-reload.js";
 import { renderSkillText } from "./render-skill.js";
 import { SkillServerPool } from "./skill-servers.js";
 import { loadSkillSet } from "./skill-set.js";
@@ -82,11 +89,15 @@ export class AgentContext {
   /** Sources of tools beside the host's and the skill tools (the MCP bridge registers here); listed after them. */
   readonly providers: ToolProvider[] = [];
   private readonly servers: SkillServerPool;
+  /** `watch` and `catalogUpdates`: the watcher, the changes between loads and their note. */
+  private readonly hotReload: HotReload;
   private readonly attachmentContext: AttachmentContext;
   /** The signals of a call without a caller signal: the context's own (no listener to add or remove). */
   private readonly unlinked = { signal: this.lifetime.signal, dispose: () => {} };
   /** The one event stream (`on`, `onEvent`); a throwing listener becomes a diagnostic of the next step. */
   private readonly events: EventBus;
+  /** Step and tool-call events, `step.usage` and OpenTelemetry spans (nothing runs when nobody observes). */
+  private readonly telemetry: ContextTelemetry;
 
   private constructor(
     private options: AgentContextOptions,
@@ -97,6 +108,7 @@ export class AgentContext {
       this.pendingDiagnostics.push(diagnostic("EVENT_LISTENER_FAILED", "warning", `a listener of "${event.type}" threw: ${reason}`));
     });
     if (options.onEvent !== undefined) this.events.on("*", options.onEvent);
+    this.telemetry = new ContextTelemetry(this.events, this.telemetrySources(), options.usage);
     this.templates = { ...defaultTemplates, ...options.templates };
     this.limits = resolveLimits(options.limits);
     this.store = new ContextStateStore(state);
@@ -107,8 +119,17 @@ export class AgentContext {
       trust: () => this.options.trust,
       settings: options.mcp,
       report: (found) => void this.pendingDiagnostics.push(...found),
+      events: this.events,
     });
     this.providers.push(this.servers);
+    this.hotReload = new HotReload(options, {
+      events: this.events,
+      cache: options.cache,
+      skills: () => this.skillSet,
+      thaw: (key) => this.store.thaw(key),
+      report: (d) => void this.pendingDiagnostics.push(d),
+      catalogFormat: () => this.options.catalog?.format,
+    });
     const self = this;
     const host: ToolboxHost = {
       cwd: options.cwd,
@@ -125,10 +146,12 @@ export class AgentContext {
       toolFilter: checkToolFilter(options.toolFilter),
       hostTools: checkHostTools(options.tools),
       providers: this.providers,
+      skillCodeTools: checkSkillCodeTools(options.skillCodeTools),
       render: (text, skill, signal) => this.render(text, skill, signal),
-      substituteVariables: (text, skill) => this.substituteVariables(text, skill),
+      substituteVariables: (text, skill, args) => this.substituteVariables(text, skill, args),
       diagnostic: (d) => void this.pendingDiagnostics.push(d),
       events: this.events,
+      subAgents: options.runSubAgent === undefined ? undefined : this.subAgentSupport(options),
     };
     this.toolbox = new Toolbox(host, resolveToolset(options.toolset));
     this.attachmentContext = {
@@ -224,7 +247,7 @@ export class AgentContext {
    * is recorded); `CONTEXT_CLOSED` after `close()`. Rejects with the signal's reason when aborted.
    */
   buildContext(messages: readonly Message[], options: { signal?: AbortSignal } = {}): Promise<ContextStep> {
-    return this.exclusive(options?.signal, (signal) => this.step(messages, signal));
+    return this.exclusive(options?.signal, (signal) => this.telemetry.step((notes) => this.step(messages, signal, notes)));
   }
 
   /**
@@ -258,8 +281,8 @@ export class AgentContext {
     const signal = options?.signal;
     if (this.closing !== undefined) return Promise.reject(closedError());
     // Skill tools read and change the state: they wait their turn. Host and MCP tools do not touch it.
-    if (this.toolbox.kindOf(name) === "skill") return this.exclusive(signal, (linked) => this.toolbox.call(name, args, { signal: linked }));
-    return this.run(signal, (linked) => this.toolbox.call(name, args, { signal: linked }));
+    if (this.toolbox.runsExclusive(name) && !runsBeside(name)) return this.exclusive(signal, (linked) => this.observedCall(name, args, linked));
+    return this.run(signal, (linked) => this.observedCall(name, args, linked));
   }
 
   /**
@@ -293,6 +316,7 @@ export class AgentContext {
       // Aborted renders and scripts settle only once their process groups are gone, so waiting for them
       // means nothing is left running; a host tool that ignores its signal cannot hold close() for long.
       await within(Promise.allSettled([...this.inflight]), CLOSE_WAIT_MS);
+      await this.hotReload.close();
       await this.servers.close();
     })();
     return this.closing;
@@ -349,7 +373,8 @@ export class AgentContext {
 
   // --- a step ----------------------------------------------------------------------------------
 
-  private async step(messages: readonly Message[], signal: AbortSignal): Promise<ContextStep> {
+  private async step(messages: readonly Message[], signal: AbortSignal, observed?: StepNotes): Promise<ContextStep> {
+    if (this.hotReload.due()) await this.reload(signal);
     const skills = this.skillSet;
     const scan = this.tracker.scan(messages, {
       skills,
@@ -380,12 +405,15 @@ export class AgentContext {
       if (attachment.trigger === "command") carriers.push({ skill: attachment.skill, kind: "command", fingerprint: attachment.fingerprint, match: attachment.match, body });
     });
     const revealed = discovery?.found ?? [];
+    const made = [
+      ...(reattached?.attachments ?? []),
+      ...built.map((b) => b.attachment),
+      ...revealed.flatMap((f) => (f.note === undefined ? [] : [f.note])),
+      ...this.hotReload.note(messages.length, (index) => this.tracker.fingerprintAt(index), skills),
+    ];
+    if (observed !== undefined) observed.made = made;
     const committed = this.tracker.commit(messages, {
-      attachments: [
-        ...(reattached?.attachments ?? []),
-        ...built.map((b) => b.attachment),
-        ...revealed.flatMap((f) => (f.note === undefined ? [] : [f.note])),
-      ],
+      attachments: made,
       carriers,
       loadCarrier: scan.loadCarrier,
       dropCarriers: reattached?.dropped,
@@ -399,6 +427,7 @@ export class AgentContext {
     this.assertOpen();
     if (fired.length > 0) this.servers.activate(fired.map((p) => p.skill), signal);
     await this.servers.settled();
+    await this.toolbox.prepareCodeTools(signal);
     const tools = this.toolbox.definitions();
 
     const activated: Activation[] = [
@@ -447,9 +476,10 @@ export class AgentContext {
     });
   }
 
-  // ${CLAUDE_SKILL_DIR}, ${SKILL_DIR} and ${CLAUDE_SESSION_ID} in a body the model loads (argument placeholders stay: no user arguments).
-  private substituteVariables(text: string, skill: Skill): string {
-    return substitute(text, { skillDir: skillDirOf(skill), sessionId: this.store.sessionId }).text;
+  // ${CLAUDE_SKILL_DIR}, ${SKILL_DIR} and ${CLAUDE_SESSION_ID} in a body the model loads (argument placeholders stay
+  // without `args`: no user arguments; a fork skill run by execute_skill gets the request as its arguments).
+  private substituteVariables(text: string, skill: Skill, args?: string): string {
+    return substitute(text, { skillDir: skillDirOf(skill), sessionId: this.store.sessionId, args }).text;
   }
 
   // --- skills, guidance and system ---------------------------------------------------------------
@@ -464,6 +494,7 @@ export class AgentContext {
       signal,
     });
     this.assertOpen();
+    await this.hotReload.sources(o, sources.remote);
     const skillSet = await loadSkillSet({
       cwd: o.cwd,
       skills: sources.local,
@@ -502,8 +533,13 @@ export class AgentContext {
     // Nested skill folders revealed earlier in the conversation (or in a resumed one) join again, outside `system`.
     const nested = await this.nested.restore(this.store.nested, skillSet, new Set(o.disabled ?? []), signal, diagnostics);
     this.assertOpen();
+    const previous = this.skillSet as SkillSet | undefined;
     this.skillSet = withNestedSkills(skillSet, nested);
-    this.parts = parts;
+    this.parts = this.hotReload.settle(previous, this.skillSet, parts);
+    // Skills that declare state start from their initial state (a resumed conversation keeps its own).
+    const declared = declaredStates(this.skillSet.skills);
+    for (const { namespace, value } of declared.states) if (this.store.skillState(namespace) === undefined) this.store.setSkillState(namespace, value);
+    diagnostics.push(...declared.diagnostics);
     this.pendingDiagnostics.push(...diagnostics, ...parts.diagnostics);
     // The conversation is left as it is: new skills fire on new messages only, so the prefix stays stable.
     // Servers of attached skills are offered for the conversation, those of the loaded skill until unloaded.
@@ -540,6 +576,20 @@ export class AgentContext {
       templates: this.templates,
       signal: signal ?? this.lifetime.signal,
       report: (found) => this.pendingDiagnostics.push(...found),
+      events: this.events,
+    });
+  }
+
+  // --- sub-agents (execute_skill) -----------------------------------------------------------------
+
+  // What execute_skill's sub-agents use: each call of the skill's code tools takes the context's turn
+  // (execute_skill itself runs beside steps, so a sub-agent's state-changing call cannot deadlock).
+  private subAgentSupport(options: AgentContextOptions): SubAgentSupport {
+    return createSubAgentSupport({
+      run: options.runSubAgent,
+      settings: options.subAgent,
+      hostTools: checkHostTools(options.tools),
+      inTurn: (signal, operation) => this.exclusive(signal, operation),
     });
   }
 
@@ -556,7 +606,10 @@ export class AgentContext {
       activate: (name) => {
         const previous = store.activate(name);
         const skill = this.skillSet.byName.get(name);
-        this.pendingActivations.push(skill === undefined ? { skill: name, trigger: "load" } : activationOf(skill, { trigger: "load" }));
+        const activation: Activation = skill === undefined ? { skill: name, trigger: "load" } : activationOf(skill, { trigger: "load" });
+        this.pendingActivations.push(activation);
+        if (previous !== undefined) this.telemetry.unloaded(previous);
+        this.telemetry.activated(activation);
         if (skill !== undefined) this.servers.load(skill, this.lifetime.signal);
         // The skill that was active is unloaded: its MCP tools are withdrawn (servers of fired skills stay).
         if (previous !== undefined) this.servers.deactivate(previous);
@@ -565,10 +618,40 @@ export class AgentContext {
       deactivate: () => {
         const name = store.deactivate();
         if (name !== undefined) this.servers.deactivate(name);
+        if (name !== undefined) this.telemetry.unloaded(name);
         return name;
       },
       frozen: (key) => store.frozen(key),
       freeze: (key, text) => store.freeze(key, text),
+      skillState: (namespace) => store.skillState(namespace),
+      setSkillState: (namespace, value) => store.setSkillState(namespace, value),
+    };
+  }
+
+  // --- what the events and spans read ------------------------------------------------------------
+
+  // A tool call through the toolbox, observed (events, span) when someone listens or traces.
+  private observedCall(name: string, args: unknown, signal: AbortSignal): Promise<ToolResult> {
+    const kind = this.toolbox.kindOf(name);
+    const skill = () => (kind === "provider" ? this.servers.skillOf(name) : kind === "code" ? this.toolbox.codeToolSkill(name) : undefined) ?? this.store.activeSkill;
+    const info = { name: typeof name === "string" ? name : String(name), kind, skill };
+    return this.telemetry.tool(info, args, (callId) => this.toolbox.call(name, args, { signal, callId }));
+  }
+
+  private telemetrySources(): StepSources {
+    const self = this;
+    return {
+      get catalog() {
+        return self.parts.catalog;
+      },
+      guidance: () => this.parts.guidance ?? [],
+      present: () => this.tracker.presentAttachments(),
+      messageIndexOf: (fingerprint) => this.tracker.messageIndexOf(fingerprint),
+      loaded: () => {
+        const skill = this.store.activeSkill;
+        const body = skill === undefined ? undefined : this.store.frozen(loadKey(skill));
+        return skill === undefined || body === undefined ? undefined : { skill, body };
+      },
     };
   }
 }
@@ -579,9 +662,3 @@ function errorText(error: unknown): string {
 
 /** How long `close()` waits for aborted work to settle (a process group's SIGTERM grace and SIGKILL fit well inside). */
 const CLOSE_WAIT_MS = 5_000;
-
-/** The cache of remote sources: `$XDG_CACHE_HOME/skillctx`, else `<home>/.cache/skillctx`. */
-function defaultCacheDir(homeDir: string | undefined): string {
-  const xdg = process.env["XDG_CACHE_HOME"];
-  return xdg !== undefined && path.isAbsolute(xdg) ? path.join(xdg, "skillctx") : path.join(homeDir ?? homedir(), ".cache", "skillctx");
-}

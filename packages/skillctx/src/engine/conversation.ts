@@ -186,6 +186,21 @@ export class ConversationTracker {
     return { messages: this.output.slice(), attachments: this.stepAttachments() };
   }
 
+  /** Index in the current messages of the message with `fingerprint` (events). */
+  messageIndexOf(fingerprint: string): number | undefined {
+    return this.indexOf.get(fingerprint);
+  }
+
+  /** The stored attachments of the current messages with their message index, in the order made (token usage). O(attachments). */
+  presentAttachments(): { attachment: Attachment; messageIndex: number }[] {
+    const found: { attachment: Attachment; messageIndex: number }[] = [];
+    for (const attachment of this.store.attachments) {
+      const messageIndex = this.indexOf.get(attachment.fingerprint);
+      if (messageIndex !== undefined) found.push({ attachment, messageIndex });
+    }
+    return found;
+  }
+
   // Every attachment of the current messages, by message then in the order made. O(attachments).
   private stepAttachments(): StepAttachment[] {
     const found: StepAttachment[] = [];

@@ -4,6 +4,7 @@ import type { EventListener } from "../events/types.js";
 import type { LockMode, SourceInput } from "../sources/types.js";
 import type { VerifySettings } from "../sources/verify-signatures.js";
 import type { RunSubAgent } from "../code/sub-agent-types.js";
+import type { SubAgentSettings } from "../tools/execute-skill.js";
 import type { TextLimits } from "../context-types.js";
 import type { Message } from "../messages.js";
 import type { NestedSkillsSetting } from "./nested-skills.js";
@@ -143,14 +144,25 @@ export interface AgentContextOptions {
   /** Receives every event of the context (the same stream as `ctx.on("*", ...)`). A listener that throws never breaks a step. */
   onEvent?: EventListener;
   /**
+   * Whether each step counts the tokens every skill adds to it (`step.usage`, the `step` event, the
+   * `skillctx.step` span): `true` always, `false` never; unset, only when a `step` listener is registered
+   * or an OpenTelemetry tracer provider records the step. The first count loads the tokenizer (~150 ms);
+   * later steps count only text they have not seen. @default undefined
+   */
+  usage?: boolean;
+  /**
    * Tools of programmatic skills and typed script tools: offered while their skill is active (loaded,
    * until unloaded or another skill is loaded), or always. @default "active"
    */
   skillCodeTools?: "active" | "always";
   /** Runs a sub-agent for `execute_skill` (and skills with `context: fork`); without it `execute_skill` is not offered. */
   runSubAgent?: RunSubAgent;
-  /** Limits of sub-agents run by `execute_skill`. @default { maxSteps: 10 } */
-  subAgent?: { maxSteps?: number; model?: string };
+  /**
+   * Sub-agents run by `execute_skill`: most model calls per run, the model id when the skill names none
+   * (`model:`), and the most UTF-8 bytes of an answer returned to the parent.
+   * @default { maxSteps: 10, maxAnswerBytes: 65536 }
+   */
+  subAgent?: SubAgentSettings;
   /** Required signatures of skill folders (sigstore); a skill that fails is not loaded. */
   verify?: VerifySettings;
   /** How remote sources meet `skills.lock.json`. @default "update" */

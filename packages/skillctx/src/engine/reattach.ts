@@ -45,7 +45,7 @@ export function reattachments(due: readonly Carrier[], fingerprint: string | und
   for (const carrier of due) {
     if (invokedNow.has(carrier.skill)) continue;
     const skill = context.skills.byName.get(carrier.skill);
-    const body = carrier.kind === "load" ? context.frozen(`load:${carrier.skill}`) : carrier.body;
+    const body = carrier.kind === "load" ? (carrier.body ?? context.frozen(`load:${carrier.skill}`)) : carrier.body;
     if (skill === undefined || body === undefined || fingerprint === undefined) {
       result.dropped.push(carrier.skill);
       continue;

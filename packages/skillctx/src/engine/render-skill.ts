@@ -1,5 +1,6 @@
 import { commandDiagnostics, renderCommands } from "@skillctx/render";
 import type { Diagnostic, Skill, Trust } from "@skillctx/core";
+import type { EventSink } from "../events/types.js";
 import type { RenderSettings } from "./options.js";
 import type { Templates } from "./templates.js";
 
@@ -11,6 +12,8 @@ export interface RenderSkillOptions {
   signal?: AbortSignal | undefined;
   /** Receives a warning for each command that failed, timed out, was cut or was not run. */
   report?: (diagnostics: Diagnostic[]) => void;
+  /** Receives a `command.finished` event per command span rendered (run, failed or skipped). */
+  events?: EventSink | undefined;
 }
 
 /**
@@ -44,18 +47,34 @@ export function rendersCommands(skill: Skill): boolean {
  */
 export async function renderSkillText(text: string, skill: Skill, options: RenderSkillOptions): Promise<string> {
   if (!rendersCommands(skill)) return text;
-  const scope = skill.source.scope === "user" ? "user" : "project";
+  const scope = skill.source.scope === "user" ? "user" : skill.source.scope === "remote" ? "remote" : "project";
   const result = await renderCommands(text, {
     cwd: options.cwd,
     trust: options.trust,
     scope: skill.source.scope,
     origin: skill.source.origin,
-    untrustedMarker: (command) => options.templates.untrustedCommand(command, scope),
+    untrustedMarker: (command) => options.templates.untrustedCommand(command, scope, skill.source.origin),
     ...(options.settings?.timeoutMs !== undefined && { timeoutMs: options.settings.timeoutMs }),
     ...(options.settings?.maxOutputBytes !== undefined && { maxOutputBytes: options.settings.maxOutputBytes }),
     ...(options.settings?.env !== undefined && { env: options.settings.env }),
     ...(options.signal !== undefined && { signal: options.signal }),
   });
   options.report?.(commandDiagnostics(result, skill.source.path === undefined ? {} : { path: skill.source.path }));
+  if (options.events?.wants("command.finished") === true) {
+    for (const run of result.runs) {
+      options.events.emit({
+        type: "command.finished",
+        skill: skill.name,
+        command: run.command,
+        exitCode: run.exitCode,
+        durationMs: run.durationMs,
+        truncated: run.truncated,
+        skipped: run.skipped === true,
+        line: run.line,
+        ...(run.timedOut && { timedOut: true }),
+        ...(run.error !== undefined && { error: run.error }),
+      });
+    }
+  }
   return result.text;
 }

@@ -2,7 +2,8 @@ import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import { createMcpBridge, serversFromProject, serversFromSkill } from "@skillctx/mcp-bridge";
 import { projectRoot } from "@skillctx/core/internal";
-import type { DeclaredServer, McpBridge, McpBridgeOptions, McpTool } from "@skillctx/mcp-bridge";
+import type { DeclaredServer, McpBridge, McpBridgeOptions, McpServerState, McpTool } from "@skillctx/mcp-bridge";
+import type { EventSink } from "../events/types.js";
 import type { SkillSet, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
 
 /** Caps on what an MCP server may send; see `McpBridgeOptions` for each default. */
@@ -61,12 +62,16 @@ export class SkillServerPool implements ToolProvider {
   private project: { cwd: string; homeDir?: string | undefined } | undefined;
   /** Servers of the project's configuration: started at reload, offered for the whole conversation. */
   private projectServers: string[] = [];
+  /** Each server's state when last looked at (`mcp.server.*` events are the changes between looks). */
+  private known = new Map<string, McpServerState>();
 
   constructor(
     private readonly options: {
       trust: () => Trust | undefined;
       settings: McpSettings | undefined;
       report: (diagnostics: Diagnostic[]) => void;
+      /** Receives `mcp.server.started`, `stopped` and `crashed`. */
+      events?: EventSink;
     },
   ) {}
 
@@ -98,11 +103,12 @@ export class SkillServerPool implements ToolProvider {
       ...(settings.startupTimeoutMs !== undefined && { startupTimeoutMs: settings.startupTimeoutMs }),
       ...(settings.callTimeoutMs !== undefined && { callTimeoutMs: settings.callTimeoutMs }),
       ...(settings.env !== undefined && { env: settings.env }),
+      onToolsChanged: () => this.noteServers(),
     });
     if (this.closed) return bridge.close(); // closed while declaring: start nothing
     this.bridge = bridge;
     const byName = (names: readonly string[]) => names.flatMap((name) => skills.byName.get(name) ?? []);
-    if (this.projectServers.length > 0) this.starting.push(bridge.start(this.projectServers, signal === undefined ? {} : { signal }).then(this.options.report));
+    if (this.projectServers.length > 0) this.starting.push(this.afterStart(bridge.start(this.projectServers, signal === undefined ? {} : { signal })));
     const held = byName([...this.leases.keys()]);
     for (const skill of held) this.startServers([skill], this.leases.get(skill.name)!, signal);
     this.activate([...skills.guidance, ...byName(active.filter((name) => name !== loaded))], signal);
@@ -160,7 +166,18 @@ export class SkillServerPool implements ToolProvider {
       const owner = tool.skill === undefined ? "" : ` of skill "${tool.skill}"`;
       return { content: `MCP tool "${name}"${owner} is not available: the skill is not active. Load it again to use its tools.`, isError: true };
     }
-    return this.bridge.callTool(name, args, options.signal === undefined ? {} : { signal: options.signal });
+    // A server that exited since the last look is restarted by this call: its crash is told before the restart.
+    this.noteServers();
+    try {
+      return await this.bridge.callTool(name, args, options.signal === undefined ? {} : { signal: options.signal });
+    } finally {
+      this.noteServers();
+    }
+  }
+
+  /** The skill whose server offers tool `name` (an `mcp__` name), if any. */
+  skillOf(name: string): string | undefined {
+    return this.bridge?.tools().find((t) => t.name === name)?.skill;
   }
 
   /** Stops every server; terminal (a later reload or activation starts nothing); calling it twice is harmless. */
@@ -180,7 +197,7 @@ export class SkillServerPool implements ToolProvider {
     const names = skills.flatMap((skill) => this.bySkill.get(skill.name) ?? []).filter((name) => !this.started.has(name));
     if (names.length === 0) return;
     for (const name of names) this.started.add(name);
-    this.starting.push(bridge.start(names, signal === undefined ? {} : { signal }).then(this.options.report));
+    this.starting.push(this.afterStart(bridge.start(names, signal === undefined ? {} : { signal })));
   }
 
   private offeredServers(): Set<string> {
@@ -195,12 +212,59 @@ export class SkillServerPool implements ToolProvider {
 
   private async stopServers(): Promise<void> {
     const bridge = this.bridge;
+    this.noteServers();
     this.bridge = undefined;
     this.bySkill = new Map();
     this.started = new Set();
     this.projectServers = [];
     await Promise.allSettled(this.starting.splice(0));
     await bridge?.close();
+    this.noteStopped(bridge);
+  }
+
+  private afterStart(start: Promise<Diagnostic[]>): Promise<void> {
+    return start.then((found) => {
+      this.options.report(found);
+      this.noteServers();
+    });
+  }
+
+  // Compares each server's state with the last look and emits the changes: → running is `started`,
+  // running → exited or failed is `crashed` (the bridge's diagnostic says why), running → closed is
+  // `stopped`. The bridge reports no state changes itself, so the pool looks after each start, when the
+  // bridge's tools change (a start, a refresh, a death it will not restart), around each call and at stop.
+  private noteServers(): void {
+    const bridge = this.bridge;
+    if (bridge === undefined) return;
+    const events = this.options.events;
+    for (const status of bridge.servers()) {
+      const before = this.known.get(status.name);
+      if (before === status.state) continue;
+      this.known.set(status.name, status.state);
+      if (events === undefined) continue;
+      const base = { server: status.name, ...(status.skill !== undefined && { skill: status.skill }) };
+      if (status.state === "running" && events.wants("mcp.server.started")) {
+        events.emit({ type: "mcp.server.started", ...base });
+      } else if (before === "running" && (status.state === "exited" || status.state === "failed") && events.wants("mcp.server.crashed")) {
+        events.emit({ type: "mcp.server.crashed", ...base, reason: crashReason(bridge, status.name) ?? status.state });
+      } else if (before === "running" && status.state === "closed" && events.wants("mcp.server.stopped")) {
+        events.emit({ type: "mcp.server.stopped", ...base, reason: "closed" });
+      }
+    }
+  }
+
+  // After the bridge closed (reload, close): every server seen running is stopped.
+  private noteStopped(bridge: McpBridge | undefined): void {
+    const events = this.options.events;
+    const known = this.known;
+    this.known = new Map();
+    if (bridge === undefined || events === undefined || !events.wants("mcp.server.stopped")) return;
+    const skills = new Map(bridge.servers().map((status) => [status.name, status.skill]));
+    for (const [server, state] of known) {
+      if (state !== "running") continue;
+      const skill = skills.get(server);
+      events.emit({ type: "mcp.server.stopped", server, ...(skill !== undefined && { skill }), reason: this.closed ? "closed" : "reload" });
+    }
   }
 
   private async declare(skills: SkillSet): Promise<DeclaredServer[]> {
@@ -235,4 +299,11 @@ export class SkillServerPool implements ToolProvider {
     this.options.report(diagnostics);
     return declared;
   }
+}
+
+// The newest diagnostic the bridge recorded about server `name` (an exit, an over-size message, ...).
+function crashReason(bridge: McpBridge, name: string): string | undefined {
+  const mention = `"${name}"`;
+  const found = bridge.diagnostics.findLast((d) => d.message.includes(mention));
+  return found?.message;
 }

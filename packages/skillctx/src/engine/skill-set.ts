@@ -146,13 +146,16 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
 async function loadRemoteSkills(remote: readonly ResolvedRemote[], options: SkillSetOptions, diagnostics: Diagnostic[]): Promise<Skill[]> {
   const skills: Skill[] = [];
   for (const source of remote) {
-    if (source.skills.length === 0) continue;
-    const loaded = await loadSkillSources(
-      source.skills.map((s) => ({ input: s.dir, scope: "remote" as const, origin: source.origin, containRoot: s.dir })),
-      { baseDir: undefined, cache: options.cache, signal: options.signal },
-    );
-    diagnostics.push(...loaded.diagnostics);
-    skills.push(...loaded.skills);
+    // One folder at a time: two skills of one source may share a name (mergeRemoteSkills qualifies them by path).
+    for (const s of source.skills) {
+      const loaded = await loadSkillSources([{ input: s.dir, scope: "remote" as const, origin: source.origin, containRoot: s.dir }], {
+        baseDir: undefined,
+        cache: options.cache,
+        signal: options.signal,
+      });
+      diagnostics.push(...loaded.diagnostics);
+      skills.push(...loaded.skills);
+    }
   }
   return skills;
 }

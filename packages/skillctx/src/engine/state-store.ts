@@ -63,6 +63,7 @@ export class ContextStateStore {
         this.#noted.add(attachment.skill);
         continue;
       }
+      if (attachment.trigger === "update") continue;
       this.#attached.set(attachment.skill, (this.#attached.get(attachment.skill) ?? 0) + 1);
       if (attachment.trigger === "reattach") {
         const carrier = this.#carriers.get(attachment.skill);
@@ -119,6 +120,18 @@ export class ContextStateStore {
     return this.#rendered.get(key);
   }
 
+  /**
+   * Forgets the rendering frozen under `key` (its source changed): the next load renders it afresh.
+   * A loaded skill whose carrier still relies on it keeps that body in its carrier (re-attached as loaded).
+   */
+  thaw(key: string): void {
+    const text = this.#rendered.get(key);
+    if (text === undefined) return;
+    this.#rendered.delete(key);
+    const carrier = key.startsWith("load:") ? this.#carriers.get(key.slice("load:".length)) : undefined;
+    if (carrier?.kind === "load" && carrier.body === undefined) carrier.body = text;
+  }
+
   /** Freezes `text` under `key`; a key frozen before keeps its first text. */
   freeze(key: string, text: string): void {
     if (!this.#rendered.has(key)) this.#rendered.set(key, text);
@@ -140,7 +153,8 @@ export class ContextStateStore {
     this.#active = name;
     if (previous !== undefined && previous !== name) this.#dropLoad(previous);
     this.#dropLoad(name);
-    this.#carriers.set(name, { skill: name, kind: "load", match: "load" });
+    // `fingerprint` has its place (schema order) before it is known, so a saved state resumes byte for byte.
+    this.#carriers.set(name, { skill: name, kind: "load", fingerprint: undefined, match: "load" });
     return previous === name ? undefined : previous;
   }
 
@@ -257,7 +271,7 @@ export class ContextStateStore {
 
 function countBySkill(attachments: readonly Attachment[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const a of attachments) if (a.trigger !== "catalog") counts.set(a.skill, (counts.get(a.skill) ?? 0) + 1);
+  for (const a of attachments) if (a.trigger !== "catalog" && a.trigger !== "update") counts.set(a.skill, (counts.get(a.skill) ?? 0) + 1);
   return counts;
 }
 

@@ -7,8 +7,9 @@ export const AttachmentSchema = z.object({
   /**
    * Why the text was attached: a trigger that fired, a user command (`/name`, `ctx.invoke`), a body
    * re-attached after the host condensed its first message away, or a catalog note (skills found later).
+   * `update`: the note of skills added, changed and removed by a reload (hot reload, `catalogUpdates: "append"`; `skill` is "").
    */
-  trigger: z.enum(["keyword", "task", "path", "command", "reattach", "catalog"]),
+  trigger: z.enum(["keyword", "task", "path", "command", "reattach", "catalog", "update"]),
   /** The keyword or path that fired it. */
   match: z.string(),
   /** Fingerprint of the message it is attached to. */
@@ -31,7 +32,11 @@ export const CarrierSchema = z.object({
   fingerprint: z.string().optional(),
   /** The invoking text (`/deploy staging`), or `load`. */
   match: z.string(),
-  /** command: the body as attached (rendered, arguments put in, capped); load: absent (the frozen `load:<name>`). */
+  /**
+   * command: the body as attached (rendered, arguments put in, capped); load: absent (the frozen
+   * `load:<name>`), or the body as loaded when the skill changed on disk since (hot reload) and the
+   * model has not loaded it again.
+   */
   body: z.string().optional(),
 });
 

@@ -11,6 +11,8 @@ export interface SystemParts {
   catalog: CatalogResult | undefined;
   /** What the caps did (a `GUIDANCE_BLOCK_CUT` warning when the guidance block was cut). */
   diagnostics: Diagnostic[];
+  /** Each guidance file's text as it stands in `system` (after the cap), for token usage. */
+  guidance?: readonly { name: string; text: string }[];
 }
 
 // Bytes counted for each guidance entry beside its text: the template's tags and its path.
@@ -38,6 +40,7 @@ export function buildSystem(options: {
 }): SystemParts {
   const sections: string[] = [];
   const diagnostics: Diagnostic[] = [];
+  let guidance: GuidanceEntry[] = [];
   if (options.systemPrompt !== undefined && options.systemPrompt.trim() !== "") sections.push(options.systemPrompt.trimEnd());
   if (options.skills.guidance.length > 0) {
     const entries = options.skills.guidance.map((skill) => ({
@@ -45,7 +48,8 @@ export function buildSystem(options: {
       location: guidancePath(skill.source.path, options.cwd, skill),
       text: options.guidanceText.get(skill.name) ?? skill.content,
     }));
-    sections.push(options.templates.guidance(capGuidance(entries, options.maxGuidanceBytes, diagnostics)));
+    guidance = capGuidance(entries, options.maxGuidanceBytes, diagnostics);
+    sections.push(options.templates.guidance(guidance));
   }
   let catalog: CatalogResult | undefined;
   if (options.skills.catalog.length > 0) {
@@ -55,7 +59,7 @@ export function buildSystem(options: {
     const introText = typeof intro === "function" ? intro({ loadInstruction: toolset.loadInstruction }) : intro;
     if (catalog.text !== "") sections.push(`${introText}\n\n${catalog.text}`);
   }
-  return { system: sections.join("\n\n"), catalog, diagnostics };
+  return { system: sections.join("\n\n"), catalog, diagnostics, guidance };
 }
 
 // Keeps the guidance entries within `maxBytes` in all: whole files while they fit, then the file

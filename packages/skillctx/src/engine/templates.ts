@@ -57,8 +57,8 @@ export interface Templates {
   injection(info: InjectionInfo): string;
   /** The note attached to a tool result whose call revealed a nested skill folder (the catalog in `system` never changes). */
   nestedCatalog(info: NestedCatalogInfo): string;
-  /** What replaces a `!`cmd`` span of an untrusted skill. */
-  untrustedCommand(command: string, scope: "project" | "user"): string;
+  /** What replaces a `!`cmd`` span of an untrusted skill; `origin` is a remote skill's source name. */
+  untrustedCommand(command: string, scope: "project" | "user" | "remote", origin?: string): string;
 }
 
 export const defaultTemplates: Templates = {
@@ -101,7 +101,11 @@ export const defaultTemplates: Templates = {
     ].join("\n");
   },
 
-  untrustedCommand(command, scope) {
+  untrustedCommand(command, scope, origin) {
+    if (scope === "remote") {
+      const name = JSON.stringify(origin ?? "");
+      return `[Not run: \`${command}\` comes from a remote skill served by ${name}, which is not trusted. Pass trust: { remote: [${name}] } to allow it.]`;
+    }
     return `[Not run: \`${command}\` comes from a ${scope} skill, which is not trusted. Pass trust: { ${scope}: true } to allow it.]`;
   },
 };

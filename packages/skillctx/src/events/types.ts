@@ -59,6 +59,9 @@ export interface ToolCalledEvent {
   name: string;
   /** The skill the tool belongs to (a skill's own tool, a script tool), or the active skill for skill tools. */
   skill?: string | undefined;
+  /** Who answers it: `host` (a host tool), `skill` (load_skill, ...), `provider` (MCP), or another toolbox kind (code tools). */
+  kind?: string | undefined;
+  /** The arguments as the model sent them (a copy: changing it changes nothing). */
   args: unknown;
 }
 
@@ -67,6 +70,7 @@ export interface ToolFinishedEvent {
   callId: string;
   name: string;
   skill?: string | undefined;
+  kind?: string | undefined;
   durationMs: number;
   isError: boolean;
   /** The error text, for an error result. */
@@ -78,8 +82,12 @@ export interface ToolFinishedEvent {
 export interface ResourceReadEvent {
   type: "resource.read";
   skill: string;
+  /** Relative to the skill's folder. */
   path: string;
+  /** UTF-8 bytes of the text returned. */
   bytes: number;
+  /** The file was longer than `maxResourceBytes` and cut (the result tells where to read on). */
+  truncated?: boolean | undefined;
 }
 
 export interface ScriptFinishedEvent {
@@ -100,7 +108,14 @@ export interface CommandFinishedEvent {
   exitCode: number | undefined;
   durationMs: number;
   truncated: boolean;
+  /** Not run: the skill's scope is not trusted (the text got the "not run" marker). */
   skipped: boolean;
+  /** Killed at the render timeout. */
+  timedOut?: boolean | undefined;
+  /** Why the span became an `[Error: …]` marker (a non-zero exit, a timeout, a command that could not start). */
+  error?: string | undefined;
+  /** 1-based line of the `!` in the rendered text. */
+  line?: number | undefined;
 }
 
 export interface McpServerEvent {

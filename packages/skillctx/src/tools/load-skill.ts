@@ -52,15 +52,9 @@ export async function loadSkill(host: SkillToolHost, written: string, signal?: A
 
   let body = host.state.frozen(loadKey(name));
   if (body === undefined) {
-    let content: string;
-    try {
-      content = await readSkillContent(skill, signal === undefined ? {} : { signal });
-    } catch (error) {
-      signal?.throwIfAborted();
-      return { ok: false, message: `Cannot load "${name}": ${errorMessage(error)}`, available };
-    }
-    // Variables are put in after rendering: the text put in never runs. Argument placeholders stay (no user arguments).
-    body = capLoadedBody(host, skill, host.substituteVariables(await host.render(content, skill, signal), skill));
+    const rendered = await renderLoadedBody(host, skill, signal);
+    if ("error" in rendered) return { ok: false, message: `Cannot load "${name}": ${rendered.error}`, available };
+    body = rendered.body;
     host.state.freeze(loadKey(name), body);
   }
 
@@ -74,6 +68,28 @@ export async function loadSkill(host: SkillToolHost, written: string, signal?: A
     ok: true,
     loaded: { skill, body, location: dir === undefined ? undefined : skillLocation(skill, host.cwd), files, previous },
   };
+}
+
+/**
+ * A skill's body as the model reads it (`load_skill`, `execute_skill`): read, rendered (`` !`cmd` `` as
+ * trust allows), variables put in after rendering (the text put in never runs; with `args`, the
+ * argument placeholders too, else they stay), capped at `limits.maxLoadedSkillBytes`. A file that
+ * cannot be read is an error message; an abort rejects.
+ */
+export async function renderLoadedBody(
+  host: SkillToolHost,
+  skill: Skill,
+  signal: AbortSignal | undefined,
+  args?: string,
+): Promise<{ body: string } | { error: string }> {
+  let content: string;
+  try {
+    content = await readSkillContent(skill, signal === undefined ? {} : { signal });
+  } catch (error) {
+    signal?.throwIfAborted();
+    return { error: errorMessage(error) };
+  }
+  return { body: capLoadedBody(host, skill, host.substituteVariables(await host.render(content, skill, signal), skill, args)) };
 }
 
 function capLoadedBody(host: SkillToolHost, skill: Skill, body: string): string {

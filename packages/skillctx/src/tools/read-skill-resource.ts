@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import path from "node:path";
 import { listSkillFiles } from "./skill-files.js";
 import { checkRelativePath, resolveInside } from "./skill-paths.js";
@@ -74,6 +75,9 @@ export async function readSkillResource(host: SkillToolHost, request: ResourceRe
   if (read.cut) {
     const shown = read.splitLine ? `the start of line ${read.last}` : `lines ${read.first}-${read.last}`;
     outcome.note = `[Cut at ${maxBytes} bytes: showing ${shown} of ${relative} (${resolved.stats.size} bytes in all). Read on with startLine ${read.last + 1}.]`;
+  }
+  if (host.events.wants("resource.read")) {
+    host.events.emit({ type: "resource.read", skill: skill.name, path: relative, bytes: Buffer.byteLength(read.text), ...(read.cut && { truncated: true }) });
   }
   return outcome;
 }

@@ -1,9 +1,12 @@
 import { realpath } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { isScopeTrusted } from "@skillctx/core";
+import { readTextFile } from "@skillctx/core/internal";
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from "@skillctx/process";
 import type { ProcessResult } from "@skillctx/process";
+import { emitScriptFinished, findUv, pythonEnv, runNotes, unmanagedDependencies, untrustedScriptMessage } from "../code/python/launch.js";
+import { MAX_SCRIPT_SOURCE_BYTES } from "../code/python/limits.js";
+import { scriptMetadata } from "../code/python/pep723.js";
 import { checkRelativePath, resolveInside } from "./skill-paths.js";
 import type { SkillToolHost } from "./skill-tools.js";
 import { DEFAULT_SCRIPT_TIMEOUT_MS, folderSkill } from "./skill-tools.js";
@@ -28,8 +31,9 @@ interface Runner {
  * Runs a script from a skill's `scripts/` folder, with the skill folder as working directory. The runner
  * follows the extension: `.py` python3, `.sh` bash, `.js`/`.mjs`/`.cjs` node, `.ts`/`.mts`/`.cts` node with
  * tsx (an optional peer dependency of skillctx: without it the result says how to add it); any other file
- * runs by itself if it is executable. Only skills from
- * trusted scopes may run scripts (`isScopeTrusted` with the host's `trust`). Timeout, output cap,
+ * runs by itself if it is executable. A Python script gets the skill folder on `PYTHONPATH`, and one with a
+ * PEP 723 `# /// script` block runs through `uv run --script` when `uv` is on PATH. Only trusted skills
+ * may run scripts (`isSkillTrusted` with the host's `trust`). Each run emits `script.finished`. Timeout, output cap,
  * allowlisted environment and process-group kill are those of `runProcess` (`@skillctx/process`): the
  * result comes by the timeout even when the script leaves a daemon holding its output. Aborting `signal`
  * kills the script and rejects.
@@ -38,13 +42,8 @@ export async function runSkillScript(host: SkillToolHost, request: ScriptRequest
   const found = folderSkill(host, request.name);
   if ("error" in found) return fail(found.error);
   const { skill, dir } = found;
-  if (!isScopeTrusted(skill.source.scope, host.trust, skill.source.origin)) {
-    const scope = skill.source.scope;
-    return fail(
-      `Not run: the skill "${skill.name}" comes from the ${scope} scope, which is not trusted to run scripts. ` +
-        `(The host can allow it with trust: { ${scope}: true }.)`,
-    );
-  }
+  const untrusted = untrustedScriptMessage(skill, host.trust);
+  if (untrusted !== undefined) return fail(untrusted);
 
   const checked = checkRelativePath(request.script);
   if (!checked.ok) return fail(`Refused ${JSON.stringify(request.script)}: ${checked.reason}.`);
@@ -58,25 +57,44 @@ export async function runSkillScript(host: SkillToolHost, request: ScriptRequest
   }
   if (!resolved.stats.isFile()) return fail(`Refused ${shown}: not a regular file.`);
 
-  const runner = scriptRunner(inScripts, resolved.stats.mode);
+  let runner = scriptRunner(inScripts, resolved.stats.mode);
   if (runner === undefined) {
     return fail(`No runner for ${shown}: use .py, .sh, .js, .mjs, .cjs, .ts, or make the file executable.`);
   }
   if ("missing" in runner) return fail(`Not run: ${shown} ${runner.missing}`);
   const settings = host.settings.scripts ?? {};
   const cwd = await realpath(dir);
-  const env: Record<string, string> = runner.label === "python3" ? { PYTHONPATH: cwd, PYTHONDONTWRITEBYTECODE: "1" } : {};
+  const python = runner.label === "python3";
+  if (python) runner = await withInlineMetadata(runner, resolved.realPath, cwd, shown, host);
   const result = await runProcess(
     runner.command(resolved.realPath, request.args ?? []),
     {
       cwd,
-      env: { ...env, ...settings.env },
+      env: { ...(python ? pythonEnv(cwd) : {}), ...settings.env },
       timeoutMs: settings.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS,
       maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
       ...(signal !== undefined && { signal }),
     },
   );
+  emitScriptFinished(host.events, skill, shown, result);
   return formatRun(result, runner.label, shown, settings.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS, settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+}
+
+/**
+ * A Python script with a PEP 723 `# /// script` block runs through `uv run --script` when `uv` is on PATH
+ * (uv builds the environment its block asks for); otherwise with python3, and a diagnostic names the
+ * dependencies that may be missing.
+ */
+async function withInlineMetadata(runner: Runner, file: string, root: string, shown: string, host: SkillToolHost): Promise<Runner> {
+  const read = await readTextFile(file, { root, maxBytes: MAX_SCRIPT_SOURCE_BYTES, truncate: true });
+  const meta = read.ok ? scriptMetadata(read.text) : undefined;
+  if (meta === undefined || "error" in meta) return runner;
+  const uv = findUv();
+  if (uv === undefined) {
+    host.diagnostic(unmanagedDependencies(meta, file, shown));
+    return runner;
+  }
+  return { label: "uv", command: (script, args) => ({ file: uv, args: ["run", "--quiet", "--script", script, ...args] }) };
 }
 
 /**
@@ -146,21 +164,8 @@ function formatRun(result: ProcessResult, runner: string, script: string, timeou
   const parts: string[] = [];
   if (result.stdout !== "") parts.push(result.stdout.replace(/\n$/, ""));
   if (result.stderr !== "") parts.push(`[stderr]\n${result.stderr.replace(/\n$/, "")}`);
-  if (result.stderrTruncated) parts.push(`[stderr cut at ${maxBytes} bytes]`);
-  if (result.pipesHeldOpen) parts.push(`[a background process of ${script} kept its output open; reading stopped]`);
-  let isError = false;
-  if (result.timedOut) {
-    parts.push(`[${script} timed out after ${timeoutMs} ms; it was stopped]`);
-    isError = true;
-  } else if (result.truncated) {
-    parts.push(`[output cut at ${maxBytes} bytes; ${script} was stopped]`);
-  } else if (result.exitSignal !== undefined) {
-    parts.push(`[${script} was killed by ${result.exitSignal}]`);
-    isError = true;
-  } else if (result.exitCode !== 0) {
-    parts.push(`[${script} exited with code ${result.exitCode ?? "?"}]`);
-    isError = true;
-  }
+  const { notes, failed: isError } = runNotes(result, script, timeoutMs, maxBytes);
+  parts.push(...notes);
   if (parts.length === 0) parts.push(`(${script} printed nothing; exit code 0)`);
   const content = parts.join("\n");
   return isError ? { content, isError } : { content };

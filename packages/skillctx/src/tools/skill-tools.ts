@@ -3,6 +3,7 @@ import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { compareCodePoints } from "@skillctx/core";
 import type { SkillSet, SkillState, TextLimits } from "../context-types.js";
 import { quoted } from "./tool-result.js";
+import type { SubAgentSupport } from "./execute-skill.js";
 
 /** Limits of the skill tools (`skillTools` option of `AgentContext.create`). */
 export interface SkillToolSettings {
@@ -10,6 +11,10 @@ export interface SkillToolSettings {
   maxResourceBytes?: number;
   /** Most files listed after a loaded skill's body; the rest are counted. @default 50 */
   maxListedFiles?: number;
+  /** Most UTF-8 bytes of one code tool's result (a `defineSkill` tool, a typed script tool); longer results are cut with a note. @default 102400 */
+  maxCodeToolResultBytes?: number;
+  /** Most UTF-8 bytes of one skill's state as JSON; a tool call that would make it larger is rejected with an error result. @default 1048576 */
+  maxSkillStateBytes?: number;
   /** How `run_skill_script` runs scripts. */
   scripts?: {
     /** Per run; the script's process group is killed after it. @default 30000 */
@@ -40,12 +45,17 @@ export interface SkillToolHost {
   readonly toolFilter: ToolFilterMode;
   /** Renders a skill body's `` !`cmd` `` spans (honouring trust). */
   render(text: string, skill: Skill, signal: AbortSignal | undefined): Promise<string>;
-  /** Puts in a rendered body's `${CLAUDE_SKILL_DIR}`, `${SKILL_DIR}` and `${CLAUDE_SESSION_ID}` (never re-scanned). */
-  substituteVariables(text: string, skill: Skill): string;
+  /**
+   * Puts in a rendered body's `${CLAUDE_SKILL_DIR}`, `${SKILL_DIR}` and `${CLAUDE_SESSION_ID}` (never re-scanned);
+   * with `args` (a `context: fork` skill run by `execute_skill`), its argument placeholders too.
+   */
+  substituteVariables(text: string, skill: Skill, args?: string): string;
   /** Reports a diagnostic in the next step. */
   diagnostic(d: Diagnostic): void;
   /** The context's event stream (`script.finished`, `resource.read`, ...); build an event only when `events.wants(type)`. */
   readonly events: EventSink;
+  /** Sub-agents for `execute_skill`; undefined when the host gave no `runSubAgent` (the tool is then not offered). */
+  readonly subAgents?: SubAgentSupport | undefined;
 }
 
 export const DEFAULT_MAX_RESOURCE_BYTES = 65_536;

@@ -1,4 +1,4 @@
-import type { CatalogResult, Skill } from "@skillctx/core";
+import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import type { SkillSet, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
 import { compileAllowedTools } from "./allowed-tools.js";
@@ -11,20 +11,26 @@ import type { SkillToolHost, ToolFilterMode } from "./skill-tools.js";
 import { normalizeArgs } from "./tool-args.js";
 import { errorMessage, fail, quoted } from "./tool-result.js";
 import type { SkillTool, Toolset } from "./toolset.js";
+import { codeToolDefinition, CodeToolOffer, nameCodeTools, runCodeTool } from "../code/code-tools.js";
+import type { SkillCodeToolsMode } from "../code/code-tools.js";
+import type { CodeTool } from "../code/skill-code.js";
 
 /** What the toolbox reads from its context on every step. */
 export interface ToolboxHost extends SkillToolHost {
   readonly catalog: CatalogResult | undefined;
   readonly hostTools: readonly HostTool[];
   readonly providers: readonly ToolProvider[];
+  /** When skills' code tools are offered (`skillCodeTools`). @default "active" */
+  readonly skillCodeTools?: SkillCodeToolsMode;
 }
 
-/** Who answers a tool name: the host's tool, a skill tool, a provider's (MCP) tool, or nobody. */
-export type ToolKind = "host" | "skill" | "provider" | undefined;
+/** Who answers a tool name: the host's tool, a skill tool, a skill's code tool, a provider's (MCP) tool, or nobody. */
+export type ToolKind = "host" | "skill" | "code" | "provider" | undefined;
 
 type Entry =
   | { kind: "host"; definition: ToolDefinition; tool: HostTool }
   | { kind: "skill"; definition: ToolDefinition; tool: SkillTool }
+  | { kind: "code"; definition: ToolDefinition; tool: CodeTool }
   | { kind: "provider"; definition: ToolDefinition; provider: ToolProvider };
 
 interface EntrySet {
@@ -35,23 +41,38 @@ interface EntrySet {
 
 const allowedCache = new WeakMap<Skill, AllowedTools>();
 
+// One definition object per host tool for the context's life: adapters keep their framework entries by
+// definition identity, so a rebuild of the entries (a skill's code tools coming and going) keeps them.
+const hostDefinitions = new WeakMap<HostTool, ToolDefinition>();
+function definitionOf(tool: HostTool): ToolDefinition {
+  let definition = hostDefinitions.get(tool);
+  if (definition === undefined) hostDefinitions.set(tool, (definition = hostToolDefinition(tool)));
+  return definition;
+}
+
 /**
- * The tools of a context: the host's, then the skill tools of the toolset, then the providers' (MCP),
- * in that stable order; a later tool with a taken name is left out with a warning. While a skill with
- * `allowed-tools` is active, `toolFilter` decides: `filter` lists only the allowed tools plus the skill
- * tools, `refuse` keeps the list byte-stable and refuses other calls, `off` ignores allowed-tools.
+ * The tools of a context: the host's, then the skill tools of the toolset, then the code tools of the
+ * skills on offer (`code/code-tools.ts`: the active skill's, or every skill's), then the providers' (MCP),
+ * in that stable order; a later tool with a taken name is left out with a warning, except a code tool,
+ * which is renamed `<skill>__<name>`. While a skill with `allowed-tools` is active, `toolFilter` decides:
+ * `filter` lists only the allowed tools plus the skill tools and the skill's own code tools, `refuse`
+ * keeps the list byte-stable and refuses other calls, `off` ignores allowed-tools.
  */
 export class Toolbox {
   private skillToolsFor: { skills: SkillSet; catalog: CatalogResult | undefined; tools: SkillTool[] } | undefined;
-  private entriesFor: { skillTools: SkillTool[]; hostTools: readonly HostTool[]; provided: ToolDefinition[][]; set: EntrySet } | undefined;
+  private entriesFor: { skillTools: SkillTool[]; hostTools: readonly HostTool[]; codeTools: CodeTool[]; provided: ToolDefinition[][]; set: EntrySet } | undefined;
   private filteredFor: { set: EntrySet; skill: Skill; tools: ToolDefinition[] } | undefined;
   private readonly reported = new Set<string>();
   private warnedActivation: Skill | undefined;
+  /** The code tools of the skills on offer (programmatic and typed script tools). */
+  private readonly code: CodeToolOffer;
 
   constructor(
     private readonly host: ToolboxHost,
     readonly toolset: Toolset,
-  ) {}
+  ) {
+    this.code = new CodeToolOffer(host, host.skillCodeTools ?? "active");
+  }
 
   /** The tools of the next step (filtered by the active skill's allowed-tools in `filter` mode). */
   definitions(): ToolDefinition[] {
@@ -65,7 +86,7 @@ export class Toolbox {
     }
     if (this.host.toolFilter === "refuse") return set.definitions.slice();
     if (this.filteredFor?.set !== set || this.filteredFor.skill !== skill) {
-      const tools = set.list.filter((e) => e.kind === "skill" || allowed.allows(e.definition.name)).map((e) => e.definition);
+      const tools = set.list.filter((e) => e.kind === "skill" || ownCodeTool(e, skill) || allowed.allows(e.definition.name)).map((e) => e.definition);
       this.filteredFor = { set, skill, tools };
     }
     return this.filteredFor.tools.slice();
@@ -81,23 +102,53 @@ export class Toolbox {
     return typeof name === "string" ? this.entries().byName.get(name)?.kind : undefined;
   }
 
+  /**
+   * Whether a call to `name` must wait its turn: skill tools and code tools change the conversation's
+   * state. A code tool whose skill is not active counts too (the call may follow a `load_skill` still queued).
+   */
+  runsExclusive(name: unknown): boolean {
+    const kind = this.kindOf(name);
+    return kind === "skill" || kind === "code" || (kind === undefined && typeof name === "string" && this.code.ownerOf(name) !== undefined);
+  }
+
+  /** The skill whose code tool answers `name`, if any (`tool.called` events, `skillctx.tool` spans). */
+  codeToolSkill(name: unknown): string | undefined {
+    const entry = typeof name === "string" ? this.entries().byName.get(name) : undefined;
+    return entry?.kind === "code" ? entry.tool.skill.name : undefined;
+  }
+
+  /** Derives the typed script tools of the skills on offer, so the next listing has them (a step awaits this). */
+  prepareCodeTools(signal: AbortSignal | undefined): Promise<void> {
+    return this.code.prepare(signal);
+  }
+
   /** Runs a tool call. Bad input (unknown tool, wrong arguments, refused tool) is an error result, never a throw. */
-  async call(name: unknown, args: unknown, options: { signal?: AbortSignal | undefined } = {}): Promise<ToolResult> {
+  async call(name: unknown, args: unknown, options: { signal?: AbortSignal | undefined; callId?: string | undefined } = {}): Promise<ToolResult> {
     const { signal } = options;
     if (typeof name !== "string" || name.trim() === "") return fail("The tool name must be a non-empty string.");
     const set = this.entries();
     const entry = set.byName.get(name);
     if (entry === undefined) {
+      const owner = this.code.ownerOf(name);
+      if (owner !== undefined) {
+        return fail(`The tool ${quoted(name)} belongs to the skill "${owner.name}", which is not active: load it first with ${this.toolset.loadInstruction}.`);
+      }
       return fail(`Unknown tool ${quoted(name)}. Available tools: ${this.definitions().map((d) => d.name).join(", ") || "(none)"}.`);
     }
-    if (entry.kind !== "skill") {
+    if (entry.kind !== "skill" && !ownCodeTool(entry, this.activeSkill())) {
       const refusal = this.refusal(name);
       if (refusal !== undefined) return fail(refusal);
     }
     try {
       switch (entry.kind) {
-        case "skill":
-          return await entry.tool.call(args, this.host, signal);
+        case "skill": {
+          const result = await entry.tool.call(args, this.host, signal);
+          // A skill just loaded offers its typed script tools from the next listing on.
+          await this.code.prepare(signal);
+          return result;
+        }
+        case "code":
+          return await runCodeTool(entry.tool, args, this.host, { signal: signal ?? new AbortController().signal, callId: options.callId });
         case "host":
           return await runHostTool(entry.tool, args, signal);
         case "provider": {
@@ -164,7 +215,7 @@ export class Toolbox {
   private skillTools(): SkillTool[] {
     const { skills, catalog } = this.host;
     if (this.skillToolsFor?.skills !== skills || this.skillToolsFor.catalog !== catalog) {
-      const tools = hasSkillToolWork(skills) ? this.toolset.tools(skills) : [];
+      const tools = hasSkillToolWork(skills) ? this.toolset.tools(skills, { subAgents: this.host.subAgents !== undefined }) : [];
       if (catalog !== undefined && catalog.omitted.length > 0) tools.push(searchTool(this.toolset.loadInstruction));
       this.skillToolsFor = { skills, catalog, tools };
     }
@@ -174,23 +225,25 @@ export class Toolbox {
   private entries(): EntrySet {
     const skillTools = this.skillTools();
     const hostTools = this.host.hostTools;
+    const codeTools = this.code.current();
     const provided = this.host.providers.map((provider) => provider.definitions());
     const cached = this.entriesFor;
     if (
       cached !== undefined &&
       cached.skillTools === skillTools &&
       cached.hostTools === hostTools &&
+      cached.codeTools === codeTools &&
       cached.provided.length === provided.length &&
       cached.provided.every((defs, i) => sameDefinitions(defs, provided[i]!))
     ) {
       return cached.set;
     }
-    const set = this.buildEntries(skillTools, hostTools, provided);
-    this.entriesFor = { skillTools, hostTools, provided, set };
+    const set = this.buildEntries(skillTools, hostTools, codeTools, provided);
+    this.entriesFor = { skillTools, hostTools, codeTools, provided, set };
     return set;
   }
 
-  private buildEntries(skillTools: SkillTool[], hostTools: readonly HostTool[], provided: ToolDefinition[][]): EntrySet {
+  private buildEntries(skillTools: SkillTool[], hostTools: readonly HostTool[], codeTools: CodeTool[], provided: ToolDefinition[][]): EntrySet {
     const reserved = new Set(skillTools.map((tool) => tool.definition.name));
     const byName = new Map<string, Entry>();
     const hostEntries: Entry[] = [];
@@ -199,12 +252,26 @@ export class Toolbox {
         this.clash(tool.name, "host tool", reserved.has(tool.name) ? "a skill tool" : "an earlier host tool");
         continue;
       }
-      const entry: Entry = { kind: "host", definition: hostToolDefinition(tool), tool };
+      const entry: Entry = { kind: "host", definition: definitionOf(tool), tool };
       byName.set(tool.name, entry);
       hostEntries.push(entry);
     }
     const skillEntries: Entry[] = skillTools.map((tool) => ({ kind: "skill", definition: tool.definition, tool }));
     for (const entry of skillEntries) byName.set(entry.definition.name, entry);
+    // Code tools come next: a name another tool has (a provider's too) is namespaced, not left out.
+    const codeEntries: Entry[] = [];
+    if (codeTools.length > 0) {
+      const taken = new Set([...byName.keys(), ...provided.flat().map((definition) => definition.name)]);
+      for (const tool of nameCodeTools(codeTools, taken, (d) => this.report(d))) {
+        if (byName.has(tool.name)) {
+          this.clash(tool.name, "code tool", "another tool");
+          continue;
+        }
+        const entry: Entry = { kind: "code", definition: codeToolDefinition(tool), tool };
+        byName.set(tool.name, entry);
+        codeEntries.push(entry);
+      }
+    }
     const providerEntries: Entry[] = [];
     this.host.providers.forEach((provider, i) => {
       for (const definition of provided[i]!) {
@@ -217,16 +284,25 @@ export class Toolbox {
         providerEntries.push(entry);
       }
     });
-    const list = [...hostEntries, ...skillEntries, ...providerEntries];
+    const list = [...hostEntries, ...skillEntries, ...codeEntries, ...providerEntries];
     return { list, byName, definitions: list.map((e) => e.definition) };
   }
 
   private clash(name: string, what: string, taker: string): void {
-    const message = `${what} "${name}" is left out: ${taker} has that name`;
-    if (this.reported.has(message)) return;
-    this.reported.add(message);
-    this.host.diagnostic(diagnostic("TOOL_NAME_CLASH", "warning", message));
+    this.report(diagnostic("TOOL_NAME_CLASH", "warning", `${what} "${name}" is left out: ${taker} has that name`));
   }
+
+  // Each clash is reported once per context, not on every rebuild of the tool list.
+  private report(d: Diagnostic): void {
+    if (this.reported.has(d.message)) return;
+    this.reported.add(d.message);
+    this.host.diagnostic(d);
+  }
+}
+
+// A code tool of the active skill: its own tools are allowed whatever its allowed-tools say.
+function ownCodeTool(entry: Entry, skill: Skill | undefined): boolean {
+  return entry.kind === "code" && skill !== undefined && entry.tool.skill === skill;
 }
 
 function sameDefinitions(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {

@@ -18,6 +18,15 @@ export interface Toolset {
   readonly loadInstruction: string;
   /** How the model deactivates the active skill `name`, for refusal messages. */
   unloadInstruction(name: string): string;
-  /** The toolset's tools for a skill set (a description may name the skills). */
-  tools(skills: SkillSet): SkillTool[];
+  /**
+   * The toolset's tools for a skill set (a description may name the skills); with `subAgents` (the host
+   * gave `runSubAgent`), `execute_skill` too.
+   */
+  tools(skills: SkillSet, features?: ToolsetFeatures): SkillTool[];
+}
+
+/** What the context supports beyond the basic skill tools. */
+export interface ToolsetFeatures {
+  /** The host runs sub-agents (`runSubAgent`): `execute_skill` is offered. */
+  subAgents?: boolean;
 }

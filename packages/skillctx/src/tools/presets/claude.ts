@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Toolset } from "../toolset.js";
-import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
+import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL, withSubAgents } from "./common.js";
 
 /** Claude Code's `Skill { skill }`. */
 const skillTool = defineSkillTool({
@@ -17,5 +17,5 @@ export const claudeToolset: Toolset = {
   name: "claude",
   loadInstruction: "the Skill tool",
   unloadInstruction: (name) => `call ${UNLOAD_TOOL} { "name": "${name}" }`,
-  tools: () => [skillTool, readResourceTool, runScriptTool, unloadTool],
+  tools: (_skills, features) => withSubAgents([skillTool, readResourceTool, runScriptTool, unloadTool], features),
 };

@@ -3,13 +3,14 @@ import { formatLoadedSkill, loadSkill } from "../load-skill.js";
 import type { LoadResultNames } from "../load-skill.js";
 import { formatResource, readSkillResource } from "../read-skill-resource.js";
 import { runSkillScript } from "../run-skill-script.js";
+import { executeSkillTool, forkedLoad } from "../execute-skill.js";
 import { DEFAULT_SEARCH_LIMIT, formatSearchResults, searchLoadableSkills } from "../search-skills.js";
 import type { SkillToolHost } from "../skill-tools.js";
 import { skillNameArg } from "../skill-tools.js";
 import { lineNumber, parseToolArgs, toolInputSchema } from "../tool-args.js";
 import type { ToolResult } from "../tool-provider.js";
 import { fail, ok } from "../tool-result.js";
-import type { SkillTool } from "../toolset.js";
+import type { SkillTool, ToolsetFeatures } from "../toolset.js";
 
 /** Tool names of the operations every toolset offers under skillctx's names. */
 export const READ_TOOL = "read_skill_resource";
@@ -39,13 +40,18 @@ export function defineSkillTool<T>(options: {
   };
 }
 
-/** Loads a skill and answers with the `<skill-loaded>` text, or an error result. */
+/**
+ * Loads a skill and answers with the `<skill-loaded>` text, or an error result. A `context: fork` skill,
+ * when the host runs sub-agents, is not loaded: the answer points to `execute_skill`.
+ */
 export async function loadAsText(
   host: SkillToolHost,
   name: string,
   signal: AbortSignal | undefined,
   names: LoadResultNames = SKILLCTX_RESULT_NAMES,
 ): Promise<ToolResult> {
+  const forked = forkedLoad(host, name);
+  if (forked !== undefined) return forked;
   const outcome = await loadSkill(host, name, signal);
   return outcome.ok ? ok(formatLoadedSkill(outcome.loaded, names, host.toolFilter)) : fail(outcome.message);
 }
@@ -117,4 +123,10 @@ export function searchTool(loadInstruction: string): SkillTool {
       return ok(formatSearchResults(args.query, results, loadInstruction));
     },
   });
+}
+
+/** `tools` followed by `execute_skill` when the host runs sub-agents (haiku.skills' name in every toolset). */
+export function withSubAgents(tools: SkillTool[], features: ToolsetFeatures | undefined): SkillTool[] {
+  if (features?.subAgents === true) tools.push(executeSkillTool);
+  return tools;
 }

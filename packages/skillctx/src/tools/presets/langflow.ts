@@ -5,7 +5,9 @@ import { readSkillResource } from "../read-skill-resource.js";
 import { loadableSkillNames, MAX_NAMES_IN_ERROR } from "../skill-tools.js";
 import type { ToolResult } from "../tool-provider.js";
 import type { SkillTool, Toolset } from "../toolset.js";
-import { defineSkillTool, skillName, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
+import { defineSkillTool, skillName, runScriptTool, unloadTool, UNLOAD_TOOL, withSubAgents } from "./common.js";
+import { forkedLoad } from "../execute-skill.js";
+import type { ToolsetFeatures } from "../toolset.js";
 
 // Skill names written into a tool description, at most (Langflow lists them all; 10,000 would not fit).
 const NAMES_IN_DESCRIPTION = 50;
@@ -23,13 +25,15 @@ function namesSuffix(skills: SkillSet): string {
   return ` Available skills: ${shown}${more}.`;
 }
 
-function langflowTools(skills: SkillSet): SkillTool[] {
+function langflowTools(skills: SkillSet, features?: ToolsetFeatures): SkillTool[] {
   const suffix = namesSuffix(skills);
   const load = defineSkillTool({
     name: "load_skill",
     description: `Load a skill's detailed instructions. Returns JSON with skill_name, description, instructions (plus license and compatibility when the skill has them) and available_files.${suffix}`,
     schema: z.object({ skill_name: skillName.describe("Name of the skill to load.") }),
     async run(args, host, signal) {
+      const forked = forkedLoad(host, args.skill_name);
+      if (forked !== undefined) return json({ skill_name: args.skill_name.trim(), sub_agent: true, instructions: forked.content });
       const outcome = await loadSkill(host, args.skill_name, signal);
       if (!outcome.ok) return json({ error: outcome.message, available_skills: outcome.available.slice(0, MAX_NAMES_IN_ERROR) }, true);
       const { skill, body, files } = outcome.loaded;
@@ -61,7 +65,7 @@ function langflowTools(skills: SkillSet): SkillTool[] {
       });
     },
   });
-  return [load, read, runScriptTool, unloadTool];
+  return withSubAgents([load, read, runScriptTool, unloadTool], features);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Toolset } from "../toolset.js";
-import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
+import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL, withSubAgents } from "./common.js";
 
 /** OpenHands' `invoke_skill { name }`. */
 const invokeTool = defineSkillTool({
@@ -17,5 +17,5 @@ export const openhandsToolset: Toolset = {
   name: "openhands",
   loadInstruction: "the invoke_skill tool",
   unloadInstruction: (name) => `call ${UNLOAD_TOOL} { "name": "${name}" }`,
-  tools: () => [invokeTool, readResourceTool, runScriptTool, unloadTool],
+  tools: (_skills, features) => withSubAgents([invokeTool, readResourceTool, runScriptTool, unloadTool], features),
 };

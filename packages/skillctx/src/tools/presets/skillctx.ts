@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Toolset } from "../toolset.js";
-import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL } from "./common.js";
+import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL, withSubAgents } from "./common.js";
 
 const loadTool = defineSkillTool({
   name: "load_skill",
@@ -11,10 +11,10 @@ const loadTool = defineSkillTool({
   run: (args, host, signal) => loadAsText(host, args.name, signal),
 });
 
-/** skillctx's own tools: `load_skill`, `read_skill_resource`, `run_skill_script`, `unload_skill`. */
+/** skillctx's own tools: `load_skill`, `read_skill_resource`, `run_skill_script`, `unload_skill`; `execute_skill` with sub-agents. */
 export const skillctxToolset: Toolset = {
   name: "skillctx",
   loadInstruction: "the load_skill tool",
   unloadInstruction: (name) => `call ${UNLOAD_TOOL} { "name": "${name}" }`,
-  tools: () => [loadTool, readResourceTool, runScriptTool, unloadTool],
+  tools: (_skills, features) => withSubAgents([loadTool, readResourceTool, runScriptTool, unloadTool], features),
 };

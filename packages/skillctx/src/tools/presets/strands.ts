@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Toolset } from "../toolset.js";
-import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unload } from "./common.js";
+import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unload, withSubAgents } from "./common.js";
 
 /** Strands' one tool: `skills { action: "activate" | "deactivate", skill_name }`. */
 const skillsTool = defineSkillTool({
@@ -26,5 +26,5 @@ export const strandsToolset: Toolset = {
   name: "strands",
   loadInstruction: 'the skills tool (action "activate")',
   unloadInstruction: (name) => `call skills { "action": "deactivate", "skill_name": "${name}" }`,
-  tools: () => [skillsTool, readResourceTool, runScriptTool],
+  tools: (_skills, features) => withSubAgents([skillsTool, readResourceTool, runScriptTool], features),
 };

@@ -1,0 +1,321 @@
+/**
+ * `execute_skill { name, request }` (haiku.skills): runs a skill as a sub-agent in a fresh conversation
+ * through the host's model loop (`runSubAgent`), and answers with the sub-agent's final text. Also how
+ * a Claude Code `context: fork` skill runs: the load tools point the model here instead of loading it.
+ */
+import { untilAborted } from "../code/abortable.js";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { Skill } from "@skillctx/core";
+import { diagnostic, SkillctxError } from "@skillctx/core";
+import { capText, DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, MAX_SUB_AGENTS_AT_ONCE } from "@skillctx/core/internal";
+import { z } from "zod";
+import { codeToolsForSkill, runCodeTool } from "../code/code-tools.js";
+import type { RunSubAgent, SubAgentResponse, SubAgentTool } from "../code/sub-agent-types.js";
+import type { ToolResult } from "../context-types.js";
+import { compileAllowedTools } from "./allowed-tools.js";
+import { hostToolDefinition, runHostTool } from "./host-tools.js";
+import type { HostTool } from "./host-tools.js";
+import { renderLoadedBody } from "./load-skill.js";
+import { formatResource, readSkillResource } from "./read-skill-resource.js";
+import { runSkillScript } from "./run-skill-script.js";
+import type { SkillToolHost } from "./skill-tools.js";
+import { loadableSkillNames, notLoadableReason, skillFolder, skillNameArg, unknownSkillMessage } from "./skill-tools.js";
+import { lineNumber, parseToolArgs, toolInputSchema } from "./tool-args.js";
+import { errorMessage, fail, ok } from "./tool-result.js";
+import type { SkillTool } from "./toolset.js";
+
+export const EXECUTE_SKILL_TOOL = "execute_skill";
+
+/** The `subAgent` option of `AgentContext.create`. */
+export interface SubAgentSettings {
+  /** Most model calls of one sub-agent run; past it the call is an error result. @default 10 */
+  maxSteps?: number;
+  /** The model id a sub-agent uses when its skill names none (`model:`). @default the runner's default */
+  model?: string;
+  /** UTF-8 bytes of a sub-agent's answer returned to the parent; a longer answer is cut with a note. @default 65536 */
+  maxAnswerBytes?: number;
+}
+
+/** What `execute_skill` needs from its context beside the skill tools' host (made by {@link createSubAgentSupport}). */
+export interface SubAgentSupport {
+  readonly run: RunSubAgent;
+  readonly maxSteps: number;
+  readonly model: string | undefined;
+  readonly maxAnswerBytes: number;
+  readonly hostTools: readonly HostTool[];
+  /**
+   * Runs `operation` in the context's turn (after the steps and state-changing calls asked for before
+   * it), as the parent's calls of code tools run: a sub-agent's code tools change state too.
+   */
+  inTurn<T>(signal: AbortSignal, operation: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** Sub-agents running now in this context. */
+  running: number;
+}
+
+/**
+ * Checks the sub-agent options and makes the context's {@link SubAgentSupport}.
+ *
+ * @throws SkillctxError `INVALID_OPTIONS` when `runSubAgent` is not a function, or for a bad `subAgent`.
+ */
+export function createSubAgentSupport(options: {
+  run: unknown;
+  settings: SubAgentSettings | undefined;
+  hostTools: readonly HostTool[];
+  inTurn: SubAgentSupport["inTurn"];
+}): SubAgentSupport {
+  if (typeof options.run !== "function") throw new SkillctxError("INVALID_OPTIONS", "runSubAgent must be a function ({ system, messages, tools, model, maxSteps, signal }) => { text, messages }");
+  const settings: unknown = options.settings ?? {};
+  if (typeof settings !== "object" || settings === null) throw new SkillctxError("INVALID_OPTIONS", "subAgent must be { maxSteps?, model?, maxAnswerBytes? }");
+  const { maxSteps, model, maxAnswerBytes } = settings as Record<string, unknown>;
+  const count = (value: unknown, name: string, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
+    throw new SkillctxError("INVALID_OPTIONS", `subAgent.${name} must be a positive integer; got ${JSON.stringify(value)}`);
+  };
+  if (model !== undefined && (typeof model !== "string" || model.trim() === "")) {
+    throw new SkillctxError("INVALID_OPTIONS", "subAgent.model must be a non-empty string (a model id for runSubAgent)");
+  }
+  return {
+    run: options.run as RunSubAgent,
+    maxSteps: count(maxSteps, "maxSteps", DEFAULT_SUB_AGENT_MAX_STEPS),
+    model: model as string | undefined,
+    maxAnswerBytes: count(maxAnswerBytes, "maxAnswerBytes", DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES),
+    hostTools: options.hostTools,
+    inTurn: options.inTurn,
+    running: 0,
+  };
+}
+
+const executeSchema = z.object({
+  name: z.string().trim().min(1).describe("The skill's name, as listed in the catalog."),
+  request: z
+    .string()
+    .trim()
+    .min(1)
+    .describe("The task for the sub-agent, with everything it needs: it does not see this conversation."),
+});
+
+/** `execute_skill { name, request }`, offered only when the host runs sub-agents (`runSubAgent`). */
+export const executeSkillTool: SkillTool = {
+  definition: {
+    name: EXECUTE_SKILL_TOOL,
+    description:
+      "Run a skill as a sub-agent: it works on the request in a fresh conversation with the skill's instructions and tools, " +
+      "and returns its final answer. Use it when a task matches a skill in the catalog and only the result matters here.",
+    inputSchema: toolInputSchema(executeSchema),
+  },
+  async call(args, host, signal) {
+    const parsed = parseToolArgs(EXECUTE_SKILL_TOOL, executeSchema, args);
+    return parsed.ok ? executeSkill(host, parsed.value.name, parsed.value.request, signal) : parsed.result;
+  },
+};
+
+/**
+ * Whether a tool call runs beside steps rather than in the context's turn: `execute_skill` holds no
+ * state of its own, and the code tools its sub-agent calls each take the turn (holding it for the whole
+ * run would make them wait for it: a deadlock).
+ */
+export function runsBeside(name: string): boolean {
+  return name === EXECUTE_SKILL_TOOL;
+}
+
+/** Whether `skill` is a Claude Code `context: fork` skill (run as a sub-agent when invoked). */
+export function isForkSkill(skill: Skill): boolean {
+  return skill.context?.trim() === "fork";
+}
+
+/**
+ * What the load tools answer for a `context: fork` skill when the host runs sub-agents: the skill is
+ * not loaded into this conversation; the model runs it with `execute_skill`. Undefined for any other
+ * skill, or without sub-agents (a fork skill then loads inline, as in an agent without sub-agents).
+ */
+export function forkedLoad(host: SkillToolHost, written: string): ToolResult | undefined {
+  if (host.subAgents === undefined) return undefined;
+  const skill = host.skills.byName.get(skillNameArg(written));
+  if (skill === undefined || !isForkSkill(skill) || notLoadableReason(skill) !== undefined) return undefined;
+  return ok(
+    `The skill "${skill.name}" runs as a sub-agent in a context of its own (context: fork); its instructions are not loaded here. ` +
+      `Call ${EXECUTE_SKILL_TOOL} { "name": "${skill.name}", "request": "<the task, with its arguments>" } and use its answer.`,
+  );
+}
+
+/**
+ * Runs skill `written` (trimmed) as a sub-agent on `request`. The skill must be one the model may load.
+ * Failures of the runner, a run that reaches its step limit and an empty answer are error results;
+ * aborting `signal` (the parent's call, or `close()`) cancels the run and rejects, even when the runner
+ * ignores its signal.
+ */
+export async function executeSkill(host: SkillToolHost, written: string, request: string, signal: AbortSignal | undefined): Promise<ToolResult> {
+  const support = host.subAgents;
+  if (support === undefined) return fail(`${EXECUTE_SKILL_TOOL} is not available: this agent runs no sub-agents.`);
+  const name = skillNameArg(written);
+  const skill = host.skills.byName.get(name);
+  if (skill === undefined) return fail(unknownSkillMessage(name, loadableSkillNames(host.skills)));
+  const refusal = notLoadableReason(skill);
+  if (refusal !== undefined) return fail(`Cannot execute: ${refusal}.`);
+  // A runner that calls back into execute_skill recurses through here: the count bounds it.
+  if (support.running >= MAX_SUB_AGENTS_AT_ONCE) {
+    return fail(`Cannot execute "${skill.name}": ${MAX_SUB_AGENTS_AT_ONCE} sub-agents are already running in this conversation (a sub-agent cannot start more).`);
+  }
+  const own = signal ?? new AbortController().signal;
+  support.running++;
+  try {
+    return await runSkill(host, support, skill, request, own);
+  } catch (error) {
+    if (own.aborted) throw error;
+    return fail(`The sub-agent running "${skill.name}" failed: ${errorMessage(error)}`);
+  } finally {
+    support.running--;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function runSkill(host: SkillToolHost, support: SubAgentSupport, skill: Skill, request: string, signal: AbortSignal): Promise<ToolResult> {
+  const fork = isForkSkill(skill);
+  // A fork skill's body is the sub-agent's task (Claude Code), the request its arguments; any other
+  // skill's body is the sub-agent's system prompt and the request its task (haiku.skills).
+  const rendered = await renderLoadedBody(host, skill, signal, fork ? request : undefined);
+  if ("error" in rendered) return fail(`Cannot execute "${skill.name}": ${rendered.error}`);
+  const tools = await subAgentTools(host, support, skill, signal);
+  const intro = instructions(skill, tools);
+  const response = await untilAborted(
+    support.run({
+      system: fork ? intro : `${intro}\n\n${rendered.body}`,
+      messages: [{ role: "user", content: fork ? rendered.body.trim() : request }],
+      tools,
+      model: modelOf(skill) ?? support.model,
+      maxSteps: support.maxSteps,
+      signal,
+    }),
+    signal,
+  );
+  return answer(host, support, skill, response);
+}
+
+function instructions(skill: Skill, tools: readonly SubAgentTool[]): string {
+  const toolsLine = tools.length === 0 ? "You have no tools." : `Your tools: ${tools.map((tool) => tool.name).join(", ")}.`;
+  return [
+    `You are a sub-agent running the skill "${skill.name}" for another agent, in a conversation of your own.`,
+    `${toolsLine} You cannot ask questions back: work with what you were given.`,
+    "When you are done, reply with the final result only; that reply is returned to the agent that called you.",
+  ].join(" ");
+}
+
+// Claude Code's `model: inherit` means the parent's model, which is what no model means here.
+function modelOf(skill: Skill): string | undefined {
+  const model = skill.model?.trim();
+  return model === undefined || model === "" || model === "inherit" ? undefined : model;
+}
+
+function answer(host: SkillToolHost, support: SubAgentSupport, skill: Skill, response: SubAgentResponse): ToolResult {
+  const text = typeof response === "object" && response !== null && typeof response.text === "string" ? response.text.trim() : undefined;
+  const who = `The sub-agent running "${skill.name}"`;
+  if (text === undefined) return fail(`${who} returned no answer (the runner gave no text).`);
+  if (response.stepLimitReached === true) {
+    const last = text === "" ? "" : ` Its last reply: ${cap(host, support, skill, text)}`;
+    return fail(`${who} stopped at its step limit (${support.maxSteps} model calls) before it finished.${last}`);
+  }
+  if (text === "") return fail(`${who} finished without an answer.`);
+  return ok(cap(host, support, skill, text));
+}
+
+function cap(host: SkillToolHost, support: SubAgentSupport, skill: Skill, text: string): string {
+  const max = support.maxAnswerBytes;
+  const capped = capText(text, max, (kept, size) => `[skillctx: the sub-agent's answer is cut here: ${kept} of its ${size} bytes are shown (limit ${max}).]`);
+  if (capped.cut) {
+    host.diagnostic(
+      diagnostic("SUB_AGENT_ANSWER_CUT", "warning", `the answer of the sub-agent running "${skill.name}" (${capped.size} bytes) is over subAgent.maxAnswerBytes (${max}); only its first part reaches the model`, {
+        path: skill.source.path,
+      }),
+    );
+  }
+  return capped.text;
+}
+
+/**
+ * The sub-agent's tools: the skill's code tools under their own names, `read_skill_resource` and
+ * `run_skill_script` for its folder (without the `name` argument), then the host tools its
+ * `allowed-tools` permit (a `context: fork` skill without allowed-tools gets every host tool, as Claude
+ * Code's general-purpose agent does; any other skill without it gets none). Never `execute_skill`.
+ */
+async function subAgentTools(host: SkillToolHost, support: SubAgentSupport, skill: Skill, signal: AbortSignal): Promise<SubAgentTool[]> {
+  const tools: SubAgentTool[] = [];
+  const taken = new Set<string>([EXECUTE_SKILL_TOOL]);
+  const add = (tool: SubAgentTool) => {
+    if (!taken.has(tool.name)) {
+      taken.add(tool.name);
+      tools.push(tool);
+      return;
+    }
+    host.diagnostic(diagnostic("TOOL_NAME_CLASH", "warning", `the sub-agent of "${skill.name}" gets no tool "${tool.name}": an earlier tool has that name`, { path: skill.source.path }));
+  };
+  // Each call commits its state through the store and emits `state.delta`, as a call of the parent's does.
+  for (const tool of await codeToolsForSkill(skill, host, signal)) {
+    add({
+      name: tool.localName,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      execute: (args, options) => support.inTurn(options.signal, (linked) => runCodeTool(tool, args, host, { signal: linked })),
+    });
+  }
+  const dir = skillFolder(skill);
+  if (dir !== undefined) {
+    add(folderTool("read_skill_resource", readSchema, "Read a text file of your skill's folder by its relative path; optionally a line range.", async (args, s) => {
+      const outcome = await readSkillResource(host, { name: skill.name, ...args }, s);
+      return outcome.ok ? ok(formatResource(outcome)) : fail(outcome.message);
+    }));
+    if (await isFolder(path.join(dir, "scripts"))) {
+      add(folderTool("run_skill_script", runSchema, "Run a script of your skill's scripts/ folder with optional arguments; returns its output and exit status.", (args, s) =>
+        runSkillScript(host, { name: skill.name, ...args }, s),
+      ));
+    }
+  }
+  for (const tool of allowedHostTools(skill, support.hostTools)) {
+    add({ ...hostToolDefinition(tool), execute: (args, options) => runHostTool(tool, args, options.signal) });
+  }
+  return tools;
+}
+
+const readSchema = z.object({
+  path: z.string().describe("The file's path relative to the skill folder, such as references/guide.md."),
+  startLine: lineNumber.optional().describe("First line to read (1-based)."),
+  endLine: lineNumber.optional().describe("Last line to read (inclusive)."),
+});
+
+const runSchema = z.object({
+  script: z.string().describe("The script under scripts/, such as scripts/extract.py."),
+  args: z.array(z.string()).optional().describe("Command-line arguments."),
+});
+
+function folderTool<T>(
+  name: string,
+  schema: z.ZodType<T>,
+  description: string,
+  run: (args: T, signal: AbortSignal) => Promise<ToolResult>,
+): SubAgentTool {
+  return {
+    name,
+    description,
+    inputSchema: toolInputSchema(schema),
+    async execute(args, options) {
+      const parsed = parseToolArgs(name, schema, args);
+      return parsed.ok ? run(parsed.value, options.signal) : parsed.result;
+    },
+  };
+}
+
+function allowedHostTools(skill: Skill, hostTools: readonly HostTool[]): readonly HostTool[] {
+  if (skill.allowedTools === undefined) return isForkSkill(skill) ? hostTools : [];
+  const allowed = compileAllowedTools(skill.allowedTools);
+  return hostTools.filter((tool) => allowed.allows(tool.name));
+}
+
+async function isFolder(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
