@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^@skillctx\/process$/, replacement: src("process") },
       { find: /^@skillctx\/render$/, replacement: src("render") },
       { find: /^@skillctx\/compat$/, replacement: src("compat") },
+      { find: /^@skillctx\/mcp-bridge\/internal$/, replacement: src("mcp-bridge", "internal.ts") },
       { find: /^@skillctx\/mcp-bridge$/, replacement: src("mcp-bridge") },
       { find: /^skillctx$/, replacement: src("skillctx") },
       // The adapters' subpath exports (skillctx/ai-sdk, skillctx/openai, ...): one entry file each.

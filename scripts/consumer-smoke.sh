@@ -20,6 +20,8 @@ STAGES=(
   "openai:openai"
   "anthropic:@anthropic-ai/sdk"
   "langchain:langchain @langchain/core"
+  "ag-ui:@ag-ui/core"
+  "serve:@modelcontextprotocol/sdk"
 )
 
 keep=0 only=()

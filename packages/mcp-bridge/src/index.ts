@@ -2,12 +2,9 @@ export { createMcpBridge } from "./bridge.js";
 export { serversFromSkill, MCP_JSON } from "./servers-from-skill.js";
 export { serversFromProject, PROJECT_MCP_FILES } from "./servers-from-project.js";
 export { McpServerConfigSchema, parseServerConfig } from "./config-schema.js";
-export { openMcpClient } from "./open-client.js";
 
 export type { McpBridge, McpBridgeOptions, McpCallOptions } from "./bridge.js";
 export type { ServersFromSkillOptions } from "./servers-from-skill.js";
 export type { ServersFromProjectOptions } from "./servers-from-project.js";
 export type { McpServerConfig, StdioServerConfig, HttpServerConfig } from "./config-schema.js";
-export type { OpenMcpClient, OpenMcpClientOptions } from "./open-client.js";
-export type { McpFrameError } from "./frame-reader.js";
 export type { DeclaredServer, McpTool, McpCallResult, McpServerState, McpServerStatus } from "./types.js";

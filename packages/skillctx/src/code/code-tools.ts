@@ -16,7 +16,6 @@ import type { SkillToolHost } from "../tools/skill-tools.js";
 import { notLoadableReason, skillFolder } from "../tools/skill-tools.js";
 import { fail, quoted } from "../tools/tool-result.js";
 import { programmaticToolsOf, thrownText } from "./programmatic-tools.js";
-import { scriptToolsOf } from "./script-tools.js";
 import type { CodeTool } from "./skill-code.js";
 
 /** When the code tools of a skill are offered: while it is active, or always. */
@@ -244,14 +243,15 @@ function scriptToolsFor(skill: Skill, host: SkillToolHost, signal: AbortSignal |
   const reg = registry(host);
   let pending = reg.pending.get(skill);
   if (pending === undefined) {
-    pending = scriptToolsOf(skill, {
+    // The Python reader and runner load on the first skill with a folder that comes on offer.
+    pending = import("./script-tools.js").then(({ scriptToolsOf }) => scriptToolsOf(skill, {
       trust: host.trust,
       timeoutMs: host.settings.scripts?.timeoutMs,
       maxOutputBytes: host.settings.scripts?.maxOutputBytes,
       env: host.settings.scripts?.env,
       events: host.events,
       signal,
-    }).then(
+    })).then(
       ({ tools, diagnostics }) => {
         for (const d of diagnostics) host.diagnostic(d);
         reg.ready.set(skill, tools);

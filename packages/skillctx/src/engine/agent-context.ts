@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { within } from "@skillctx/process";
-import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
+import type { CatalogResult, Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { createSkillCache, diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
 import type { Activation, ContextStep, SkillSet, SkillState, TextLimits, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
 import type { Message } from "../messages.js";
@@ -9,7 +9,8 @@ import { ContextTelemetry } from "../events/context-telemetry.js";
 import type { StepNotes, StepSources } from "../events/context-telemetry.js";
 import type { EventListener, SkillctxEventType } from "../events/types.js";
 import { defaultCacheDir } from "../sources/cache-dir.js";
-import { resolveSources } from "../sources/resolve-sources.js";
+import { isRemoteSource } from "../sources/types.js";
+import type { ResolvedSources } from "../sources/resolve-sources.js";
 import type { SourceInput } from "../sources/types.js";
 import { checkHostTools } from "../tools/host-tools.js";
 import { resolveToolset } from "../tools/presets/index.js";
@@ -486,13 +487,16 @@ export class AgentContext {
 
   private async reload(signal: AbortSignal | undefined): Promise<void> {
     const o = this.options;
-    const sources = await resolveSources(o.skills, {
-      cwd: o.cwd,
-      cacheDir: o.cacheDir ?? defaultCacheDir(o.homeDir),
-      lock: o.lock ?? "update",
-      offline: o.offline ?? false,
-      signal,
-    });
+    // Remote sources (git, URL, MCP) and their lockfile load only when a context has one.
+    const sources: ResolvedSources = !(o.skills ?? []).some(isRemoteSource)
+      ? { local: (o.skills ?? []) as SkillSourceInput[], remote: [], diagnostics: [] }
+      : await (await import("../sources/resolve-sources.js")).resolveSources(o.skills, {
+          cwd: o.cwd,
+          cacheDir: o.cacheDir ?? defaultCacheDir(o.homeDir),
+          lock: o.lock ?? "update",
+          offline: o.offline ?? false,
+          signal,
+        });
     this.assertOpen();
     await this.hotReload.sources(o, sources.remote);
     const skillSet = await loadSkillSet({

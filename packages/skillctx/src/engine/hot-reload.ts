@@ -5,6 +5,8 @@
  * `catalogUpdates: "append"` the `system` of the first load is kept byte for byte and a note of what
  * changed is attached, frozen, to the newest message of the next step.
  */
+import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
+export { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import * as path from "node:path";
@@ -18,12 +20,6 @@ import type { Attachment } from "./state.js";
 import type { SystemParts } from "./system-prompt.js";
 import { isTarget, watchRoots } from "./watch-targets.js";
 
-/** Quiet time after the last file event before the context counts as changed. */
-export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
-/** Most files and folders one context watches; past it the rest is not watched (a `WATCH_LIMIT` warning). */
-export const MAX_WATCHED_PATHS = 4_096;
-/** Deepest entry watched below a watched folder (`.claude/skills/a/b/c/SKILL.md` and rule folders fit). */
-export const WATCH_MAX_DEPTH = 10;
 /** Longest the first watch waits for chokidar's initial scan before `create` goes on. */
 const READY_WAIT_MS = 10_000;
 

@@ -4,16 +4,14 @@
  * looks URIs up in the snapshot's maps and never builds a file path from one. Bad requests throw the
  * SDK's `McpError` with `-32602` (Invalid params), as SEP-2640 asks for unknown skills and directories.
  */
+import { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "@skillctx/core/internal";
+export { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "@skillctx/core/internal";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { makeCursor, readCursor } from "./cursor.js";
 import type { DirectoryReadResult, SkillsGetResult, SkillsListResult } from "./protocol.js";
 import type { ServedFile, SkillIndex } from "./skill-index.js";
 
-/** Longest URI a request may name, in characters. */
-export const MAX_REQUEST_URI_CHARS = 4096;
-/** Most bytes of skill entries (as JSON) in one `skills/list` page; a page holds at least one entry. */
-export const MAX_LIST_PAGE_BYTES = 1024 * 1024;
 
 /** Paging settings of a server. */
 export interface PageSettings {

@@ -3,9 +3,9 @@
  * names the snapshot it was made for, so a page never mixes two snapshots; anything else a client
  * sends (too long, not base64url, another kind, an offset past the end) is refused, never parsed further.
  */
+import { MAX_CURSOR_CHARS } from "@skillctx/core/internal";
+export { MAX_CURSOR_CHARS } from "@skillctx/core/internal";
 
-/** Longest cursor accepted, in characters: ours are under 40. */
-export const MAX_CURSOR_CHARS = 128;
 
 /** What a cursor points at. */
 export interface CursorPosition {

@@ -4,12 +4,12 @@
  * is returned as written (its !`cmd` spans are not run), and scripts are files to read, never to run.
  * Bad input is an `isError` result the model can read, never a protocol error.
  */
+import { MAX_SERVED_TOOL_TEXT_BYTES } from "@skillctx/core/internal";
 import { capText } from "@skillctx/core/internal";
+export { MAX_SERVED_TOOL_TEXT_BYTES } from "@skillctx/core/internal";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServedSkill, SkillIndex } from "./skill-index.js";
 
-/** Most bytes of text one tool result carries; past it, a note says where to read on. */
-export const MAX_TOOL_TEXT_BYTES = 65_536;
 /** Most skills named in the `load_skill` description (the catalog for clients without the extension). */
 const MAX_LISTED = 200;
 const MAX_DESCRIPTION_CHARS = 200;
@@ -67,7 +67,7 @@ function loadSkill(index: SkillIndex, args: Record<string, unknown>): CallToolRe
     `[Skill "${skill.name}" from ${skill.uri}, served as text: nothing in it has been run.`,
     others.length === 0 ? "It has no other files.]" : `Its other files (read them with read_skill_resource): ${capList(others)}]`,
   ].join(" ");
-  const capped = capText(skillMd.text ?? "", MAX_TOOL_TEXT_BYTES - header.length - 2, (kept, size) =>
+  const capped = capText(skillMd.text ?? "", MAX_SERVED_TOOL_TEXT_BYTES - header.length - 2, (kept, size) =>
     `[Cut at ${kept} of ${size} bytes: read the rest with read_skill_resource { name: "${skill.name}", path: "SKILL.md", startLine }.]`,
   );
   return { content: [{ type: "text", text: `${header}\n\n${capped.text}` }] };
@@ -87,12 +87,12 @@ function readSkillResource(index: SkillIndex, args: Record<string, unknown>): Ca
     return failure(`No file ${JSON.stringify(cut(relative))} in the skill "${skill.name}". Its files: ${capList(skill.files.map((f) => f.path))}`);
   }
   if (file.text === undefined) {
-    if (file.size > MAX_TOOL_TEXT_BYTES) return failure(`${file.path} is a ${file.size}-byte binary file, larger than ${MAX_TOOL_TEXT_BYTES} bytes; read ${file.uri} as a resource instead.`);
+    if (file.size > MAX_SERVED_TOOL_TEXT_BYTES) return failure(`${file.path} is a ${file.size}-byte binary file, larger than ${MAX_SERVED_TOOL_TEXT_BYTES} bytes; read ${file.uri} as a resource instead.`);
     return { content: [{ type: "resource", resource: { uri: file.uri, mimeType: file.mimeType, blob: file.bytes!.toString("base64") } }] };
   }
   const lines = lineRange(file.text, args["startLine"], args["endLine"]);
   if (typeof lines === "string") return failure(lines);
-  const capped = capText(lines.text, MAX_TOOL_TEXT_BYTES, (kept, size) =>
+  const capped = capText(lines.text, MAX_SERVED_TOOL_TEXT_BYTES, (kept, size) =>
     `[Cut at ${kept} of ${size} bytes: read on with startLine ${lines.first + countLines(lines.text.slice(0, kept))}.]`,
   );
   return { content: [{ type: "text", text: capped.text }] };

@@ -4,6 +4,8 @@
  * address (DNS rebinding), and an `Origin` header, when sent, must be a loopback origin. Request bodies,
  * sessions and idle time are capped.
  */
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "@skillctx/core/internal";
+export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "@skillctx/core/internal";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -12,12 +14,6 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { SkillServer } from "./server.js";
 
-/** Most open sessions; a new one past it is answered 503. */
-export const DEFAULT_MAX_SESSIONS = 1_000;
-/** A session idle this long is closed. */
-export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
-/** Largest request body read, in bytes. */
-export const MAX_HTTP_BODY_BYTES = 1024 * 1024;
 /** The path the endpoint answers on. */
 export const MCP_HTTP_PATH = "/mcp";
 

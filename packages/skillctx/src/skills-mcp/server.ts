@@ -8,6 +8,8 @@
  * Nothing runs on behalf of a client: files are served as bytes read once (SKILL.md as written, its
  * !`cmd` spans unrendered), scripts are files, and no URI is ever turned into a file-system path.
  */
+import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "@skillctx/core/internal";
+export { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "@skillctx/core/internal";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -30,12 +32,6 @@ import { DirectoryReadRequestSchema, SKILLS_EXTENSION, SkillsGetRequestSchema, S
 import { buildSkillIndex } from "./skill-index.js";
 import type { SkillIndex } from "./skill-index.js";
 
-/** Default `ttlMs` of `skills/list`, and how old the snapshot may get before a request refreshes it. */
-export const DEFAULT_SKILLS_TTL_MS = 60_000;
-/** Default skills per `skills/list` page. */
-export const DEFAULT_SKILLS_PAGE_SIZE = 100;
-/** Default resources per `resources/list` / `resources/directory/read` page. */
-export const DEFAULT_RESOURCES_PAGE_SIZE = 500;
 
 /** Options of {@link createSkillServer}: where the skills come from (`cwd` or `skills`), and paging. */
 export interface SkillServerOptions {

@@ -5,18 +5,18 @@
  * file-system path, so `..`, encoded separators or symlinks in a request cannot reach a file the
  * snapshot does not hold, and the bytes served are exactly the bytes the digests were computed over.
  */
+import { DEFAULT_MAX_SERVED_BYTES } from "@skillctx/core/internal";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { compareCodePoints, diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { listSkillFiles } from "@skillctx/core/internal";
+export { DEFAULT_MAX_SERVED_BYTES } from "@skillctx/core/internal";
 import { skillFrontmatterJson } from "./frontmatter-json.js";
 import { fileContent } from "./mime.js";
 import { DIRECTORY_MIME_TYPE } from "./protocol.js";
 import type { SkillEntry } from "./protocol.js";
 
-/** Most bytes of all served files together; skills past it are not served (a warning each). */
-export const DEFAULT_MAX_SERVED_BYTES = 256 * 1024 * 1024;
 
 /** One file of a served skill. */
 export interface ServedFile {

@@ -1,3 +1,4 @@
+import { GIT_LS_REMOTE_MAX_BYTES, GIT_SOURCE_TIMEOUT_MS } from "@skillctx/core/internal";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";
@@ -26,9 +27,6 @@ export interface GitSourceOptions {
 
 /** Transports git may use for a source: everything else (`ext::`, `fd::`, helpers) is refused by git itself too. */
 const ALLOWED_PROTOCOLS = ["https", "ssh", "git", "file"] as const;
-const DEFAULT_TIMEOUT_MS = 120_000;
-/** Output kept of `ls-remote` (it is asked for two patterns only). */
-const LS_REMOTE_MAX_BYTES = 1024 * 1024;
 const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
@@ -172,13 +170,13 @@ class Git {
     private readonly options: GitSourceOptions,
   ) {
     this.bare = path.join(repoDir, "repo.git");
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timeoutMs = options.timeoutMs ?? GIT_SOURCE_TIMEOUT_MS;
   }
 
   /** The commit `ref` names on the remote: a branch first, then a tag (peeled), then a full ref name. */
   async lsRemote(ref: string): Promise<{ ok: true; commit: string | undefined } | { ok: false; message: string }> {
     await mkdir(this.repoDir, { recursive: true });
-    const run = await this.run(["ls-remote", "--", this.url, ref, `${ref}^{}`], { cwd: this.repoDir, network: true, maxOutputBytes: LS_REMOTE_MAX_BYTES });
+    const run = await this.run(["ls-remote", "--", this.url, ref, `${ref}^{}`], { cwd: this.repoDir, network: true, maxOutputBytes: GIT_LS_REMOTE_MAX_BYTES });
     if (run.exitCode !== 0) return { ok: false, message: `git ls-remote failed (${failure(run)})` };
     const refs = new Map<string, string>();
     for (const line of run.stdout.split("\n")) {

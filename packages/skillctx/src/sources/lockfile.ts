@@ -1,3 +1,4 @@
+import { MAX_LOCKFILE_BYTES } from "@skillctx/core/internal";
 import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -9,8 +10,6 @@ import type { ResolvedRemote } from "./types.js";
 
 /** The lockfile's name, at the project root (the context's `cwd`). */
 export const LOCKFILE_NAME = "skills.lock.json";
-/** Largest lockfile read. */
-const MAX_LOCKFILE_BYTES = 4 * 1024 * 1024;
 
 const DigestSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 

@@ -6,7 +6,7 @@
  */
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import type { McpFrameError, OpenMcpClient } from "@skillctx/mcp-bridge";
+import type { McpFrameError, OpenMcpClient } from "@skillctx/mcp-bridge/internal";
 import { z } from "zod";
 import { SkillEntrySchema, SkillsGetResultSchema } from "../skills-mcp/protocol.js";
 import type { SkillEntry } from "../skills-mcp/protocol.js";

@@ -8,6 +8,7 @@
  * context and process sharing a cache folder sees the same listing, and a read costs one small file.
  * The client is closed once a resolution ends; a refresh (after `ttlMs`) connects again.
  */
+import { DEFAULT_MCP_TTL_MS, MAX_MCP_TTL_MS } from "@skillctx/core/internal";
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -15,7 +16,9 @@ import { diagnostic, SkillctxError } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { digestBytes, isInside, listSkillFiles, MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES, MCP_MAX_MESSAGE_BYTES, readTextFile } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
-import { openMcpClient, parseServerConfig } from "@skillctx/mcp-bridge";
+export { DEFAULT_MCP_TTL_MS } from "@skillctx/core/internal";
+import { parseServerConfig } from "@skillctx/mcp-bridge";
+import { openMcpClient } from "@skillctx/mcp-bridge/internal";
 import type { McpServerConfig } from "@skillctx/mcp-bridge";
 import { z } from "zod";
 import { SKILLS_EXTENSION } from "../skills-mcp/protocol.js";
@@ -54,10 +57,6 @@ export const DEFAULT_MCP_SOURCE_LIMITS: McpSourceLimits = {
   deadlineMs: 300_000,
 };
 
-/** Default freshness of a listing when neither the server nor the source gives one. */
-export const DEFAULT_MCP_TTL_MS = 300_000;
-/** A server's `ttlMs` is honoured up to one day. */
-const MAX_TTL_MS = 86_400_000;
 
 /** Options of {@link resolveMcpSource} beyond the source and the context. */
 export interface ResolveMcpOptions {
@@ -351,7 +350,7 @@ function digestDir(digest: Sha256Digest): string {
 }
 
 function clampTtl(ttl: number): number {
-  return Number.isFinite(ttl) && ttl >= 0 ? Math.min(ttl, MAX_TTL_MS) : DEFAULT_MCP_TTL_MS;
+  return Number.isFinite(ttl) && ttl >= 0 ? Math.min(ttl, MAX_MCP_TTL_MS) : DEFAULT_MCP_TTL_MS;
 }
 
 // Key order does not change what a config means.

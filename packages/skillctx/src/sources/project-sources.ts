@@ -1,3 +1,4 @@
+import { MAX_SOURCES_FILE_BYTES } from "@skillctx/core/internal";
 import * as path from "node:path";
 import { z } from "zod";
 import { diagnostic } from "@skillctx/core";
@@ -7,7 +8,6 @@ import type { RemoteSkillSource } from "./types.js";
 
 /** The project's list of remote sources, at its root beside `skills.lock.json` (as package.json beside its lock). */
 export const SOURCES_FILE_NAME = "skills.json";
-const MAX_SOURCES_FILE_BYTES = 1024 * 1024;
 
 const GitEntry = z.strictObject({ git: z.string().min(1), ref: z.string().min(1).optional(), path: z.string().min(1).optional(), name: z.string().min(1).optional() });
 const UrlEntry = z.strictObject({ url: z.string().min(1), name: z.string().min(1).optional(), ttlMs: z.number().int().positive().optional() });

@@ -1,9 +1,11 @@
+import { DEFAULT_URL_TTL_MS } from "@skillctx/core/internal";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { digestBytes, isSha256Digest, listSkillFiles, MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
+export { DEFAULT_URL_TTL_MS } from "@skillctx/core/internal";
 import { readArchive, writeArchiveFiles } from "./archive.js";
 import { isDir, locationKey, publishDir, tempDirFor } from "./cache-dir.js";
 import { fetchBytes } from "./http-fetch.js";
@@ -14,8 +16,6 @@ import type { ResolvedRemote, ResolvedSkill, UrlSkillSource } from "./types.js";
 export const DISCOVERY_SCHEMA_V0_2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 /** Where the index lives below a source's URL (RFC 8615 well-known prefix). */
 export const WELL_KNOWN_INDEX = ".well-known/agent-skills/index.json";
-/** How long a URL source is fresh when the source gives no `ttlMs`. */
-export const DEFAULT_URL_TTL_MS = 300_000;
 
 /** Caps and options of {@link resolveUrlSource}. */
 export interface UrlSourceOptions {

@@ -1,7 +1,9 @@
+import { MAX_SIGNATURE_BUNDLE_BYTES, MAX_TRUSTED_ROOT_BYTES } from "@skillctx/core/internal";
 import * as path from "node:path";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import { listSkillFiles, readTextFile } from "@skillctx/core/internal";
+export { MAX_SIGNATURE_BUNDLE_BYTES } from "@skillctx/core/internal";
 
 /** Who must have signed a skill folder (sigstore identities), and the trusted root to check against. */
 export interface VerifySettings {
@@ -28,8 +30,6 @@ export interface VerifySettings {
  */
 export const SIGNATURE_BUNDLE_FILE = "skill.sigstore.json";
 
-/** Largest bundle read: real bundles are a few KiB (a certificate chain, a log entry, a timestamp). */
-export const MAX_SIGNATURE_BUNDLE_BYTES = 1024 * 1024;
 
 /** The verifier, once built for a settings object (the trusted root is parsed or fetched once). */
 type Checker = (bundleJson: unknown, message: Buffer) => { issuer: string | undefined; subject: string | undefined };
@@ -166,7 +166,6 @@ async function trustedRoot(option: unknown, tufOptions: VerifySettings["tuf"]): 
   }
 }
 
-const MAX_TRUSTED_ROOT_BYTES = 4 * 1024 * 1024;
 
 // The public-good instance's root comes the way the `sigstore` package gets it: `@sigstore/tuf`
 // (TUF from tuf-repo-cdn.sigstore.dev, its seed root embedded, cached on disk). It is not bundled:

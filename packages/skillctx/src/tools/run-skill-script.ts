@@ -5,7 +5,7 @@ import { readTextFile } from "@skillctx/core/internal";
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from "@skillctx/process";
 import type { ProcessResult } from "@skillctx/process";
 import { emitScriptFinished, findUv, pythonEnv, runNotes, unmanagedDependencies, untrustedScriptMessage } from "../code/python/launch.js";
-import { MAX_SCRIPT_SOURCE_BYTES } from "../code/python/limits.js";
+import { MAX_SCRIPT_SOURCE_BYTES } from "@skillctx/core/internal";
 import { scriptMetadata } from "../code/python/pep723.js";
 import { checkRelativePath, resolveInside } from "./skill-paths.js";
 import type { SkillToolHost } from "./skill-tools.js";
