@@ -13,6 +13,7 @@ import { isRemoteSource } from "../sources/types.js";
 import type { ResolvedSources } from "../sources/resolve-sources.js";
 import type { SourceInput } from "../sources/types.js";
 import { checkHostTools } from "../tools/host-tools.js";
+import type { HostTool } from "../tools/host-tools.js";
 import { resolveToolset } from "../tools/presets/index.js";
 import { SEARCH_TOOL } from "../tools/presets/common.js";
 import { loadKey } from "../tools/load-skill.js";
@@ -132,6 +133,7 @@ export class AgentContext {
       catalogFormat: () => this.options.catalog?.format,
     });
     const self = this;
+    const hostTools = checkHostTools(options.tools);
     const host: ToolboxHost = {
       cwd: options.cwd,
       trust: options.trust,
@@ -145,14 +147,14 @@ export class AgentContext {
       },
       state: this.toolStateView(),
       toolFilter: checkToolFilter(options.toolFilter),
-      hostTools: checkHostTools(options.tools),
+      hostTools,
       providers: this.providers,
       skillCodeTools: checkSkillCodeTools(options.skillCodeTools),
       render: (text, skill, signal) => this.render(text, skill, signal),
       substituteVariables: (text, skill, args) => this.substituteVariables(text, skill, args),
       diagnostic: (d) => void this.pendingDiagnostics.push(d),
       events: this.events,
-      subAgents: options.runSubAgent === undefined ? undefined : this.subAgentSupport(options),
+      subAgents: options.runSubAgent === undefined ? undefined : this.subAgentSupport(options, hostTools),
     };
     this.toolbox = new Toolbox(host, resolveToolset(options.toolset));
     this.attachmentContext = {
@@ -588,11 +590,11 @@ export class AgentContext {
 
   // What execute_skill's sub-agents use: each call of the skill's code tools takes the context's turn
   // (execute_skill itself runs beside steps, so a sub-agent's state-changing call cannot deadlock).
-  private subAgentSupport(options: AgentContextOptions): SubAgentSupport {
+  private subAgentSupport(options: AgentContextOptions, hostTools: readonly HostTool[]): SubAgentSupport {
     return createSubAgentSupport({
       run: options.runSubAgent,
       settings: options.subAgent,
-      hostTools: checkHostTools(options.tools),
+      hostTools,
       inTurn: (signal, operation) => this.exclusive(signal, operation),
     });
   }
