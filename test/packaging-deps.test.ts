@@ -35,9 +35,10 @@ describe("bare specifiers found in a file", () => {
       `import a from "a"; import { b } from "@scope/b/sub"; export * from "c"; export { d } from "./d.js";`,
       `import "e"; const f = await import("f/x.js"); const require = createRequire(import.meta.url);`,
       `require("g"); require.resolve("h/cli"); import(name); // import x from "not-me"`,
+      `const require2 = createRequire(import.meta.url); require2("l"); require2.resolve("m/cli"); other("not-me-either");`,
       `/** @example import { y } from "nor-me" */ const s = 'from "string-not-me"';`,
     ].join("\n");
-    expect(specifiersOf("x.js", js)).toEqual(["a", "@scope/b/sub", "c", "./d.js", "e", "f/x.js", "g", "h/cli"]);
+    expect(specifiersOf("x.js", js)).toEqual(["a", "@scope/b/sub", "c", "./d.js", "e", "f/x.js", "g", "h/cli", "l", "m/cli"]);
     const dts = `/// <reference types="node" />\nexport declare const x: import("i").T;\nimport type { J } from "j";\nimport k = require("k");`;
     expect(specifiersOf("x.d.ts", dts)).toEqual(["@types/node", "i", "j", "k"]);
   });
@@ -91,12 +92,13 @@ function specifiersOf(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".d.ts") ? ts.ScriptKind.TS : ts.ScriptKind.JS);
   const found: string[] = source.typeReferenceDirectives.map((r) => `@types/${r.fileName}`);
   const literal = (node: ts.Node | undefined) => (node !== undefined && ts.isStringLiteralLike(node) ? node.text : undefined);
+  const requires = requireNames(source);
   const visit = (node: ts.Node): void => {
     let specifier: string | undefined;
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) specifier = literal(node.moduleSpecifier);
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) specifier = literal(node.moduleReference.expression);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) specifier = literal(node.argument.literal);
-    else if (ts.isCallExpression(node) && isModuleCall(node.expression)) specifier = literal(node.arguments[0]);
+    else if (ts.isCallExpression(node) && isModuleCall(node.expression, requires)) specifier = literal(node.arguments[0]);
     if (specifier !== undefined) found.push(specifier);
     ts.forEachChild(node, visit);
   };
@@ -104,11 +106,28 @@ function specifiersOf(file: string, text: string): string[] {
   return found;
 }
 
-/** `import(x)`, `require(x)`, `require.resolve(x)`. */
-function isModuleCall(callee: ts.Expression): boolean {
+/**
+ * The names a file calls as `require`: `require` itself and every variable initialised with
+ * `createRequire(...)` (the bundler renames a local `require` to `require2` and the like).
+ */
+function requireNames(source: ts.SourceFile): Set<string> {
+  const names = new Set(["require"]);
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer !== undefined && ts.isCallExpression(node.initializer)) {
+      const callee = node.initializer.expression;
+      if (ts.isIdentifier(callee) && callee.text === "createRequire") names.add(node.name.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return names;
+}
+
+/** `import(x)`, and `r(x)` and `r.resolve(x)` for each name `r` that {@link requireNames} found. */
+function isModuleCall(callee: ts.Expression, requires: Set<string>): boolean {
   if (callee.kind === ts.SyntaxKind.ImportKeyword) return true;
-  if (ts.isIdentifier(callee)) return callee.text === "require";
-  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === "require" && callee.name.text === "resolve";
+  if (ts.isIdentifier(callee)) return requires.has(callee.text);
+  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && requires.has(callee.expression.text) && callee.name.text === "resolve";
 }
 
 /** The package a specifier loads, or undefined for relative paths, node builtins and Node's own types. */

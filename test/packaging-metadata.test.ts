@@ -75,10 +75,15 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (_name, 
     const dist = path.join(dir, "dist");
     const built = readdirSync(dist, { recursive: true, encoding: "utf8" });
     expect(built.filter((f) => f.endsWith(".map"))).toEqual([]);
-    const orphans = built
-      .filter((f) => f.endsWith(".js"))
-      .filter((f) => !existsSync(path.join(dir, "src", f.replace(/\.js$/, ".ts"))));
+    // Declarations mirror src/ file by file; JavaScript is one bundle per entry point plus the
+    // bundler's shared and lazily loaded chunks under chunks/ (scripts/build-package.mjs).
+    const source = (f: string, ext: RegExp) => existsSync(path.join(dir, "src", f.replace(ext, ".ts")));
+    const orphans = [
+      ...built.filter((f) => f.endsWith(".d.ts") && !source(f, /\.d\.ts$/)),
+      ...built.filter((f) => f.endsWith(".js") && !f.startsWith(`chunks${path.sep}`) && !source(f, /\.js$/)),
+    ];
     expect(orphans).toEqual([]);
+    expect(built.filter((f) => f.endsWith(".js") && !f.startsWith(`chunks${path.sep}`) && f.includes(path.sep))).toEqual([]);
   });
 
   it("has bins that exist before any build, are executable and start with a node shebang", () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { COMMANDS, findCommand } from "./commands.js";
 import type { CommandInfo } from "./commands.js";
 import { printableLine, jsonText } from "./format.js";
@@ -73,9 +74,9 @@ function help(args: string[], io: CliIo): number {
   return EXIT_OK;
 }
 
-/** The version in skillctx's package.json (two folders up from `cli/`, in `src` and in `dist`). */
+/** The version in skillctx's package.json, found by the package's own name (the build bundles this file, so no relative path holds). */
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
+  const pkg = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("skillctx/package.json"), "utf8")) as { version?: unknown };
   return typeof pkg.version === "string" ? pkg.version : "unknown";
 }
 
