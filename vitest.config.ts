@@ -8,16 +8,19 @@ export default defineConfig({
     // Tests run against the sources; the CLI end-to-end tests run the build.
     alias: [
       { find: /^@skillctx\/core\/internal$/, replacement: src("core", "internal.ts") },
+      { find: /^@skillctx\/core\/schemas$/, replacement: src("core", "schemas.ts") },
       { find: /^@skillctx\/core$/, replacement: src("core") },
       { find: /^@skillctx\/process$/, replacement: src("process") },
       { find: /^@skillctx\/render$/, replacement: src("render") },
       { find: /^@skillctx\/compat$/, replacement: src("compat") },
       { find: /^@skillctx\/mcp-bridge\/internal$/, replacement: src("mcp-bridge", "internal.ts") },
+      { find: /^@skillctx\/mcp-bridge\/schemas$/, replacement: src("mcp-bridge", "schemas.ts") },
       { find: /^@skillctx\/mcp-bridge$/, replacement: src("mcp-bridge") },
       { find: /^skillctx$/, replacement: src("skillctx") },
       // The adapters' subpath exports (skillctx/ai-sdk, skillctx/openai, ...): one entry file each.
       { find: /^skillctx\/(ai-sdk|openai|openai-agents|anthropic|langchain|ag-ui)$/, replacement: src("skillctx", "$1.ts") },
       { find: /^skillctx\/serve$/, replacement: src("skillctx", "serve.ts") },
+      { find: /^skillctx\/schemas$/, replacement: src("skillctx", "schemas.ts") },
     ],
   },
   test: {

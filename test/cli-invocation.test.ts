@@ -1,7 +1,7 @@
 // In process (sources): who `skillctx list` says may invoke a skill, for every trigger, including the
 // command triggers that no SKILL.md produces (command files, Cursor manual rules); and how the
 // dispatcher reports an unexpected failure (one line; the stack only with --debug).
-import { SkillSchema } from "@skillctx/core";
+import { SkillSchema } from "@skillctx/core/schemas";
 import type { SkillInit } from "@skillctx/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";

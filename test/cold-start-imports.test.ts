@@ -27,6 +27,7 @@ const HEAVY = {
   jsonPatch: /node_modules\/fast-json-patch\//,
   chokidar: /node_modules\/chokidar\//,
   sigstore: /node_modules\/@sigstore\//,
+  zod: /node_modules\/zod\//,
 };
 
 // Every module URL the ESM loader loads goes to LOG (appended synchronously from the hooks thread).
@@ -71,7 +72,7 @@ describe("a cold import loads no heavy dependency", () => {
     }
   });
 
-  it("import('skillctx') loads skillctx and its packages, but not the MCP SDK, yaml, the tokenizer, micromatch or execa", async () => {
+  it("import('skillctx') loads skillctx and its packages, but not zod, the MCP SDK, yaml, the tokenizer, micromatch or execa", async () => {
     const modules = await loadedBy(`await import(dist("skillctx"));`);
     expect(modules.some((file) => file.endsWith(path.join("packages", "skillctx", "dist", "index.js")))).toBe(true);
     expect(modules.some((file) => file.includes(path.join("packages", "mcp-bridge", "dist")))).toBe(true);
@@ -120,5 +121,22 @@ describe("a cold import loads no heavy dependency", () => {
        await ctx.close();`,
     );
     expect(heavyIn(modules)).toEqual([]);
+  });
+
+  it("zod loads when something is first validated: the first step's messages, or the schemas entry", async () => {
+    const cwd = await tempDir();
+    const step = await loadedBy(
+      `const { AgentContext } = await import(dist("skillctx"));
+       const ctx = await AgentContext.create({ cwd: ${JSON.stringify(cwd)} });
+       const step = await ctx.buildContext([{ role: "user", content: "hello" }]);
+       if (step.tools.length === 0 && step.system === undefined) throw new Error("no step");
+       await ctx.close();`,
+    );
+    expect(heavyIn(step)).toEqual(["zod"]);
+    const schemas = await loadedBy(
+      `const { MessageSchema, SkillSchema } = await import(${JSON.stringify(`file://${ROOT}packages/skillctx/dist/schemas.js`)});
+       if (!MessageSchema.safeParse({ role: "user", content: "x" }).success || SkillSchema.safeParse({}).success) throw new Error("schemas");`,
+    );
+    expect(heavyIn(schemas)).toEqual(["zod"]);
   });
 });

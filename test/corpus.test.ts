@@ -3,7 +3,8 @@ import { readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SkillSchema, safeParseSkill, validateSkill } from "@skillctx/core";
+import { safeParseSkill, validateSkill } from "@skillctx/core";
+import { SkillSchema } from "@skillctx/core/schemas";
 import type { ValidationResult } from "@skillctx/core";
 
 // The real-world corpus beside the project (read-only): 246 SKILL.md skills from five collections.

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Diagnostic, Skill, SkillInit, Trust } from "@skillctx/core";
-import { createKeywordMatcher, createPathMatcher, SkillSchema } from "@skillctx/core";
+import { createKeywordMatcher, createPathMatcher } from "@skillctx/core";
+import { SkillSchema } from "@skillctx/core/schemas";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SkillSet } from "../packages/skillctx/src/context-types.js";
 import { descendants, isProcessAlive } from "../packages/mcp-bridge/src/test-utils.js";

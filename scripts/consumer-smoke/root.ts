@@ -1,6 +1,7 @@
 // The root entry alone, with no optional peer installed: one dependency gives the engine, its types and
 // the error class.
 import { AgentContext, SkillctxError } from "skillctx";
+import { ContextStateSchema, MessageSchema, SkillSchema } from "skillctx/schemas";
 import type { AgentContextOptions, ContextStep, Diagnostic, Message, Skill, SkillSourceInput } from "skillctx";
 import { check, fixture } from "./check.js";
 
@@ -35,3 +36,8 @@ try {
 } catch (error) {
   check(SkillctxError.isInstance(error) && error.code === "STATE_INVALID", "a bad state is a SkillctxError STATE_INVALID");
 }
+
+// The zod schemas of the API, from their own entry point.
+check(MessageSchema.safeParse({ role: "user", content: "hi" }).success, "skillctx/schemas: MessageSchema accepts a message");
+check(!ContextStateSchema.safeParse({ version: -1 }).success, "skillctx/schemas: ContextStateSchema refuses a bad state");
+check(!SkillSchema.safeParse({ name: "" }).success, "skillctx/schemas: SkillSchema refuses a nameless skill");

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { SkillSchema, SkillctxError } from "@skillctx/core";
+import { SkillctxError } from "@skillctx/core";
+import { SkillSchema } from "@skillctx/core/schemas";
 import type { Skill } from "@skillctx/core";
 import { afterAll, describe, expect, test } from "vitest";
 import { loadGuidance } from "./load-guidance.js";

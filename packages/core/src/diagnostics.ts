@@ -1,21 +1,29 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchemas } from "./zod-lib.js";
 
-/** `info` is a note that needs no action (`validateSkill` names the dialect of a non-spec field with one). */
-export const SeveritySchema = z.enum(["error", "warning", "info"]);
+/** The Diagnostic schemas, built on the first call (exported by `@skillctx/core/schemas`). */
+export const diagnosticSchemas = lazySchemas((z) => {
+  /** `info` is a note that needs no action (`validateSkill` names the dialect of a non-spec field with one). */
+  const SeveritySchema = z.enum(["error", "warning", "info"]);
 
-/** A finding about one file: never thrown, always returned beside the good results. */
-export const DiagnosticSchema = z.object({
-  code: z.string(),
-  severity: SeveritySchema,
-  message: z.string(),
-  path: z.string().optional(),
-  line: z.number().int().positive().optional(),
-  /** For a finding about a field outside the Agent Skills specification: the agent that defines it. */
-  dialect: z.enum(["claude-code", "codex", "openhands", "skillctx"]).optional(),
+  /** A finding about one file: never thrown, always returned beside the good results. */
+  const DiagnosticSchema = z.object({
+    code: z.string(),
+    severity: SeveritySchema,
+    message: z.string(),
+    path: z.string().optional(),
+    line: z.number().int().positive().optional(),
+    /** For a finding about a field outside the Agent Skills specification: the agent that defines it. */
+    dialect: z.enum(["claude-code", "codex", "openhands", "skillctx"]).optional(),
+  });
+
+  return { SeveritySchema, DiagnosticSchema };
 });
 
-export type Severity = z.infer<typeof SeveritySchema>;
-export type Diagnostic = z.infer<typeof DiagnosticSchema>;
+type Schemas = ReturnType<typeof diagnosticSchemas>;
+
+export type Severity = z.infer<Schemas["SeveritySchema"]>;
+export type Diagnostic = z.infer<Schemas["DiagnosticSchema"]>;
 
 /** Builds a diagnostic, leaving out `path` and `line` when they are unknown. */
 export function diagnostic(

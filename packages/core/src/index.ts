@@ -1,6 +1,6 @@
 export { SkillctxError } from "./errors.js";
 export { isScopeTrusted, isSkillTrusted, mayReadOutsideProject } from "./trust.js";
-export { diagnostic, DiagnosticSchema, SeveritySchema } from "./diagnostics.js";
+export { diagnostic } from "./diagnostics.js";
 export { keepForModel, modelFamily } from "./model-gate.js";
 export { loadSkills } from "./load-skills.js";
 export { discoverSkills, findGitRoot, PROJECT_SKILL_DIRS, USER_SKILL_DIRS } from "./discover-skills.js";
@@ -17,15 +17,8 @@ export { splitFrontmatter, parseFrontmatter, normalizeText } from "./frontmatter
 export { parseSkill, safeParseSkill } from "./parse-skill.js";
 export { validateSkill, validateSkillMd } from "./validate.js";
 export { CODEX_YAML_FIELDS, SKILL_MD_DIALECT_FIELDS, suggestField } from "./dialect-fields.js";
-export {
-  SkillSchema,
-  TriggerSchema,
-  SkillInputSchema,
-  SkillSourceSchema,
-  SkillScopeSchema,
-  SkillFormatSchema,
-  SKILL_RUNTIME,
-} from "./skill.js";
+export { SKILL_RUNTIME } from "./skill.js";
+// The zod schemas of Skill and Diagnostic are at `@skillctx/core/schemas`: importing them loads zod.
 
 export type { SkillctxErrorOptions } from "./errors.js";
 export type { Trust } from "./trust.js";

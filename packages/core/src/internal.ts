@@ -159,3 +159,8 @@ export {
   READER_MAX_OUTPUT_BYTES,
   READER_TIMEOUT_MS,
 } from "./limits.js";
+
+// --- zod, loaded on first use (zod-lib.ts): every schema of the packages is built through it ---
+export { zod, lazySchemas } from "./zod-lib.js";
+export { skillSchemas } from "./skill.js";
+export type { Zod } from "./zod-lib.js";

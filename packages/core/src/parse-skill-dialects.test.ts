@@ -6,7 +6,7 @@ import { parseCodexSkillYaml, withCodexMetadata } from "./codex-skill-metadata.j
 import { suggestField } from "./dialect-fields.js";
 import { loadSkills } from "./load-skills.js";
 import { parseSkill, safeParseSkill } from "./parse-skill.js";
-import { SkillSchema } from "./skill.js";
+import { SkillSchema } from "./schemas.js";
 import { createSkillCache } from "./skill-cache.js";
 import { put, useTempDirs } from "./testing/temp-dir.js";
 

@@ -11,7 +11,7 @@ import { compareCodePoints } from "./code-point-order.js";
 import { loadSkills } from "./load-skills.js";
 import { parseSkill, safeParseSkill, withoutSuffix } from "./parse-skill.js";
 import { createSkillCache } from "./skill-cache.js";
-import { SkillSchema } from "./skill.js";
+import { SkillSchema } from "./schemas.js";
 import { validateSkillMd } from "./validate.js";
 import { useTempDirs } from "./testing/temp-dir.js";
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SkillctxError } from "./errors.js";
 import { normalizeText, parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
 import { parseSkill, safeParseSkill } from "./parse-skill.js";
-import { SkillSchema } from "./skill.js";
+import { SkillSchema } from "./schemas.js";
 import { validateSkillMd } from "./validate.js";
 
 // Pieces that real frontmatter is made of, so generated texts hit the interesting paths

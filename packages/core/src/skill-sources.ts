@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { diagnostic } from "./diagnostics.js";
 import { isInside } from "./fs/paths.js";
 import { isScannedSkill } from "./lazy-content.js";
-import { SKILL_RUNTIME, SkillSchema } from "./skill.js";
+import { SKILL_RUNTIME, skillSchemas } from "./skill.js";
 import type { Skill, SkillInit, SkillScope } from "./skill.js";
 import { findSkillFile, reason, walkParentFolder } from "./walk-skill-dirs.js";
 import type { FoundSkillFile, WalkContext } from "./walk-skill-dirs.js";
@@ -167,7 +167,7 @@ function collectObject(input: SkillInit, context: WalkContext, out: FoundSkill[]
     (input as Partial<SkillInit>).source === undefined
       ? { ...input, source: { kind: "inline", format: "inline", scope: "programmatic" } }
       : input;
-  const parsed = SkillSchema.safeParse(candidate);
+  const parsed = skillSchemas().SkillSchema.safeParse(candidate);
   if (parsed.success) {
     // zod drops symbol keys: the host's runtime data of a programmatic skill (defineSkill) is kept by hand.
     const runtime = (input as { [SKILL_RUNTIME]?: unknown })[SKILL_RUNTIME];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { McpServerConfigSchema, parseServerConfig } from "./config-schema.js";
+import { parseServerConfig } from "./config-schema.js";
+import { McpServerConfigSchema } from "./schemas.js";
 
 describe("McpServerConfigSchema", () => {
   it("infers the transport from command or url", () => {

@@ -1,50 +1,61 @@
 import { diagnostic, type Diagnostic } from "@skillctx/core";
-import { z } from "zod";
-
-const common = {
-  /** `false` declares the server without ever starting it. @default true */
-  enabled: z.boolean().optional(),
-  /** Per-call timeout for this server's tools, in milliseconds. */
-  timeout: z.number().int().positive().optional(),
-};
-
-/** A server started as a child process and spoken to over stdin/stdout. */
-export const StdioServerConfigSchema = z.object({
-  type: z.literal("stdio"),
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  /** Added to the allowlisted environment; wins over inherited and bridge-level values. */
-  env: z.record(z.string(), z.string()).optional(),
-  /** Working directory; a relative path resolves against the skill's folder. */
-  cwd: z.string().min(1).optional(),
-  ...common,
-});
-
-/** A server reached over streamable HTTP. */
-export const HttpServerConfigSchema = z.object({
-  type: z.literal("http"),
-  url: z.url({ protocol: /^https?$/ }),
-  headers: z.record(z.string(), z.string()).optional(),
-  ...common,
-});
+import { lazySchemas } from "@skillctx/core/internal";
+import type { z } from "zod";
 
 const HTTP_TYPES = new Set(["http", "streamable-http", "streamableHttp", "streamable_http"]);
 
 /**
- * One MCP server as declared in `mcp_tools` or `.mcp.json`: stdio `{ command, args?, env?, cwd? }`
- * or streamable HTTP `{ url, headers? }`, plus `enabled?` and `timeout?` (ms).
- * `type` (or FastMCP's `transport`) may be left out: it is inferred from `command` / `url`.
- * Cline's `disabled: true` is read as `enabled: false`. Unknown keys are stripped
- * (`parseServerConfig` reports them as warnings).
+ * The MCP server config schemas, built on the first call (zod loads then; importing the package does not
+ * load it). `McpServerConfigSchema` is also exported by `@skillctx/mcp-bridge/schemas`.
  */
-export const McpServerConfigSchema = z.preprocess(
-  normalize,
-  z.discriminatedUnion("type", [StdioServerConfigSchema, HttpServerConfigSchema]),
-);
+export const serverConfigSchemas = lazySchemas((z) => {
+  const common = {
+    /** `false` declares the server without ever starting it. @default true */
+    enabled: z.boolean().optional(),
+    /** Per-call timeout for this server's tools, in milliseconds. */
+    timeout: z.number().int().positive().optional(),
+  };
 
-export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
-export type StdioServerConfig = z.infer<typeof StdioServerConfigSchema>;
-export type HttpServerConfig = z.infer<typeof HttpServerConfigSchema>;
+  /** A server started as a child process and spoken to over stdin/stdout. */
+  const StdioServerConfigSchema = z.object({
+    type: z.literal("stdio"),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    /** Added to the allowlisted environment; wins over inherited and bridge-level values. */
+    env: z.record(z.string(), z.string()).optional(),
+    /** Working directory; a relative path resolves against the skill's folder. */
+    cwd: z.string().min(1).optional(),
+    ...common,
+  });
+
+  /** A server reached over streamable HTTP. */
+  const HttpServerConfigSchema = z.object({
+    type: z.literal("http"),
+    url: z.url({ protocol: /^https?$/ }),
+    headers: z.record(z.string(), z.string()).optional(),
+    ...common,
+  });
+
+  /**
+   * One MCP server as declared in `mcp_tools` or `.mcp.json`: stdio `{ command, args?, env?, cwd? }`
+   * or streamable HTTP `{ url, headers? }`, plus `enabled?` and `timeout?` (ms).
+   * `type` (or FastMCP's `transport`) may be left out: it is inferred from `command` / `url`.
+   * Cline's `disabled: true` is read as `enabled: false`. Unknown keys are stripped
+   * (`parseServerConfig` reports them as warnings).
+   */
+  const McpServerConfigSchema = z.preprocess(
+    normalize,
+    z.discriminatedUnion("type", [StdioServerConfigSchema, HttpServerConfigSchema]),
+  );
+
+  return { StdioServerConfigSchema, HttpServerConfigSchema, McpServerConfigSchema };
+});
+
+type Schemas = ReturnType<typeof serverConfigSchemas>;
+
+export type McpServerConfig = z.infer<Schemas["McpServerConfigSchema"]>;
+export type StdioServerConfig = z.infer<Schemas["StdioServerConfigSchema"]>;
+export type HttpServerConfig = z.infer<Schemas["HttpServerConfigSchema"]>;
 
 /** Longest server name accepted, in characters. */
 export const MAX_SERVER_NAME = 128;
@@ -82,7 +93,7 @@ export function parseServerConfig(
   raw: unknown,
   where: { path?: string | undefined } = {},
 ): { config?: McpServerConfig; diagnostics: Diagnostic[] } {
-  const result = McpServerConfigSchema.safeParse(raw);
+  const result = serverConfigSchemas().McpServerConfigSchema.safeParse(raw);
   if (!result.success) {
     const detail = result.error.issues
       .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))

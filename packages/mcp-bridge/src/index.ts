@@ -1,7 +1,8 @@
 export { createMcpBridge } from "./bridge.js";
 export { serversFromSkill, MCP_JSON } from "./servers-from-skill.js";
 export { serversFromProject, PROJECT_MCP_FILES } from "./servers-from-project.js";
-export { McpServerConfigSchema, parseServerConfig } from "./config-schema.js";
+export { parseServerConfig } from "./config-schema.js";
+// McpServerConfigSchema (zod) is at `@skillctx/mcp-bridge/schemas`: importing it loads zod.
 
 export type { McpBridge, McpBridgeOptions, McpCallOptions } from "./bridge.js";
 export type { ServersFromSkillOptions } from "./servers-from-skill.js";

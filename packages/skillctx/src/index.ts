@@ -1,7 +1,8 @@
 export { AgentContext } from "./engine/agent-context.js";
-export { ContextStateSchema } from "./engine/state.js";
 export { defaultTemplates } from "./engine/templates.js";
-export { MessageSchema, ContentPartSchema, ToolCallSchema, messageText } from "./messages.js";
+export { messageText } from "./messages.js";
+// The zod schemas (Message, ContextState, Skill, Diagnostic, MCP server) are at `skillctx/schemas`:
+// importing them loads zod, which the engine otherwise loads only when it first validates something.
 export { toolsets } from "./tools/presets/index.js";
 export { compileAllowedTools, toolNamePart } from "./tools/allowed-tools.js";
 

@@ -1,23 +1,31 @@
-import { z } from "zod";
+import { lazySchemas } from "@skillctx/core/internal";
+import type { z } from "zod";
 
-/** A text part of a message. Other part types (images, files, ...) pass through untouched. */
-export const TextPartSchema = z.object({ type: z.literal("text"), text: z.string() });
-export const ContentPartSchema = z.union([TextPartSchema, z.looseObject({ type: z.string() })]);
+/** The message schemas, built on the first call (zod loads then; importing skillctx does not load it). Also exported by `skillctx/schemas`. */
+export const messageSchemas = lazySchemas((z) => {
+  /** A text part of a message. Other part types (images, files, ...) pass through untouched. */
+  const TextPartSchema = z.object({ type: z.literal("text"), text: z.string() });
+  const ContentPartSchema = z.union([TextPartSchema, z.looseObject({ type: z.string() })]);
 
-export const ToolCallSchema = z.object({ id: z.string(), name: z.string(), args: z.unknown() });
+  const ToolCallSchema = z.object({ id: z.string(), name: z.string(), args: z.unknown() });
 
-/** One message of the conversation, in skillctx's neutral shape (adapters convert to and from others). */
-export const MessageSchema = z.object({
-  role: z.enum(["system", "user", "assistant", "tool"]),
-  content: z.union([z.string(), z.array(ContentPartSchema)]),
-  toolCalls: z.array(ToolCallSchema).optional(),
-  toolCallId: z.string().optional(),
+  /** One message of the conversation, in skillctx's neutral shape (adapters convert to and from others). */
+  const MessageSchema = z.object({
+    role: z.enum(["system", "user", "assistant", "tool"]),
+    content: z.union([z.string(), z.array(ContentPartSchema)]),
+    toolCalls: z.array(ToolCallSchema).optional(),
+    toolCallId: z.string().optional(),
+  });
+
+  return { TextPartSchema, ContentPartSchema, ToolCallSchema, MessageSchema };
 });
 
-export type TextPart = z.infer<typeof TextPartSchema>;
-export type ContentPart = z.infer<typeof ContentPartSchema>;
-export type ToolCall = z.infer<typeof ToolCallSchema>;
-export type Message = z.infer<typeof MessageSchema>;
+type Schemas = ReturnType<typeof messageSchemas>;
+
+export type TextPart = z.infer<Schemas["TextPartSchema"]>;
+export type ContentPart = z.infer<Schemas["ContentPartSchema"]>;
+export type ToolCall = z.infer<Schemas["ToolCallSchema"]>;
+export type Message = z.infer<Schemas["MessageSchema"]>;
 
 /** The text of a message: the string content, or its text parts joined by a newline. */
 export function messageText(message: Message): string {

@@ -3,9 +3,9 @@
  * state. The definition is checked when it is made, so a mistake throws at the line that wrote it
  * instead of surfacing as a tool error in some later conversation.
  */
-import { SKILL_RUNTIME, SkillctxError, SkillSchema } from "@skillctx/core";
+import { SKILL_RUNTIME, SkillctxError } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
-import { checkName } from "@skillctx/core/internal";
+import { checkName, skillSchemas } from "@skillctx/core/internal";
 import * as path from "node:path";
 import { jsonIssue } from "./json-value.js";
 import type { SkillRuntime, SkillStateSpec, SkillToolSpec } from "./skill-code.js";
@@ -84,7 +84,7 @@ export function defineSkill<S = undefined>(definition: SkillDefinition<S>): Skil
   if (definition.tools !== undefined) runtime.tools = checkTools(name, definition.tools);
   if (definition.state !== undefined) runtime.state = checkStateSpec(name, definition.state);
 
-  const skill = SkillSchema.parse({
+  const skill = skillSchemas().SkillSchema.parse({
     name,
     description: definition.description,
     content: definition.instructions,

@@ -4,7 +4,8 @@
  * zod 4's `z.fromJSONSchema`). The one place that turns a tool's schema into a validator.
  */
 import { SkillctxError } from "@skillctx/core";
-import { z } from "zod";
+import { zod } from "@skillctx/core/internal";
+import type { z } from "zod";
 import type { ToolResult } from "../context-types.js";
 import { normalizeArgs, toolInputSchema } from "../tools/tool-args.js";
 import { fail, quoted } from "../tools/tool-result.js";
@@ -58,7 +59,7 @@ export function compileJsonSchema(schema: JsonSchema, where: string): CompiledIn
   delete jsonSchema["$schema"];
   let validator: ZodLike;
   try {
-    validator = z.fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]) as unknown as ZodLike;
+    validator = zod().fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]) as unknown as ZodLike;
   } catch (error) {
     throw invalid(where, `inputSchema is not a JSON Schema zod can check: ${messageOf(error)}`);
   }

@@ -1,5 +1,5 @@
 import { SkillctxError } from "@skillctx/core";
-import { MessageSchema } from "../messages.js";
+import { messageSchemas } from "../messages.js";
 import type { Message } from "../messages.js";
 import { contentHash } from "./fingerprint.js";
 
@@ -13,6 +13,8 @@ import { contentHash } from "./fingerprint.js";
 export function checkMessages(messages: unknown, from: number): asserts messages is readonly Message[] {
   if (!Array.isArray(messages)) throw invalid(`messages must be an array of messages; got ${describe(messages)}`);
   let index = from;
+  if (index >= messages.length) return;
+  const { MessageSchema } = messageSchemas();
   try {
     for (; index < messages.length; index++) {
       const message: unknown = messages[index];

@@ -1,71 +1,79 @@
 import { SkillctxError } from "@skillctx/core";
-import { z } from "zod";
+import { lazySchemas } from "@skillctx/core/internal";
+import type { z } from "zod";
 
-/** Text attached to one message, frozen at first activation. */
-export const AttachmentSchema = z.object({
-  skill: z.string(),
+/** The context state schemas, built on the first call (zod loads then). `ContextStateSchema` is also exported by `skillctx/schemas`. */
+export const stateSchemas = lazySchemas((z) => {
+  /** Text attached to one message, frozen at first activation. */
+  const AttachmentSchema = z.object({
+    skill: z.string(),
+    /**
+     * Why the text was attached: a trigger that fired, a user command (`/name`, `ctx.invoke`), a body
+     * re-attached after the host condensed its first message away, or a catalog note (skills found later).
+     * `update`: the note of skills added, changed and removed by a reload (hot reload, `catalogUpdates: "append"`; `skill` is "").
+     */
+    trigger: z.enum(["keyword", "task", "path", "command", "reattach", "catalog", "update"]),
+    /** The keyword or path that fired it. */
+    match: z.string(),
+    /** Fingerprint of the message it is attached to. */
+    fingerprint: z.string(),
+    /** The exact bytes appended to that message. */
+    text: z.string(),
+  });
+
   /**
-   * Why the text was attached: a trigger that fired, a user command (`/name`, `ctx.invoke`), a body
-   * re-attached after the host condensed its first message away, or a catalog note (skills found later).
-   * `update`: the note of skills added, changed and removed by a reload (hot reload, `catalogUpdates: "append"`; `skill` is "").
+   * Where the body of a skill that must survive condensation is now: a skill the user invoked
+   * (`/name`, `@name`, `ctx.invoke`) or the model loaded and has not unloaded. When that message leaves
+   * the conversation while later messages stay (the host condensed it away), the body is attached again
+   * to the newest message (trigger `reattach`), which becomes its carrier.
    */
-  trigger: z.enum(["keyword", "task", "path", "command", "reattach", "catalog", "update"]),
-  /** The keyword or path that fired it. */
-  match: z.string(),
-  /** Fingerprint of the message it is attached to. */
-  fingerprint: z.string(),
-  /** The exact bytes appended to that message. */
-  text: z.string(),
-});
+  const CarrierSchema = z.object({
+    skill: z.string(),
+    /** `command`: invoked by the user; `load`: loaded by the model (the active skill). */
+    kind: z.enum(["command", "load"]),
+    /** Fingerprint of the message that carries the body; absent for a load whose tool result was not seen yet. */
+    fingerprint: z.string().optional(),
+    /** The invoking text (`/deploy staging`), or `load`. */
+    match: z.string(),
+    /**
+     * command: the body as attached (rendered, arguments put in, capped); load: absent (the frozen
+     * `load:<name>`), or the body as loaded when the skill changed on disk since (hot reload) and the
+     * model has not loaded it again.
+     */
+    body: z.string().optional(),
+  });
 
-/**
- * Where the body of a skill that must survive condensation is now: a skill the user invoked
- * (`/name`, `@name`, `ctx.invoke`) or the model loaded and has not unloaded. When that message leaves
- * the conversation while later messages stay (the host condensed it away), the body is attached again
- * to the newest message (trigger `reattach`), which becomes its carrier.
- */
-export const CarrierSchema = z.object({
-  skill: z.string(),
-  /** `command`: invoked by the user; `load`: loaded by the model (the active skill). */
-  kind: z.enum(["command", "load"]),
-  /** Fingerprint of the message that carries the body; absent for a load whose tool result was not seen yet. */
-  fingerprint: z.string().optional(),
-  /** The invoking text (`/deploy staging`), or `load`. */
-  match: z.string(),
   /**
-   * command: the body as attached (rendered, arguments put in, capped); load: absent (the frozen
-   * `load:<name>`), or the body as loaded when the skill changed on disk since (hot reload) and the
-   * model has not loaded it again.
+   * Everything a context needs to resume a conversation: plain JSON.
+   * Pass it back as `AgentContext.create({ ..., state })`.
    */
-  body: z.string().optional(),
+  const ContextStateSchema = z.object({
+    version: z.literal(1),
+    attachments: z.array(AttachmentSchema),
+    /** Fingerprints of the user and tool messages already scanned for triggers. */
+    scanned: z.array(z.string()),
+    /** Frozen renderings, keyed `guidance:<name>` or `load:<name>`. */
+    rendered: z.record(z.string(), z.string()),
+    /** The skill the model loaded last and has not unloaded. */
+    activeSkill: z.string().optional(),
+    /** The conversation's session id (`${CLAUDE_SESSION_ID}` in skill bodies): the `sessionId` option, else generated once. */
+    sessionId: z.string().optional(),
+    /** Invoked and loaded skills whose bodies survive condensation, most recently activated last. */
+    carriers: z.array(CarrierSchema).optional(),
+    /** Nested skill folders revealed by a tool call (`packages/x/.claude/skills`), relative to the project root. */
+    nested: z.array(z.string()).optional(),
+    /** Per-skill state of skills that declare one (`defineSkill({ state })`), by namespace: JSON values. */
+    skillStates: z.record(z.string(), z.json()).optional(),
+  });
+
+  return { AttachmentSchema, CarrierSchema, ContextStateSchema };
 });
 
-/**
- * Everything a context needs to resume a conversation: plain JSON.
- * Pass it back as `AgentContext.create({ ..., state })`.
- */
-export const ContextStateSchema = z.object({
-  version: z.literal(1),
-  attachments: z.array(AttachmentSchema),
-  /** Fingerprints of the user and tool messages already scanned for triggers. */
-  scanned: z.array(z.string()),
-  /** Frozen renderings, keyed `guidance:<name>` or `load:<name>`. */
-  rendered: z.record(z.string(), z.string()),
-  /** The skill the model loaded last and has not unloaded. */
-  activeSkill: z.string().optional(),
-  /** The conversation's session id (`${CLAUDE_SESSION_ID}` in skill bodies): the `sessionId` option, else generated once. */
-  sessionId: z.string().optional(),
-  /** Invoked and loaded skills whose bodies survive condensation, most recently activated last. */
-  carriers: z.array(CarrierSchema).optional(),
-  /** Nested skill folders revealed by a tool call (`packages/x/.claude/skills`), relative to the project root. */
-  nested: z.array(z.string()).optional(),
-  /** Per-skill state of skills that declare one (`defineSkill({ state })`), by namespace: JSON values. */
-  skillStates: z.record(z.string(), z.json()).optional(),
-});
+type Schemas = ReturnType<typeof stateSchemas>;
 
-export type Attachment = z.infer<typeof AttachmentSchema>;
-export type Carrier = z.infer<typeof CarrierSchema>;
-export type ContextState = z.infer<typeof ContextStateSchema>;
+export type Attachment = z.infer<Schemas["AttachmentSchema"]>;
+export type Carrier = z.infer<Schemas["CarrierSchema"]>;
+export type ContextState = z.infer<Schemas["ContextStateSchema"]>;
 
 export function emptyState(): ContextState {
   return { version: 1, attachments: [], scanned: [], rendered: {} };
@@ -78,6 +86,7 @@ export function emptyState(): ContextState {
  * names the first bad field.
  */
 export function parseContextState(value: unknown): ContextState {
+  const { ContextStateSchema } = stateSchemas();
   let parsed: ReturnType<typeof ContextStateSchema.safeParse>;
   try {
     // zod returns new objects and arrays for every level, so the caller's value is never shared.

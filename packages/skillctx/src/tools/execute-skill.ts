@@ -8,8 +8,8 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
-import { capText, DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, MAX_SUB_AGENTS_AT_ONCE } from "@skillctx/core/internal";
-import { z } from "zod";
+import { capText, DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, lazySchemas, MAX_SUB_AGENTS_AT_ONCE } from "@skillctx/core/internal";
+import type { z } from "zod";
 import { codeToolsForSkill, runCodeTool } from "../code/code-tools.js";
 import type { RunSubAgent, SubAgentResponse, SubAgentTool } from "../code/sub-agent-types.js";
 import type { ToolResult } from "../context-types.js";
@@ -24,6 +24,7 @@ import { loadableSkillNames, notLoadableReason, skillFolder, skillNameArg, unkno
 import { lineNumber, parseToolArgs, toolInputSchema } from "./tool-args.js";
 import { errorMessage, fail, ok } from "./tool-result.js";
 import type { SkillTool } from "./toolset.js";
+import { defineSkillTool } from "./define-skill-tool.js";
 
 export const EXECUTE_SKILL_TOOL = "execute_skill";
 
@@ -87,29 +88,23 @@ export function createSubAgentSupport(options: {
   };
 }
 
-const executeSchema = z.object({
-  name: z.string().trim().min(1).describe("The skill's name, as listed in the catalog."),
-  request: z
-    .string()
-    .trim()
-    .min(1)
-    .describe("The task for the sub-agent, with everything it needs: it does not see this conversation."),
-});
-
 /** `execute_skill { name, request }`, offered only when the host runs sub-agents (`runSubAgent`). */
-export const executeSkillTool: SkillTool = {
-  definition: {
-    name: EXECUTE_SKILL_TOOL,
-    description:
-      "Run a skill as a sub-agent: it works on the request in a fresh conversation with the skill's instructions and tools, " +
-      "and returns its final answer. Use it when a task matches a skill in the catalog and only the result matters here.",
-    inputSchema: toolInputSchema(executeSchema),
-  },
-  async call(args, host, signal) {
-    const parsed = parseToolArgs(EXECUTE_SKILL_TOOL, executeSchema, args);
-    return parsed.ok ? executeSkill(host, parsed.value.name, parsed.value.request, signal) : parsed.result;
-  },
-};
+export const executeSkillTool: SkillTool = defineSkillTool({
+  name: EXECUTE_SKILL_TOOL,
+  description:
+    "Run a skill as a sub-agent: it works on the request in a fresh conversation with the skill's instructions and tools, " +
+    "and returns its final answer. Use it when a task matches a skill in the catalog and only the result matters here.",
+  schema: (z) =>
+    z.object({
+      name: z.string().trim().min(1).describe("The skill's name, as listed in the catalog."),
+      request: z
+        .string()
+        .trim()
+        .min(1)
+        .describe("The task for the sub-agent, with everything it needs: it does not see this conversation."),
+    }),
+  run: (args, host, signal) => executeSkill(host, args.name, args.request, signal),
+});
 
 /**
  * Whether a tool call runs beside steps rather than in the context's turn: `execute_skill` holds no
@@ -262,12 +257,12 @@ async function subAgentTools(host: SkillToolHost, support: SubAgentSupport, skil
   }
   const dir = skillFolder(skill);
   if (dir !== undefined) {
-    add(folderTool("read_skill_resource", readSchema, "Read a text file of your skill's folder by its relative path; optionally a line range.", async (args, s) => {
+    add(folderTool("read_skill_resource", folderSchemas().read, "Read a text file of your skill's folder by its relative path; optionally a line range.", async (args, s) => {
       const outcome = await readSkillResource(host, { name: skill.name, ...args }, s);
       return outcome.ok ? ok(formatResource(outcome)) : fail(outcome.message);
     }));
     if (await isFolder(path.join(dir, "scripts"))) {
-      add(folderTool("run_skill_script", runSchema, "Run a script of your skill's scripts/ folder with optional arguments; returns its output and exit status.", (args, s) =>
+      add(folderTool("run_skill_script", folderSchemas().run, "Run a script of your skill's scripts/ folder with optional arguments; returns its output and exit status.", (args, s) =>
         runSkillScript(host, { name: skill.name, ...args }, s),
       ));
     }
@@ -278,16 +273,18 @@ async function subAgentTools(host: SkillToolHost, support: SubAgentSupport, skil
   return tools;
 }
 
-const readSchema = z.object({
-  path: z.string().describe("The file's path relative to the skill folder, such as references/guide.md."),
-  startLine: lineNumber.optional().describe("First line to read (1-based)."),
-  endLine: lineNumber.optional().describe("Last line to read (inclusive)."),
-});
-
-const runSchema = z.object({
-  script: z.string().describe("The script under scripts/, such as scripts/extract.py."),
-  args: z.array(z.string()).optional().describe("Command-line arguments."),
-});
+/** The argument schemas of the sub-agent's folder tools, built on first need (zod loads then). */
+const folderSchemas = lazySchemas((z) => ({
+  read: z.object({
+    path: z.string().describe("The file's path relative to the skill folder, such as references/guide.md."),
+    startLine: lineNumber(z).optional().describe("First line to read (1-based)."),
+    endLine: lineNumber(z).optional().describe("Last line to read (inclusive)."),
+  }),
+  run: z.object({
+    script: z.string().describe("The script under scripts/, such as scripts/extract.py."),
+    args: z.array(z.string()).optional().describe("Command-line arguments."),
+  }),
+}));
 
 function folderTool<T>(
   name: string,

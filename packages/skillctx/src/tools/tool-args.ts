@@ -1,4 +1,5 @@
-import { z } from "zod";
+import { zod, type Zod } from "@skillctx/core/internal";
+import type { z } from "zod";
 import type { ToolResult } from "./tool-provider.js";
 import { fail } from "./tool-result.js";
 
@@ -35,7 +36,7 @@ export function normalizeArgs(args: unknown): { ok: true; value: unknown } | { o
 
 /** The JSON Schema of a zod object schema, as tool definitions carry it (no `$schema` key). */
 export function toolInputSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Record<string, unknown>;
+  const json = zod().toJSONSchema(schema, { target: "draft-7", io: "input" }) as Record<string, unknown>;
   delete json.$schema;
   return stripSafeIntegerBounds(json) as Record<string, unknown>;
 }
@@ -53,7 +54,11 @@ function stripSafeIntegerBounds(value: unknown): unknown {
 }
 
 /** A 1-based line number; numeric strings are accepted (models send them). */
-export const lineNumber = z.preprocess(
-  (value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
-  z.number().int().min(1),
-);
+export function lineNumber(z: Zod) {
+  return z.preprocess((value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value), z.number().int().min(1));
+}
+
+/** A skill name argument: surrounding white space is dropped before the lookup. */
+export function skillName(z: Zod) {
+  return z.string().trim().min(1);
+}

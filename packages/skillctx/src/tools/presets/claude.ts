@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Toolset } from "../toolset.js";
 import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL, withSubAgents } from "./common.js";
 
@@ -8,7 +7,7 @@ const skillTool = defineSkillTool({
   description:
     "Execute a skill within the main conversation: returns the skill's full instructions. Use it immediately when a task matches " +
     "a skill listed in the system prompt.",
-  schema: z.object({ skill: skillName.describe('The skill name, such as "pdf".') }),
+  schema: (z) => z.object({ skill: skillName(z).describe('The skill name, such as "pdf".') }),
   run: (args, host, signal) => loadAsText(host, args.skill, signal),
 });
 

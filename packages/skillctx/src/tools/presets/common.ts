@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { formatLoadedSkill, loadSkill } from "../load-skill.js";
 import type { LoadResultNames } from "../load-skill.js";
 import { formatResource, readSkillResource } from "../read-skill-resource.js";
@@ -7,10 +6,14 @@ import { executeSkillTool, forkedLoad } from "../execute-skill.js";
 import { DEFAULT_SEARCH_LIMIT, formatSearchResults, searchLoadableSkills } from "../search-skills.js";
 import type { SkillToolHost } from "../skill-tools.js";
 import { skillNameArg } from "../skill-tools.js";
-import { lineNumber, parseToolArgs, toolInputSchema } from "../tool-args.js";
+import { defineSkillTool } from "../define-skill-tool.js";
+import { lineNumber, skillName } from "../tool-args.js";
 import type { ToolResult } from "../tool-provider.js";
 import { fail, ok } from "../tool-result.js";
 import type { SkillTool, ToolsetFeatures } from "../toolset.js";
+
+export { defineSkillTool } from "../define-skill-tool.js";
+export { skillName } from "../tool-args.js";
 
 /** Tool names of the operations every toolset offers under skillctx's names. */
 export const READ_TOOL = "read_skill_resource";
@@ -19,26 +22,6 @@ export const UNLOAD_TOOL = "unload_skill";
 export const SEARCH_TOOL = "search_skills";
 
 export const SKILLCTX_RESULT_NAMES: LoadResultNames = { read: READ_TOOL, run: RUN_TOOL };
-
-/** A skill name argument: surrounding white space is dropped before the lookup. */
-export const skillName = z.string().trim().min(1);
-
-/** Defines a skill tool from a zod schema: the JSON Schema comes from it, and calls are checked against it. */
-export function defineSkillTool<T>(options: {
-  name: string;
-  description: string;
-  schema: z.ZodType<T>;
-  run(args: T, host: SkillToolHost, signal: AbortSignal | undefined): Promise<ToolResult>;
-}): SkillTool {
-  const inputSchema = toolInputSchema(options.schema);
-  return {
-    definition: { name: options.name, description: options.description, inputSchema },
-    async call(args, host, signal) {
-      const parsed = parseToolArgs(options.name, options.schema, args);
-      return parsed.ok ? options.run(parsed.value, host, signal) : parsed.result;
-    },
-  };
-}
 
 /**
  * Loads a skill and answers with the `<skill-loaded>` text, or an error result. A `context: fork` skill,
@@ -76,11 +59,11 @@ export const readResourceTool: SkillTool = defineSkillTool({
   description:
     "Read a text file from a skill's folder (references, examples, templates), by the skill's name and the file's path relative to its folder. " +
     "Optionally a line range. Loading a skill lists its files.",
-  schema: z.object({
-    name: skillName.describe("The skill's name."),
+  schema: (z) => z.object({
+    name: skillName(z).describe("The skill's name."),
     path: z.string().describe("The file's path relative to the skill folder, such as references/guide.md."),
-    startLine: lineNumber.optional().describe("First line to read (1-based)."),
-    endLine: lineNumber.optional().describe("Last line to read (inclusive)."),
+    startLine: lineNumber(z).optional().describe("First line to read (1-based)."),
+    endLine: lineNumber(z).optional().describe("Last line to read (inclusive)."),
   }),
   async run(args, host, signal) {
     const outcome = await readSkillResource(host, args, signal);
@@ -93,8 +76,8 @@ export const runScriptTool: SkillTool = defineSkillTool({
   description:
     "Run a script from a skill's scripts/ folder with optional command-line arguments; the working directory is the skill folder. " +
     "Returns the script's output and exit status.",
-  schema: z.object({
-    name: skillName.describe("The skill's name."),
+  schema: (z) => z.object({
+    name: skillName(z).describe("The skill's name."),
     script: z.string().describe("The script under scripts/, such as scripts/extract.py."),
     args: z.array(z.string()).optional().describe("Command-line arguments."),
   }),
@@ -104,7 +87,7 @@ export const runScriptTool: SkillTool = defineSkillTool({
 export const unloadTool: SkillTool = defineSkillTool({
   name: UNLOAD_TOOL,
   description: "Deactivate the active skill when its task is done; every tool becomes available again.",
-  schema: z.object({ name: skillName.describe("The active skill's name.") }),
+  schema: (z) => z.object({ name: skillName(z).describe("The active skill's name.") }),
   run: async (args, host) => unload(host, args.name, (name) => `Skill "${name}" unloaded; all tools are available again.`),
 });
 
@@ -114,7 +97,7 @@ export function searchTool(loadInstruction: string): SkillTool {
     name: SEARCH_TOOL,
     description:
       "Search the skills that are not listed in the catalog, by words from the task. Returns the best matches with their descriptions.",
-    schema: z.object({
+    schema: (z) => z.object({
       query: z.string().describe("Words describing the task, such as 'fill pdf form'."),
       limit: z.number().int().min(1).max(50).optional().describe(`Most results. Default ${DEFAULT_SEARCH_LIMIT}.`),
     }),

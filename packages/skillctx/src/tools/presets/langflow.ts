@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { SkillSet } from "../../context-types.js";
 import { loadSkill, skillNotes } from "../load-skill.js";
 import { readSkillResource } from "../read-skill-resource.js";
@@ -30,7 +29,7 @@ function langflowTools(skills: SkillSet, features?: ToolsetFeatures): SkillTool[
   const load = defineSkillTool({
     name: "load_skill",
     description: `Load a skill's detailed instructions. Returns JSON with skill_name, description, instructions (plus license and compatibility when the skill has them) and available_files.${suffix}`,
-    schema: z.object({ skill_name: skillName.describe("Name of the skill to load.") }),
+    schema: (z) => z.object({ skill_name: skillName(z).describe("Name of the skill to load.") }),
     async run(args, host, signal) {
       const forked = forkedLoad(host, args.skill_name);
       if (forked !== undefined) return json({ skill_name: args.skill_name.trim(), sub_agent: true, instructions: forked.content });
@@ -50,8 +49,8 @@ function langflowTools(skills: SkillSet, features?: ToolsetFeatures): SkillTool[
   const read = defineSkillTool({
     name: "read_skill_file",
     description: `Read a supporting file of a skill (see available_files in load_skill's result). Returns JSON with skill_name, filename and content.${suffix}`,
-    schema: z.object({
-      skill_name: skillName.describe("Name of the skill."),
+    schema: (z) => z.object({
+      skill_name: skillName(z).describe("Name of the skill."),
       filename: z.string().describe("The file's path relative to the skill folder, such as examples.md."),
     }),
     async run(args, host, signal) {

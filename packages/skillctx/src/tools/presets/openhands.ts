@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Toolset } from "../toolset.js";
 import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL, withSubAgents } from "./common.js";
 
@@ -8,7 +7,7 @@ const invokeTool = defineSkillTool({
   description:
     "Invoke a skill by name to receive its full instructions. Use it when the task matches a skill listed in the system prompt; " +
     "the invoked skill becomes the active one.",
-  schema: z.object({ name: skillName.describe("The skill's name.") }),
+  schema: (z) => z.object({ name: skillName(z).describe("The skill's name.") }),
   run: (args, host, signal) => loadAsText(host, args.name, signal),
 });
 

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Toolset } from "../toolset.js";
 import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL, withSubAgents } from "./common.js";
 
@@ -7,7 +6,7 @@ const loadTool = defineSkillTool({
   description:
     "Load a skill's full instructions by name, from the skill catalog in the system prompt. Call it when a task matches a skill's " +
     "description, before acting. The loaded skill becomes the active one; the result lists its files.",
-  schema: z.object({ name: skillName.describe("The skill's name, as listed in the catalog.") }),
+  schema: (z) => z.object({ name: skillName(z).describe("The skill's name, as listed in the catalog.") }),
   run: (args, host, signal) => loadAsText(host, args.name, signal),
 });
 

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Toolset } from "../toolset.js";
 import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unload, withSubAgents } from "./common.js";
 
@@ -8,9 +7,9 @@ const skillsTool = defineSkillTool({
   description:
     'Activate or deactivate a skill. "activate" returns the skill\'s full instructions and makes it the active skill; ' +
     '"deactivate" ends it and restores every tool. Activate a skill when a task matches its description.',
-  schema: z.object({
+  schema: (z) => z.object({
     action: z.enum(["activate", "deactivate"]).describe('"activate" or "deactivate".'),
-    skill_name: skillName.describe("Name of the skill."),
+    skill_name: skillName(z).describe("Name of the skill."),
   }),
   run: async (args, host, signal) =>
     args.action === "activate"
