@@ -29,14 +29,23 @@ interface LazyState {
 const lazySkills = new WeakMap<object, LazyState>();
 
 /**
- * Makes `skill`'s `content` an enumerable getter: the body of `file` is read from disk on first
- * access (synchronously), then kept by the skill (and by the cache `entry`, when the file still
- * matches it). Assigning `content` replaces the body.
+ * A copy of `meta` with `source` in its place and `content` an enumerable getter: the body of `file`
+ * is read from disk on first access (synchronously), then kept by the skill (and by the cache `entry`,
+ * when the file still matches it). Assigning `content` replaces the body.
+ *
+ * The copy is built key by key, `content` added as a new accessor in its place: turning an existing
+ * data property into an accessor (`defineProperty` on a spread copy) would put every scanned skill in
+ * dictionary mode, slower to read everywhere the engine reads skills and larger in memory.
  */
-export function withLazyContent(skill: Skill, file: FoundSkillFile, entry: CacheEntry): Skill {
+export function withLazyContent(meta: Skill, source: Skill["source"], file: FoundSkillFile, entry: CacheEntry): Skill {
+  const skill = {} as Record<string, unknown>;
+  for (const key of Object.keys(meta)) {
+    if (key === "content") Object.defineProperty(skill, "content", CONTENT);
+    else skill[key] = key === "source" ? source : (meta as unknown as Record<string, unknown>)[key];
+  }
+  if (!Object.hasOwn(skill, "content")) Object.defineProperty(skill, "content", CONTENT);
   lazySkills.set(skill, { file, entry, body: entry.body });
-  Object.defineProperty(skill, "content", CONTENT);
-  return skill;
+  return skill as unknown as Skill;
 }
 
 // One accessor pair shared by every scanned skill: no closure per skill.

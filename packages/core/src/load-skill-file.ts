@@ -67,7 +67,7 @@ export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEn
   // Codex's agents/openai.yaml beside a SKILL.md (display name, invocation policy, MCP dependencies).
   const codex = file.format === "skill-md" && file.dir !== undefined ? codexMetadataOf(file.dir, entry, { root: file.containRoot }) : undefined;
   const base = codex?.metadata === undefined ? meta : withCodexMetadata(meta, codex.metadata);
-  const skill = withLazyContent({ ...base, source }, file, entry);
+  const skill = withLazyContent(base, source, file, entry);
   const diagnostics = codex === undefined || codex.diagnostics.length === 0 ? entry.result.diagnostics : [...entry.result.diagnostics, ...codex.diagnostics];
   return { skill, diagnostics, calls: calls + (codex?.calls ?? 0) };
 }

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import * as path from "node:path";
 import { diagnostic, isScopeTrusted, type Diagnostic, type Skill, type Trust } from "@skillctx/core";
 import { MCP_MAX_CONFIG_BYTES, readTextFileSync } from "@skillctx/core/internal";
@@ -33,6 +34,21 @@ export interface ServersFromSkillOptions {
 
 /** File name of the server list in an Agent Skills folder. */
 export const MCP_JSON = ".mcp.json";
+
+/**
+ * Whether `skill` may declare MCP servers: it has `mcpServers`, or it is a SKILL.md skill whose folder
+ * has a `.mcp.json` entry. Synchronous and one `stat` at most: a context of 1,000 skills, nearly none
+ * of which declare servers, asks this of each before reading any with {@link serversFromSkill}.
+ */
+export function mayDeclareServers(skill: Skill): boolean {
+  if (skill.mcpServers !== undefined) return true;
+  if (skill.source.format !== "skill-md" || skill.dir === undefined) return false;
+  try {
+    return statSync(path.join(skill.dir, MCP_JSON), { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true; // unreadable: serversFromSkill reports why
+  }
+}
 
 /**
  * Reads the MCP servers a skill declares: `skill.mcpServers` (legacy frontmatter `mcp_tools`,

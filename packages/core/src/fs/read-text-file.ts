@@ -1,4 +1,4 @@
-import { closeSync, readSync, realpathSync } from "node:fs";
+import { closeSync, readSync, realpathSync, statSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import * as path from "node:path";
 import { openRegularFile, openRegularFileSync, readFailure } from "./open-file.js";
@@ -84,6 +84,9 @@ export async function readTextFile(file: string, options: ReadTextFileOptions): 
 /** The synchronous twin of {@link readTextFile}, for hot paths that batch and yield themselves. */
 export function readTextFileSync(file: string, options: ReadTextFileOptions): ReadTextResult {
   options.signal?.throwIfAborted();
+  // Most files asked for are missing (a `.mcp.json` per skill folder, guidance files): a stat that
+  // returns nothing costs a tenth of the exception `realpath` throws for them.
+  if (isMissing(file)) return readFailure(file, { code: "ENOENT" });
   let realPath: string;
   try {
     realPath = realpathSync.native(file);
@@ -114,6 +117,15 @@ export function readTextFileSync(file: string, options: ReadTextFileOptions): Re
     return readFailure(file, error);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Whether `file` does not exist; any other trouble (a loop, no permission) is left to the read to report. */
+function isMissing(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
-import { createMcpBridge, serversFromProject, serversFromSkill } from "@skillctx/mcp-bridge";
+import { createMcpBridge, mayDeclareServers, serversFromProject, serversFromSkill } from "@skillctx/mcp-bridge";
 import { projectRoot } from "@skillctx/core/internal";
 import type { DeclaredServer, McpBridge, McpBridgeOptions, McpServerState, McpTool } from "@skillctx/mcp-bridge";
 import type { EventSink } from "../events/types.js";
@@ -281,7 +281,7 @@ export class SkillServerPool implements ToolProvider {
       this.projectServers = found.servers.map((server) => server.name);
     }
     for (const skill of skills.skills) {
-      if (skill.mcpServers === undefined && skill.source.format !== "skill-md") continue;
+      if (!mayDeclareServers(skill)) continue;
       const found = await serversFromSkill(skill, { trust, vars });
       diagnostics.push(...found.diagnostics);
       for (const server of found.servers) {
