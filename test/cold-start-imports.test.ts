@@ -123,6 +123,32 @@ describe("a cold import loads no heavy dependency", () => {
     expect(heavyIn(modules)).toEqual([]);
   });
 
+  it("AgentContext.create and a catalog load neither node:crypto nor node:child_process; a spawn and a step do", async () => {
+    const skills = await tempDir({ "pdf/SKILL.md": "---\nname: pdf\ndescription: Reads PDF files.\n---\n# PDF\n" });
+    const cwd = await tempDir();
+    const builtins = `const loaded = (name) => process.moduleLoadList.includes("NativeModule " + name);`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `${builtins}
+         const { AgentContext } = await import(${JSON.stringify(`file://${ROOT}packages/skillctx/dist/index.js`)});
+         const ctx = await AgentContext.create({ cwd: ${JSON.stringify(cwd)}, skills: [${JSON.stringify(skills)}] });
+         if (ctx.catalog?.included.length !== 1) throw new Error("expected one skill");
+         const created = { crypto: loaded("crypto"), childProcess: loaded("child_process") };
+         await ctx.buildContext([{ role: "user", content: "hello" }]);
+         const stepped = loaded("crypto");
+         const { runProcess } = await import(${JSON.stringify(`file://${ROOT}packages/process/dist/index.js`)});
+         await runProcess({ file: process.execPath, args: ["-e", "0"] }, { cwd: process.cwd() });
+         await ctx.close();
+         process.stdout.write(JSON.stringify({ created, stepped, spawned: loaded("child_process") }));`,
+      ],
+      { cwd },
+    );
+    expect(JSON.parse(stdout)).toEqual({ created: { crypto: false, childProcess: false }, stepped: true, spawned: true });
+  });
+
   it("zod loads when something is first validated: the first step's messages, or the schemas entry", async () => {
     const cwd = await tempDir();
     const step = await loadedBy(

@@ -164,3 +164,6 @@ export {
 export { zod, lazySchemas } from "./zod-lib.js";
 export { skillSchemas } from "./skill.js";
 export type { Zod } from "./zod-lib.js";
+
+// --- node:crypto, loaded on first use (crypto-lib.ts) ---
+export { createHash, randomBytes, randomUUID } from "./crypto-lib.js";

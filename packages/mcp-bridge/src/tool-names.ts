@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash } from "@skillctx/core/internal";
 import { compareCodePoints } from "@skillctx/core";
 
 /** Longest tool name model APIs accept. */

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { childProcess } from "./child-process.js";
 import { statSync } from "node:fs";
 import { processEnv } from "./env.js";
 import { killGroup, USE_PROCESS_GROUPS } from "./group.js";
@@ -102,7 +103,7 @@ export async function runProcess(command: ProcessCommand, options: RunProcessOpt
 
   let child: ChildProcess;
   try {
-    child = spawn(file, args, {
+    child = childProcess().spawn(file, args, {
       cwd: options.cwd,
       env: processEnv(options.env),
       detached: USE_PROCESS_GROUPS, // the child leads its own process group, so the whole group can be killed

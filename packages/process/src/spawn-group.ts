@@ -1,4 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { childProcess } from "./child-process.js";
 import type { Readable, Writable } from "node:stream";
 import { processEnv } from "./env.js";
 import { killGroup, signalGroup, USE_PROCESS_GROUPS } from "./group.js";
@@ -71,7 +72,7 @@ export interface GroupProcess {
 export async function spawnGroup(command: ProcessCommand, options: SpawnGroupOptions = {}): Promise<GroupProcess> {
   if (options.scope?.closed === true) throw new ProcessClosedError();
   const [file, args] = typeof command === "string" ? ["/bin/sh", ["-c", command]] : [command.file, command.args ?? []];
-  const child = spawn(file, args, {
+  const child = childProcess().spawn(file, args, {
     cwd: options.cwd,
     env: processEnv(options.env),
     detached: USE_PROCESS_GROUPS,

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash } from "../crypto-lib.js";
 import { closeSync, readSync } from "node:fs";
 import { compareCodePoints } from "../code-point-order.js";
 import { diagnostic } from "../diagnostics.js";

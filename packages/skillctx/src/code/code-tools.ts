@@ -7,7 +7,7 @@
  * in the result's metadata. `execute_skill` gives a sub-agent a skill's tools through
  * {@link codeToolsForSkill} and runs them with {@link runCodeTool}.
  */
-import { createHash } from "node:crypto";
+import { createHash } from "@skillctx/core/internal";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import { capText, DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "@skillctx/core/internal";

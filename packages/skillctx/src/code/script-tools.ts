@@ -8,7 +8,7 @@
  * (by real path, size and mtime) go to one `python3 -I` reader call. A call runs `main(**args)` in a
  * child Python through `@skillctx/process`, behind the same trust gate as `run_skill_script`.
  */
-import { createHash } from "node:crypto";
+import { createHash } from "@skillctx/core/internal";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "@skillctx/core";

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { within } from "@skillctx/process";
 import type { CatalogResult, Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { createSkillCache, diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
@@ -114,7 +113,8 @@ export class AgentContext {
     this.templates = { ...defaultTemplates, ...options.templates };
     this.limits = resolveLimits(options.limits);
     this.store = new ContextStateStore(state);
-    this.store.setSessionId(options.sessionId ?? state.sessionId ?? randomUUID());
+    const sessionId = options.sessionId ?? state.sessionId;
+    if (sessionId !== undefined) this.store.setSessionId(sessionId);
     this.tracker = new ConversationTracker(this.store);
     this.nested = new NestedSkills({ cwd: options.cwd, homeDir: options.homeDir, trust: options.trust, cache: options.cache, setting: options.nestedSkills });
     this.servers = new SkillServerPool({
@@ -162,7 +162,7 @@ export class AgentContext {
       templates: this.templates,
       maxBytes: this.limits.maxAttachedSkillBytes,
       renderOnTrigger: options.render?.onTrigger !== false,
-      sessionId: this.store.sessionId!,
+      sessionId: () => this.store.sessionId,
       collectInputs: options.collectInputs,
       render: (text, skill, signal) => this.render(text, skill, signal),
       report: (d) => void this.pendingDiagnostics.push(d),

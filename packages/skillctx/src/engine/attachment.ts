@@ -19,8 +19,8 @@ export interface AttachmentContext {
   maxBytes: number;
   /** Render `` !`cmd` `` spans of keyword, task and path skills (`render.onTrigger`); user commands always render. */
   renderOnTrigger: boolean;
-  /** The session id, for `${CLAUDE_SESSION_ID}`. */
-  sessionId: string;
+  /** The session id, for `${CLAUDE_SESSION_ID}` (made on first need). */
+  sessionId(): string;
   collectInputs: ((request: CollectInputsRequest) => Promise<InputValues | undefined> | InputValues | undefined) | undefined;
   render(text: string, skill: Skill, signal: AbortSignal): Promise<string>;
   report(d: Diagnostic): void;
@@ -73,7 +73,7 @@ export async function buildAttachment(p: PendingActivation, context: AttachmentC
     args: p.trigger === "command" ? p.args : undefined,
     argumentNames: skill.argumentNames,
     skillDir: skillDirOf(skill),
-    sessionId: context.sessionId,
+    sessionId: context.sessionId(),
     maxChars: SUBSTITUTION_SLACK * context.maxBytes,
   });
   const filled = fillInputs(substituted.text, inputs, values);

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash } from "@skillctx/core/internal";
 import type { Message } from "../messages.js";
 import { messageText } from "../messages.js";
 

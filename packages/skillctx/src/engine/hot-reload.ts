@@ -7,7 +7,7 @@
  */
 import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
 export { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
-import { createHash } from "node:crypto";
+import { createHash } from "@skillctx/core/internal";
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { compareCodePoints, diagnostic, renderCatalog } from "@skillctx/core";

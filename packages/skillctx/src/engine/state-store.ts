@@ -1,3 +1,4 @@
+import { randomUUID } from "@skillctx/core/internal";
 import type { Attachment, Carrier, ContextState } from "./state.js";
 import { emptyState } from "./state.js";
 
@@ -227,8 +228,12 @@ export class ContextStateStore {
 
   // --- session ---------------------------------------------------------------------------------------
 
-  /** The session id (`${CLAUDE_SESSION_ID}`). */
-  get sessionId(): string | undefined {
+  /**
+   * The session id (`${CLAUDE_SESSION_ID}`): the one given at create, else a random UUID made on first
+   * need (a context that never renders a body or saves its state never loads `node:crypto` for it).
+   */
+  get sessionId(): string {
+    this.#sessionId ??= randomUUID();
     return this.#sessionId;
   }
 
@@ -261,7 +266,7 @@ export class ContextStateStore {
       rendered: Object.fromEntries(this.#rendered),
     };
     if (this.#active !== undefined) state.activeSkill = this.#active;
-    if (this.#sessionId !== undefined) state.sessionId = this.#sessionId;
+    state.sessionId = this.sessionId;
     if (this.#carriers.size > 0) state.carriers = [...this.#carriers.values()].map((c) => ({ ...c }));
     if (this.#nested.size > 0) state.nested = [...this.#nested];
     if (this.#skillStates.size > 0) state.skillStates = Object.fromEntries([...this.#skillStates].map(([k, v]) => [k, structuredClone(v) as never]));

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "@skillctx/core/internal";
 export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "@skillctx/core/internal";
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "@skillctx/core/internal";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -6,7 +6,7 @@
  * snapshot does not hold, and the bytes served are exactly the bytes the digests were computed over.
  */
 import { DEFAULT_MAX_SERVED_BYTES } from "@skillctx/core/internal";
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "@skillctx/core/internal";
 import path from "node:path";
 import { compareCodePoints, diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "@skillctx/core/internal";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import * as path from "node:path";

@@ -1,5 +1,5 @@
 import { MAX_LOCKFILE_BYTES } from "@skillctx/core/internal";
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "@skillctx/core/internal";
 import { rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";

@@ -9,7 +9,7 @@
  * The client is closed once a resolution ends; a refresh (after `ttlMs`) connects again.
  */
 import { DEFAULT_MCP_TTL_MS, MAX_MCP_TTL_MS } from "@skillctx/core/internal";
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "@skillctx/core/internal";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic, SkillctxError } from "@skillctx/core";

@@ -3,7 +3,7 @@
  * through `@skillctx/process` (argv only, allowlisted environment, timeout, output cap, group kill on
  * abort), then its printed output and return value as a tool result.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "@skillctx/core/internal";
 import { runProcess } from "@skillctx/process";
 import type { ProcessResult } from "@skillctx/process";
 import type { Skill } from "@skillctx/core";

@@ -4,7 +4,7 @@
  * is on `PATH`, else `python3` and a diagnostic naming what may be missing), the notes that say how a
  * run ended, and the `script.finished` event.
  */
-import { createHash } from "node:crypto";
+import { createHash } from "@skillctx/core/internal";
 import { accessSync, constants, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
