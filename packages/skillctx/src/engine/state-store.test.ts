@@ -18,13 +18,23 @@ describe("ContextStateStore", () => {
     const snapshot = store.snapshot();
     snapshot.attachments.length = 0;
     snapshot.rendered["load:x"] = "changed";
-    expect(store.snapshot()).toEqual({
+    const again = store.snapshot();
+    expect(again).toEqual({
       version: 1,
       attachments: [attachment("docker", "f1")],
       scanned: ["f1"],
       rendered: { "load:x": "X" },
       activeSkill: "x",
+      // A state saved without a session id gets one, made on first need and kept from then on.
+      sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
+    expect(store.snapshot().sessionId).toBe(again.sessionId);
+  });
+
+  it("keeps a session id it was given", () => {
+    const store = new ContextStateStore(parseContextState({ version: 1, attachments: [], scanned: [], rendered: {}, sessionId: "s-1" }));
+    expect(store.sessionId).toBe("s-1");
+    expect(store.snapshot().sessionId).toBe("s-1");
   });
 
   it("keepPresent drops the attachments and scan marks of vanished messages and re-arms their skills", () => {
