@@ -5,8 +5,12 @@
  */
 import type { Hash } from "node:crypto";
 
+let lib: typeof import("node:crypto") | undefined;
+
+// Kept after the first call: message fingerprints hash on every step.
 function crypto(): typeof import("node:crypto") {
-  return process.getBuiltinModule("node:crypto");
+  lib ??= process.getBuiltinModule("node:crypto");
+  return lib;
 }
 
 /** `crypto.createHash(algorithm)`. */
