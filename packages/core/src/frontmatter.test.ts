@@ -68,6 +68,12 @@ describe("splitFrontmatter", () => {
     expect(split.bodyLine).toBe(4);
   });
 
+  it("counts the body of a text that ends on its closing fence from the line after it, whatever the line ends", () => {
+    for (const text of ["---\n---", "---\r---", "---\r\n---"]) {
+      expect(splitFrontmatter(text), JSON.stringify(text)).toMatchObject({ frontmatter: "", body: "", bodyLine: 3, bodyOffset: 7 });
+    }
+  });
+
   it("reads an empty block", () => {
     expect(splitFrontmatter("---\n---\nbody").frontmatter).toBe("");
   });
