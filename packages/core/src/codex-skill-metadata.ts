@@ -9,6 +9,7 @@ import { isMap, isNode, isPair, isScalar, newLineCounter } from "./yaml-lib.js";
 import type { Document } from "yaml";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { childPath } from "./fs/paths.js";
 import { readTextFileSync } from "./fs/read-text-file.js";
 import { MAX_FRONTMATTER_CHARS } from "./limits.js";
 import type { Skill } from "./skill.js";
@@ -125,7 +126,7 @@ export interface CodexRead {
  * the project is refused with a warning); larger than `maxBytes` is `TOO_LARGE`.
  */
 export function readCodexSkillMetadataSync(dir: string, options: { root?: string | undefined; maxBytes?: number } = {}): CodexRead {
-  const file = path.join(dir, CODEX_SKILL_YAML);
+  const file = childPath(dir, "agents/openai.yaml");
   const read = readTextFileSync(file, { maxBytes: options.maxBytes ?? MAX_CODEX_YAML_BYTES, root: options.root });
   if (!read.ok) {
     if (read.code === "NOT_FOUND") return { found: false, diagnostics: [] };
@@ -163,7 +164,7 @@ const remembered = new WeakMap<object, { key: string; read: CodexRead }>();
  * `stat`. `calls` counts file-system calls, for the scan's pacing.
  */
 export function codexMetadataOf(dir: string, owner: object, options: { root?: string | undefined } = {}): CodexRead & { calls: number } {
-  const file = path.join(dir, CODEX_SKILL_YAML);
+  const file = childPath(dir, "agents/openai.yaml");
   let key = "none";
   try {
     const stat = statSync(file, { throwIfNoEntry: false });

@@ -39,7 +39,9 @@ const lazySkills = new WeakMap<object, LazyState>();
  */
 export function withLazyContent(meta: Skill, source: Skill["source"], file: FoundSkillFile, entry: CacheEntry): Skill {
   const skill = {} as Record<string, unknown>;
-  for (const key of Object.keys(meta)) {
+  const keys = Object.keys(meta);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     if (key === "content") Object.defineProperty(skill, "content", CONTENT);
     else skill[key] = key === "source" ? source : (meta as unknown as Record<string, unknown>)[key];
   }

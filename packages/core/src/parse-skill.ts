@@ -64,7 +64,16 @@ const MAX_NAMED_UNKNOWN = 20;
 // Dialect fields that carry nothing skillctx acts on: kept in `extra` without a warning. OpenHands'
 // `agent` (the agent a microagent is for) is one of them in a legacy file; in a SKILL.md it is Claude
 // Code's sub-agent type.
-const KEPT_QUIET = new Set(["type", "version", "hooks", "shell", "disallowed-tools"]);
+const KEPT_QUIET: readonly string[] = ["type", "version", "hooks", "shell", "disallowed-tools"];
+// Claude Code's string fields, by frontmatter key and Skill field; `agent` is one only in a SKILL.md.
+type StringFieldName = "whenToUse" | "model" | "effort" | "context" | "agent";
+const CLAUDE_STRING_FIELDS: ReadonlyArray<readonly [string, StringFieldName]> = [
+  ["when_to_use", "whenToUse"],
+  ["model", "model"],
+  ["effort", "effort"],
+  ["context", "context"],
+];
+const CLAUDE_STRING_FIELDS_SKILL_MD: ReadonlyArray<readonly [string, StringFieldName]> = [...CLAUDE_STRING_FIELDS, ["agent", "agent"]];
 
 /**
  * Parses a skill file: a SKILL.md (Agent Skills) or a legacy OpenHands `.md`. Tolerant: what it can
@@ -112,8 +121,10 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   const lineOfKey = read.keyLine;
   const warn = (key: string | undefined, code: string, message: string) =>
     diagnostics.push(diagnostic(code, "warning", message, { path: file, line: key === undefined ? undefined : lineOfKey(key) }));
+  // Called for every field of every skill a scan reads: an indexed loop allocates nothing.
   const take = <T>(key: string, converted: Converted<T>): T | undefined => {
-    for (const i of converted.issues) warn(key, i.code, i.message);
+    const { issues } = converted;
+    for (let i = 0; i < issues.length; i++) warn(key, issues[i]!.code, issues[i]!.message);
     return converted.value;
   };
   const extra: Record<string, unknown> = {};
@@ -216,10 +227,15 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   if (trigger.inputs !== undefined) init.inputs = trigger.inputs;
 
   const vendor = options.vendorFields;
-  const unknown = Object.keys(data).filter((k) => !KNOWN.has(k) && !(vendor !== undefined && vendor.includes(k)));
+  const unknown: string[] = [];
+  const keys = Object.keys(data);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (!KNOWN.has(key) && !(vendor !== undefined && vendor.includes(key))) unknown.push(key);
+  }
   if (vendor !== undefined) for (const key of vendor) if (Object.hasOwn(data, key) && !KNOWN.has(key)) keepExtra(key);
-  for (const key of unknown) keepExtra(key);
-  for (const key of KEPT_QUIET) if (Object.hasOwn(data, key)) keepExtra(key);
+  for (let i = 0; i < unknown.length; i++) keepExtra(unknown[i]!);
+  for (let i = 0; i < KEPT_QUIET.length; i++) if (Object.hasOwn(data, KEPT_QUIET[i]!)) keepExtra(KEPT_QUIET[i]!);
   if (unknown.length > 0) {
     const sorted = [...unknown].sort(compareCodePoints);
     const named = sorted
@@ -270,14 +286,9 @@ function readClaudeCodeFields(
   const names = take("arguments", stringList("arguments", data.arguments, splitBlanks));
   if (names !== undefined && names.length > 0) init.argumentNames = names;
   else if (names === undefined) kept("arguments");
-  const strings: Array<[string, "whenToUse" | "model" | "effort" | "context" | "agent"]> = [
-    ["when_to_use", "whenToUse"],
-    ["model", "model"],
-    ["effort", "effort"],
-    ["context", "context"],
-  ];
-  if (ctx.format === "skill-md") strings.push(["agent", "agent"]);
-  for (const [key, field] of strings) {
+  const strings = ctx.format === "skill-md" ? CLAUDE_STRING_FIELDS_SKILL_MD : CLAUDE_STRING_FIELDS;
+  for (let i = 0; i < strings.length; i++) {
+    const [key, field] = strings[i]!;
     if (data[key] === undefined) continue;
     if (typeof data[key] !== "string") {
       take(key, { value: undefined, issues: [{ code: "FIELD_NOT_STRING", message: `'${key}' should be a string; ignored (kept in extra)` }] });

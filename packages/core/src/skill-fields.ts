@@ -17,8 +17,12 @@ export interface Converted<T> {
   issues: FieldIssue[];
 }
 
-const ok = <T>(value: T | undefined): Converted<T> => ({ value, issues: [] });
-const none = (): Converted<never> => ({ value: undefined, issues: [] });
+// Every field of every scanned skill goes through these: the common answers share one frozen empty
+// list of issues (callers only read `issues`), and an absent field shares one answer.
+const NO_ISSUES: FieldIssue[] = Object.freeze([]) as unknown as FieldIssue[];
+const NONE: Converted<never> = Object.freeze({ value: undefined, issues: NO_ISSUES });
+const ok = <T>(value: T | undefined): Converted<T> => ({ value, issues: NO_ISSUES });
+const none = (): Converted<never> => NONE;
 const issue = (code: string, message: string): FieldIssue => ({ code, message });
 
 /** A string field; lists and maps are converted to JSON with a warning. Empty → undefined. */
@@ -128,17 +132,25 @@ export function splitCommas(s: string): string[] {
 export function splitTools(s: string): string[] {
   const out: string[] = [];
   let depth = 0;
-  let current = "";
-  for (const c of s) {
-    if (c === "(") depth++;
-    else if (c === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (c === "," || /\s/.test(c))) {
-      out.push(current);
-      current = "";
-    } else current += c;
+  let start = 0;
+  // By UTF-16 unit: the separators are single units, so a cut never splits a surrogate pair.
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x28 /* ( */) depth++;
+    else if (c === 0x29 /* ) */) depth = Math.max(0, depth - 1);
+    if (depth === 0 && (c === 0x2c /* , */ || isWhiteSpace(c))) {
+      out.push(s.slice(start, i));
+      start = i + 1;
+    }
   }
-  out.push(current);
+  out.push(s.slice(start));
   return out;
+}
+
+// What `/\s/` matches, with ASCII answered without a regular expression.
+function isWhiteSpace(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return /\s/.test(String.fromCharCode(c));
 }
 
 /** `metadata`: a map of strings. Other values are converted (lists and maps to JSON), with a warning. */
@@ -149,7 +161,10 @@ export function metadataField(raw: unknown): Converted<Record<string, string>> {
   }
   const value: Record<string, string> = {};
   const converted: string[] = [];
-  for (const [key, v] of Object.entries(raw)) {
+  const keys = Object.keys(raw);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const v = raw[key];
     if (typeof v === "string") value[key] = v;
     else {
       value[key] = JSON.stringify(v);
@@ -158,7 +173,7 @@ export function metadataField(raw: unknown): Converted<Record<string, string>> {
   }
   const issues =
     converted.length === 0
-      ? []
+      ? NO_ISSUES
       : [issue("METADATA_NOT_STRING", `metadata values that are not strings were converted to JSON: ${converted.sort(compareCodePoints).join(", ")}`)];
   return { value, issues };
 }

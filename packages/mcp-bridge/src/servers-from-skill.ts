@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { diagnostic, isScopeTrusted, type Diagnostic, type Skill, type Trust } from "@skillctx/core";
-import { MCP_MAX_CONFIG_BYTES, readTextFileSync } from "@skillctx/core/internal";
+import { childPath, MCP_MAX_CONFIG_BYTES, readTextFileSync } from "@skillctx/core/internal";
 import { processEnv } from "@skillctx/process";
 import { checkServerName, parseServerConfig } from "./config-schema.js";
 import { expandVars, MAX_EXPAND_DEPTH } from "./expand-vars.js";
@@ -44,7 +44,7 @@ export function mayDeclareServers(skill: Skill): boolean {
   if (skill.mcpServers !== undefined) return true;
   if (skill.source.format !== "skill-md" || skill.dir === undefined) return false;
   try {
-    return statSync(path.join(skill.dir, MCP_JSON), { throwIfNoEntry: false }) !== undefined;
+    return statSync(childPath(skill.dir, MCP_JSON), { throwIfNoEntry: false }) !== undefined;
   } catch {
     return true; // unreadable: serversFromSkill reports why
   }
@@ -75,7 +75,7 @@ export async function serversFromSkill(
   if (skill.mcpServers !== undefined) blocks.push({ raw: skill.mcpServers, path: skill.source.path });
   // Only an Agent Skills folder belongs to one skill; a legacy skill's folder holds many.
   if (skill.source.format === "skill-md" && skill.dir !== undefined) {
-    const file = path.join(skill.dir, MCP_JSON);
+    const file = childPath(skill.dir, MCP_JSON);
     const root = skill.source.scope === "project" ? (options.root ?? skill.dir) : undefined;
     const read = await readJson(file, { maxBytes, root });
     if (read.diagnostic !== undefined) diagnostics.push(read.diagnostic);

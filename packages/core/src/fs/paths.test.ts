@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkRelativePath, isInside, resolveInside } from "./paths.js";
+import { checkRelativePath, childPath, isInside, resolveInside } from "./paths.js";
 
 describe("isInside", () => {
   it("is true for the folder itself and what lies below it, false for siblings with a common prefix", () => {
@@ -26,6 +26,21 @@ describe("isInside", () => {
         expect(isInside(child, parent)).toBe(relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative)));
       }),
     );
+  });
+});
+
+describe("childPath", () => {
+  it("is path.join for the folders a scan gives and for those that need normalising", () => {
+    const folders = ["/a/b", "/a/.claude/skills/x", "/a/./b", "/a/../b", "/a/b/.", "/a/b/..", "/a/b/", "/", "/a//b", "a/b", "./a", "/a/.../b", "/a/..b", "/.", "/..", ""];
+    for (const dir of folders) {
+      for (const name of [".mcp.json", "agents/openai.yaml"]) expect(childPath(dir, name), `${dir} + ${name}`).toBe(path.join(dir, name));
+    }
+  });
+
+  it("is path.join for any folder built from names, dots and separators (property)", () => {
+    const segment = fc.constantFrom("", ".", "..", "...", ".x", "x.", "a", "skills", ".claude");
+    const dir = fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 6 })).map(([absolute, parts]) => (absolute ? "/" : "") + parts.join("/"));
+    fc.assert(fc.property(dir, fc.constantFrom(".mcp.json", "agents/openai.yaml"), (d, name) => childPath(d, name) === path.join(d, name)));
   });
 });
 

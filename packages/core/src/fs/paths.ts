@@ -15,6 +15,29 @@ export function isInside(child: string, parent: string): boolean {
   return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
+/**
+ * `path.join(dir, relative)` for a `relative` path of plain names (no `.` or `..` segments, `/`-separated),
+ * by plain concatenation when `dir` needs no normalising: an absolute POSIX folder with no `.` or `..`
+ * segment, no empty segment and no trailing separator, as the walker and the skill loader give them.
+ * Scans of thousands of skill folders probe files beside each SKILL.md, and in a fresh process
+ * `path.join` costs several times the `stat` it names a file for.
+ */
+export function childPath(dir: string, relative: string): string {
+  return isNormalAbsolute(dir) ? `${dir}/${relative}` : path.join(dir, relative);
+}
+
+// An absolute POSIX path that `path.normalize` leaves as it is, and without a trailing `/`.
+function isNormalAbsolute(dir: string): boolean {
+  if (path.sep !== "/" || dir.charCodeAt(0) !== 0x2f || dir.endsWith("/") || dir.includes("//")) return false;
+  // Dot-folders (`.claude`) are common; only `.` and `..` segments need normalising.
+  for (let at = dir.indexOf("/."); at !== -1; at = dir.indexOf("/.", at + 1)) {
+    const next = dir.indexOf("/", at + 1);
+    const length = (next === -1 ? dir.length : next) - at - 1;
+    if (length === 1 || (length === 2 && dir.charCodeAt(at + 2) === 0x2e)) return false;
+  }
+  return true;
+}
+
 /** A relative path the model gave, checked and normalised (`/`-separated, no `.` segments). */
 export type CheckedPath = { ok: true; path: string } | { ok: false; reason: string };
 

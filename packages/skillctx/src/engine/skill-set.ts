@@ -59,8 +59,37 @@ export interface SkillSetOptions {
   signal?: AbortSignal | undefined;
 }
 
+/** Repository guidance and command files for `options.cwd`, as the `guidance` option asks. */
+function loadGuidanceAndCommands(options: SkillSetOptions) {
+  const { user, commands, ...settings } = typeof options.guidance === "object" ? options.guidance : ({} as GuidanceSettings);
+  const userGuidance = user ?? options.userSkills === true;
+  return Promise.all([
+    loadGuidance(options.cwd, {
+      ...settings,
+      userGuidance,
+      trust: options.trust,
+      ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+      ...(options.model !== undefined && { model: options.model }),
+      ...(options.signal !== undefined && { signal: options.signal }),
+    }),
+    commands === false
+      ? undefined
+      : loadCommands(options.cwd, {
+          userCommands: userGuidance,
+          trust: options.trust,
+          ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+          ...(options.signal !== undefined && { signal: options.signal }),
+        }),
+  ]);
+}
+
 /** Discovers skills and guidance, applies `disabled` and model gating, and indexes the result. */
 export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> {
+  // Guidance and command files are read while the skill scan runs: the scan makes synchronous file calls
+  // in batches and yields between them, and the guidance reads (thread-pool calls) complete in those pauses.
+  const extras = options.guidance === false ? undefined : loadGuidanceAndCommands(options);
+  // Awaited below, after the scan; a scan that throws first must not leave this rejection unhandled.
+  extras?.catch(() => undefined);
   const discovered = await discoverSkills({
     cwd: options.cwd,
     ...(options.skills !== undefined && { skills: options.skills }),
@@ -75,27 +104,8 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
   const verified = await verifySignatures(mergeRemoteSkills(discovered.skills, remote, diagnostics), options.verify, diagnostics, options.signal);
   const all: Skill[] = verified;
 
-  if (options.guidance !== false) {
-    const { user, commands, ...settings } = typeof options.guidance === "object" ? options.guidance : ({} as GuidanceSettings);
-    const userGuidance = user ?? options.userSkills === true;
-    const [found, commandFiles] = await Promise.all([
-      loadGuidance(options.cwd, {
-        ...settings,
-        userGuidance,
-        trust: options.trust,
-        ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
-        ...(options.model !== undefined && { model: options.model }),
-        ...(options.signal !== undefined && { signal: options.signal }),
-      }),
-      commands === false
-        ? undefined
-        : loadCommands(options.cwd, {
-            userCommands: userGuidance,
-            trust: options.trust,
-            ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
-            ...(options.signal !== undefined && { signal: options.signal }),
-          }),
-    ]);
+  if (extras !== undefined) {
+    const [found, commandFiles] = await extras;
     diagnostics.push(...found.diagnostics, ...(commandFiles?.diagnostics ?? []));
     const taken = new Map(all.map((skill) => [skill.name, skill]));
     // Skills win over guidance and commands of the same name (Claude Code: a skill wins over a command).
