@@ -47,13 +47,15 @@ export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEn
     entry.root !== file.root ||
     entry.dir !== file.dir
   ) {
+    // The file calls a parse makes: none for a head the walk read, one open-read-close for each read here.
+    const reads = { calls: 0 };
     try {
-      entry = parseSkillFile(file, stat);
-      calls += 3;
+      entry = parseSkillFile(file, stat, reads);
+      calls += reads.calls;
     } catch (error) {
       entries.delete(file.path);
       const found = SkillctxError.isInstance(error) ? errorDiagnostic(error, file.path) : readFailed(file.path, error);
-      return { diagnostics: [found], calls: calls + 1 };
+      return { diagnostics: [found], calls: calls + reads.calls + 1 };
     }
     entries.set(file.path, entry);
   }
@@ -72,12 +74,16 @@ export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEn
   return { skill, diagnostics, calls: calls + (codex?.calls ?? 0) };
 }
 
-function parseSkillFile(file: FoundSkillFile, stat: { size: number; mtimeMs: number }): CacheEntry {
+function parseSkillFile(file: FoundSkillFile, stat: { size: number; mtimeMs: number }, reads: { calls: number }): CacheEntry {
   const { path } = file;
   const parse = parseOptions(file);
   // Keyed by the stat taken before the read: if the file changes meanwhile, its next mtime differs
   // from the entry's and the next scan reads it again.
-  const head = file.head ?? readHeadSync(path, { stat });
+  let head = file.head;
+  if (head === undefined) {
+    reads.calls += 3;
+    head = readHeadSync(path, { stat });
+  }
   let parsed: SafeParseSkillResult | undefined;
   if (head.fenced && !head.whole) {
     parsed = safeParseSkill(head.text, parse);
@@ -88,6 +94,7 @@ function parseSkillFile(file: FoundSkillFile, stat: { size: number; mtimeMs: num
   }
   let whole = false;
   if (parsed === undefined) {
+    if (!head.whole) reads.calls += 3;
     const text = head.whole ? head.text : readSkillFileSync(path, { containRoot: file.containRoot });
     parsed = safeParseSkill(text, parse);
     whole = true;
