@@ -126,7 +126,7 @@ export interface CodexRead {
  * the project is refused with a warning); larger than `maxBytes` is `TOO_LARGE`.
  */
 export function readCodexSkillMetadataSync(dir: string, options: { root?: string | undefined; maxBytes?: number } = {}): CodexRead {
-  const file = childPath(dir, "agents/openai.yaml");
+  const file = childPath(dir, CODEX_SKILL_YAML);
   const read = readTextFileSync(file, { maxBytes: options.maxBytes ?? MAX_CODEX_YAML_BYTES, root: options.root });
   if (!read.ok) {
     if (read.code === "NOT_FOUND") return { found: false, diagnostics: [] };
@@ -164,7 +164,7 @@ const remembered = new WeakMap<object, { key: string; read: CodexRead }>();
  * `stat`. `calls` counts file-system calls, for the scan's pacing.
  */
 export function codexMetadataOf(dir: string, owner: object, options: { root?: string | undefined } = {}): CodexRead & { calls: number } {
-  const file = childPath(dir, "agents/openai.yaml");
+  const file = childPath(dir, CODEX_SKILL_YAML);
   let key = "none";
   try {
     const stat = statSync(file, { throwIfNoEntry: false });

@@ -16,9 +16,10 @@ export function isInside(child: string, parent: string): boolean {
 }
 
 /**
- * `path.join(dir, relative)` for a `relative` path of plain names (no `.` or `..` segments, `/`-separated),
- * by plain concatenation when `dir` needs no normalising: an absolute POSIX folder with no `.` or `..`
- * segment, no empty segment and no trailing separator, as the walker and the skill loader give them.
+ * `path.join(dir, relative)` for a `relative` path of plain names (no `.` or `..` segments), by plain
+ * concatenation when `dir` needs no normalising: an absolute POSIX folder with no `.` or `..` segment, no
+ * empty segment and no trailing separator, as the walker and the skill loader give them (elsewhere, and on
+ * Windows, it is `path.join`).
  * Scans of thousands of skill folders probe files beside each SKILL.md, and in a fresh process
  * `path.join` costs several times the `stat` it names a file for.
  */
