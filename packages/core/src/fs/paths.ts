@@ -9,8 +9,8 @@ import * as path from "node:path";
 export function isInside(child: string, parent: string): boolean {
   if (child === parent) return true;
   const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
-  // Fast path for real paths; anything with a dot segment (`/../`, `/./`, or just `/.git`) takes the slow one.
-  if (child.startsWith(prefix) && !child.includes(`${path.sep}.`)) return true;
+  // Fast path for real paths; one with a `.` or `..` segment takes the slow one (a dot-folder such as `.claude` does not).
+  if (child.startsWith(prefix) && !hasDotSegment(child)) return true;
   const relative = path.relative(parent, child);
   return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
@@ -30,13 +30,19 @@ export function childPath(dir: string, relative: string): string {
 // An absolute POSIX path that `path.normalize` leaves as it is, and without a trailing `/`.
 function isNormalAbsolute(dir: string): boolean {
   if (path.sep !== "/" || dir.charCodeAt(0) !== 0x2f || dir.endsWith("/") || dir.includes("//")) return false;
-  // Dot-folders (`.claude`) are common; only `.` and `..` segments need normalising.
-  for (let at = dir.indexOf("/."); at !== -1; at = dir.indexOf("/.", at + 1)) {
-    const next = dir.indexOf("/", at + 1);
-    const length = (next === -1 ? dir.length : next) - at - 1;
-    if (length === 1 || (length === 2 && dir.charCodeAt(at + 2) === 0x2e)) return false;
+  return !hasDotSegment(dir);
+}
+
+// Whether `p` has a `.` or `..` segment between separators. Dot-folders (`.claude`, `.git`) are common
+// in skill paths and are ordinary names.
+function hasDotSegment(p: string): boolean {
+  const marker = `${path.sep}.`;
+  for (let at = p.indexOf(marker); at !== -1; at = p.indexOf(marker, at + 1)) {
+    const next = p.indexOf(path.sep, at + 1);
+    const length = (next === -1 ? p.length : next) - at - 1;
+    if (length === 1 || (length === 2 && p.charCodeAt(at + 2) === 0x2e)) return true;
   }
-  return true;
+  return false;
 }
 
 /** A relative path the model gave, checked and normalised (`/`-separated, no `.` segments). */
