@@ -172,12 +172,16 @@ export function codexMetadataOf(dir: string, owner: object, options: { root?: st
   } catch {
     key = "unreadable";
   }
+  // Most skills have no such file: one shared answer, nothing remembered.
+  if (key === "none") return NO_CODEX_YAML;
   const known = remembered.get(owner);
   if (known !== undefined && known.key === key) return { ...known.read, calls: 1 };
-  const read: CodexRead = key === "none" ? { found: false, diagnostics: [] } : readCodexSkillMetadataSync(dir, options);
+  const read = readCodexSkillMetadataSync(dir, options);
   remembered.set(owner, { key, read });
-  return { ...read, calls: key === "none" ? 1 : 4 };
+  return { ...read, calls: 4 };
 }
+
+const NO_CODEX_YAML: CodexRead & { calls: number } = Object.freeze({ found: false, diagnostics: Object.freeze([]) as unknown as Diagnostic[], calls: 1 });
 
 // A Codex `dependencies.tools` entry of type `mcp` as MCP server settings: `url` (with `transport`
 // streamable_http, http or sse, or none) is an HTTP server; `command` (with `args`) a stdio server.

@@ -1,4 +1,4 @@
-import { utimesSync } from "node:fs";
+import { rmSync, utimesSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildCatalog, catalogDescription } from "./catalog.js";
@@ -189,5 +189,12 @@ describe("Codex agents/openai.yaml", () => {
     const again = await scan();
     expect(again.disableModelInvocation).toBeUndefined();
     expect(again.extra).toEqual({ "agents/openai.yaml": { policy: { allow_implicit_invocation: true } } });
+    // Deleted: the skill is as its SKILL.md says; written again: read again.
+    rmSync(yaml);
+    const without = await scan();
+    expect(without.extra).toBeUndefined();
+    expect(without.disableModelInvocation).toBeUndefined();
+    await put(dir, "agents/openai.yaml", "policy:\n  allow_implicit_invocation: false\n");
+    expect((await scan()).disableModelInvocation).toBe(true);
   });
 });

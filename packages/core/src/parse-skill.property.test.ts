@@ -142,3 +142,28 @@ describe("parser properties on hostile shapes", () => {
     );
   });
 });
+
+// Frontmatter of the common keys only takes a shorter path through the parser; one key more takes the
+// full one. Both must read the common keys the same: the extra key adds only itself (to extra) and its warning.
+describe("the common-keys path", () => {
+  const value = fc.constantFrom("x", "", "'a: b'", "[a, b]", "{a: 1}", "|\n  text", "true", "~", "123", "\n  k: v", "\n  - a\n  - b", "Read, Grep", "[]");
+  const key = fc.constantFrom("name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools");
+  it("reads the same skill as the full path, whatever the common keys hold", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(key, value), { selector: ([k]) => k, maxLength: 7 }), fc.constantFrom("skill-md" as const, "legacy" as const), (entries, format) => {
+        const block = entries.map(([k, v]) => `${k}: ${v}`).join("\n");
+        const path = format === "skill-md" ? "/s/x/SKILL.md" : "/s/x/a.md";
+        const common = safeParseSkill(`---\n${block}\n---\nBody\n`, { path, format });
+        const full = safeParseSkill(`---\n${block}\nx-other: 1\n---\nBody\n`, { path, format });
+        expect(full.ok).toBe(common.ok);
+        if (!common.ok || !full.ok) return;
+        const { extra: fullExtra, ...fullRest } = full.skill;
+        const { extra: commonExtra, ...commonRest } = common.skill;
+        expect(fullRest).toEqual(commonRest);
+        expect(fullExtra).toEqual({ ...commonExtra, "x-other": "1" });
+        expect(full.diagnostics.filter((d) => d.code !== "UNKNOWN_FIELDS")).toEqual(common.diagnostics);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

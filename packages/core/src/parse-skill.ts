@@ -203,6 +203,36 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
     else if (isRecord(data[toolsKey])) keepExtra(toolsKey);
   }
 
+  // Most skills stop at the common fields; the other fields' readers have nothing to do then.
+  const keys = Object.keys(data);
+  if (!onlyCommonKeys(keys)) readOtherFields(keys, init, { name, data, read, format, vendor: options.vendorFields, take, warn, keepExtra });
+  if (Object.keys(extra).length > 0) init.extra = extra;
+
+  // Built to fit SkillSchema by construction (tests parse every result with the schema); skipping the
+  // runtime check keeps metadata scans of thousands of skills cheap.
+  return { ok: true, skill: init, diagnostics };
+}
+
+/**
+ * The fields beyond the common ones, in the order they are reported: `resources`, Claude Code's,
+ * `mcp_tools`, the trigger fields, vendor fields and unknown keys (kept in `extra`, with a warning).
+ * Every block here does nothing for a key that is absent, so a frontmatter of common keys skips it.
+ */
+function readOtherFields(
+  keys: readonly string[],
+  init: Skill,
+  ctx: {
+    name: string;
+    data: Record<string, unknown>;
+    read: FrontmatterRead;
+    format: "skill-md" | "legacy";
+    vendor: readonly string[] | undefined;
+    take: <T>(key: string, converted: Converted<T>) => T | undefined;
+    warn: (key: string | undefined, code: string, message: string) => void;
+    keepExtra: (key: string) => void;
+  },
+): void {
+  const { name, data, read, format, vendor, take, warn, keepExtra } = ctx;
   const resources = take("resources", stringList("resources", data.resources, splitCommas));
   if (resources !== undefined) init.resources = resources;
   else if (data.resources !== undefined) keepExtra("resources");
@@ -226,9 +256,7 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   init.trigger = trigger.trigger;
   if (trigger.inputs !== undefined) init.inputs = trigger.inputs;
 
-  const vendor = options.vendorFields;
   const unknown: string[] = [];
-  const keys = Object.keys(data);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     if (!KNOWN.has(key) && !(vendor !== undefined && vendor.includes(key))) unknown.push(key);
@@ -248,18 +276,21 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
     const more = sorted.length > MAX_NAMED_UNKNOWN ? ` and ${(sorted.length - MAX_NAMED_UNKNOWN).toLocaleString("en-US")} more` : "";
     // Reported on the line of the first of them in the file.
     let first = unknown[0]!;
-    let firstLine = lineOfKey(first) ?? Infinity;
+    let firstLine = read.keyLine(first) ?? Infinity;
     for (const key of unknown) {
-      const line = lineOfKey(key) ?? Infinity;
+      const line = read.keyLine(key) ?? Infinity;
       if (line < firstLine) [first, firstLine] = [key, line];
     }
     warn(first, "UNKNOWN_FIELDS", `fields skillctx does not use, kept in extra: ${named}${more}`);
   }
-  if (Object.keys(extra).length > 0) init.extra = extra;
+}
 
-  // Built to fit SkillSchema by construction (tests parse every result with the schema); skipping the
-  // runtime check keeps metadata scans of thousands of skills cheap.
-  return { ok: true, skill: init, diagnostics };
+// The fields nearly every skill sets, and all that most set: what buildSkill reads itself.
+const COMMON_KEYS = new Set(["name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools"]);
+
+function onlyCommonKeys(keys: readonly string[]): boolean {
+  for (let i = 0; i < keys.length; i++) if (!COMMON_KEYS.has(keys[i]!)) return false;
+  return true;
 }
 
 /**

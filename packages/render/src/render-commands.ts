@@ -4,7 +4,6 @@ import type { SkillScope, Trust } from "@skillctx/core";
 import { DEFAULT_MAX_COMMANDS_PER_TEXT, DEFAULT_MAX_RENDERED_BYTES } from "@skillctx/core/internal";
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, runProcess } from "@skillctx/process";
 import type { ProcessResult, RunProcessOptions } from "@skillctx/process";
-import stripAnsi from "strip-ansi";
 import { LineCounter, visitSpans } from "./find-commands.js";
 import type { InlineSpan } from "./find-commands.js";
 import { mapConcurrent } from "@skillctx/core/internal";
@@ -194,6 +193,7 @@ async function runAll(commands: ReadonlyArray<{ command: string; line: number }>
       run: { command, line, exitCode: undefined, durationMs: 0, truncated: false, timedOut: false, skipped: true },
     }));
   }
+  const stripAnsi = await loadStripAnsi();
   const { signal } = options;
   const limit = options.concurrency ?? 4;
   // One listener on the caller's signal; each running command listens to an internal one instead, so a high
@@ -212,7 +212,7 @@ async function runAll(commands: ReadonlyArray<{ command: string; line: number }>
       limit,
       async ({ command, line }) => {
         if (finishedBytes > maxBytes) return undefined;
-        const done = outcome(command, line, await runProcess(command, runOptions), options);
+        const done = outcome(command, line, await runProcess(command, runOptions), options, stripAnsi);
         finishedBytes += Buffer.byteLength(done.replacement);
         return done;
       },
@@ -231,7 +231,7 @@ function processOptions(options: RenderOptions): RunProcessOptions {
   return result;
 }
 
-function outcome(command: string, line: number, result: ProcessResult, options: RenderOptions): Outcome {
+function outcome(command: string, line: number, result: ProcessResult, options: RenderOptions, stripAnsi: StripAnsi): Outcome {
   const run: CommandRun = {
     command,
     line,
@@ -247,21 +247,30 @@ function outcome(command: string, line: number, result: ProcessResult, options: 
     failure = `${shownCommand(command)} timed out after ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`;
   } else if (!result.truncated && result.exitCode !== 0) {
     const how = result.exitCode !== undefined ? `exited with code ${result.exitCode}` : `was killed by ${result.exitSignal ?? "a signal"}`;
-    const excerpt = stderrExcerpt(cleanOutput(result.stderr));
+    const excerpt = stderrExcerpt(cleanOutput(result.stderr, stripAnsi));
     failure = `${shownCommand(command)} ${how}${excerpt === "" ? "" : `: ${excerpt}`}`;
   }
   if (failure !== undefined) {
     run.error = failure;
     return { replacement: errorMarker(failure), run };
   }
-  const output = cleanOutput(result.stdout);
+  const output = cleanOutput(result.stdout, stripAnsi);
   if (!result.truncated) return { replacement: output, run };
   const marker = truncationMarker(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   return { replacement: output === "" ? marker : `${output}\n${marker}`, run };
 }
 
+type StripAnsi = (text: string) => string;
+let stripAnsiModule: Promise<{ default: StripAnsi }> | undefined;
+
+// strip-ansi is needed only once a command has run: loaded then, not when the package is imported.
+async function loadStripAnsi(): Promise<StripAnsi> {
+  stripAnsiModule ??= import("strip-ansi");
+  return (await stripAnsiModule).default;
+}
+
 /** ANSI escapes removed (including one cut in half at the byte cap), surrounding whitespace trimmed. */
-function cleanOutput(output: string): string {
+function cleanOutput(output: string, stripAnsi: StripAnsi): string {
   return stripAnsi(output.replace(/\u001b(?:\[[0-?]*[ -/]*)?$/, "")).trim();
 }
 

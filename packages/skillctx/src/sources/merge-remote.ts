@@ -17,6 +17,7 @@ import * as path from "node:path";
  * Renaming assigns `name` on the scanned object (a copy would read its lazy body).
  */
 export function mergeRemoteSkills(local: readonly Skill[], remote: readonly Skill[], diagnostics: Diagnostic[]): Skill[] {
+  if (remote.length === 0) return [...local];
   const byOrigin = new Map<string, Skill[]>();
   for (const skill of remote) {
     const origin = skill.source.origin ?? "remote";
