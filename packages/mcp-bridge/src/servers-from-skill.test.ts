@@ -6,7 +6,7 @@ import type { Skill, SkillInit } from "@skillctx/core";
 import { SkillSchema } from "@skillctx/core/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpBridge } from "./bridge.js";
-import { serversFromSkill } from "./servers-from-skill.js";
+import { mayDeclareServers, serversFromSkill, skillsDeclaringServers } from "./servers-from-skill.js";
 import { fixture } from "./test-utils.js";
 
 let root: string;
@@ -41,6 +41,34 @@ function skill(init: Partial<SkillInit> & { name: string }): Skill {
 
 const legacy = (init: Partial<SkillInit> & { name: string }): Skill =>
   skill({ source: { kind: "file", format: "legacy", scope: "project", path: "/repo/.openhands/skills/x.md" }, trigger: { type: "keyword", keywords: ["x"] }, ...init });
+
+describe("skillsDeclaringServers", () => {
+  it("keeps, in order, the skills with mcpServers or a .mcp.json entry, and those whose folder cannot be probed", async () => {
+    const withJson = skill({ name: "with-json", dir: await skillDir("probe-json", "{}") });
+    const without = skill({ name: "without", dir: await skillDir("probe-none") });
+    const declared = legacy({ name: "declared", mcpServers: { s: { command: "x" } } });
+    const legacyOnly = legacy({ name: "legacy" });
+    const folderless = skill({ name: "folderless" });
+    // A folder name past the system's limit: the stat fails with ENAMETOOLONG, and serversFromSkill says why.
+    const unprobeable = skill({ name: "unprobeable", dir: join(root, "x".repeat(5_000)) });
+    const all = [without, withJson, legacyOnly, declared, folderless, unprobeable];
+    expect(skillsDeclaringServers(all).map((s) => s.name)).toEqual(["with-json", "declared", "unprobeable"]);
+    expect(all.filter(mayDeclareServers).map((s) => s.name)).toEqual(["with-json", "declared", "unprobeable"]);
+    expect(skillsDeclaringServers([])).toEqual([]);
+  });
+
+  it("sees a .mcp.json that is a symlink or a folder (serversFromSkill then judges it)", async () => {
+    const linked = await skillDir("probe-link");
+    await symlink(join(root, "probe-json", ".mcp.json"), join(linked, ".mcp.json"));
+    const folder = await skillDir("probe-folder");
+    await mkdir(join(folder, ".mcp.json"));
+    const dangling = await skillDir("probe-dangling");
+    await symlink(join(root, "missing.json"), join(dangling, ".mcp.json"));
+    const names = skillsDeclaringServers([skill({ name: "l", dir: linked }), skill({ name: "f", dir: folder }), skill({ name: "d", dir: dangling })]).map((s) => s.name);
+    // stat follows links: a dangling one is as good as absent.
+    expect(names).toEqual(["l", "f"]);
+  });
+});
 
 describe("serversFromSkill", () => {
   it("reads legacy mcp_tools in both shapes", async () => {

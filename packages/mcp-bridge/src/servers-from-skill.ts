@@ -37,18 +37,37 @@ export const MCP_JSON = ".mcp.json";
 
 /**
  * Whether `skill` may declare MCP servers: it has `mcpServers`, or it is a SKILL.md skill whose folder
- * has a `.mcp.json` entry. Synchronous and one `stat` at most: a context of 1,000 skills, nearly none
- * of which declare servers, asks this of each before reading any with {@link serversFromSkill}.
+ * has a `.mcp.json` entry. Synchronous and one `stat` at most. For many skills, ask
+ * {@link skillsDeclaringServers} once.
  */
 export function mayDeclareServers(skill: Skill): boolean {
-  if (skill.mcpServers !== undefined) return true;
-  if (skill.source.format !== "skill-md" || skill.dir === undefined) return false;
-  try {
-    return statSync(childPath(skill.dir, MCP_JSON), { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return true; // unreadable: serversFromSkill reports why
-  }
+  return skillsDeclaringServers([skill]).length === 1;
 }
+
+/**
+ * The skills of `skills` that may declare MCP servers ({@link mayDeclareServers}), in their order: a context
+ * of 1,000 skills, nearly none of which declare servers, asks this once before reading any server list
+ * with {@link serversFromSkill}. One loop rather than a call per skill: a function called once per skill
+ * of a scan gets compiled by V8's optimising compiler as the scan ends, and a short-lived process then
+ * waits for that compilation before it can exit (docs/performance.md).
+ */
+export function skillsDeclaringServers(skills: readonly Skill[]): Skill[] {
+  const declaring: Skill[] = [];
+  for (let i = 0; i < skills.length; i++) {
+    const skill = skills[i]!;
+    if (skill.mcpServers !== undefined) declaring.push(skill);
+    else if (skill.source.format === "skill-md" && skill.dir !== undefined) {
+      try {
+        if (statSync(childPath(skill.dir, MCP_JSON), NO_THROW_IF_MISSING) !== undefined) declaring.push(skill);
+      } catch {
+        declaring.push(skill); // unreadable: serversFromSkill reports why
+      }
+    }
+  }
+  return declaring;
+}
+
+const NO_THROW_IF_MISSING = { throwIfNoEntry: false } as const;
 
 /**
  * Reads the MCP servers a skill declares: `skill.mcpServers` (legacy frontmatter `mcp_tools`,

@@ -1,6 +1,6 @@
 import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
-import { createMcpBridge, mayDeclareServers, serversFromProject, serversFromSkill } from "@skillctx/mcp-bridge";
+import { createMcpBridge, serversFromProject, serversFromSkill, skillsDeclaringServers } from "@skillctx/mcp-bridge";
 import { projectRoot } from "@skillctx/core/internal";
 import type { DeclaredServer, McpBridge, McpBridgeOptions, McpServerState, McpTool } from "@skillctx/mcp-bridge";
 import type { EventSink } from "../events/types.js";
@@ -280,8 +280,7 @@ export class SkillServerPool implements ToolProvider {
       declared.push(...found.servers);
       this.projectServers = found.servers.map((server) => server.name);
     }
-    for (const skill of skills.skills) {
-      if (!mayDeclareServers(skill)) continue;
+    for (const skill of skillsDeclaringServers(skills.skills)) {
       const found = await serversFromSkill(skill, { trust, vars });
       diagnostics.push(...found.diagnostics);
       for (const server of found.servers) {
