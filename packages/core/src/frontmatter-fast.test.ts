@@ -108,4 +108,39 @@ describe("parseSimpleFrontmatter", () => {
       { numRuns: 5000 },
     );
   });
+
+  it("agrees with yaml on generated blocks of several keys, and gives each key's line", () => {
+    const value = fc.oneof(
+      { arbitrary: fc.constantFrom("x", "hello world", "'q'", '"d"', "", "1.5", "é", "|", ">-"), weight: 8 },
+      { arbitrary: fc.constantFrom("a: b", "  ", "[a]", "- x", "#c", "x #c", "-"), weight: 1 },
+    );
+    const below = fc.oneof(
+      { arbitrary: fc.constantFrom("  k: v", "  - a", "- b", "", "  # c", "  text", "  k2: 'v'"), weight: 8 },
+      { arbitrary: fc.constantFrom("   ", "    deep", "-", "-x", "#top", "  k: a: b", "?x"), weight: 1 },
+    );
+    const before = fc.constantFrom("", "# c", "   ", "  # c", "#", " ");
+    const entry = fc.tuple(value, fc.array(below, { maxLength: 4 }), fc.array(before, { maxLength: 2 }), fc.constantFrom(": ", ":", ":  "));
+    const keys = fc.uniqueArray(fc.constantFrom("name", "description", "metadata", "a", "b.c", "x-y", "_", "9", "license"), { minLength: 1, maxLength: 6 });
+    let read = 0;
+    fc.assert(
+      fc.property(keys, fc.array(entry, { minLength: 6, maxLength: 6 }), fc.boolean(), (names, entries, finalNewline) => {
+        const lines: string[] = [];
+        const lineOf = new Map<string, number>();
+        names.forEach((key, i) => {
+          const [v, more, blanks, colon] = entries[i]!;
+          lines.push(...blanks);
+          lineOf.set(key, lines.length);
+          lines.push(v === "" ? `${key}:` : `${key}${colon}${v}`, ...more);
+        });
+        const block = lines.join("\n") + (finalNewline ? "\n" : "");
+        const fast = parseSimpleFrontmatter(block);
+        if (fast === undefined) return;
+        read++;
+        expect(fast.data).toEqual(viaYaml(block));
+        expect([...fast.keyLines]).toEqual([...lineOf]);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(read).toBeGreaterThan(50); // the generator reaches the reader's accepting paths
+  });
 });

@@ -15,44 +15,63 @@ export interface FastFrontmatter {
   keyLines: Map<string, number>;
 }
 
-const KEY_LINE = /^([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(.*))?$/;
+// One top-level entry, matched at `lastIndex` (the start of the block, or the newline that ends the entry
+// before): blank and comment lines first (1), then `key:` (2) and the rest of its line after the spaces that
+// follow the colon (4), then the lines that belong to its value (5): indented, empty, or `-` items at column 0.
+const ENTRY = /(\n?(?:(?: *#[^\n]*| *)\n)*)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)([^\n]*))?(?=\n|$)((?:\n(?: [^\n]*|- [^\n]*|-(?=\n|$)|(?=\n|$)))*)/y;
+// What may follow the last entry: blank and comment lines only.
+const TRAILER = /(?: *#[^\n]*| *)(?:\n(?: *#[^\n]*| *))*$/y;
 const NESTED_KEY_LINE = /^( +)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(.*))?$/;
 const LIST_LINE = /^( *)- +(.*)$/;
 // Control characters, tabs, and line or paragraph separators: leave those to the full parser.
 const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]/;
 
-/** Reads `block` if it is in the simple subset, else returns undefined. */
+/**
+ * Reads `block` if it is in the simple subset, else returns undefined. One regular expression match per
+ * top-level entry: a scan runs this for every skill it reads, mostly before V8 has optimised it, so the
+ * work per line is left to the regular expression engine.
+ */
 export function parseSimpleFrontmatter(block: string): FastFrontmatter | undefined {
   if (UNSAFE.test(block)) return undefined;
-  const lines = block.split("\n");
   const data: Record<string, unknown> = {};
   const keyLines = new Map<string, number>();
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    if (isBlank(line) || isComment(line)) {
-      i++;
-      continue;
+  let pos = 0;
+  let line = 0;
+  while (pos < block.length) {
+    ENTRY.lastIndex = pos;
+    const m = ENTRY.exec(block);
+    if (m === null) {
+      TRAILER.lastIndex = pos;
+      if (TRAILER.test(block)) break;
+      return undefined;
     }
-    const m = KEY_LINE.exec(line);
-    if (m === null) return undefined;
-    const key = m[1]!;
+    pos = ENTRY.lastIndex;
+    line += newlines(m[1]!);
+    const key = m[2]!;
     if (keyLines.has(key) || key === "__proto__") return undefined;
-    keyLines.set(key, i);
-    const rest = trimSpacesEnd(m[3] ?? "");
-    // The lines that belong to this key's value: indented, blank, or `- ` items at column 0.
-    let end = i + 1;
-    while (end < lines.length && (lines[end]!.startsWith(" ") || lines[end] === "" || lines[end]!.startsWith("- ") || lines[end] === "-")) end++;
+    keyLines.set(key, line);
+    const rest = m[4] === undefined ? "" : trimSpacesEnd(m[4]);
+    const more = m[5]!;
+    const inner = more === "" ? NO_LINES : more.slice(1).split("\n");
+    line += inner.length;
     let value: unknown;
-    if (rest === "") value = nested(lines.slice(i + 1, end));
-    else if (rest[0] === "|" || rest[0] === ">") value = blockScalar(rest, lines.slice(i + 1, end));
-    else if (allBlank(lines, i + 1, end)) value = scalar(rest);
+    if (rest === "") value = nested(inner);
+    else if (rest[0] === "|" || rest[0] === ">") value = blockScalar(rest, inner);
+    else if (allBlank(inner)) value = scalar(rest);
     else value = undefined; // a multi-line plain or quoted value
     if (value === undefined) return undefined;
     data[key] = value;
-    i = end;
   }
   return { data, keyLines };
+}
+
+const NO_LINES: readonly string[] = Object.freeze([]);
+
+function newlines(text: string): number {
+  if (text.length <= 1) return text.length; // "" or "\n", nearly always
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+  return count;
 }
 
 /** A single-line plain, double-quoted or single-quoted scalar, as written; undefined when not simple. */
@@ -74,7 +93,7 @@ function scalar(text: string): string | undefined {
 }
 
 /** An empty value, or a block list / mapping of simple scalars one level deep. */
-function nested(inner: string[]): unknown {
+function nested(inner: readonly string[]): unknown {
   const content: string[] = [];
   for (let k = 0; k < inner.length; k++) if (!isBlank(inner[k]!) && !isComment(inner[k]!)) content.push(inner[k]!);
   if (content.length === 0) return "";
@@ -109,7 +128,7 @@ function nested(inner: string[]): unknown {
 }
 
 /** `|`, `|-`, `>`, `>-` with content lines at one indentation (more-indented lines only for `|`). */
-function blockScalar(header: string, inner: string[]): string | undefined {
+function blockScalar(header: string, inner: readonly string[]): string | undefined {
   if (!/^[|>]-?$/.test(header)) return undefined;
   const literal = header[0] === "|";
   const strip = header.length === 2;
@@ -153,8 +172,8 @@ function isBlank(line: string): boolean {
   return true;
 }
 
-function allBlank(lines: readonly string[], from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (!isBlank(lines[k]!)) return false;
+function allBlank(lines: readonly string[]): boolean {
+  for (let k = 0; k < lines.length; k++) if (!isBlank(lines[k]!)) return false;
   return true;
 }
 
