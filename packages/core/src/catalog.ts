@@ -78,7 +78,7 @@ export function buildCatalog(skills: readonly Skill[], options: CatalogOptions =
     throw new SkillctxError("INVALID_CATALOG_OPTIONS", `catalog maxDescriptionChars must be a number >= 1, got ${String(maxDescription)}`);
   }
   const listed = skills
-    .filter((skill) => LISTED.has(skill.trigger?.type) && skill.disableModelInvocation !== true)
+    .filter(isModelInvocable)
     .map((skill) => ({ name: String(skill.name), description: capDescription(originLabel(skill) + catalogDescription(skill), maxDescription) }))
     .sort((a, b) => compareCodePoints(a.name, b.name) || compareCodePoints(a.description, b.description));
   const names = listed.map((entry) => entry.name);
@@ -114,6 +114,14 @@ export function buildCatalog(skills: readonly Skill[], options: CatalogOptions =
  */
 export function renderCatalog(skills: readonly Skill[], options: CatalogOptions = {}): string {
   return buildCatalog(skills, options).text;
+}
+
+/**
+ * @internal Whether the model may load `skill`, and so whether the catalog lists it: an on-demand,
+ * keyword or task skill not marked `disable-model-invocation`.
+ */
+export function isModelInvocable(skill: Pick<Skill, "trigger" | "disableModelInvocation">): boolean {
+  return LISTED.has(skill.trigger?.type) && skill.disableModelInvocation !== true;
 }
 
 // ---------------------------------------------------------------------------------------------

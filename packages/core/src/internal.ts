@@ -22,6 +22,9 @@ export { MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } 
 export { readFrontmatter } from "./frontmatter.js";
 export type { FrontmatterRead } from "./frontmatter.js";
 
+// Which skills the model may load (catalog.ts): the engine's index of invocable skills asks the catalog's rule.
+export { isModelInvocable } from "./catalog.js";
+
 // The Agent Skills name rule (spec-rules.ts): `defineSkill` checks programmatic names with it (skillctx code/).
 export { checkName } from "./spec-rules.js";
 export { DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "./limits.js";

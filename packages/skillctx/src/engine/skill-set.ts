@@ -8,7 +8,7 @@ import {
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@skillctx/core";
 import { loadCommands, loadGuidance } from "@skillctx/compat";
-import { loadSkillSources } from "@skillctx/core/internal";
+import { isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
 import { mergeRemoteSkills } from "../sources/merge-remote.js";
 import type { ResolvedRemote } from "../sources/types.js";
@@ -144,15 +144,12 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     byName: new Map(skills.map((skill) => [skill.name, skill])),
     guidance: usable.filter((skill) => skill.trigger.type === "always"),
     // Who may invoke: the model only what it could load (not user-only skills or commands).
-    catalog: skills.filter((skill) => MODEL_INVOCABLE.has(skill.trigger.type) && skill.disableModelInvocation !== true),
+    catalog: skills.filter(isModelInvocable),
     keywords: createKeywordMatcher(skills),
     paths,
     diagnostics,
   };
 }
-
-// Triggers of skills the model may load.
-const MODEL_INVOCABLE: ReadonlySet<string> = new Set(["on-demand", "keyword", "task"]);
 
 // Each remote source's folders, loaded on their own (a clash with a local skill is settled by
 // mergeRemoteSkills, not by first-wins), with scope `remote`, the source's origin, and containment in the folder.
