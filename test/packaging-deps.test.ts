@@ -37,8 +37,11 @@ describe("bare specifiers found in a file", () => {
       `require("g"); require.resolve("h/cli"); import(name); // import x from "not-me"`,
       `const require2 = createRequire(import.meta.url); require2("l"); require2.resolve("m/cli"); other("not-me-either");`,
       `/** @example import { y } from "nor-me" */ const s = 'from "string-not-me"';`,
+      // Two modules of one chunk that both import createRequire: the bundler renames the second import.
+      `import { createRequire as createRequire2 } from "node:module"; const require3 = createRequire2(import.meta.url); require3("n");`,
+      `createRequire(import.meta.url)("o"); createRequire2(import.meta.url).resolve("p");`,
     ].join("\n");
-    expect(specifiersOf("x.js", js)).toEqual(["a", "@scope/b/sub", "c", "./d.js", "e", "f/x.js", "g", "h/cli", "l", "m/cli"]);
+    expect(specifiersOf("x.js", js)).toEqual(["a", "@scope/b/sub", "c", "./d.js", "e", "f/x.js", "g", "h/cli", "l", "m/cli", "node:module", "n", "o", "p"]);
     const dts = `/// <reference types="node" />\nexport declare const x: import("i").T;\nimport type { J } from "j";\nimport k = require("k");`;
     expect(specifiersOf("x.d.ts", dts)).toEqual(["@types/node", "i", "j", "k"]);
   });
@@ -107,27 +110,47 @@ function specifiersOf(file: string, text: string): string[] {
 }
 
 /**
- * The names a file calls as `require`: `require` itself and every variable initialised with
- * `createRequire(...)` (the bundler renames a local `require` to `require2` and the like).
+ * What a file calls as `require`: `require` itself, every variable initialised with `createRequire(...)`
+ * (the bundler renames a local `require` to `require2` and the like), and `createRequire(...)` called in
+ * place. `createRequire` counts under each name the file imports it as (the bundler renames an import
+ * that two modules of one chunk share: `createRequire as createRequire2`).
  */
-function requireNames(source: ts.SourceFile): Set<string> {
-  const names = new Set(["require"]);
+interface RequireNames {
+  requires: Set<string>;
+  creators: Set<string>;
+}
+
+function requireNames(source: ts.SourceFile): RequireNames {
+  const creators = new Set(["createRequire"]);
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (!["node:module", "module"].includes(statement.moduleSpecifier.text)) continue;
+    const bindings = statement.importClause?.namedBindings;
+    if (bindings === undefined || !ts.isNamedImports(bindings)) continue;
+    for (const element of bindings.elements) if ((element.propertyName ?? element.name).text === "createRequire") creators.add(element.name.text);
+  }
+  const requires = new Set(["require"]);
   const visit = (node: ts.Node): void => {
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer !== undefined && ts.isCallExpression(node.initializer)) {
       const callee = node.initializer.expression;
-      if (ts.isIdentifier(callee) && callee.text === "createRequire") names.add(node.name.text);
+      if (ts.isIdentifier(callee) && creators.has(callee.text)) requires.add(node.name.text);
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return names;
+  return { requires, creators };
 }
 
-/** `import(x)`, and `r(x)` and `r.resolve(x)` for each name `r` that {@link requireNames} found. */
-function isModuleCall(callee: ts.Expression, requires: Set<string>): boolean {
+/** `import(x)`, and `r(x)` and `r.resolve(x)` for each `require` that {@link requireNames} found. */
+function isModuleCall(callee: ts.Expression, names: RequireNames): boolean {
   if (callee.kind === ts.SyntaxKind.ImportKeyword) return true;
-  if (ts.isIdentifier(callee)) return requires.has(callee.text);
-  return ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && requires.has(callee.expression.text) && callee.name.text === "resolve";
+  if (isRequire(callee, names)) return true;
+  return ts.isPropertyAccessExpression(callee) && isRequire(callee.expression, names) && callee.name.text === "resolve";
+}
+
+function isRequire(node: ts.Expression, names: RequireNames): boolean {
+  if (ts.isIdentifier(node)) return names.requires.has(node.text);
+  return ts.isCallExpression(node) && ts.isIdentifier(node.expression) && names.creators.has(node.expression.text);
 }
 
 /** The package a specifier loads, or undefined for relative paths, node builtins and Node's own types. */

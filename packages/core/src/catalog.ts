@@ -2,6 +2,7 @@ import { Buffer } from "node:buffer";
 import { compareCodePoints } from "./code-point-order.js";
 import { SkillctxError } from "./errors.js";
 import { MAX_CATALOG_DESCRIPTION_CHARS } from "./limits.js";
+import { isModelInvocable } from "./model-invocable.js";
 import type { Skill } from "./skill.js";
 import { cutToCodePoints } from "./skill-fields.js";
 import { countTokens } from "./tokens.js";
@@ -116,17 +117,8 @@ export function renderCatalog(skills: readonly Skill[], options: CatalogOptions 
   return buildCatalog(skills, options).text;
 }
 
-/**
- * @internal Whether the model may load `skill`, and so whether the catalog lists it: an on-demand,
- * keyword or task skill not marked `disable-model-invocation`.
- */
-export function isModelInvocable(skill: Pick<Skill, "trigger" | "disableModelInvocation">): boolean {
-  return LISTED.has(skill.trigger?.type) && skill.disableModelInvocation !== true;
-}
-
 // ---------------------------------------------------------------------------------------------
 
-const LISTED = new Set<string | undefined>(["on-demand", "keyword", "task"]);
 const SHORT_LIMIT = 100;
 
 /**

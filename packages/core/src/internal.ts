@@ -23,7 +23,7 @@ export { readFrontmatter } from "./frontmatter.js";
 export type { FrontmatterRead } from "./frontmatter.js";
 
 // Which skills the model may load (catalog.ts): the engine's index of invocable skills asks the catalog's rule.
-export { isModelInvocable } from "./catalog.js";
+export { isModelInvocable } from "./model-invocable.js";
 
 // The Agent Skills name rule (spec-rules.ts): `defineSkill` checks programmatic names with it (skillctx code/).
 export { checkName } from "./spec-rules.js";
