@@ -22,7 +22,7 @@ export { MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } 
 export { readFrontmatter } from "./frontmatter.js";
 export type { FrontmatterRead } from "./frontmatter.js";
 
-// Which skills the model may load (catalog.ts): the engine's index of invocable skills asks the catalog's rule.
+// Which skills the model may load (model-invocable.ts): the catalog and the engine's index of invocable skills ask one rule.
 export { isModelInvocable } from "./model-invocable.js";
 
 // The Agent Skills name rule (spec-rules.ts): `defineSkill` checks programmatic names with it (skillctx code/).
