@@ -9,6 +9,8 @@
  * since a `for...of` allocates an iterator result per item until then.
  */
 
+import { countNewlines } from "./count-newlines.js";
+
 /** What the fast reader found: the data and the 0-based block line of each top-level key. */
 export interface FastFrontmatter {
   data: Record<string, unknown>;
@@ -46,7 +48,7 @@ export function parseSimpleFrontmatter(block: string): FastFrontmatter | undefin
       return undefined;
     }
     pos = ENTRY.lastIndex;
-    line += newlines(m[1]!);
+    line += countNewlines(m[1]!);
     const key = m[2]!;
     if (keyLines.has(key) || key === "__proto__") return undefined;
     keyLines.set(key, line);
@@ -66,13 +68,6 @@ export function parseSimpleFrontmatter(block: string): FastFrontmatter | undefin
 }
 
 const NO_LINES: readonly string[] = Object.freeze([]);
-
-function newlines(text: string): number {
-  if (text.length <= 1) return text.length; // "" or "\n", nearly always
-  let count = 0;
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
-  return count;
-}
 
 /** A single-line plain, double-quoted or single-quoted scalar, as written; undefined when not simple. */
 function scalar(text: string): string | undefined {

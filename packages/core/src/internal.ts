@@ -22,6 +22,9 @@ export { MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } 
 export { readFrontmatter } from "./frontmatter.js";
 export type { FrontmatterRead } from "./frontmatter.js";
 
+// Line counting for offsets into a text (the fast frontmatter reader, skills-mcp's file reads).
+export { countNewlines } from "./count-newlines.js";
+
 // Which skills the model may load (model-invocable.ts): the catalog and the engine's index of invocable skills ask one rule.
 export { isModelInvocable } from "./model-invocable.js";
 

@@ -20,7 +20,7 @@ import {
 } from "./skill-fields.js";
 import type { Converted } from "./skill-fields.js";
 import { KNOWN_SKILL_MD_FIELDS, suggestField } from "./dialect-fields.js";
-import { codePoints, MAX_DESCRIPTION_LENGTH } from "./spec-rules.js";
+import { ALLOWED_FIELDS, codePoints, MAX_DESCRIPTION_LENGTH } from "./spec-rules.js";
 import { resolveTrigger } from "./skill-trigger.js";
 import { setOwn } from "./yaml-values.js";
 
@@ -285,8 +285,9 @@ function readOtherFields(
   }
 }
 
-// The fields nearly every skill sets, and all that most set: what buildSkill reads itself.
-const COMMON_KEYS = new Set(["name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools"]);
+// What buildSkill reads itself: the specification's fields, which are all that most skills set, and the
+// `allowed_tools` alias.
+const COMMON_KEYS = new Set([...ALLOWED_FIELDS, "allowed_tools"]);
 
 function onlyCommonKeys(keys: readonly string[]): boolean {
   for (let i = 0; i < keys.length; i++) if (!COMMON_KEYS.has(keys[i]!)) return false;

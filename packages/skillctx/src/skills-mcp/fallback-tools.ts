@@ -5,7 +5,7 @@
  * Bad input is an `isError` result the model can read, never a protocol error.
  */
 import { MAX_SERVED_TOOL_TEXT_BYTES } from "@skillctx/core/internal";
-import { capText } from "@skillctx/core/internal";
+import { capText, countNewlines } from "@skillctx/core/internal";
 export { MAX_SERVED_TOOL_TEXT_BYTES } from "@skillctx/core/internal";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServedSkill, SkillIndex } from "./skill-index.js";
@@ -93,7 +93,7 @@ function readSkillResource(index: SkillIndex, args: Record<string, unknown>): Ca
   const lines = lineRange(file.text, args["startLine"], args["endLine"]);
   if (typeof lines === "string") return failure(lines);
   const capped = capText(lines.text, MAX_SERVED_TOOL_TEXT_BYTES, (kept, size) =>
-    `[Cut at ${kept} of ${size} bytes: read on with startLine ${lines.first + countLines(lines.text.slice(0, kept))}.]`,
+    `[Cut at ${kept} of ${size} bytes: read on with startLine ${lines.first + countNewlines(lines.text.slice(0, kept))}.]`,
   );
   return { content: [{ type: "text", text: capped.text }] };
 }
@@ -124,12 +124,6 @@ function lineRange(text: string, start: unknown, end: unknown): { text: string; 
   const lines = text.split("\n");
   if (first > lines.length) return `startLine ${first} is past the end (${lines.length} lines)`;
   return { text: lines.slice(first - 1, Math.min(lines.length, last)).join("\n"), first };
-}
-
-function countLines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return n;
 }
 
 function capList(items: readonly string[]): string {
