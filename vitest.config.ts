@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const src = (pkg: string, file = "index.ts") => fileURLToPath(new URL(`./packages/${pkg}/src/${file}`, import.meta.url));
+const src = (pkg: string, file = "index.ts") =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/${file}`, import.meta.url));
 
 export default defineConfig({
   resolve: {
@@ -18,7 +19,10 @@ export default defineConfig({
       { find: /^@skillctx\/mcp-bridge$/, replacement: src("mcp-bridge") },
       { find: /^skillctx$/, replacement: src("skillctx") },
       // The adapters' subpath exports (skillctx/ai-sdk, skillctx/openai, ...): one entry file each.
-      { find: /^skillctx\/(ai-sdk|openai|openai-agents|anthropic|langchain|ag-ui)$/, replacement: src("skillctx", "$1.ts") },
+      {
+        find: /^skillctx\/(ai-sdk|openai|openai-agents|anthropic|langchain|ag-ui)$/,
+        replacement: src("skillctx", "$1.ts"),
+      },
       { find: /^skillctx\/serve$/, replacement: src("skillctx", "serve.ts") },
       { find: /^skillctx\/schemas$/, replacement: src("skillctx", "schemas.ts") },
     ],

@@ -14,25 +14,39 @@ const cwd = mkdtempSync(path.join(tmpdir(), "skillctx-bench-adapters-"));
 const inline = { kind: "inline", format: "inline", scope: "programmatic" } as const;
 // 50 keyword skills (one fires on the first user message, so every step carries an attachment) and 10 path rules.
 const skills: SkillInit[] = [
-  ...Array.from({ length: 50 }, (_, i): SkillInit => ({
-    name: `keyword-${i}`,
-    description: `Keyword skill ${i}`,
-    content: `Body of keyword skill ${i}. `.repeat(20),
-    source: inline,
-    trigger: { type: "keyword", keywords: [`topic${i}`, `subject${i}`] },
-  })),
-  ...Array.from({ length: 10 }, (_, i): SkillInit => ({
-    name: `rule-${i}`,
-    description: `Path rule ${i}`,
-    content: `Rule ${i} for src/area${i}.`,
-    source: inline,
-    trigger: { type: "path", globs: [`src/area${i}/**`] },
-  })),
+  ...Array.from(
+    { length: 50 },
+    (_, i): SkillInit => ({
+      name: `keyword-${i}`,
+      description: `Keyword skill ${i}`,
+      content: `Body of keyword skill ${i}. `.repeat(20),
+      source: inline,
+      trigger: { type: "keyword", keywords: [`topic${i}`, `subject${i}`] },
+    }),
+  ),
+  ...Array.from(
+    { length: 10 },
+    (_, i): SkillInit => ({
+      name: `rule-${i}`,
+      description: `Path rule ${i}`,
+      content: `Rule ${i} for src/area${i}.`,
+      source: inline,
+      trigger: { type: "path", globs: [`src/area${i}/**`] },
+    }),
+  ),
 ];
-const tools = [{ name: "Read", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } } }, execute: () => "text" }];
+const tools = [
+  {
+    name: "Read",
+    description: "Read a file",
+    inputSchema: { type: "object", properties: { path: { type: "string" } } },
+    execute: () => "text",
+  },
+];
 
 /** A context over the 60 skills and a `Read` host tool. */
-export const benchContext = (): Promise<AgentContext> => AgentContext.create({ cwd, skills, tools, guidance: false, systemPrompt: "Host prompt." });
+export const benchContext = (): Promise<AgentContext> =>
+  AgentContext.create({ cwd, skills, tools, guidance: false, systemPrompt: "Host prompt." });
 
 /** The first user message (it fires one keyword skill) and the text of every tool result. */
 export const FIRST_MESSAGE = "Please look into topic3 and summarise the notes folder.";
@@ -85,7 +99,10 @@ const medians = new Map<string, number>();
  * shared machine weighs on every kind alike; each kind's median step, named `${kind} (${length})`, goes in
  * the report of {@link reportMedians}.
  */
-export function interleavedBench(length: number, makes: ReadonlyArray<readonly [kind: string, make: () => Promise<Session>]>): void {
+export function interleavedBench(
+  length: number,
+  makes: ReadonlyArray<readonly [kind: string, make: () => Promise<Session>]>,
+): void {
   let sessions: Session[] = [];
   let samples: number[][] = [];
   bench(
@@ -120,7 +137,11 @@ export async function warmUp(makes: Array<() => Promise<Session>>): Promise<void
 }
 
 /** Prints, after the file's benchmarks, each median step and its ratio to `baseline` at the same length, and 2,000 against 200. */
-export function reportMedians(baseline: string, kinds: readonly string[], lengths: readonly number[] = [200, 2_000]): void {
+export function reportMedians(
+  baseline: string,
+  kinds: readonly string[],
+  lengths: readonly number[] = [200, 2_000],
+): void {
   afterAll(() => {
     const lines = ["", `[bench] median step (ms) and ratio to ${baseline} at the same length:`];
     for (const length of lengths) {

@@ -14,7 +14,18 @@ import { fileURLToPath } from "node:url";
 import { describe } from "vitest";
 import { createAiSdkLoop } from "skillctx/ai-sdk";
 import { createOpenAIAgentsLoop } from "skillctx/openai-agents";
-import { benchContext, buildContextSession, conversation, FIRST_MESSAGE, interleavedBench, reportMedians, STEP_OPTIONS, STEPS, TOOL_RESULT, warmUp } from "./adapter-steps.js";
+import {
+  benchContext,
+  buildContextSession,
+  conversation,
+  FIRST_MESSAGE,
+  interleavedBench,
+  reportMedians,
+  STEP_OPTIONS,
+  STEPS,
+  TOOL_RESULT,
+  warmUp,
+} from "./adapter-steps.js";
 import type { Session } from "./adapter-steps.js";
 
 type ModelMessage = import("ai").ModelMessage;
@@ -24,13 +35,33 @@ const agents = requireFromSkillctx("@openai/agents") as typeof import("@openai/a
 
 // The k-th tool turn in each framework's form.
 const aiSdkTurn = (k: number): ModelMessage[] => [
-  { role: "assistant", content: [{ type: "tool-call", toolCallId: `c${k}`, toolName: "Read", input: { path: `notes/${k}.md` } }] },
-  { role: "tool", content: [{ type: "tool-result", toolCallId: `c${k}`, toolName: "Read", output: { type: "text", value: TOOL_RESULT } }] },
+  {
+    role: "assistant",
+    content: [{ type: "tool-call", toolCallId: `c${k}`, toolName: "Read", input: { path: `notes/${k}.md` } }],
+  },
+  {
+    role: "tool",
+    content: [
+      { type: "tool-result", toolCallId: `c${k}`, toolName: "Read", output: { type: "text", value: TOOL_RESULT } },
+    ],
+  },
 ];
 const agentsTurn = (k: number): AgentInputItem[] =>
   [
-    { type: "function_call", callId: `c${k}`, name: "Read", arguments: JSON.stringify({ path: `notes/${k}.md` }), status: "completed" },
-    { type: "function_call_result", callId: `c${k}`, name: "Read", status: "completed", output: { type: "text", text: TOOL_RESULT } },
+    {
+      type: "function_call",
+      callId: `c${k}`,
+      name: "Read",
+      arguments: JSON.stringify({ path: `notes/${k}.md` }),
+      status: "completed",
+    },
+    {
+      type: "function_call_result",
+      callId: `c${k}`,
+      name: "Read",
+      status: "completed",
+      output: { type: "text", text: TOOL_RESULT },
+    },
   ] as AgentInputItem[];
 
 function aiSdkSession(length: number): () => Promise<Session> {
@@ -38,7 +69,8 @@ function aiSdkSession(length: number): () => Promise<Session> {
     const ctx = await benchContext();
     const { prepareStep } = createAiSdkLoop(ctx);
     const messages = conversation<ModelMessage>({ role: "user", content: FIRST_MESSAGE }, aiSdkTurn, length);
-    const call = () => prepareStep({ messages, steps: [], stepNumber: 0, model: {} as never, experimental_context: undefined });
+    const call = () =>
+      prepareStep({ messages, steps: [], stepNumber: 0, model: {} as never, experimental_context: undefined });
     await call();
     let k = length;
     return {
@@ -55,7 +87,11 @@ function agentsSession(length: number): () => Promise<Session> {
     const ctx = await benchContext();
     const { callModelInputFilter, tools } = createOpenAIAgentsLoop(ctx, { tool: agents.tool });
     const agent = { tools } as never;
-    const items = conversation<AgentInputItem>({ role: "user", content: FIRST_MESSAGE } as AgentInputItem, agentsTurn, length);
+    const items = conversation<AgentInputItem>(
+      { role: "user", content: FIRST_MESSAGE } as AgentInputItem,
+      agentsTurn,
+      length,
+    );
     // The runner's copies, one per turn, made ahead (the runner's own cost).
     const copies: AgentInputItem[][] = [];
     for (let k = 0; k <= STEP_OPTIONS.warmupIterations + STEPS; k++) {
@@ -63,7 +99,8 @@ function agentsSession(length: number): () => Promise<Session> {
       items.push(...agentsTurn(length + k));
     }
     let turn = 0;
-    const call = (input: AgentInputItem[]) => callModelInputFilter({ modelData: { input, instructions: "x" }, agent, context: undefined });
+    const call = (input: AgentInputItem[]) =>
+      callModelInputFilter({ modelData: { input, instructions: "x" }, agent, context: undefined });
     await call(copies[turn++]!);
     return {
       step: () => {

@@ -30,7 +30,10 @@ type WrapModelCall = NonNullable<ReturnType<typeof skillctxMiddleware>["wrapMode
 
 /** The k-th tool turn (a Read call of `notes/k.md` and its result) as LangChain messages. */
 const langChainTurn = (k: number): BaseMessage[] => [
-  new AIMessage({ content: "", tool_calls: [{ id: `c${k}`, name: "Read", args: { path: `notes/${k}.md` }, type: "tool_call" }] }),
+  new AIMessage({
+    content: "",
+    tool_calls: [{ id: `c${k}`, name: "Read", args: { path: `notes/${k}.md` }, type: "tool_call" }],
+  }),
   new ToolMessage({ content: TOOL_RESULT, tool_call_id: `c${k}`, name: "Read" }),
 ];
 
@@ -40,13 +43,23 @@ function middlewareSession(length: number): () => Promise<Session> {
     const middleware = skillctxMiddleware(ctx);
     const wrap = middleware.wrapModelCall as WrapModelCall;
     const messages = conversation<BaseMessage>(new HumanMessage(FIRST_MESSAGE), langChainTurn, length);
-    const turns = Array.from({ length: STEP_OPTIONS.warmupIterations + STEP_OPTIONS.iterations + 1 }, (_, i) => langChainTurn(length + i));
+    const turns = Array.from({ length: STEP_OPTIONS.warmupIterations + STEP_OPTIONS.iterations + 1 }, (_, i) =>
+      langChainTurn(length + i),
+    );
     const answer = new AIMessage("ok");
     const systemMessage = new SystemMessage("");
     // The request createAgent builds for a model call (the parts the middleware reads); the model answers at once.
     const call = () =>
       wrap(
-        { messages, tools: [...(middleware.tools ?? [])], systemMessage, systemPrompt: "", model: {} as never, state: { messages }, runtime: {} as never },
+        {
+          messages,
+          tools: [...(middleware.tools ?? [])],
+          systemMessage,
+          systemPrompt: "",
+          model: {} as never,
+          state: { messages },
+          runtime: {} as never,
+        },
         async () => answer,
       );
     await call();

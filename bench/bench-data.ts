@@ -27,14 +27,21 @@ export function corpusDescriptions(): string[] {
   const files = corpusFiles();
   if (files.length === 0) {
     const random = mulberry32(11);
-    return Array.from({ length: 246 }, (_, i) => `Skill ${i}: ${generatedProse(random, 45)}. Use it when the task asks for ${generatedProse(random, 6)}.`);
+    return Array.from(
+      { length: 246 },
+      (_, i) =>
+        `Skill ${i}: ${generatedProse(random, 45)}. Use it when the task asks for ${generatedProse(random, 6)}.`,
+    );
   }
   return files
     .map((file) => {
       const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(file, "utf8").replace(/\r\n/g, "\n"))?.[1] ?? "";
       // Enough of YAML for a benchmark: a plain, quoted or block-scalar description.
       const match = /^description:\s*(?:[>|][-+]?\s*\n((?:[ \t]+.*\n?)+)|(.*))/m.exec(front);
-      return (match?.[1] ?? match?.[2] ?? "").replace(/^["']|["']$/g, "").replace(/\s+/g, " ").trim();
+      return (match?.[1] ?? match?.[2] ?? "")
+        .replace(/^["']|["']$/g, "")
+        .replace(/\s+/g, " ")
+        .trim();
     })
     .filter((text) => text !== "");
 }
@@ -44,7 +51,9 @@ export function corpusBodies(): string[] {
   const files = corpusFiles();
   if (files.length === 0) {
     const random = mulberry32(13);
-    return Array.from({ length: 246 }, () => Array.from({ length: 12 }, () => `${generatedProse(random, 80)}.\n`).join("\n"));
+    return Array.from({ length: 246 }, () =>
+      Array.from({ length: 12 }, () => `${generatedProse(random, 80)}.\n`).join("\n"),
+    );
   }
   return files.map((file) => readFileSync(file, "utf8").replace(/^---[\s\S]*?\n---\n/, ""));
 }

@@ -35,7 +35,9 @@ const skills10k = makeSkills(10_000);
 // ---- figures ----
 const full = buildCatalog(skills1k as never);
 console.log(`[catalog-step] corpus descriptions: ${descriptions.length}`);
-console.log(`[catalog-step] 1,000 skills, no budget: ${full.text.length} chars, ${full.tokens} tokens (o200k_base; countTokens(text) = ${countTokens(full.text)})`);
+console.log(
+  `[catalog-step] 1,000 skills, no budget: ${full.text.length} chars, ${full.tokens} tokens (o200k_base; countTokens(text) = ${countTokens(full.text)})`,
+);
 for (const budgetTokens of [Math.floor(full.tokens * 0.75), Math.floor(full.tokens * 0.3), 8000, 2000]) {
   const result = buildCatalog(skills1k as never, { budgetTokens });
   console.log(
@@ -51,7 +53,11 @@ const ctx = await AgentContext.create({
   skills: skills1k as never,
   guidance: false,
   systemPrompt: "You are a coding agent.",
-  tools: ["Read", "Write", "Grep", "Bash", "Edit"].map((name) => ({ name, description: `${name} tool`, execute: () => name })),
+  tools: ["Read", "Write", "Grep", "Bash", "Edit"].map((name) => ({
+    name,
+    description: `${name} tool`,
+    execute: () => name,
+  })),
 });
 const history: Message[] = [];
 for (let i = 0; i < 20; i++) {
@@ -61,7 +67,9 @@ for (let i = 0; i < 20; i++) {
 await ctx.buildContext(history);
 await ctx.callTool("load_skill", { name: "skill-00000" });
 const warm: ContextStep = await ctx.buildContext(history);
-console.log(`[catalog-step] step tools while skill-00000 (allowed-tools: Read Grep) is active: ${warm.tools.map((t) => t.name).join(", ")}`);
+console.log(
+  `[catalog-step] step tools while skill-00000 (allowed-tools: Read Grep) is active: ${warm.tools.map((t) => t.name).join(", ")}`,
+);
 console.log(`[catalog-step] system: ${warm.system.length} chars, ${countTokens(warm.system)} tokens`);
 
 describe("catalog rendering", () => {
@@ -89,7 +97,14 @@ describe("catalog rendering at 10,000 skills", () => {
 describe("a step where nothing changed (1,000 skills, 40 messages, active skill filtering tools)", () => {
   bench("baseline: return the same step (copy arrays)", async () => {
     await Promise.resolve();
-    const step: ContextStep = { system: warm.system, messages: history.slice(), tools: warm.tools.slice(), activated: [], diagnostics: [], attachments: [] };
+    const step: ContextStep = {
+      system: warm.system,
+      messages: history.slice(),
+      tools: warm.tools.slice(),
+      activated: [],
+      diagnostics: [],
+      attachments: [],
+    };
     if (step.messages.length !== history.length) throw new Error("unreachable");
   });
   bench("ctx.buildContext(same messages)", async () => {

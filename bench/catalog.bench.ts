@@ -31,7 +31,9 @@ const coldSets = Array.from({ length: 40 }, (_, run) => makeSkills(1000, `(v${ru
 const full = buildCatalog(skills1k);
 const fullTokens = full.tokens;
 const budgets = [Math.floor(fullTokens * 0.75), Math.floor(fullTokens * 0.3), 8000, 2000];
-console.log(`[catalog] 1,000 skills, no budget: ${full.text.length} chars, ${fullTokens} tokens (o200k_base), countTokens(text) = ${countTokens(full.text)}`);
+console.log(
+  `[catalog] 1,000 skills, no budget: ${full.text.length} chars, ${fullTokens} tokens (o200k_base), countTokens(text) = ${countTokens(full.text)}`,
+);
 for (const budgetTokens of budgets) {
   const result = buildCatalog(skills1k, { budgetTokens });
   console.log(
@@ -63,10 +65,18 @@ describe("catalog with its token count, 1,000 skills", () => {
   bench("budget 2000 → partial (memoized)", () => {
     buildCatalog(skills1k, { budgetTokens: 2000 });
   });
-  bench(`budget ${budgets[1]}, cold: every description new`, () => {
-    buildCatalog(coldSets[coldRun++ % coldSets.length]!, { budgetTokens: budgets[1]! });
-  }, { time: 0, iterations: 30, warmupTime: 0, warmupIterations: 0 });
-  bench("countTokens(full text) alone, for comparison", () => {
-    countTokens(full.text);
-  }, { time: 1000 });
+  bench(
+    `budget ${budgets[1]}, cold: every description new`,
+    () => {
+      buildCatalog(coldSets[coldRun++ % coldSets.length]!, { budgetTokens: budgets[1]! });
+    },
+    { time: 0, iterations: 30, warmupTime: 0, warmupIterations: 0 },
+  );
+  bench(
+    "countTokens(full text) alone, for comparison",
+    () => {
+      countTokens(full.text);
+    },
+    { time: 1000 },
+  );
 });

@@ -29,7 +29,8 @@ const skills = Array.from({ length: SKILLS }, (_, i) =>
         {
           description: `Tool ${t} of skill ${i}`,
           inputSchema: z.object({ text: z.string(), count: z.number().int().optional() }),
-          execute: (_args: unknown, { state }: { state: SkillStateHandle<{ calls: number }> }) => state.update((s) => ({ calls: s.calls + 1 })),
+          execute: (_args: unknown, { state }: { state: SkillStateHandle<{ calls: number }> }) =>
+            state.update((s) => ({ calls: s.calls + 1 })),
         },
       ]),
     ),
@@ -50,7 +51,8 @@ async function context(active: string | undefined): Promise<{ ctx: AgentContext;
 const none = await context(undefined);
 const one = await context("skill-42");
 const expectedTools = 4 + TOOLS_PER_SKILL;
-if ((await one.ctx.buildContext(one.history)).tools.length !== expectedTools) throw new Error("the active skill's tools are not listed");
+if ((await one.ctx.buildContext(one.history)).tools.length !== expectedTools)
+  throw new Error("the active skill's tools are not listed");
 
 const STEPS = { iterations: 3_000, time: 0, warmupIterations: 500, warmupTime: 0 };
 let n = 0;

@@ -26,7 +26,9 @@ import { ensureSkills } from "./generate-skills.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CHILD = path.join(ROOT, "bench/cold-start-child.mjs");
-const BUILT = ["skillctx", "core", "compat", "mcp-bridge", "render", "process"].map((pkg) => path.join(ROOT, "packages", pkg, "dist/index.js"));
+const BUILT = ["skillctx", "core", "compat", "mcp-bridge", "render", "process"].map((pkg) =>
+  path.join(ROOT, "packages", pkg, "dist/index.js"),
+);
 
 const skillsDir = await ensureSkills(1_000);
 const cwd = mkdtempSync(path.join(tmpdir(), "skillctx-cold-start-"));
@@ -43,7 +45,15 @@ interface Sample {
 }
 
 type Mode = "empty" | "import" | "import-naive" | "full" | "naive" | "scan" | "naive-sync";
-const EXPECTED: Record<Mode, number> = { empty: 0, import: 0, "import-naive": 0, full: 1_000, naive: 1_000, scan: 1_000, "naive-sync": 1_000 };
+const EXPECTED: Record<Mode, number> = {
+  empty: 0,
+  import: 0,
+  "import-naive": 0,
+  full: 1_000,
+  naive: 1_000,
+  scan: 1_000,
+  "naive-sync": 1_000,
+};
 const samples = new Map<Mode, Sample[]>();
 
 function run(mode: Mode): void {
@@ -53,11 +63,25 @@ function run(mode: Mode): void {
   const child = spawnSync(process.execPath, [CHILD, mode, skillsDir, cwd], { encoding: "utf8", cwd: ROOT });
   const wallMs = performance.now() - started;
   if (child.status !== 0) throw new Error(`cold-start-child ${mode} failed: ${child.stderr}`);
-  const report = JSON.parse(child.stdout) as { count: number; importMs: number; workMs: number; cpuMs: number; workCpuMs: number };
+  const report = JSON.parse(child.stdout) as {
+    count: number;
+    importMs: number;
+    workMs: number;
+    cpuMs: number;
+    workCpuMs: number;
+  };
   // A run that did not find every skill measured nothing.
-  if (report.count !== EXPECTED[mode]) throw new Error(`${mode}: found ${report.count} skills, expected ${EXPECTED[mode]}`);
+  if (report.count !== EXPECTED[mode])
+    throw new Error(`${mode}: found ${report.count} skills, expected ${EXPECTED[mode]}`);
   const list = samples.get(mode) ?? [];
-  list.push({ wallMs, importMs: report.importMs, workMs: report.workMs, cpuMs: report.cpuMs, workCpuMs: report.workCpuMs, count: report.count });
+  list.push({
+    wallMs,
+    importMs: report.importMs,
+    workMs: report.workMs,
+    cpuMs: report.cpuMs,
+    workCpuMs: report.workCpuMs,
+    count: report.count,
+  });
   samples.set(mode, list);
 }
 
@@ -89,7 +113,10 @@ afterAll(() => {
   rmSync(cwd, { recursive: true, force: true });
   // Warm-up iterations record samples too; the first of each mode (cold disk cache) is dropped.
   const median = (mode: Mode, field: keyof Sample): number => {
-    const values = (samples.get(mode) ?? []).slice(1).map((s) => s[field]).sort((a, b) => a - b);
+    const values = (samples.get(mode) ?? [])
+      .slice(1)
+      .map((s) => s[field])
+      .sort((a, b) => a - b);
     if (values.length === 0) return Number.NaN;
     const mid = Math.floor(values.length / 2);
     return values.length % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;

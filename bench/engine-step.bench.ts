@@ -20,9 +20,10 @@ const cwd = mkdtempSync(path.join(tmpdir(), "skillctx-bench-"));
 
 // Deterministic pseudo-random words, so every run measures the same text.
 let seed = 7;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 const SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "po", "qu", "re", "ti", "da", "fu"];
-const word = (n: number) => Array.from({ length: n }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join("");
+const word = (n: number) =>
+  Array.from({ length: n }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join("");
 
 const skills: SkillInit[] = Array.from({ length: SKILLS }, (_, i) => ({
   name: `skill-${i}`,
@@ -43,7 +44,9 @@ function userText(): string {
 function conversation(length: number): Message[] {
   const history: Message[] = [];
   for (let i = 0; i < length; i++) {
-    history.push(i % 2 === 0 ? { role: "user", content: userText() } : { role: "assistant", content: "Noted; continuing." });
+    history.push(
+      i % 2 === 0 ? { role: "user", content: userText() } : { role: "assistant", content: "Noted; continuing." },
+    );
   }
   return history;
 }

@@ -33,7 +33,8 @@ const cwd = mkdtempSync(path.join(tmpdir(), "skillctx-bench-events-"));
 
 const random = mulberry32(11);
 const SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "po", "qu", "re", "ti", "da", "fu"];
-const word = (n: number) => Array.from({ length: n }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join("");
+const word = (n: number) =>
+  Array.from({ length: n }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join("");
 
 const skills: SkillInit[] = Array.from({ length: SKILLS }, (_, i) => ({
   name: `skill-${i}`,
@@ -143,7 +144,11 @@ function alternate(...modes: Mode[]): () => Promise<void> {
 const OPTIONS = { time: 0, iterations: 150, warmupIterations: 10, warmupTime: 0 };
 
 describe("events + telemetry: one step (200 keyword skills, 2 KB appended) + one host tool call", () => {
-  bench("bypassed | silent | listener | otel (interleaved; see the summary)", alternate(...(process.env.MODES?.split(",") ?? ["bypassed", "silent", "listener", "otel"]) as Mode[]), OPTIONS);
+  bench(
+    "bypassed | silent | listener | otel (interleaved; see the summary)",
+    alternate(...((process.env.MODES?.split(",") ?? ["bypassed", "silent", "listener", "otel"]) as Mode[])),
+    OPTIONS,
+  );
 });
 
 // The layer alone, without the engine around it: the silent context's own ContextTelemetry against the

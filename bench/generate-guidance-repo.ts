@@ -47,9 +47,14 @@ async function generate(dir: string): Promise<void> {
   // 40 nested guidance files in package (and some sub-package) folders.
   for (let i = 0; i < NESTED_GUIDANCE; i++) {
     // 30 package roots, then 10 module folders inside packages.
-    const folder = i < 30 ? `packages/pkg-${String(i).padStart(2, "0")}` : `packages/pkg-${String(i - 30).padStart(2, "0")}/src/mod-1`;
+    const folder =
+      i < 30
+        ? `packages/pkg-${String(i).padStart(2, "0")}`
+        : `packages/pkg-${String(i - 30).padStart(2, "0")}/src/mod-1`;
     const kind = NESTED_KINDS[i % NESTED_KINDS.length] ?? "AGENTS.md";
-    const text = kind.endsWith(".mdc") ? `---\nglobs: src/**/*.ts\n---\nRule ${i}.\n` : `# Guidance ${i}\n\nNotes for ${folder}.\n`;
+    const text = kind.endsWith(".mdc")
+      ? `---\nglobs: src/**/*.ts\n---\nRule ${i}.\n`
+      : `# Guidance ${i}\n\nNotes for ${folder}.\n`;
     files.set(`${folder}/${kind}`, text);
   }
 
@@ -73,12 +78,28 @@ async function generate(dir: string): Promise<void> {
   }
   await git(dir, "init", "-q", "-b", "main");
   await git(dir, "add", "-A");
-  await git(dir, "-c", "gc.auto=0", "-c", "user.name=bench", "-c", "user.email=bench@example.com", "-c", "commit.gpgsign=false", "commit", "-q", "-m", "generated");
+  await git(
+    dir,
+    "-c",
+    "gc.auto=0",
+    "-c",
+    "user.name=bench",
+    "-c",
+    "user.email=bench@example.com",
+    "-c",
+    "commit.gpgsign=false",
+    "commit",
+    "-q",
+    "-m",
+    "generated",
+  );
 }
 
 function git(cwd: string, ...args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile("git", args, { cwd, maxBuffer: 64 * 1024 * 1024 }, (error) => (error === null ? resolve() : reject(error)));
+    execFile("git", args, { cwd, maxBuffer: 64 * 1024 * 1024 }, (error) =>
+      error === null ? resolve() : reject(error),
+    );
   });
 }
 

@@ -19,9 +19,24 @@ export const BENCH_DATA = fileURLToPath(new URL("../.bench-data/", import.meta.u
 const GENERATOR_VERSION = 3;
 
 const TOPICS = [
-  "data-pipeline", "code-review", "release-notes", "db-migrations", "api-design", "incident-triage",
-  "load-testing", "feature-flags", "log-analysis", "dependency-audit", "schema-docs", "ci-caching",
-  "k8s-rollout", "terraform-plan", "frontend-a11y", "graphql-schema", "queue-retries", "cache-tuning",
+  "data-pipeline",
+  "code-review",
+  "release-notes",
+  "db-migrations",
+  "api-design",
+  "incident-triage",
+  "load-testing",
+  "feature-flags",
+  "log-analysis",
+  "dependency-audit",
+  "schema-docs",
+  "ci-caching",
+  "k8s-rollout",
+  "terraform-plan",
+  "frontend-a11y",
+  "graphql-schema",
+  "queue-retries",
+  "cache-tuning",
 ];
 const CATEGORIES = ["data", "devops", "quality", "docs", "security", "frontend", "backend"];
 const TOOLS = ["Read", "Grep", "Glob", "Bash", "Edit", "Write", "WebFetch"];
@@ -115,7 +130,6 @@ export async function ensureSkills(count: number): Promise<string> {
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
-
 
 // `tsx bench/generate-skills.ts 1000` generates into .bench-data/skills-1000.
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

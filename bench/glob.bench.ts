@@ -25,19 +25,91 @@ const micromatch = createRequire(new URL("../packages/core/package.json", import
 // ---- Data: deterministic repository paths and the globs rules write.
 const random = mulberry32(42);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-const FOLDERS = ["src", "lib", "packages", "apps", "web", "api", "server", "components", "utils", "hooks", "tests", "__tests__", "docs", ".github", "workflows", "db", "migrations", "scripts", "config", "app", "[id]"];
-const FILES = ["index.ts", "index.tsx", "app.tsx", "button.test.ts", "README.md", "schema.sql", "ci.yml", "Makefile", "package.json", ".env", "main.py", "setup.cfg", "page.tsx", "styles.css", "util.js"];
+const FOLDERS = [
+  "src",
+  "lib",
+  "packages",
+  "apps",
+  "web",
+  "api",
+  "server",
+  "components",
+  "utils",
+  "hooks",
+  "tests",
+  "__tests__",
+  "docs",
+  ".github",
+  "workflows",
+  "db",
+  "migrations",
+  "scripts",
+  "config",
+  "app",
+  "[id]",
+];
+const FILES = [
+  "index.ts",
+  "index.tsx",
+  "app.tsx",
+  "button.test.ts",
+  "README.md",
+  "schema.sql",
+  "ci.yml",
+  "Makefile",
+  "package.json",
+  ".env",
+  "main.py",
+  "setup.cfg",
+  "page.tsx",
+  "styles.css",
+  "util.js",
+];
 const PATHS = Array.from({ length: 500 }, () => {
   const depth = 1 + Math.floor(random() * 6);
   return [...Array.from({ length: depth }, () => pick(FOLDERS)), pick(FILES)].join("/");
 });
 const GLOBS = [
-  "**/*.ts", "**/*.tsx", "*.md", "src/**/*.{ts,tsx}", "**/*.test.ts", "**/__tests__/**", "docs/**", ".github/workflows/*.yml",
-  "packages/*/src/**/*.ts", "apps/web/**", "**/*.sql", "db/migrations/**", "Makefile", "**/Makefile", "*.{js,jsx,mjs,cjs}",
-  "src/components/**/*.tsx", "**/*.py", "scripts/**", "config/*.json", "**/package.json", "**/.env", "app/\\[id\\]/**",
-  "**/hooks/use*.ts", "lib/**", "server/**/*.ts", "api/**/*.{ts,js}", "**/*.css", "tests/**/*.test.{ts,tsx}", "**/*.{yml,yaml}",
-  "src/utils/*", "**/index.{ts,tsx}", "web/**/page.tsx", "**/[A-Z]*.md", "packages/**/README.md", "**/setup.cfg",
-  "apps/*/src/**", "**/*.spec.ts", "components/**", "**/migrations/*.sql", "docs/**/*.md",
+  "**/*.ts",
+  "**/*.tsx",
+  "*.md",
+  "src/**/*.{ts,tsx}",
+  "**/*.test.ts",
+  "**/__tests__/**",
+  "docs/**",
+  ".github/workflows/*.yml",
+  "packages/*/src/**/*.ts",
+  "apps/web/**",
+  "**/*.sql",
+  "db/migrations/**",
+  "Makefile",
+  "**/Makefile",
+  "*.{js,jsx,mjs,cjs}",
+  "src/components/**/*.tsx",
+  "**/*.py",
+  "scripts/**",
+  "config/*.json",
+  "**/package.json",
+  "**/.env",
+  "app/\\[id\\]/**",
+  "**/hooks/use*.ts",
+  "lib/**",
+  "server/**/*.ts",
+  "api/**/*.{ts,js}",
+  "**/*.css",
+  "tests/**/*.test.{ts,tsx}",
+  "**/*.{yml,yaml}",
+  "src/utils/*",
+  "**/index.{ts,tsx}",
+  "web/**/page.tsx",
+  "**/[A-Z]*.md",
+  "packages/**/README.md",
+  "**/setup.cfg",
+  "apps/*/src/**",
+  "**/*.spec.ts",
+  "components/**",
+  "**/migrations/*.sql",
+  "docs/**/*.md",
 ];
 
 // Same semantics for both: dot files match, and a glob without `/` matches at any depth.
@@ -76,9 +148,13 @@ describe("hostile, micromatch finishes: **/ + *? × 6 + x on a 30-character name
   bench("skillctx glob", () => {
     if (mineSmall.ok && mineSmall.glob.test(smallPath)) sink++;
   });
-  bench("micromatch", () => {
-    if (theirsSmall(smallPath)) sink++;
-  }, { iterations: 5, time: 0 });
+  bench(
+    "micromatch",
+    () => {
+      if (theirsSmall(smallPath)) sink++;
+    },
+    { iterations: 5, time: 0 },
+  );
 });
 
 // skillctx only: micromatch takes minutes (or millions of globs) on these.

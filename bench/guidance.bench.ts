@@ -62,7 +62,6 @@ describe("guidance discovery, 50,000-file git repository, 40 nested guidance fil
     },
     options,
   );
-
 });
 
 describe("reference: reading the index only (no untracked files, no .gitignore)", () => {

@@ -23,9 +23,15 @@ const median = [...bodies].sort((a, b) => a.length - b.length)[Math.floor(bodies
 const typical = `${median}\n\nCurrent branch: !\`git branch --show-current\`\n`;
 const MIB = 1024 * 1024;
 let large = "";
-for (let i = 0; large.length < MIB; i++) large += `${bodies[i % bodies.length]}\n\nOn !\`git branch --show-current\`.\n\n`;
+for (let i = 0; large.length < MIB; i++)
+  large += `${bodies[i % bodies.length]}\n\nOn !\`git branch --show-current\`.\n\n`;
 
-const micromarkEvents = (text: string): number => postprocess(parse().document().write(preprocess()(text, undefined, true))).length;
+const micromarkEvents = (text: string): number =>
+  postprocess(
+    parse()
+      .document()
+      .write(preprocess()(text, undefined, true)),
+  ).length;
 
 // Sanity before timing: both read the typical input, and it has code to find.
 if (codeRegions(typical).length === 0 || findCommands(typical).length !== 1 || micromarkEvents(typical) === 0) {
@@ -41,7 +47,8 @@ const hostile: Record<string, string> = {
 };
 
 const PAIRS = 41;
-const middle = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const middle = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const ours: number[] = [];
 const reference: number[] = [];
 for (let i = 0; i < PAIRS; i++) {

@@ -14,7 +14,6 @@ import type { Skill } from "@skillctx/core";
 import { bench, describe } from "vitest";
 import { corpusBodies, mulberry32 } from "./bench-data.js";
 
-
 // ---- Data: real English from the corpus, deterministic picks.
 const bodies = corpusBodies();
 const prose = bodies.join("\n");
@@ -28,7 +27,9 @@ const skills: Array<Pick<Skill, "name" | "trigger">> = Array.from({ length: 1000
   name: `skill-${String(i).padStart(4, "0")}`,
   trigger: {
     type: "keyword",
-    keywords: Array.from({ length: 10 }, (_, k) => (k === 9 ? `/cmd-${i}` : k % 3 === 0 ? pick(phrases) : pick(vocabulary))),
+    keywords: Array.from({ length: 10 }, (_, k) =>
+      k === 9 ? `/cmd-${i}` : k % 3 === 0 ? pick(phrases) : pick(vocabulary),
+    ),
   },
 }));
 
@@ -41,7 +42,10 @@ interface Message {
   content: string;
 }
 const conversation = (count: number): Message[] =>
-  Array.from({ length: count }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: slice(1000 + Math.floor(random() * 1000)) }));
+  Array.from({ length: count }, (_, i) => ({
+    role: i % 2 === 0 ? "user" : "assistant",
+    content: slice(1000 + Math.floor(random() * 1000)),
+  }));
 const history200 = conversation(200);
 const history2000 = conversation(2000);
 const newMessage: Message = { role: "user", content: slice(2048) };
@@ -55,7 +59,14 @@ const naiveSkills = skills.map((skill) => ({
   name: skill.name,
   keywords: (skill.trigger as { keywords: string[] }).keywords.map((keyword) => ({
     keyword,
-    regex: new RegExp(keyword.trim().split(/\s+/u).map((part) => part.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")).join("\\s+"), "giu"),
+    regex: new RegExp(
+      keyword
+        .trim()
+        .split(/\s+/u)
+        .map((part) => part.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"))
+        .join("\\s+"),
+      "giu",
+    ),
     first: [...keyword.trim()][0]!,
     last: [...keyword.trim()].at(-1)!,
   })),
@@ -69,7 +80,8 @@ function naiveFind(entry: (typeof naiveSkills)[number]["keywords"][number], text
     entry.regex.lastIndex = start + 1;
     const before = start > 0 ? String.fromCodePoint(text.codePointAt(start - 1)!) : undefined;
     const after = end < text.length ? String.fromCodePoint(text.codePointAt(end)!) : undefined;
-    const refuse = (char: string | undefined, edge: string) => char !== undefined && WORD.test(char) && !NO_SPACE.test(char) && !NO_SPACE.test(edge);
+    const refuse = (char: string | undefined, edge: string) =>
+      char !== undefined && WORD.test(char) && !NO_SPACE.test(char) && !NO_SPACE.test(edge);
     if (!refuse(before, entry.first) && !refuse(after, entry.last)) return start;
   }
   return undefined;
@@ -106,7 +118,9 @@ const after2000 = [...history2000, newMessage];
 
 // Sanity: both algorithms agree on the new message (the baseline also rescans the history).
 const compiled = matcher.match(newMessage.content).map((m) => m.skill);
-const naive = naiveSkills.filter((skill) => skill.keywords.some((entry) => naiveFind(entry, newMessage.content) !== undefined)).map((s) => s.name);
+const naive = naiveSkills
+  .filter((skill) => skill.keywords.some((entry) => naiveFind(entry, newMessage.content) !== undefined))
+  .map((s) => s.name);
 if (JSON.stringify(compiled) !== JSON.stringify(naive)) throw new Error("compiled matcher and baseline disagree");
 console.log(
   `[matcher] ${matcher.size} skills, 10,000 keywords (${phrases.length} phrases / ${vocabulary.length} words to pick from); ` +
@@ -117,12 +131,20 @@ describe("match one new 2 KB user message (1,000 skills × 10 keywords, 200-mess
   bench("compiled matcher, new message only", () => {
     matcher.match(newMessage.content);
   });
-  bench("baseline: every keyword × every user message, boundary checks", () => {
-    naiveMatch(after200);
-  }, { time: 0, iterations: 3, warmupTime: 0, warmupIterations: 1 });
-  bench("for reference: every keyword, new message only (no history rescan)", () => {
-    naiveMatch([newMessage]);
-  }, { time: 1000 });
+  bench(
+    "baseline: every keyword × every user message, boundary checks",
+    () => {
+      naiveMatch(after200);
+    },
+    { time: 0, iterations: 3, warmupTime: 0, warmupIterations: 1 },
+  );
+  bench(
+    "for reference: every keyword, new message only (no history rescan)",
+    () => {
+      naiveMatch([newMessage]);
+    },
+    { time: 1000 },
+  );
 });
 
 describe("incremental step: history length does not matter", () => {
@@ -135,7 +157,11 @@ describe("incremental step: history length does not matter", () => {
 });
 
 describe("compiling the matcher (once per skill-set change)", () => {
-  bench("createKeywordMatcher, 1,000 skills × 10 keywords", () => {
-    createKeywordMatcher(skills);
-  }, { time: 1000 });
+  bench(
+    "createKeywordMatcher, 1,000 skills × 10 keywords",
+    () => {
+      createKeywordMatcher(skills);
+    },
+    { time: 1000 },
+  );
 });

@@ -10,7 +10,9 @@ import { bench, describe } from "vitest";
 import { FrameReader } from "../packages/mcp-bridge/src/frame-reader.js";
 
 // The SDK as @skillctx/mcp-bridge resolves it (the root has no dependency on it).
-const sdk = realpathSync(fileURLToPath(new URL("../packages/mcp-bridge/node_modules/@modelcontextprotocol/sdk", import.meta.url)));
+const sdk = realpathSync(
+  fileURLToPath(new URL("../packages/mcp-bridge/node_modules/@modelcontextprotocol/sdk", import.meta.url)),
+);
 const { ReadBuffer } = (await import(pathToFileURL(join(sdk, "dist/esm/shared/stdio.js")).href)) as {
   ReadBuffer: new () => { append(chunk: Buffer): void; readMessage(): unknown };
 };
@@ -25,13 +27,31 @@ function chunks(text: string): Buffer[] {
 }
 
 const small = chunks(
-  Array.from({ length: 10_000 }, (_, id) => JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `answer ${id}` }] } }) + "\n").join(""),
+  Array.from(
+    { length: 10_000 },
+    (_, id) =>
+      JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `answer ${id}` }] } }) + "\n",
+  ).join(""),
 );
-const large = chunks(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "a".repeat(8 * 1024 * 1024) }] } }) + "\n");
+const large = chunks(
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    result: { content: [{ type: "text", text: "a".repeat(8 * 1024 * 1024) }] },
+  }) + "\n",
+);
 
 function viaFrameReader(input: Buffer[]): number {
   let count = 0;
-  const reader = new FrameReader({ maxBytes: 16 * 1024 * 1024 }, { message: () => void count++, problem: (e) => { throw e; } });
+  const reader = new FrameReader(
+    { maxBytes: 16 * 1024 * 1024 },
+    {
+      message: () => void count++,
+      problem: (e) => {
+        throw e;
+      },
+    },
+  );
   for (const chunk of input) reader.push(chunk);
   return count;
 }
@@ -56,10 +76,18 @@ describe("10,000 small messages in 64 KiB chunks", () => {
 });
 
 describe("one 8 MiB message in 64 KiB chunks", () => {
-  bench("SDK ReadBuffer (baseline)", () => {
-    if (viaSdk(large) !== 1) throw new Error("lost the message");
-  }, { iterations: 10, time: 0 });
-  bench("FrameReader", () => {
-    if (viaFrameReader(large) !== 1) throw new Error("lost the message");
-  }, { iterations: 10, time: 0 });
+  bench(
+    "SDK ReadBuffer (baseline)",
+    () => {
+      if (viaSdk(large) !== 1) throw new Error("lost the message");
+    },
+    { iterations: 10, time: 0 },
+  );
+  bench(
+    "FrameReader",
+    () => {
+      if (viaFrameReader(large) !== 1) throw new Error("lost the message");
+    },
+    { iterations: 10, time: 0 },
+  );
 });

@@ -45,7 +45,9 @@ describe("start 5 stdio servers", () => {
 });
 
 // The SDK as @skillctx/mcp-bridge resolves it (ESM build), for the bare-client baseline.
-const sdk = realpathSync(fileURLToPath(new URL("../packages/mcp-bridge/node_modules/@modelcontextprotocol/sdk", import.meta.url)));
+const sdk = realpathSync(
+  fileURLToPath(new URL("../packages/mcp-bridge/node_modules/@modelcontextprotocol/sdk", import.meta.url)),
+);
 const load = (path: string) => import(pathToFileURL(join(sdk, "dist/esm", path)).href);
 
 // Suite hooks (beforeAll/afterAll) do not run under `vitest bench`; each bench opens its
@@ -69,9 +71,14 @@ describe("tool call round-trip", () => {
     options(
       async () => {
         if (client !== undefined) return;
-        const [{ Client }, { StdioClientTransport }] = await Promise.all([load("client/index.js"), load("client/stdio.js")]);
+        const [{ Client }, { StdioClientTransport }] = await Promise.all([
+          load("client/index.js"),
+          load("client/stdio.js"),
+        ]);
         const bare = new Client({ name: "bench", version: "0" });
-        await bare.connect(new StdioClientTransport({ command: process.execPath, args: [server, "--name", "bare"], stderr: "ignore" }));
+        await bare.connect(
+          new StdioClientTransport({ command: process.execPath, args: [server, "--name", "bare"], stderr: "ignore" }),
+        );
         client = bare;
       },
       async () => {

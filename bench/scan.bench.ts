@@ -74,19 +74,36 @@ const SLOW = { time: 0, iterations: 5, warmupIterations: 1, warmupTime: 0 };
 const FRESH = { time: 0, iterations: 5, warmupIterations: 1, warmupTime: 0 };
 
 describe("scan 1,000 skills", () => {
-  bench("skillctx loadSkills, warm cache (1,000)", timed("skillctx warm 1,000", () => loadSkills([dir1k], { cache: warm1k })));
-  bench("skillctx loadSkills, empty cache (1,000)", timed("skillctx cold 1,000", () => loadSkills([dir1k], { cache: createSkillCache() })));
-  bench("baseline readdir + readFileSync + gray-matter (1,000)", timed("baseline 1,000", () => naiveScan(dir1k)));
+  bench(
+    "skillctx loadSkills, warm cache (1,000)",
+    timed("skillctx warm 1,000", () => loadSkills([dir1k], { cache: warm1k })),
+  );
+  bench(
+    "skillctx loadSkills, empty cache (1,000)",
+    timed("skillctx cold 1,000", () => loadSkills([dir1k], { cache: createSkillCache() })),
+  );
+  bench(
+    "baseline readdir + readFileSync + gray-matter (1,000)",
+    timed("baseline 1,000", () => naiveScan(dir1k)),
+  );
 });
 
 describe("scan 10,000 skills", () => {
-  bench("skillctx loadSkills, warm cache (10,000)", timed("skillctx warm 10,000", () => loadSkills([dir10k], { cache: warm10k })), SLOW);
+  bench(
+    "skillctx loadSkills, warm cache (10,000)",
+    timed("skillctx warm 10,000", () => loadSkills([dir10k], { cache: warm10k })),
+    SLOW,
+  );
   bench(
     "skillctx loadSkills, empty cache (10,000)",
     timed("skillctx cold 10,000", () => loadSkills([dir10k], { cache: createSkillCache() })),
     SLOW,
   );
-  bench("baseline readdir + readFileSync + gray-matter (10,000)", timed("baseline 10,000", () => naiveScan(dir10k)), SLOW);
+  bench(
+    "baseline readdir + readFileSync + gray-matter (10,000)",
+    timed("baseline 10,000", () => naiveScan(dir10k)),
+    SLOW,
+  );
 });
 
 describe("scan 10,000 skills in a fresh node process (built dist)", () => {
@@ -126,7 +143,9 @@ afterAll(() => {
   for (const [ours, theirs, target] of rows) {
     const a = median(ours);
     const b = median(theirs);
-    lines.push(`  ${ours.padEnd(30)} ${a.toFixed(1).padStart(8)} ms   ${theirs.padEnd(30)} ${b.toFixed(1).padStart(8)} ms   ${(a / b).toFixed(2)}×  ${target}`);
+    lines.push(
+      `  ${ours.padEnd(30)} ${a.toFixed(1).padStart(8)} ms   ${theirs.padEnd(30)} ${b.toFixed(1).padStart(8)} ms   ${(a / b).toFixed(2)}×  ${target}`,
+    );
   }
   const mid = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
   for (const [label, reports] of freshReports) {
@@ -136,7 +155,9 @@ afterAll(() => {
     );
   }
   // Bodies are not retained: the heap of a scan, then of the same process after reading every body.
-  const bodies = spawnSync(process.execPath, ["--expose-gc", FRESH_SCRIPT, dir10k, "--read-bodies"], { encoding: "utf8" });
+  const bodies = spawnSync(process.execPath, ["--expose-gc", FRESH_SCRIPT, dir10k, "--read-bodies"], {
+    encoding: "utf8",
+  });
   if (bodies.status === 0) {
     const report = JSON.parse(bodies.stdout) as { heapMB: number; heapWithBodiesMB: number; bodyMB: number };
     lines.push(

@@ -20,7 +20,10 @@ const cwd = mkdtempSync(path.join(tmpdir(), "skillctx-bench-watch-"));
 for (let i = 0; i < SKILLS; i++) {
   const dir = path.join(cwd, ".agents/skills", `skill-${i}`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, "SKILL.md"), `---\nname: skill-${i}\ndescription: Generated skill ${i}.\nkeywords: [kwq${i}zz]\n---\nBody of skill ${i}.\n`);
+  writeFileSync(
+    path.join(dir, "SKILL.md"),
+    `---\nname: skill-${i}\ndescription: Generated skill ${i}.\nkeywords: [kwq${i}zz]\n---\nBody of skill ${i}.\n`,
+  );
 }
 const userText = (k: number) => `message ${k} `.repeat(200).slice(0, 2048);
 

@@ -33,7 +33,8 @@ const ctx = await AgentContext.create({
 try {
   const loop = createAiSdkLoop(ctx, {
     onStep: (step) => {
-      for (const a of step.activated) console.log(`[skillctx] ${a.skill} (${a.trigger}${a.match === undefined ? "" : `: ${a.match}`})`);
+      for (const a of step.activated)
+        console.log(`[skillctx] ${a.skill} (${a.trigger}${a.match === undefined ? "" : `: ${a.match}`})`);
     },
   });
   const messages: ModelMessage[] = [{ role: "user", content: question }];
@@ -51,13 +52,21 @@ function chooseModel(): LanguageModel {
   // Offline: load the first skill of the catalog, then answer with what was loaded.
   const skill = ctx.catalog?.included[0];
   let calls = 0;
-  const usage = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
+  const usage = {
+    inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 0, text: 0, reasoning: 0 },
+  };
   return new MockLanguageModelV3({
     doGenerate: async ({ prompt }) => {
       calls++;
       if (calls === 1 && skill !== undefined) {
         const input = JSON.stringify({ name: skill });
-        return { content: [{ type: "tool-call", toolCallId: "call-1", toolName: "load_skill", input }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] };
+        return {
+          content: [{ type: "tool-call", toolCallId: "call-1", toolName: "load_skill", input }],
+          finishReason: { unified: "tool-calls", raw: "tool_calls" },
+          usage,
+          warnings: [],
+        };
       }
       const text = `(scripted model) ${prompt.length} messages in the prompt${skill === undefined ? "; no skill in the catalog" : `; loaded ${skill}`}.`;
       return { content: [{ type: "text", text }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };

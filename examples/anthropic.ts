@@ -28,7 +28,9 @@ const ctx = await AgentContext.create({
 });
 
 try {
-  const history: Anthropic.MessageParam[] = [{ role: "user", content: process.argv[2] ?? "What does this repository do?" }];
+  const history: Anthropic.MessageParam[] = [
+    { role: "user", content: process.argv[2] ?? "What does this repository do?" },
+  ];
   for (let turn = 0; turn < 20; turn++) {
     const step = await ctx.buildContext(fromAnthropicMessages(history));
     const response = await anthropic.messages.create({ model, max_tokens: 4096, ...toAnthropicRequest(step) });
@@ -38,7 +40,11 @@ try {
     history.push({ role: "user", content: await runAnthropicToolUses(ctx, response.content) });
   }
   const last = history.at(-1)!;
-  console.log(typeof last.content === "string" ? last.content : last.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n"));
+  console.log(
+    typeof last.content === "string"
+      ? last.content
+      : last.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n"),
+  );
 } finally {
   await ctx.close();
 }

@@ -41,22 +41,41 @@ async function step(label, ...messages) {
   history.push(...messages);
   const result = await ctx.buildContext(history);
   console.log(`\n  ${label}`);
-  if (result.activated.length === 0) console.log("    (nothing new: guidance and catalog are already in the system prompt)");
+  if (result.activated.length === 0)
+    console.log("    (nothing new: guidance and catalog are already in the system prompt)");
   for (const a of result.activated) {
-    const why = a.trigger === "path" ? `a tool touched ${a.match}` : a.trigger === "load" ? "the model loaded it" : `the message says "${a.match}"`;
+    const why =
+      a.trigger === "path"
+        ? `a tool touched ${a.match}`
+        : a.trigger === "load"
+          ? "the model loaded it"
+          : `the message says "${a.match}"`;
     console.log(`    + ${a.skill} [${a.trigger}] because ${why}; attached to message ${a.messageIndex ?? "-"}`);
   }
   return result;
 }
 
-const first = await step('user: "Hi! We want tag search in acme-notes."', { role: "user", content: "Hi! We want tag search in acme-notes." });
-await step('user: "The docker build fails on better-sqlite3."', { role: "user", content: "The docker build fails on better-sqlite3." });
+const first = await step('user: "Hi! We want tag search in acme-notes."', {
+  role: "user",
+  content: "Hi! We want tag search in acme-notes.",
+});
+await step('user: "The docker build fails on better-sqlite3."', {
+  role: "user",
+  content: "The docker build fails on better-sqlite3.",
+});
 await step(
   "assistant reads src/db/schema.ts; the tool answers",
-  { role: "assistant", content: "", toolCalls: [{ id: "call-1", name: "read_file", args: { path: "src/db/schema.ts" } }] },
+  {
+    role: "assistant",
+    content: "",
+    toolCalls: [{ id: "call-1", name: "read_file", args: { path: "src/db/schema.ts" } }],
+  },
   { role: "tool", toolCallId: "call-1", content: "export const SCHEMA_VERSION = 3; ..." },
 );
-const last = await step('user: "/bug-report GET /notes?tag= answers 500"', { role: "user", content: "/bug-report GET /notes?tag= answers 500" });
+const last = await step('user: "/bug-report GET /notes?tag= answers 500"', {
+  role: "user",
+  content: "/bug-report GET /notes?tag= answers 500",
+});
 
 rule("4. Progressive disclosure: the model loads a skill, then reads one of its files");
 const loaded = await ctx.callTool("load_skill", { name: "release-notes" });

@@ -32,7 +32,8 @@ const ctx = await AgentContext.create({
 try {
   const middleware = skillctxMiddleware(ctx, {
     onStep: (step) => {
-      for (const a of step.activated) console.log(`[skillctx] ${a.skill} (${a.trigger}${a.match === undefined ? "" : `: ${a.match}`})`);
+      for (const a of step.activated)
+        console.log(`[skillctx] ${a.skill} (${a.trigger}${a.match === undefined ? "" : `: ${a.match}`})`);
     },
   });
   const agent = createAgent({ model: process.env.LANGCHAIN_MODEL ?? scriptedModel(), middleware: [middleware] });
@@ -51,5 +52,7 @@ function scriptedModel() {
   const skill = ctx.catalog?.included[0];
   const model = fakeModel();
   if (skill !== undefined) model.respondWithTools([{ name: "load_skill", args: { name: skill } }]);
-  return model.respond(new AIMessage(`(scripted model) ${skill === undefined ? "no skill in the catalog" : `loaded ${skill}`}.`));
+  return model.respond(
+    new AIMessage(`(scripted model) ${skill === undefined ? "no skill in the catalog" : `loaded ${skill}`}.`),
+  );
 }

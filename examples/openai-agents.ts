@@ -37,13 +37,26 @@ class ScriptedModel implements Model {
     const items = Array.isArray(request.input) ? request.input.length : 1;
     const output: ModelResponse["output"] =
       this.calls === 1 && skill !== undefined
-        ? [{ type: "function_call", callId: "call-1", name: "load_skill", arguments: JSON.stringify({ name: skill }), status: "completed" }]
+        ? [
+            {
+              type: "function_call",
+              callId: "call-1",
+              name: "load_skill",
+              arguments: JSON.stringify({ name: skill }),
+              status: "completed",
+            },
+          ]
         : [
             {
               type: "message",
               role: "assistant",
               status: "completed",
-              content: [{ type: "output_text", text: `(scripted model) ${items} input items${skill === undefined ? "; no skill in the catalog" : `; loaded ${skill}`}.` }],
+              content: [
+                {
+                  type: "output_text",
+                  text: `(scripted model) ${items} input items${skill === undefined ? "; no skill in the catalog" : `; loaded ${skill}`}.`,
+                },
+              ],
             },
           ];
     return { usage: new Usage(), output, responseId: `response-${this.calls}` };
@@ -57,11 +70,16 @@ try {
   const loop = createOpenAIAgentsLoop(ctx, {
     tool,
     onStep: (step) => {
-      for (const a of step.activated) console.log(`[skillctx] ${a.skill} (${a.trigger}${a.match === undefined ? "" : `: ${a.match}`})`);
+      for (const a of step.activated)
+        console.log(`[skillctx] ${a.skill} (${a.trigger}${a.match === undefined ? "" : `: ${a.match}`})`);
     },
   });
   const agent = new Agent({ name: "assistant", tools: loop.tools });
-  const runner = new Runner(process.env.OPENAI_API_KEY === undefined ? { model: new ScriptedModel(), tracingDisabled: true } : { model: process.env.OPENAI_MODEL ?? "gpt-4.1-mini" });
+  const runner = new Runner(
+    process.env.OPENAI_API_KEY === undefined
+      ? { model: new ScriptedModel(), tracingDisabled: true }
+      : { model: process.env.OPENAI_MODEL ?? "gpt-4.1-mini" },
+  );
   const input: AgentInputItem[] = [{ role: "user", content: question }];
   const result = await runner.run(agent, input, {
     callModelInputFilter: loop.callModelInputFilter,

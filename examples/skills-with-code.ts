@@ -22,7 +22,12 @@ const cart = defineSkill({
   },
 });
 
-const ctx = await AgentContext.create({ cwd: process.cwd(), skills: [cart], guidance: false, onEvent: (e) => console.log("event:", e.type) });
+const ctx = await AgentContext.create({
+  cwd: process.cwd(),
+  skills: [cart],
+  guidance: false,
+  onEvent: (e) => console.log("event:", e.type),
+});
 try {
   // What a model would do: load the skill, then call its tool.
   await ctx.callTool("load_skill", { name: "cart" });

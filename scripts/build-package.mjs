@@ -23,18 +23,23 @@ const next = "dist.next";
 /** src/X.ts for every `./dist/X.js` the package exports, and src/cli.ts when there is one. */
 function entryPoints() {
   const pkg = JSON.parse(readFileSync("package.json", "utf8"));
-  const targets = Object.values(pkg.exports ?? {}).map((target) => (typeof target === "string" ? target : target.default));
+  const targets = Object.values(pkg.exports ?? {}).map((target) =>
+    typeof target === "string" ? target : target.default,
+  );
   const entries = targets
     .filter((target) => typeof target === "string" && target.startsWith("./dist/") && target.endsWith(".js"))
     .map((target) => path.join("src", target.slice("./dist/".length).replace(/\.js$/, ".ts")));
   if (existsSync("src/cli.ts")) entries.push("src/cli.ts");
-  for (const entry of entries) if (!existsSync(entry)) throw new Error(`${pkg.name}: exports name ${entry}, which does not exist`);
+  for (const entry of entries)
+    if (!existsSync(entry)) throw new Error(`${pkg.name}: exports name ${entry}, which does not exist`);
   return entries;
 }
 
 rmSync(next, { recursive: true, force: true });
 try {
-  execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", next, "--emitDeclarationOnly"], { stdio: "inherit" });
+  execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", next, "--emitDeclarationOnly"], {
+    stdio: "inherit",
+  });
   await esbuild.build({
     entryPoints: entryPoints(),
     outdir: next,

@@ -14,7 +14,8 @@ const report = JSON.parse(readFileSync(file, "utf8"));
 const skipped = [];
 for (const suite of report.testResults ?? []) {
   for (const test of suite.assertionResults ?? []) {
-    if (test.status === "skipped" || test.status === "pending" || test.status === "todo") skipped.push(`${suite.name}: ${test.fullName}`);
+    if (test.status === "skipped" || test.status === "pending" || test.status === "todo")
+      skipped.push(`${suite.name}: ${test.fullName}`);
   }
 }
 const failed = report.numFailedTests ?? 0;

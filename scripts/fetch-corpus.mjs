@@ -11,7 +11,17 @@
 // collection's license or README. `SKILLCTX_CORPUS_GIT_URL` overrides the clone address, with `{owner}`
 // and `{name}` in it (for a mirror, e.g. `/srv/mirror/{owner}+{name}.git`).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -114,7 +124,9 @@ function main(argv) {
 /** Fetches one collection at its commit into `checkout` and copies its skills into `dest`; returns the number of skills. */
 function fetchCollection(c, checkout, dest) {
   const [owner, name] = c.repo.split("/");
-  const url = (process.env["SKILLCTX_CORPUS_GIT_URL"] ?? "https://github.com/{owner}/{name}.git").replaceAll("{owner}", owner).replaceAll("{name}", name);
+  const url = (process.env["SKILLCTX_CORPUS_GIT_URL"] ?? "https://github.com/{owner}/{name}.git")
+    .replaceAll("{owner}", owner)
+    .replaceAll("{name}", name);
   mkdirSync(checkout, { recursive: true });
   git(checkout, "init", "--quiet");
   git(checkout, "fetch", "--quiet", "--depth", "1", "--no-tags", url, c.commit);
@@ -126,7 +138,9 @@ function fetchCollection(c, checkout, dest) {
     .filter(Boolean)
     .map((line) => ({ mode: line.slice(0, line.indexOf(" ")), file: line.slice(line.indexOf("\t") + 1) }))
     .filter((e) => e.mode === "100644" || e.mode === "100755");
-  const skillDirs = listing.filter((e) => path.posix.basename(e.file) === "SKILL.md").map((e) => path.posix.dirname(e.file));
+  const skillDirs = listing
+    .filter((e) => path.posix.basename(e.file) === "SKILL.md")
+    .map((e) => path.posix.dirname(e.file));
   const kept = new Map();
   for (const dir of skillDirs) {
     const skill = path.posix.basename(dir);
@@ -150,11 +164,17 @@ function fetchCollection(c, checkout, dest) {
 }
 
 function git(cwd, ...args) {
-  return execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync("git", ["-C", cwd, ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 function readme() {
-  const rows = COLLECTIONS.map((c) => `| ${c.folder}/ | github.com/${c.repo} | ${c.commit} | ${c.skills} | ${c.license} |`).join("\n");
+  const rows = COLLECTIONS.map(
+    (c) => `| ${c.folder}/ | github.com/${c.repo} | ${c.commit} | ${c.skills} | ${c.license} |`,
+  ).join("\n");
   return `# Real-world skills corpus (fetched by \`pnpm corpus\`)
 
 Published Agent Skills, text files only, at pinned commits; the same set as \`../shared/corpus\`.

@@ -12,7 +12,9 @@ import ts from "typescript";
 const OPTIONS_FILE = fileURLToPath(new URL("../packages/skillctx/src/engine/options.ts", import.meta.url));
 const TSCONFIG = fileURLToPath(new URL("../tsconfig.test.json", import.meta.url));
 /** The READMEs that carry the table: the repository's and the one npm shows for skillctx. */
-export const README_FILES = ["../README.md", "../packages/skillctx/README.md"].map((f) => fileURLToPath(new URL(f, import.meta.url)));
+export const README_FILES = ["../README.md", "../packages/skillctx/README.md"].map((f) =>
+  fileURLToPath(new URL(f, import.meta.url)),
+);
 export const START = "<!-- options:start -->";
 export const END = "<!-- options:end -->";
 
@@ -21,7 +23,16 @@ const NOT_EXPANDED = new Set(["state", "templates", "cache", "signal", "skills",
 
 /** One row per option and per field of an option's settings object, in declaration order. */
 export function readOptions() {
-  const config = ts.getParsedCommandLineOfConfigFile(TSCONFIG, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n")); } });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    TSCONFIG,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      },
+    },
+  );
   const program = ts.createProgram([OPTIONS_FILE], { ...config.options, noEmit: true });
   const checker = program.getTypeChecker();
   const file = program.getSourceFile(OPTIONS_FILE);
@@ -31,7 +42,9 @@ export function readOptions() {
   for (const symbol of checker.getTypeAtLocation(decl).getProperties()) {
     const row = describe(checker, symbol, symbol.name);
     rows.push(row);
-    const settings = NOT_EXPANDED.has(symbol.name) ? undefined : settingsObject(checker, checker.getTypeOfSymbol(symbol));
+    const settings = NOT_EXPANDED.has(symbol.name)
+      ? undefined
+      : settingsObject(checker, checker.getTypeOfSymbol(symbol));
     if (settings !== undefined && row.summary === "") row.summary = "Settings, field by field below.";
     if (settings === undefined) continue;
     for (const field of settings.getProperties()) rows.push(describe(checker, field, `${symbol.name}.${field.name}`));
@@ -43,12 +56,17 @@ function describe(checker, symbol, name) {
   const declaration = symbol.valueDeclaration ?? symbol.declarations?.[0];
   const tags = symbol.getJsDocTags(checker);
   const tag = (n) => tags.find((t) => t.name === n);
-  const text = (parts) => ts.displayPartsToString(parts ?? []).replace(/\s+/g, " ").trim();
+  const text = (parts) =>
+    ts
+      .displayPartsToString(parts ?? [])
+      .replace(/\s+/g, " ")
+      .trim();
   let type = declaration?.type?.getText().replace(/\s+/g, " ") ?? checker.typeToString(checker.getTypeOfSymbol(symbol));
   if (declaration?.type !== undefined && ts.isFunctionTypeNode(declaration.type)) type = "function";
   return {
     name,
-    required: declaration !== undefined && ts.isPropertySignature(declaration) && declaration.questionToken === undefined,
+    required:
+      declaration !== undefined && ts.isPropertySignature(declaration) && declaration.questionToken === undefined,
     type,
     default: text(tag("default")?.text),
     summary: firstSentence(text(symbol.getDocumentationComment(checker))),
@@ -59,7 +77,9 @@ function describe(checker, symbol, name) {
 /** The object type to list field by field (of `T`, `T | undefined` or `boolean | T`), if it is a settings object. */
 function settingsObject(checker, type) {
   const parts = type.isUnion() ? type.types : [type];
-  const objects = parts.filter((t) => (t.flags & ts.TypeFlags.Object) !== 0 && t.getCallSignatures().length === 0 && !checker.isArrayType(t));
+  const objects = parts.filter(
+    (t) => (t.flags & ts.TypeFlags.Object) !== 0 && t.getCallSignatures().length === 0 && !checker.isArrayType(t),
+  );
   if (objects.length !== 1) return undefined;
   const [object] = objects;
   return object.getProperties().length > 0 ? object : undefined;

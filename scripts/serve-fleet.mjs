@@ -17,12 +17,22 @@ import { parseArgs } from "node:util";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(ROOT, "packages/skillctx/dist/cli.js");
 const require = createRequire(path.join(ROOT, "packages/skillctx/package.json"));
-const esm = (module) => require.resolve(`@modelcontextprotocol/sdk/${module}`).replace(`${path.sep}cjs${path.sep}`, `${path.sep}esm${path.sep}`);
+const esm = (module) =>
+  require
+    .resolve(`@modelcontextprotocol/sdk/${module}`)
+    .replace(`${path.sep}cjs${path.sep}`, `${path.sep}esm${path.sep}`);
 const { Client } = await import(esm("client/index.js"));
 const { StreamableHTTPClientTransport } = await import(esm("client/streamableHttp.js"));
 const { z } = await import(require.resolve("zod"));
 
-const { values } = parseArgs({ options: { skills: { type: "string", default: "1000" }, clients: { type: "string", default: "50" }, requests: { type: "string", default: "200" }, json: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    skills: { type: "string", default: "1000" },
+    clients: { type: "string", default: "50" },
+    requests: { type: "string", default: "200" },
+    json: { type: "boolean" },
+  },
+});
 const SKILLS = Number(values.skills);
 const CLIENTS = Number(values.clients);
 const REQUESTS = Number(values.requests);
@@ -44,7 +54,10 @@ for (let i = 0; i < SKILLS; i++) {
   writeFileSync(path.join(dir, "references/guide.md"), `# Guide ${i}\n${"Reference text. ".repeat(100)}\n`);
 }
 
-const server = spawn(process.execPath, [CLI, "serve", "--cwd", base, "--no-user", "--http", "0"], { env: { PATH: process.env.PATH ?? "", HOME: home }, stdio: ["ignore", "ignore", "pipe"] });
+const server = spawn(process.execPath, [CLI, "serve", "--cwd", base, "--no-user", "--http", "0"], {
+  env: { PATH: process.env.PATH ?? "", HOME: home },
+  stdio: ["ignore", "ignore", "pipe"],
+});
 let stderr = "";
 server.stderr.on("data", (chunk) => (stderr += chunk.toString()));
 const url = await new Promise((resolve, reject) => {
@@ -95,7 +108,15 @@ try {
         let cursor;
         do {
           let page;
-          pages.push(await timed(async () => (page = await client.request({ method: "skills/list", params: cursor === undefined ? {} : { cursor } }, Any))));
+          pages.push(
+            await timed(
+              async () =>
+                (page = await client.request(
+                  { method: "skills/list", params: cursor === undefined ? {} : { cursor } },
+                  Any,
+                )),
+            ),
+          );
           listed += page.skills.length;
           cursor = page.nextCursor;
         } while (cursor !== undefined);
@@ -122,7 +143,11 @@ try {
         for (let i = 0; i < REQUESTS; i++) {
           const uri = uriOf(random());
           try {
-            underLoad.push(await timed(() => (i % 2 === 0 ? c.request({ method: "skills/get", params: { uri } }, Any) : c.readResource({ uri }))));
+            underLoad.push(
+              await timed(() =>
+                i % 2 === 0 ? c.request({ method: "skills/get", params: { uri } }, Any) : c.readResource({ uri }),
+              ),
+            );
           } catch {
             failures++;
           }
@@ -144,18 +169,28 @@ try {
     getMs: stats(get),
     readMs: stats(read),
     getVsPingP50: round(pct(get, 50) / pct(ping, 50)),
-    concurrent: { clients: CLIENTS, requests: total, failures, wallMs: round(wall), requestsPerSecond: Math.round((total / wall) * 1000), perRequestMs: stats(underLoad) },
+    concurrent: {
+      clients: CLIENTS,
+      requests: total,
+      failures,
+      wallMs: round(wall),
+      requestsPerSecond: Math.round((total / wall) * 1000),
+      perRequestMs: stats(underLoad),
+    },
   };
   if (values.json) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   else {
-    const row = (label, s) => `${label.padEnd(34)} p50 ${String(s.p50).padStart(7)} ms   p99 ${String(s.p99).padStart(7)} ms   (n=${s.n})`;
+    const row = (label, s) =>
+      `${label.padEnd(34)} p50 ${String(s.p50).padStart(7)} ms   p99 ${String(s.p99).padStart(7)} ms   (n=${s.n})`;
     console.log(`skillctx serve --http on 127.0.0.1, ${figures.skillsServed} skills, node ${figures.node}`);
     console.log(row(`skills/list, all ${figures.pagesPerListing} pages`, figures.listAllPagesMs));
     console.log(row("skills/list, one page (100)", figures.listPageMs));
     console.log(row("skills/get", figures.getMs));
     console.log(row("resources/read (SKILL.md)", figures.readMs));
     console.log(row("ping (transport floor)", figures.pingMs));
-    console.log(`${CLIENTS} clients x ${REQUESTS} requests: ${total} in ${figures.concurrent.wallMs} ms = ${figures.concurrent.requestsPerSecond} req/s, ${failures} failed; per request p50 ${figures.concurrent.perRequestMs.p50} ms, p99 ${figures.concurrent.perRequestMs.p99} ms`);
+    console.log(
+      `${CLIENTS} clients x ${REQUESTS} requests: ${total} in ${figures.concurrent.wallMs} ms = ${figures.concurrent.requestsPerSecond} req/s, ${failures} failed; per request p50 ${figures.concurrent.perRequestMs.p50} ms, p99 ${figures.concurrent.perRequestMs.p99} ms`,
+    );
   }
 } finally {
   server.kill("SIGTERM");

@@ -16,7 +16,11 @@ const basket = defineSkill({
   name: "basket",
   description: "Keeps a shopping basket. Use when the user adds or removes items.",
   instructions: "Call add for each item; remove to take one out.",
-  state: { schema: z.object({ items: z.array(z.string()), total: z.number() }), initial: { items: [], total: 0 }, namespace: "shop/basket" },
+  state: {
+    schema: z.object({ items: z.array(z.string()), total: z.number() }),
+    initial: { items: [], total: 0 },
+    namespace: "shop/basket",
+  },
   tools: {
     add: {
       description: "Adds an item with its price.",
@@ -77,7 +81,8 @@ describe("the AG-UI mapping of a session", () => {
     let state = structuredClone((snapshot as { snapshot: unknown }).snapshot);
     expect(state).toEqual({ "shop/basket": { items: [], total: 0 } });
     for (const event of rest) {
-      if (event.type === "STATE_DELTA") state = fastJsonPatch.applyPatch(state, event.delta as fastJsonPatch.Operation[], true, false).newDocument;
+      if (event.type === "STATE_DELTA")
+        state = fastJsonPatch.applyPatch(state, event.delta as fastJsonPatch.Operation[], true, false).newDocument;
     }
     expect(state).toEqual(ctx.state.skillStates);
     expect(state).toEqual({ "shop/basket": { items: ["pears/ripe~1"], total: 5.5 } });
@@ -89,12 +94,23 @@ describe("the AG-UI mapping of a session", () => {
     const calls = sent.filter((e) => e.type.startsWith("TOOL_CALL_")) as (AgUiEvent & { toolCallId: string })[];
     const ids = [...new Set(calls.map((e) => e.toolCallId))];
     expect(ids).toHaveLength(6);
-    for (const id of ids) expect(calls.filter((e) => e.toolCallId === id).map((e) => e.type)).toEqual(["TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END"]);
-    const start = calls.find((e) => e.type === "TOOL_CALL_START" && (e as { toolCallName: string }).toolCallName === "add")!;
-    const args = calls.find((e) => e.type === "TOOL_CALL_ARGS" && e.toolCallId === start.toolCallId) as { delta: string };
+    for (const id of ids)
+      expect(calls.filter((e) => e.toolCallId === id).map((e) => e.type)).toEqual([
+        "TOOL_CALL_START",
+        "TOOL_CALL_ARGS",
+        "TOOL_CALL_END",
+      ]);
+    const start = calls.find(
+      (e) => e.type === "TOOL_CALL_START" && (e as { toolCallName: string }).toolCallName === "add",
+    )!;
+    const args = calls.find((e) => e.type === "TOOL_CALL_ARGS" && e.toolCallId === start.toolCallId) as {
+      delta: string;
+    };
     expect(JSON.parse(args.delta)).toEqual({ item: "apples", price: 3 });
     expect(start.metadata).toEqual({ skillctx: { skill: "basket", kind: "code" } });
-    const failedEnd = calls.filter((e) => e.type === "TOOL_CALL_END").find((e) => (e.metadata as { skillctx: { isError: boolean } }).skillctx.isError)!;
+    const failedEnd = calls
+      .filter((e) => e.type === "TOOL_CALL_END")
+      .find((e) => (e.metadata as { skillctx: { isError: boolean } }).skillctx.isError)!;
     expect((failedEnd.metadata as { skillctx: { error: string } }).skillctx.error).toBe(invalid.content);
 
     // Everything else is CUSTOM, named after the skillctx event.
@@ -118,30 +134,63 @@ describe("the AG-UI mapping of a session", () => {
     const first = mapper.snapshot();
     expect(first.snapshot).toEqual({});
     states = { fresh: { n: 1 } };
-    const delta: SkillctxEvent = { type: "state.delta", namespace: "fresh", skill: "s", patch: [{ op: "replace", path: "/n", value: 1 }] };
+    const delta: SkillctxEvent = {
+      type: "state.delta",
+      namespace: "fresh",
+      skill: "s",
+      patch: [{ op: "replace", path: "/n", value: 1 }],
+    };
     const mapped = mapper.map(delta);
     expect(mapped.map((e) => e.type)).toEqual(["STATE_SNAPSHOT"]);
     expect((mapped[0] as { snapshot: unknown }).snapshot).toEqual({ fresh: { n: 1 } });
     // Known from now on: the next delta is a delta, and a root operation sets the namespace's key.
-    const root = mapper.map({ type: "state.delta", namespace: "fresh", skill: "s", patch: [{ op: "replace", path: "", value: { n: 2 } }] });
+    const root = mapper.map({
+      type: "state.delta",
+      namespace: "fresh",
+      skill: "s",
+      patch: [{ op: "replace", path: "", value: { n: 2 } }],
+    });
     expect(root).toMatchObject([{ type: "STATE_DELTA", delta: [{ op: "add", path: "/fresh", value: { n: 2 } }] }]);
-    const moved = mapper.map({ type: "state.delta", namespace: "fresh", skill: "s", patch: [{ op: "move", from: "/a", path: "/b" }, { op: "remove", path: "/c" }] });
-    expect(moved).toMatchObject([{ type: "STATE_DELTA", delta: [{ op: "move", from: "/fresh/a", path: "/fresh/b" }, { op: "remove", path: "/fresh/c" }] }]);
+    const moved = mapper.map({
+      type: "state.delta",
+      namespace: "fresh",
+      skill: "s",
+      patch: [
+        { op: "move", from: "/a", path: "/b" },
+        { op: "remove", path: "/c" },
+      ],
+    });
+    expect(moved).toMatchObject([
+      {
+        type: "STATE_DELTA",
+        delta: [
+          { op: "move", from: "/fresh/a", path: "/fresh/b" },
+          { op: "remove", path: "/fresh/c" },
+        ],
+      },
+    ]);
     checkAll([first, ...mapped, ...root, ...moved]);
   });
 
   it("options: no snapshot, CUSTOM for listed types only, a tool call id prefix", async () => {
     const repo = await fixture.repo({ ".agents/skills/docker/SKILL.md": DOCKER });
-    const ctx = await fixture.context({ cwd: repo.dir, tools: [{ name: "echo", execute: (args) => JSON.stringify(args) }] });
+    const ctx = await fixture.context({
+      cwd: repo.dir,
+      tools: [{ name: "echo", execute: (args) => JSON.stringify(args) }],
+    });
     const sent: AgUiEvent[] = [];
-    streamAgUiEvents(ctx, (event) => void sent.push(event), { snapshot: false, custom: ["skill.activated"], toolCallIdPrefix: "ctx1-" });
+    streamAgUiEvents(ctx, (event) => void sent.push(event), {
+      snapshot: false,
+      custom: ["skill.activated"],
+      toolCallIdPrefix: "ctx1-",
+    });
     await ctx.buildContext([user("docker")]);
-    await ctx.callTool("echo", "{\"raw\":true}");
+    await ctx.callTool("echo", '{"raw":true}');
     checkAll(sent);
     expect(sent.map((e) => e.type)).toEqual(["CUSTOM", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END"]);
     expect((sent[1] as { toolCallId: string }).toolCallId).toBe("ctx1-call-1");
     // Arguments sent as a JSON string are passed on as they are.
-    expect((sent[2] as { delta: string }).delta).toBe("{\"raw\":true}");
+    expect((sent[2] as { delta: string }).delta).toBe('{"raw":true}');
   });
 
   it("agUiStateSnapshot of a fresh context is the declared initial states", async () => {
@@ -163,6 +212,8 @@ describe("the AG-UI mapping of a session", () => {
     const step = await ctx.buildContext([user("docker")]);
     expect(step.activated.map((a) => a.skill)).toEqual(["docker"]);
     const next = await ctx.buildContext([user("docker"), user("more")]);
-    expect(next.diagnostics.some((d) => d.code === "EVENT_LISTENER_FAILED" && d.message.includes("socket closed"))).toBe(true);
+    expect(
+      next.diagnostics.some((d) => d.code === "EVENT_LISTENER_FAILED" && d.message.includes("socket closed")),
+    ).toBe(true);
   });
 });

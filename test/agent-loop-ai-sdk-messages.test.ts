@@ -4,7 +4,13 @@
  * from one step and one run to the next.
  */
 import { describe, expect, it } from "vitest";
-import { createAiSdkLoop, fromAiSdkMessages, skillctxPrepareStep, toAiSdkMessages, toAiSdkTools } from "skillctx/ai-sdk";
+import {
+  createAiSdkLoop,
+  fromAiSdkMessages,
+  skillctxPrepareStep,
+  toAiSdkMessages,
+  toAiSdkTools,
+} from "skillctx/ai-sdk";
 import type { AgentContext } from "skillctx";
 import { put } from "../packages/core/src/testing/temp-dir.js";
 import { spyOnSteps } from "./helpers/agent-scenario.js";
@@ -26,7 +32,12 @@ function context(): Promise<AgentContext> {
     skills: [suite.copy.skills, `${suite.copy.cwd}/db-rules.md`, `${suite.copy.cwd}/docs-rules.md`],
     systemPrompt: "Host prompt.",
     tools: [
-      { name: "Read", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } } }, execute: () => "contents" },
+      {
+        name: "Read",
+        description: "Read a file",
+        inputSchema: { type: "object", properties: { path: { type: "string" } } },
+        execute: () => "contents",
+      },
       { name: "Write", description: "Write a file", execute: () => "written" },
     ],
   });
@@ -37,7 +48,13 @@ const prepare = async (step: PrepareStep, messages: ModelMessage[], stepNumber =
 
 const transcript = (): ModelMessage[] => [
   { role: "system", content: "sys" },
-  { role: "user", content: [{ type: "text", text: "look" }, { type: "image", image: "https://example.com/a.png" }] },
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "look" },
+      { type: "image", image: "https://example.com/a.png" },
+    ],
+  },
   {
     role: "assistant",
     content: [
@@ -52,7 +69,12 @@ const transcript = (): ModelMessage[] => [
     content: [
       { type: "tool-result", toolCallId: "a", toolName: "Read", output: { type: "text", value: "readme" } },
       { type: "tool-result", toolCallId: "b", toolName: "Read", output: { type: "json", value: { rows: 2 } } },
-      { type: "tool-result", toolCallId: "c", toolName: "Read", output: { type: "content", value: [{ type: "text", text: "# Guide" }] } },
+      {
+        type: "tool-result",
+        toolCallId: "c",
+        toolName: "Read",
+        output: { type: "content", value: [{ type: "text", text: "# Guide" }] },
+      },
     ],
   },
 ];
@@ -63,7 +85,13 @@ describe("AI SDK messages", () => {
     const neutral = fromAiSdkMessages(messages);
     expect(neutral).toEqual([
       { role: "system", content: "sys" },
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", image: "https://example.com/a.png" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", image: "https://example.com/a.png" },
+        ],
+      },
       {
         role: "assistant",
         content: [{ type: "text", text: "Reading three files." }],
@@ -92,7 +120,14 @@ describe("AI SDK messages", () => {
     const messages = transcript();
     const result = await prepare(step, messages);
     expect(result.system).toContain("Host prompt.");
-    expect(result.activeTools).toEqual(["Read", "Write", "load_skill", "read_skill_resource", "run_skill_script", "unload_skill"]);
+    expect(result.activeTools).toEqual([
+      "Read",
+      "Write",
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+    ]);
     const out = result.messages!;
     // Messages without attachments are the host's own objects.
     for (const i of [0, 1, 2]) expect(out[i]).toBe(messages[i]);
@@ -101,7 +136,9 @@ describe("AI SDK messages", () => {
     expect(parts[0]).toBe((messages[3] as ToolMessage).content[0]);
     // A json output becomes text: its JSON, a blank line, the rule.
     expect(parts[1]!.output.type).toBe("text");
-    expect(String(parts[1]!.output.value)).toMatch(/^\{"rows":2\}\n\n<skill name="db-rules" trigger="path" match="src\/db\/schema.ts">/);
+    expect(String(parts[1]!.output.value)).toMatch(
+      /^\{"rows":2\}\n\n<skill name="db-rules" trigger="path" match="src\/db\/schema.ts">/,
+    );
     expect(String(parts[1]!.output.value)).toContain(DB_RULE);
     // A content output gets the rule as one more text part.
     expect(parts[2]!.output.type).toBe("content");
@@ -118,7 +155,15 @@ describe("AI SDK messages", () => {
 
   it("a user message gets the keyword skill as extra text parts after the host's own parts", async () => {
     const ctx = await suite.context({
-      skills: [{ name: "tax", description: "Tax words.", content: "A payer pays.", source: { kind: "inline", format: "inline", scope: "programmatic" }, trigger: { type: "keyword", keywords: ["tax"] } }],
+      skills: [
+        {
+          name: "tax",
+          description: "Tax words.",
+          content: "A payer pays.",
+          source: { kind: "inline", format: "inline", scope: "programmatic" },
+          trigger: { type: "keyword", keywords: ["tax"] },
+        },
+      ],
     });
     const out = (await prepare(skillctxPrepareStep(ctx), [{ role: "user", content: "a tax question" }])).messages!;
     const parts = (out[0] as Extract<ModelMessage, { role: "user" }>).content as Array<{ type: string; text: string }>;
@@ -147,7 +192,10 @@ describe("AI SDK messages", () => {
     const messages = transcript();
     await prepare(step, messages);
     const edited = messages.slice();
-    edited[3] = { role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "Read", output: { type: "text", value: "changed" } }] };
+    edited[3] = {
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "a", toolName: "Read", output: { type: "text", value: "changed" } }],
+    };
     const out = await prepare(step, edited, 1);
     for (const i of [0, 1, 2]) expect(seen[1]![i]).toBe(seen[0]![i]);
     expect(seen[1]!.slice(3)).toEqual([{ role: "tool", content: "changed", toolCallId: "a" }]);
@@ -157,9 +205,18 @@ describe("AI SDK messages", () => {
   it("toAiSdkTools: each tool runs ctx.callTool and shows the model text or error text", async () => {
     const ctx = await context();
     const tools = toAiSdkTools(ctx);
-    expect(Object.keys(tools)).toEqual(["Read", "Write", "load_skill", "read_skill_resource", "run_skill_script", "unload_skill"]);
+    expect(Object.keys(tools)).toEqual([
+      "Read",
+      "Write",
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+    ]);
     const load = tools.load_skill!;
-    const schema = (load.inputSchema as { "~standard": { jsonSchema: { input(o: unknown): Record<string, unknown> } } })["~standard"];
+    const schema = (
+      load.inputSchema as { "~standard": { jsonSchema: { input(o: unknown): Record<string, unknown> } } }
+    )["~standard"];
     const json = schema.jsonSchema.input({ target: "draft-07" });
     expect(json).toEqual(ctx.listTools()[2]!.inputSchema);
     json.mutated = true;
@@ -167,27 +224,52 @@ describe("AI SDK messages", () => {
     const options = { toolCallId: "x", messages: [] };
     const ok = await load.execute!({ name: "with-resources" }, options);
     expect(ok.content).toContain('<skill-loaded name="with-resources">');
-    expect(await load.toModelOutput!({ toolCallId: "x", input: {}, output: ok })).toEqual({ type: "text", value: ok.content });
+    expect(await load.toModelOutput!({ toolCallId: "x", input: {}, output: ok })).toEqual({
+      type: "text",
+      value: ok.content,
+    });
     const bad = await load.execute!({ name: 5 }, options);
-    expect(await load.toModelOutput!({ toolCallId: "x", input: {}, output: bad })).toEqual({ type: "error-text", value: bad.content });
+    expect(await load.toModelOutput!({ toolCallId: "x", input: {}, output: bad })).toEqual({
+      type: "error-text",
+      value: bad.content,
+    });
   });
 
   it("createAiSdkLoop: one tool set, the same entry objects from step to step, narrowed by allowed-tools, the host's entry kept", async () => {
     const ctx = await context();
     const loop = createAiSdkLoop(ctx);
     const read = loop.tools.Read;
-    const host = { description: "host", inputSchema: { "~standard": { version: 1, vendor: "x", validate: (value: unknown) => ({ value }) } }, execute: async () => "h" };
+    const host = {
+      description: "host",
+      inputSchema: { "~standard": { version: 1, vendor: "x", validate: (value: unknown) => ({ value }) } },
+      execute: async () => "h",
+    };
     (loop.tools as Record<string, unknown>).weather = host;
     expect(Object.getPrototypeOf(loop.tools)).toBeNull();
     const messages: ModelMessage[] = [{ role: "user", content: "hi" }];
     const first = await prepare(loop.prepareStep, messages);
     expect(first).not.toHaveProperty("activeTools");
-    expect(Object.keys(loop.tools)).toEqual(["Read", "Write", "load_skill", "read_skill_resource", "run_skill_script", "unload_skill", "weather"]);
+    expect(Object.keys(loop.tools)).toEqual([
+      "Read",
+      "Write",
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+      "weather",
+    ]);
     expect(loop.tools.Read).toBe(read);
     await loop.tools.load_skill!.execute!({ name: "pdf-forms" }, { toolCallId: "l", messages: [] });
     await prepare(loop.prepareStep, messages, 1);
     // pdf-forms allows Read and run_skill_script: Write leaves the set; the host's entry stays.
-    expect(Object.keys(loop.tools)).toEqual(["Read", "load_skill", "read_skill_resource", "run_skill_script", "unload_skill", "weather"]);
+    expect(Object.keys(loop.tools)).toEqual([
+      "Read",
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+      "weather",
+    ]);
     expect(loop.tools.Read).toBe(read);
     expect(loop.tools.weather).toBe(host);
   });

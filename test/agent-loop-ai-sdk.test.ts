@@ -31,12 +31,20 @@ type ToolSet = import("ai").ToolSet;
 type CallOptions = Parameters<InstanceType<typeof MockLanguageModelV3>["doGenerate"]>[0];
 type GenerateResult = Awaited<ReturnType<InstanceType<typeof MockLanguageModelV3>["doGenerate"]>>;
 type Prompt = CallOptions["prompt"];
-type StreamPart = Awaited<ReturnType<InstanceType<typeof MockLanguageModelV3>["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
+type StreamPart =
+  Awaited<ReturnType<InstanceType<typeof MockLanguageModelV3>["doStream"]>>["stream"] extends ReadableStream<infer P>
+    ? P
+    : never;
 
-const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
 
 function content(turn: Turn, id: string): GenerateResult["content"] {
-  return "text" in turn ? [{ type: "text", text: turn.text }] : [{ type: "tool-call", toolCallId: id, toolName: turn.call, input: JSON.stringify(turn.input) }];
+  return "text" in turn
+    ? [{ type: "text", text: turn.text }]
+    : [{ type: "tool-call", toolCallId: id, toolName: turn.call, input: JSON.stringify(turn.input) }];
 }
 const finish = (turn: Turn): GenerateResult["finishReason"] =>
   "text" in turn ? { unified: "stop", raw: "stop" } : { unified: "tool-calls", raw: "tool_calls" };
@@ -58,9 +66,21 @@ function scriptedModel(script: Turn[], prefix = "c") {
     doStream: async (options) => {
       const turn = next(options);
       const parts = content(turn, `${prefix}${calls.length}`).flatMap((part): StreamPart[] =>
-        part.type === "text" ? [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: part.text }, { type: "text-end", id: "t" }] : [part as StreamPart],
+        part.type === "text"
+          ? [
+              { type: "text-start", id: "t" },
+              { type: "text-delta", id: "t", delta: part.text },
+              { type: "text-end", id: "t" },
+            ]
+          : [part as StreamPart],
       );
-      return { stream: convertArrayToReadableStream<StreamPart>([{ type: "stream-start", warnings: [] }, ...parts, { type: "finish", finishReason: finish(turn), usage }]) };
+      return {
+        stream: convertArrayToReadableStream<StreamPart>([
+          { type: "stream-start", warnings: [] },
+          ...parts,
+          { type: "finish", finishReason: finish(turn), usage },
+        ]),
+      };
     },
   });
   return { model, calls };
@@ -73,7 +93,8 @@ function lastToolResult(options: CallOptions): { toolName: string; output: { typ
   expect(last.role).toBe("tool");
   return (last.content as Array<{ toolName: string; output: { type: string; value?: unknown } }>).at(-1)!;
 }
-const userTexts = (prompt: Prompt, index: number) => (prompt[index]!.content as Array<{ type: string; text: string }>).map((p) => p.text);
+const userTexts = (prompt: Prompt, index: number) =>
+  (prompt[index]!.content as Array<{ type: string; text: string }>).map((p) => p.text);
 
 /** Each request's serialised prompt begins with the previous one's: the prefix never changes. */
 function expectStablePrefixes(calls: CallOptions[]): void {
@@ -92,10 +113,21 @@ describe("generateText with createAiSdkLoop", () => {
     const steps: ContextStep[] = [];
     const { model, calls } = scriptedModel(RUN);
     const messages: ModelMessage[] = [{ role: "user", content: USER_TEXT }];
-    const result = await ai.generateText({ model, ...createAiSdkLoop(ctx, { onStep: (step) => steps.push(step) }), stopWhen: ai.stepCountIs(10), messages });
+    const result = await ai.generateText({
+      model,
+      ...createAiSdkLoop(ctx, { onStep: (step) => steps.push(step) }),
+      stopWhen: ai.stepCountIs(10),
+      messages,
+    });
 
     expect(result.text).toBe("Done: noted.");
-    expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([["Read"], ["load_skill"], ["mcp__notes__echo"], ["Write"], []]);
+    expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName))).toEqual([
+      ["Read"],
+      ["load_skill"],
+      ["mcp__notes__echo"],
+      ["Write"],
+      [],
+    ]);
     expect(calls).toHaveLength(5);
 
     // system: the context's, the same bytes on every request, with the catalog and without skill bodies.
@@ -116,7 +148,9 @@ describe("generateText with createAiSdkLoop", () => {
     const read = lastToolResult(calls[1]!);
     expect(read.toolName).toBe("Read");
     expect(read.output.type).toBe("text");
-    expect(String(read.output.value)).toMatch(new RegExp(`^${escape(SCHEMA_TEXT)}\\n\\n<skill name="db-rules" trigger="path" match="src/db/schema.ts">`));
+    expect(String(read.output.value)).toMatch(
+      new RegExp(`^${escape(SCHEMA_TEXT)}\\n\\n<skill name="db-rules" trigger="path" match="src/db/schema.ts">`),
+    );
     expect(String(read.output.value)).toContain(PATH_RULE_TEXT);
 
     // Request 3: load_skill answered with the body; the notes server's tool is offered in the same run,
@@ -129,7 +163,10 @@ describe("generateText with createAiSdkLoop", () => {
     });
 
     // Request 4: the MCP tool ran. Request 5: Write, not offered, never ran; the model was told.
-    expect(lastToolResult(calls[3]!)).toMatchObject({ toolName: "mcp__notes__echo", output: { type: "text", value: "remember Ada" } });
+    expect(lastToolResult(calls[3]!)).toMatchObject({
+      toolName: "mcp__notes__echo",
+      output: { type: "text", value: "remember Ada" },
+    });
     const refused = lastToolResult(calls[4]!);
     expect(refused).toMatchObject({ toolName: "Write", output: { type: "error-text" } });
     expect(String(refused.output.value)).toContain("Write");
@@ -166,7 +203,10 @@ describe("generateText with createAiSdkLoop", () => {
     expect(JSON.stringify(first.prompt.slice(0, previous.length))).toBe(JSON.stringify(previous));
     expect(first.prompt.at(-1)).toEqual({ role: "user", content: [{ type: "text", text: RESUMED_USER_TEXT }] });
     expect(second.calls.map(toolNames)).toEqual([NOTES_TOOLS, NOTES_TOOLS]);
-    expect(lastToolResult(second.calls[1]!)).toMatchObject({ toolName: "mcp__notes__echo", output: { type: "text", value: "again" } });
+    expect(lastToolResult(second.calls[1]!)).toMatchObject({
+      toolName: "mcp__notes__echo",
+      output: { type: "text", value: "again" },
+    });
     expect(resumedSteps.map((step) => step.activated)).toEqual([[], []]);
   });
 
@@ -184,11 +224,19 @@ describe("generateText with createAiSdkLoop", () => {
       ],
     });
     const { model, calls } = scriptedModel([{ call: "mcp__calc__add", input: { a: 2, b: 3 } }, { text: "5" }]);
-    const result = await ai.generateText({ model, ...createAiSdkLoop(ctx), stopWhen: ai.stepCountIs(5), prompt: "please calculate 2 + 3" });
+    const result = await ai.generateText({
+      model,
+      ...createAiSdkLoop(ctx),
+      stopWhen: ai.stepCountIs(5),
+      prompt: "please calculate 2 + 3",
+    });
     expect(result.text).toBe("5");
     expect(toolNames(calls[0]!)).toContain("mcp__calc__add");
     expect(userTexts(calls[0]!.prompt, 1)[1]).toContain("Use mcp__calc__add for sums.");
-    expect(lastToolResult(calls[1]!)).toMatchObject({ toolName: "mcp__calc__add", output: { type: "text", value: "5" } });
+    expect(lastToolResult(calls[1]!)).toMatchObject({
+      toolName: "mcp__calc__add",
+      output: { type: "text", value: "5" },
+    });
   });
 
   it("with toolFilter refuse, keeps the tool list byte-stable until a server adds tools, and answers with skillctx's refusal", async () => {
@@ -218,10 +266,18 @@ describe("generateText with createAiSdkLoop", () => {
       inputSchema: ai.jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } } }),
       execute: async ({ city }) => (weather.push(city), "sunny"),
     });
-    const { model, calls } = scriptedModel([{ call: "load_skill", input: { name: "notes" } }, { call: "weather", input: { city: "Oslo" } }, { text: "ok" }]);
+    const { model, calls } = scriptedModel([
+      { call: "load_skill", input: { name: "notes" } },
+      { call: "weather", input: { city: "Oslo" } },
+      { text: "ok" },
+    ]);
     await ai.generateText({ model, ...loop, stopWhen: ai.stepCountIs(5), prompt: "hi" });
     // skillctx's tools first, in the context's order, then the host's.
-    expect(calls.map(toolNames)).toEqual([[...ALL_TOOLS, "weather"], [...NOTES_TOOLS, "weather"], [...NOTES_TOOLS, "weather"]]);
+    expect(calls.map(toolNames)).toEqual([
+      [...ALL_TOOLS, "weather"],
+      [...NOTES_TOOLS, "weather"],
+      [...NOTES_TOOLS, "weather"],
+    ]);
     expect(weather).toEqual(["Oslo"]);
   });
 });
@@ -235,7 +291,10 @@ describe("streamText and ToolLoopAgent with createAiSdkLoop", () => {
     expect(await stream.text).toBe("Done: noted.");
     expect(calls.map(toolNames)).toEqual([ALL_TOOLS, ALL_TOOLS, NOTES_TOOLS, NOTES_TOOLS, NOTES_TOOLS]);
     expect(String(lastToolResult(calls[1]!).output.value)).toContain(PATH_RULE_TEXT);
-    expect(lastToolResult(calls[3]!)).toMatchObject({ toolName: "mcp__notes__echo", output: { type: "text", value: "remember Ada" } });
+    expect(lastToolResult(calls[3]!)).toMatchObject({
+      toolName: "mcp__notes__echo",
+      output: { type: "text", value: "remember Ada" },
+    });
     expect(lastToolResult(calls[4]!).output.type).toBe("error-text");
     expect(log).toEqual(['Read {"path":"src/db/schema.ts"}']);
     expectStablePrefixes(calls);

@@ -37,11 +37,20 @@ async function setup(): Promise<{ client: Client; provider: FakeProvider }> {
 }
 
 /** The loop of the README. */
-async function loop(ctx: AgentContext, client: Client, history: MessageParam[], steps: ContextStep[] = []): Promise<void> {
+async function loop(
+  ctx: AgentContext,
+  client: Client,
+  history: MessageParam[],
+  steps: ContextStep[] = [],
+): Promise<void> {
   for (let turn = 0; turn < 10; turn++) {
     const step = await ctx.buildContext(fromAnthropicMessages(history));
     steps.push(step);
-    const response = await client.messages.create({ model: "claude-test", max_tokens: 1024, ...toAnthropicRequest(step) });
+    const response = await client.messages.create({
+      model: "claude-test",
+      max_tokens: 1024,
+      ...toAnthropicRequest(step),
+    });
     history.push({ role: "assistant", content: response.content });
     if (response.stop_reason !== "tool_use") return;
     history.push({ role: "user", content: await runAnthropicToolUses(ctx, response.content) });
@@ -50,9 +59,18 @@ async function loop(ctx: AgentContext, client: Client, history: MessageParam[], 
 }
 
 type Json = Record<string, unknown>;
-type Block = { type: string; text?: string; content?: Block[]; tool_use_id?: string; is_error?: boolean; cache_control?: unknown };
-const messagesOf = (request: RecordedRequest) => request.body.messages as Array<{ role: string; content: string | Block[] }>;
-const toolNames = (request: RecordedRequest) => ((request.body.tools ?? []) as Array<{ name: string }>).map((tool) => tool.name);
+type Block = {
+  type: string;
+  text?: string;
+  content?: Block[];
+  tool_use_id?: string;
+  is_error?: boolean;
+  cache_control?: unknown;
+};
+const messagesOf = (request: RecordedRequest) =>
+  request.body.messages as Array<{ role: string; content: string | Block[] }>;
+const toolNames = (request: RecordedRequest) =>
+  ((request.body.tools ?? []) as Array<{ name: string }>).map((tool) => tool.name);
 const lastResult = (request: RecordedRequest): Block => {
   const last = messagesOf(request).at(-1)!;
   expect(last.role).toBe("user");
@@ -65,7 +83,9 @@ const lastResult = (request: RecordedRequest): Block => {
 function expectStablePrefix(requests: RecordedRequest[]): void {
   for (let k = 1; k < requests.length; k++) {
     const before = withoutCacheControl(messagesOf(requests[k - 1]!)).map((m) => JSON.stringify(m));
-    const after = withoutCacheControl(messagesOf(requests[k]!)).slice(0, before.length).map((m) => JSON.stringify(m));
+    const after = withoutCacheControl(messagesOf(requests[k]!))
+      .slice(0, before.length)
+      .map((m) => JSON.stringify(m));
     expect(after, `request ${k + 1} begins with request ${k}`).toEqual(before);
     expect(JSON.stringify(requests[k]!.body.system)).toBe(JSON.stringify(requests[k - 1]!.body.system));
     // The previous request's end carries a breakpoint again: the cache entry it wrote is read from there.
@@ -82,12 +102,17 @@ describe("Messages API loop through the official client", () => {
     const history: MessageParam[] = [{ role: "user", content: USER_TEXT }];
     const steps: ContextStep[] = [];
     await loop(ctx, client, history, steps);
-    expect(history.at(-1)).toEqual({ role: "assistant", content: [{ type: "text", text: "Done: noted.", citations: null }] });
+    expect(history.at(-1)).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "Done: noted.", citations: null }],
+    });
     const requests = provider.requests;
     expect(requests.map((r) => r.api)).toEqual(Array(5).fill("anthropic"));
 
     // system: one text block with a breakpoint, the same bytes every request.
-    expect(requests[0]!.body.system).toEqual([{ type: "text", text: expect.stringContaining(HOST_PROMPT), cache_control: { type: "ephemeral" } }]);
+    expect(requests[0]!.body.system).toEqual([
+      { type: "text", text: expect.stringContaining(HOST_PROMPT), cache_control: { type: "ephemeral" } },
+    ]);
 
     // The keyword skill as a text block after the user's text.
     const user = messagesOf(requests[0]!)[0]!;
@@ -109,16 +134,39 @@ describe("Messages API loop through the official client", () => {
     // Tools: Anthropic.Tool definitions, a breakpoint on the last; the notes tool from request 3 on.
     expect(requests.map(toolNames)).toEqual([ALL_TOOLS, ALL_TOOLS, NOTES_TOOLS, NOTES_TOOLS, NOTES_TOOLS]);
     const tools = requests[0]!.body.tools as Json[];
-    expect(tools[0]).toEqual({ name: "Read", description: "Read a file", input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false } });
-    expect(tools.map((tool) => tool.cache_control)).toEqual([...Array(tools.length - 1).fill(undefined), { type: "ephemeral" }]);
+    expect(tools[0]).toEqual({
+      name: "Read",
+      description: "Read a file",
+      input_schema: {
+        type: "object",
+        properties: { path: { type: "string" } },
+        required: ["path"],
+        additionalProperties: false,
+      },
+    });
+    expect(tools.map((tool) => tool.cache_control)).toEqual([
+      ...Array(tools.length - 1).fill(undefined),
+      { type: "ephemeral" },
+    ]);
 
     expect(String(lastResult(requests[2]!).content)).toMatch(/^<skill-loaded name="notes">/);
-    expect(lastResult(requests[3]!)).toEqual({ type: "tool_result", tool_use_id: "toolu_3_0", content: "remember Ada", cache_control: { type: "ephemeral" } });
+    expect(lastResult(requests[3]!)).toEqual({
+      type: "tool_result",
+      tool_use_id: "toolu_3_0",
+      content: "remember Ada",
+      cache_control: { type: "ephemeral" },
+    });
     const refused = lastResult(requests[4]!);
     expect(refused.is_error).toBe(true);
     expect(String(refused.content)).toMatch(/^The tool "Write" is not allowed while the skill "notes" is active/);
     expect(log).toEqual(['Read {"path":"src/db/schema.ts"}']);
-    expect(steps.map((step) => step.activated.map((a) => `${a.skill}:${a.trigger}`))).toEqual([["tax-terms:keyword"], ["db-rules:path"], ["notes:load"], [], []]);
+    expect(steps.map((step) => step.activated.map((a) => `${a.skill}:${a.trigger}`))).toEqual([
+      ["tax-terms:keyword"],
+      ["db-rules:path"],
+      ["notes:load"],
+      [],
+      [],
+    ]);
 
     // Breakpoints: at most four, on system, tools, the last message and the previous request's end.
     for (const request of requests) {
@@ -137,7 +185,10 @@ describe("Messages API loop through the official client", () => {
     await loop(resumed, client, history);
     const again = requests.slice(5);
     expectStablePrefix([requests[4]!, ...again]);
-    expect(messagesOf(again[0]!).at(-1)).toEqual({ role: "user", content: [{ type: "text", text: RESUMED_USER_TEXT, cache_control: { type: "ephemeral" } }] });
+    expect(messagesOf(again[0]!).at(-1)).toEqual({
+      role: "user",
+      content: [{ type: "text", text: RESUMED_USER_TEXT, cache_control: { type: "ephemeral" } }],
+    });
     expect(again.map(toolNames)).toEqual([NOTES_TOOLS, NOTES_TOOLS]);
     expect(lastResult(again[1]!)).toMatchObject({ tool_use_id: "toolu_6_0", content: "again" });
   });
@@ -147,15 +198,25 @@ describe("Messages API loop through the official client", () => {
     const ctx = await scenario.context(log);
     const { client, provider } = await setup();
     provider.script(
-      { calls: [{ name: "Read", input: { path: "README.md" } }, { name: "Read", input: { path: "src/db/schema.ts" } }] },
+      {
+        calls: [
+          { name: "Read", input: { path: "README.md" } },
+          { name: "Read", input: { path: "src/db/schema.ts" } },
+        ],
+      },
       { text: "ok" },
     );
     const history: MessageParam[] = [{ role: "user", content: "look at two files" }];
     for (let turn = 0; turn < 2; turn++) {
       const step = await ctx.buildContext(fromAnthropicMessages(history));
-      const response = await client.messages.create({ model: "claude-test", max_tokens: 64, ...toAnthropicRequest(step, { cacheControl: false }) });
+      const response = await client.messages.create({
+        model: "claude-test",
+        max_tokens: 64,
+        ...toAnthropicRequest(step, { cacheControl: false }),
+      });
       history.push({ role: "assistant", content: response.content });
-      if (response.stop_reason === "tool_use") history.push({ role: "user", content: await runAnthropicToolUses(ctx, response.content) });
+      if (response.stop_reason === "tool_use")
+        history.push({ role: "user", content: await runAnthropicToolUses(ctx, response.content) });
     }
     const second = provider.requests[1]!;
     expect(second.raw).not.toContain("cache_control");

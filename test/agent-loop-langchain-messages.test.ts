@@ -6,7 +6,12 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { HostTool, Message } from "skillctx";
-import { fromLangChainMessages, runLangChainToolCalls, toLangChainMessages, toLangChainTools } from "skillctx/langchain";
+import {
+  fromLangChainMessages,
+  runLangChainToolCalls,
+  toLangChainMessages,
+  toLangChainTools,
+} from "skillctx/langchain";
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { useEngineFixture } from "./helpers/engine-fixture.js";
@@ -33,14 +38,21 @@ describe("fromLangChainMessages", () => {
     const out = fromLangChainMessages([
       new SystemMessage("Be brief."),
       new HumanMessage({ content: [{ type: "text", text: "Look at this" }, image] }),
-      new AIMessage({ content: "Reading.", tool_calls: [{ id: "c1", name: "read_file", args: { path: "src/db/schema.ts" }, type: "tool_call" }] }),
+      new AIMessage({
+        content: "Reading.",
+        tool_calls: [{ id: "c1", name: "read_file", args: { path: "src/db/schema.ts" }, type: "tool_call" }],
+      }),
       new ToolMessage({ content: "export const schema = {};", tool_call_id: "c1", name: "read_file" }),
       new ChatMessage({ content: "From a generic user", role: "user" }),
     ]);
     expect(out).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: [{ type: "text", text: "Look at this" }, image] },
-      { role: "assistant", content: "Reading.", toolCalls: [{ id: "c1", name: "read_file", args: { path: "src/db/schema.ts" } }] },
+      {
+        role: "assistant",
+        content: "Reading.",
+        toolCalls: [{ id: "c1", name: "read_file", args: { path: "src/db/schema.ts" } }],
+      },
       { role: "tool", content: "export const schema = {};", toolCallId: "c1" },
       { role: "user", content: "From a generic user" },
     ]);
@@ -52,7 +64,10 @@ describe("toLangChainMessages", () => {
     const ctx = await context();
     const history = fromLangChainMessages([
       new HumanMessage("Fill the tax form"),
-      new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "read_file", args: { path: "src/db/schema.ts" }, type: "tool_call" }] }),
+      new AIMessage({
+        content: "",
+        tool_calls: [{ id: "c1", name: "read_file", args: { path: "src/db/schema.ts" }, type: "tool_call" }],
+      }),
       new ToolMessage({ content: "export const schema = {};", tool_call_id: "c1" }),
     ]);
     const step = await ctx.buildContext(history);
@@ -65,7 +80,9 @@ describe("toLangChainMessages", () => {
       { type: "text", text: step.attachments[0]!.text },
     ]);
     expect(ai).toBeInstanceOf(AIMessage);
-    expect((ai as AIMessage).tool_calls).toEqual([{ id: "c1", name: "read_file", args: { path: "src/db/schema.ts" }, type: "tool_call" }]);
+    expect((ai as AIMessage).tool_calls).toEqual([
+      { id: "c1", name: "read_file", args: { path: "src/db/schema.ts" }, type: "tool_call" },
+    ]);
     expect(tool).toBeInstanceOf(ToolMessage);
     const toolMessage = tool as ToolMessage;
     expect(toolMessage.tool_call_id).toBe("c1");
@@ -102,7 +119,12 @@ describe("toLangChainTools and runLangChainToolCalls", () => {
     });
     const viaCall = await readTool.invoke({ id: "c9", name: "read_file", args: { path: "a.txt" }, type: "tool_call" });
     expect(viaCall).toBeInstanceOf(ToolMessage);
-    expect(viaCall).toMatchObject({ tool_call_id: "c9", name: "read_file", status: "success", content: "contents of a.txt" });
+    expect(viaCall).toMatchObject({
+      tool_call_id: "c9",
+      name: "read_file",
+      status: "success",
+      content: "contents of a.txt",
+    });
     expect(await readTool.invoke({ path: "b.txt" })).toBe("contents of b.txt");
   });
 

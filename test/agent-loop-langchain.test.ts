@@ -24,7 +24,8 @@ const SERVER = path.join(ROOT, "fixtures/mcp/server.mjs");
 const PROJECT_SKILLS = {
   "tax-terms.md": "---\ntriggers:\n  - tax form\n---\nA tax form has a payer and a payee.\n",
   "forms-rules.md": "---\npaths: forms/**\n---\nForm files are read-only; write filled forms to out/.\n",
-  "notes/SKILL.md": "---\nname: notes\ndescription: Keeps notes through the notes MCP server.\n---\nCall the notes server's echo tool.\n",
+  "notes/SKILL.md":
+    "---\nname: notes\ndescription: Keeps notes through the notes MCP server.\n---\nCall the notes server's echo tool.\n",
   "notes/.mcp.json": JSON.stringify({ mcpServers: { notes: { command: "node", args: [SERVER, "--name", "notes"] } } }),
 };
 const suite = useToolSkills({ trust: { project: true } }, async (copy) => {
@@ -38,9 +39,24 @@ const suite = useToolSkills({ trust: { project: true } }, async (copy) => {
 function hostTools(log: string[]): HostTool[] {
   const schema = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
   return [
-    { name: "Read", description: "Read a file", inputSchema: schema, execute: async (args) => (log.push(`Read ${JSON.stringify(args)}`), "%PDF form fields: name") },
-    { name: "Write", description: "Write a file", inputSchema: schema, execute: async (args) => (log.push(`Write ${JSON.stringify(args)}`), "written") },
-    { name: "Bash", description: "Run a command", inputSchema: { type: "object", properties: { command: { type: "string" } } }, execute: async () => "ran" },
+    {
+      name: "Read",
+      description: "Read a file",
+      inputSchema: schema,
+      execute: async (args) => (log.push(`Read ${JSON.stringify(args)}`), "%PDF form fields: name"),
+    },
+    {
+      name: "Write",
+      description: "Write a file",
+      inputSchema: schema,
+      execute: async (args) => (log.push(`Write ${JSON.stringify(args)}`), "written"),
+    },
+    {
+      name: "Bash",
+      description: "Run a command",
+      inputSchema: { type: "object", properties: { command: { type: "string" } } },
+      execute: async () => "ran",
+    },
   ];
 }
 
@@ -50,7 +66,8 @@ const options = (log: string[], extra: Partial<AgentContextOptions> = {}): Parti
   ...extra,
 });
 
-const text = (content: unknown): string[] => (typeof content === "string" ? [content] : (content as Array<{ text?: string }>).map((part) => part.text ?? ""));
+const text = (content: unknown): string[] =>
+  typeof content === "string" ? [content] : (content as Array<{ text?: string }>).map((part) => part.text ?? "");
 const names = (call: RecordedCall) => call.tools.map((tool) => tool.name);
 const last = (call: RecordedCall) => call.messages[call.messages.length - 1]!;
 
@@ -72,7 +89,9 @@ describe("createAgent with skillctxMiddleware", () => {
       .respondWithTools([{ id: "c6", name: "mcp__notes__echo", args: { text: "kept" } }])
       .respond(new AIMessage("Done: the form is filled."));
     const agent = createAgent({ model, middleware: [skillctxMiddleware(ctx, { onStep: (step) => steps.push(step) })] });
-    const result = await agent.invoke({ messages: [new HumanMessage("Please fill the tax form for Ada from forms/ada.pdf.")] });
+    const result = await agent.invoke({
+      messages: [new HumanMessage("Please fill the tax form for Ada from forms/ada.pdf.")],
+    });
 
     const calls = recorded();
     expect(calls).toHaveLength(7);
@@ -116,7 +135,9 @@ describe("createAgent with skillctxMiddleware", () => {
 
     // The refused call never ran and reached the model as an error ToolMessage.
     expect(last(calls[3]!)).toMatchObject({ type: "tool", tool_call_id: "c3", status: "error" });
-    expect(text(last(calls[3]!).content).join("")).toContain('The tool "Write" is not allowed while the skill "pdf-forms" is active');
+    expect(text(last(calls[3]!).content).join("")).toContain(
+      'The tool "Write" is not allowed while the skill "pdf-forms" is active',
+    );
     expect(log.filter((line) => line.startsWith("Write"))).toEqual([]);
 
     // Mid-run tool: loading notes starts its MCP server; the next call lists its tools with their own schema.
@@ -139,12 +160,25 @@ describe("createAgent with skillctxMiddleware", () => {
     // Resume: a new context from the saved state and a new agent over the same history.
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await AgentContext.create({ cwd: suite.copy.cwd, skills: [suite.copy.skills], guidance: false, trust: { project: true }, ...options(log), state: saved });
+    const resumed = await AgentContext.create({
+      cwd: suite.copy.cwd,
+      skills: [suite.copy.skills],
+      guidance: false,
+      trust: { project: true },
+      ...options(log),
+      state: saved,
+    });
     try {
       const second = recordingModel();
       // Message ids of its own: fakeModel numbers its answers from "0", and the agent's state replaces a message with a known id.
       second.model
-        .respond(new AIMessage({ id: "resumed-0", content: "", tool_calls: [{ id: "c7", name: "mcp__notes__echo", args: { text: "again" }, type: "tool_call" }] }))
+        .respond(
+          new AIMessage({
+            id: "resumed-0",
+            content: "",
+            tool_calls: [{ id: "c7", name: "mcp__notes__echo", args: { text: "again" }, type: "tool_call" }],
+          }),
+        )
         .respond(new AIMessage({ id: "resumed-1", content: "Bye." }));
       const again = createAgent({ model: second.model, middleware: [skillctxMiddleware(resumed)] });
       await again.invoke({ messages: [...result.messages, new HumanMessage("Echo it again, please.")] });
@@ -194,7 +228,9 @@ describe("createAgent with skillctxMiddleware", () => {
       .respondWithTools([{ id: "c1", name: "load_skill", args: { name: "pdf-forms" } }])
       .respondWithTools([{ id: "c2", name: "Write", args: { path: "out.pdf" } }])
       .respond(new AIMessage("ok"));
-    await createAgent({ model, middleware: [skillctxMiddleware(ctx)] }).invoke({ messages: [new HumanMessage("Fill the form.")] });
+    await createAgent({ model, middleware: [skillctxMiddleware(ctx)] }).invoke({
+      messages: [new HumanMessage("Fill the form.")],
+    });
     const calls = recorded();
     const tools = calls.map((call) => JSON.stringify(call.tools));
     for (const bound of tools) expect(bound).toBe(tools[0]);
@@ -216,7 +252,9 @@ describe("createAgent with skillctxMiddleware", () => {
     });
     const { model, recorded } = recordingModel();
     model.respondWithTools([{ id: "c1", name: "weather", args: { city: "Paris" } }]).respond(new AIMessage("ok"));
-    await createAgent({ model, tools: [weather], middleware: [skillctxMiddleware(ctx)] }).invoke({ messages: [new HumanMessage("Weather?")] });
+    await createAgent({ model, tools: [weather], middleware: [skillctxMiddleware(ctx)] }).invoke({
+      messages: [new HumanMessage("Weather?")],
+    });
     const calls = recorded();
     expect(names(calls[0]!)).toEqual([...HOST, ...SKILL_TOOLS, "weather"]);
     expect(last(calls[1]!)).toMatchObject({ type: "tool", tool_call_id: "c1", content: "Sunny in Paris" });

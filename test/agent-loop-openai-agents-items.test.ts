@@ -4,7 +4,12 @@
  * recognised by position and content, so the engine sees the known prefix as the same objects.
  */
 import { describe, expect, it } from "vitest";
-import { createOpenAIAgentsLoop, fromAgentItems, skillctxInputFilter, toOpenAIAgentsTools } from "skillctx/openai-agents";
+import {
+  createOpenAIAgentsLoop,
+  fromAgentItems,
+  skillctxInputFilter,
+  toOpenAIAgentsTools,
+} from "skillctx/openai-agents";
 import type { AgentContext } from "skillctx";
 import { put } from "../packages/core/src/testing/temp-dir.js";
 import { spyOnSteps } from "./helpers/agent-scenario.js";
@@ -16,20 +21,28 @@ type AgentInputItem = import("@openai/agents").AgentInputItem;
 type Filter = ReturnType<typeof skillctxInputFilter>;
 
 const RULE = "Schema changes need a migration file.";
-const suite = useToolSkills({}, (copy) => put(copy.cwd, "db-rules.md", `---\npaths: src/db/**\n---\n${RULE}\n`).then(() => undefined));
+const suite = useToolSkills({}, (copy) =>
+  put(copy.cwd, "db-rules.md", `---\npaths: src/db/**\n---\n${RULE}\n`).then(() => undefined),
+);
 
 function context(): Promise<AgentContext> {
   return suite.context({
     skills: [suite.copy.skills, `${suite.copy.cwd}/db-rules.md`],
     systemPrompt: "Host prompt.",
     tools: [
-      { name: "Read", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } } }, execute: () => "contents" },
+      {
+        name: "Read",
+        description: "Read a file",
+        inputSchema: { type: "object", properties: { path: { type: "string" } } },
+        execute: () => "contents",
+      },
       { name: "Write", description: "Write a file", execute: () => "written" },
     ],
   });
 }
 
-const filter = (f: Filter, input: AgentInputItem[]) => Promise.resolve(f({ modelData: { input, instructions: "ignored" }, agent: {} as never, context: undefined }));
+const filter = (f: Filter, input: AgentInputItem[]) =>
+  Promise.resolve(f({ modelData: { input, instructions: "ignored" }, agent: {} as never, context: undefined }));
 
 const read = (callId: string, path: string, output: unknown): AgentInputItem[] =>
   [
@@ -39,27 +52,41 @@ const read = (callId: string, path: string, output: unknown): AgentInputItem[] =
 
 describe("OpenAI Agents input filter", () => {
   it("reads items as messages, one per item", () => {
-    const items = [{ role: "user", content: "check the schema" }, ...read("f1", "src/db/schema.ts", { type: "text", text: "export const schema = {}" })] as AgentInputItem[];
+    const items = [
+      { role: "user", content: "check the schema" },
+      ...read("f1", "src/db/schema.ts", { type: "text", text: "export const schema = {}" }),
+    ] as AgentInputItem[];
     expect(fromAgentItems(items)).toEqual([
       { role: "user", content: "check the schema" },
       { role: "assistant", content: "", toolCalls: [{ id: "f1", name: "Read", args: { path: "src/db/schema.ts" } }] },
       { role: "tool", content: "export const schema = {}", toolCallId: "f1" },
     ]);
-    expect(fromAgentItems([{ type: "reasoning", content: [] } as unknown as AgentInputItem])).toEqual([{ role: "assistant", content: "" }]);
+    expect(fromAgentItems([{ type: "reasoning", content: [] } as unknown as AgentInputItem])).toEqual([
+      { role: "assistant", content: "" },
+    ]);
   });
 
   it.each([
-    ["a text output", { type: "text", text: "export const schema = {}" }, (out: unknown) => (out as { text: string }).text],
+    [
+      "a text output",
+      { type: "text", text: "export const schema = {}" },
+      (out: unknown) => (out as { text: string }).text,
+    ],
     ["a string output", "export const schema = {}", (out: unknown) => out as string],
   ])("attaches a path rule inside %s", async (_name, output, text) => {
     const ctx = await context();
-    const items = [{ role: "user", content: "check the schema" } as AgentInputItem, ...read("f1", "src/db/schema.ts", output)];
+    const items = [
+      { role: "user", content: "check the schema" } as AgentInputItem,
+      ...read("f1", "src/db/schema.ts", output),
+    ];
     const out = await filter(skillctxInputFilter(ctx), items);
     expect(out.instructions).toContain("Host prompt.");
     expect(out.input[0]).toBe(items[0]);
     expect(out.input[1]).toBe(items[1]);
     const result = text((out.input[2] as { output: unknown }).output);
-    expect(result.startsWith('export const schema = {}\n\n<skill name="db-rules" trigger="path" match="src/db/schema.ts">')).toBe(true);
+    expect(
+      result.startsWith('export const schema = {}\n\n<skill name="db-rules" trigger="path" match="src/db/schema.ts">'),
+    ).toBe(true);
     expect(result).toContain(RULE);
   });
 
@@ -89,7 +116,10 @@ describe("OpenAI Agents input filter", () => {
     const ctx = await context();
     const seen = spyOnSteps(ctx);
     const f = skillctxInputFilter(ctx);
-    const history: AgentInputItem[] = [{ role: "user", content: "check the schema" } as AgentInputItem, ...read("f1", "src/db/schema.ts", "export const schema = {}")];
+    const history: AgentInputItem[] = [
+      { role: "user", content: "check the schema" } as AgentInputItem,
+      ...read("f1", "src/db/schema.ts", "export const schema = {}"),
+    ];
     const outputs: string[] = [];
     for (let turn = 0; turn < 4; turn++) {
       // The runner clones every item before the filter, each turn.
@@ -124,7 +154,14 @@ describe("OpenAI Agents input filter", () => {
   it("function tools: isEnabled follows allowed-tools; execute answers with the result text, errors included", async () => {
     const ctx = await context();
     const tools = toOpenAIAgentsTools(ctx, { tool: agents.tool });
-    expect(tools.map((t) => t.name)).toEqual(["Read", "Write", "load_skill", "read_skill_resource", "run_skill_script", "unload_skill"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "Read",
+      "Write",
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+    ]);
     const byName = new Map(tools.map((t) => [t.name, t]));
     const runContext = new agents.RunContext();
     const loaded = await byName.get("load_skill")!.invoke(runContext, JSON.stringify({ name: "pdf-forms" }));
@@ -139,7 +176,9 @@ describe("OpenAI Agents input filter", () => {
     expect(await enabled("Write")).toBe(false);
     await byName.get("unload_skill")!.invoke(runContext, JSON.stringify({ name: "pdf-forms" }));
     expect(await enabled("Write")).toBe(true);
-    const unknown = await byName.get("read_skill_resource")!.invoke(runContext, JSON.stringify({ name: "nope", path: "x" }));
+    const unknown = await byName
+      .get("read_skill_resource")!
+      .invoke(runContext, JSON.stringify({ name: "nope", path: "x" }));
     expect(String(unknown)).toContain('Unknown skill "nope"');
   });
 
@@ -147,8 +186,19 @@ describe("OpenAI Agents input filter", () => {
     const ctx = await context();
     const loop = createOpenAIAgentsLoop(ctx, { tool: agents.tool });
     const before = loop.tools;
-    expect(before.map((t) => t.name)).toEqual(["Read", "Write", "load_skill", "read_skill_resource", "run_skill_script", "unload_skill"]);
-    const out = await loop.callModelInputFilter({ modelData: { input: [{ role: "user", content: "hi" }], instructions: "x" }, agent: { tools: loop.tools } as never, context: undefined });
+    expect(before.map((t) => t.name)).toEqual([
+      "Read",
+      "Write",
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+    ]);
+    const out = await loop.callModelInputFilter({
+      modelData: { input: [{ role: "user", content: "hi" }], instructions: "x" },
+      agent: { tools: loop.tools } as never,
+      context: undefined,
+    });
     expect(out.instructions).toContain("Host prompt.");
     expect(loop.tools).toBe(before);
   });

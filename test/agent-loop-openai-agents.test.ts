@@ -32,9 +32,17 @@ type ModelResponse = Awaited<ReturnType<Model["getResponse"]>>;
 type OutputItem = ModelResponse["output"][number];
 
 function output(turn: Turn, id: string): OutputItem {
-  return ("text" in turn
-    ? { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: turn.text }] }
-    : { type: "function_call", callId: id, name: turn.call, arguments: JSON.stringify(turn.input), status: "completed" }) as OutputItem;
+  return (
+    "text" in turn
+      ? { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: turn.text }] }
+      : {
+          type: "function_call",
+          callId: id,
+          name: turn.call,
+          arguments: JSON.stringify(turn.input),
+          status: "completed",
+        }
+  ) as OutputItem;
 }
 
 /** A `Model` that answers from a script and keeps a copy of every request. */
@@ -48,7 +56,11 @@ class ScriptedModel implements Model {
     this.requests.push(structuredClone({ ...request, signal: undefined }));
     const turn = this.script[this.requests.length - 1];
     if (turn === undefined) throw new Error(`the script has no answer for request ${this.requests.length}`);
-    return { usage: new agents.Usage(), output: [output(turn, `${this.prefix}${this.requests.length}`)], responseId: `r${this.requests.length}` };
+    return {
+      usage: new agents.Usage(),
+      output: [output(turn, `${this.prefix}${this.requests.length}`)],
+      responseId: `r${this.requests.length}`,
+    };
   }
   async *getStreamedResponse(): AsyncIterable<never> {
     throw new Error("the scripted model does not stream");
@@ -68,7 +80,11 @@ const sorted = (names: string[]) => [...names].sort();
 
 function runner(ctx: AgentContext, model: Model, steps: ContextStep[] = []) {
   const loop = createOpenAIAgentsLoop(ctx, { tool: agents.tool, onStep: (step) => steps.push(step) });
-  const agent = new agents.Agent({ name: "forms", instructions: "ignored: skillctx gives the instructions", tools: loop.tools });
+  const agent = new agents.Agent({
+    name: "forms",
+    instructions: "ignored: skillctx gives the instructions",
+    tools: loop.tools,
+  });
   const run = (input: string | AgentInputItem[]) =>
     new agents.Runner({ model, tracingDisabled: true }).run(agent, input, {
       maxTurns: 10,
@@ -112,13 +128,17 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
     const read = lastResult(requests[1]!);
     expect(read.name).toBe("Read");
     const readText = outputText(read.output);
-    expect(readText.startsWith(`${SCHEMA_TEXT}\n\n<skill name="db-rules" trigger="path" match="src/db/schema.ts">`)).toBe(true);
+    expect(
+      readText.startsWith(`${SCHEMA_TEXT}\n\n<skill name="db-rules" trigger="path" match="src/db/schema.ts">`),
+    ).toBe(true);
     expect(readText).toContain(PATH_RULE_TEXT);
 
     // Turn 3: after load_skill the notes server's tool is offered (the runner lists tools before the
     // filter runs; the adapter added it when load_skill returned), and the others narrowed to allowed-tools.
     expect(outputText(lastResult(requests[2]!).output)).toMatch(/^<skill-loaded name="notes">/);
-    expect(requests.map((r) => sorted(toolNames(r)))).toEqual([ALL_TOOLS, ALL_TOOLS, NOTES_TOOLS, NOTES_TOOLS, NOTES_TOOLS].map(sorted));
+    expect(requests.map((r) => sorted(toolNames(r)))).toEqual(
+      [ALL_TOOLS, ALL_TOOLS, NOTES_TOOLS, NOTES_TOOLS, NOTES_TOOLS].map(sorted),
+    );
 
     // Turn 4: the MCP tool ran in the same run. Turn 5: Write, not offered, never ran; the model was told.
     expect(lastResult(requests[3]!).name).toBe("mcp__notes__echo");
@@ -148,7 +168,10 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
     const resumed = await scenario.context(log, { state: saved });
     const resumedSteps: ContextStep[] = [];
     const second = new ScriptedModel(RESUMED_RUN, "r");
-    const again = await runner(resumed, second, resumedSteps).run([...result.history, { role: "user", content: RESUMED_USER_TEXT }]);
+    const again = await runner(resumed, second, resumedSteps).run([
+      ...result.history,
+      { role: "user", content: RESUMED_USER_TEXT },
+    ]);
     expect(again.finalOutput).toBe("Echoed.");
     const first = second.requests[0]!;
     expect(first.systemInstructions).toBe(requests[0]!.systemInstructions);
@@ -172,9 +195,19 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
         },
       ],
     });
-    const model = new ScriptedModel([{ call: "mcp__calc__add", input: { a: 2, b: 3 } }, { call: "mcp__calc__add", input: { a: 2, b: 3 } }, { text: "5" }]);
+    const model = new ScriptedModel([
+      { call: "mcp__calc__add", input: { a: 2, b: 3 } },
+      { call: "mcp__calc__add", input: { a: 2, b: 3 } },
+      { text: "5" },
+    ]);
     const loop = createOpenAIAgentsLoop(ctx, { tool: agents.tool });
-    const clock = agents.tool({ name: "clock", description: "The time", parameters: { type: "object", properties: {}, required: [], additionalProperties: false }, strict: true, execute: () => "noon" });
+    const clock = agents.tool({
+      name: "clock",
+      description: "The time",
+      parameters: { type: "object", properties: {}, required: [], additionalProperties: false },
+      strict: true,
+      execute: () => "noon",
+    });
     // The host spreads the tools into its own list: the adapter keeps the agent's list current anyway.
     const agent = new agents.Agent({ name: "calc", tools: [clock, ...loop.tools] });
     const result = await new agents.Runner({ model, tracingDisabled: true }).run(agent, "please calculate 2 + 3", {
@@ -215,7 +248,9 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
     ]);
     const { loop, run } = runner(ctx, model);
     await run("hi");
-    expect(model.requests.map((r) => sorted(toolNames(r)))).toEqual([ALL_TOOLS, NOTES_TOOLS, ALL_TOOLS, ALL_TOOLS].map(sorted));
+    expect(model.requests.map((r) => sorted(toolNames(r)))).toEqual(
+      [ALL_TOOLS, NOTES_TOOLS, ALL_TOOLS, ALL_TOOLS].map(sorted),
+    );
     expect(loop.tools.map((tool) => tool.name)).toEqual(ALL_TOOLS);
     expect(outputText(lastResult(model.requests[3]!).output)).toContain("mcp__notes__echo");
   });

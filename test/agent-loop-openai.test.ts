@@ -4,7 +4,14 @@
  * request: what the model received on each request is asserted from the raw bodies.
  */
 import { describe, expect, it } from "vitest";
-import { fromOpenAIInput, fromOpenAIMessages, runOpenAIResponsesCalls, runOpenAIToolCalls, toOpenAIChatRequest, toOpenAIResponsesRequest } from "skillctx/openai";
+import {
+  fromOpenAIInput,
+  fromOpenAIMessages,
+  runOpenAIResponsesCalls,
+  runOpenAIToolCalls,
+  toOpenAIChatRequest,
+  toOpenAIResponsesRequest,
+} from "skillctx/openai";
 import type { OpenAIResponsesItem } from "skillctx/openai";
 import type { AgentContext, ContextStep } from "skillctx";
 import { skillctxDependency } from "./helpers/tools-fixture.js";
@@ -37,10 +44,16 @@ async function setup(): Promise<{ client: Client; provider: FakeProvider }> {
   return { client: new OpenAI({ baseURL: provider.openaiURL, apiKey: "test", maxRetries: 0 }), provider };
 }
 
-const REFUSAL = 'The tool "Write" is not allowed while the skill "notes" is active (its allowed-tools: Read, mcp__notes__echo).';
+const REFUSAL =
+  'The tool "Write" is not allowed while the skill "notes" is active (its allowed-tools: Read, mcp__notes__echo).';
 
 /** The Chat Completions loop of the README. */
-async function chatLoop(ctx: AgentContext, client: Client, history: ChatMessage[], steps: ContextStep[] = []): Promise<string | null> {
+async function chatLoop(
+  ctx: AgentContext,
+  client: Client,
+  history: ChatMessage[],
+  steps: ContextStep[] = [],
+): Promise<string | null> {
   for (let turn = 0; turn < 10; turn++) {
     const step = await ctx.buildContext(fromOpenAIMessages(history));
     steps.push(step);
@@ -54,7 +67,12 @@ async function chatLoop(ctx: AgentContext, client: Client, history: ChatMessage[
 }
 
 /** The Responses API loop of the README. */
-async function responsesLoop(ctx: AgentContext, client: Client, items: OpenAIResponsesItem[], steps: ContextStep[] = []): Promise<string> {
+async function responsesLoop(
+  ctx: AgentContext,
+  client: Client,
+  items: OpenAIResponsesItem[],
+  steps: ContextStep[] = [],
+): Promise<string> {
   for (let turn = 0; turn < 10; turn++) {
     const step = await ctx.buildContext(fromOpenAIInput(items));
     steps.push(step);
@@ -68,8 +86,10 @@ async function responsesLoop(ctx: AgentContext, client: Client, items: OpenAIRes
 
 type Json = Record<string, unknown>;
 const chatMessages = (request: RecordedRequest) => request.body.messages as Json[];
-const chatTools = (request: RecordedRequest) => ((request.body.tools ?? []) as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
-const responsesTools = (request: RecordedRequest) => ((request.body.tools ?? []) as Array<{ name: string }>).map((tool) => tool.name);
+const chatTools = (request: RecordedRequest) =>
+  ((request.body.tools ?? []) as Array<{ function: { name: string } }>).map((tool) => tool.function.name);
+const responsesTools = (request: RecordedRequest) =>
+  ((request.body.tools ?? []) as Array<{ name: string }>).map((tool) => tool.name);
 const inputOf = (request: RecordedRequest) => request.body.input as Json[];
 
 /** Each request's list begins with the previous request's list, element for element, byte for byte. */
@@ -110,7 +130,9 @@ describe("Chat Completions loop through the official client", () => {
     const read = chatMessages(requests[1]!).at(-1) as { role: string; tool_call_id: string; content: string };
     expect(read.role).toBe("tool");
     expect(read.tool_call_id).toBe("call_1_0");
-    expect(read.content.startsWith(`${SCHEMA_TEXT}\n\n<skill name="db-rules" trigger="path" match="src/db/schema.ts">`)).toBe(true);
+    expect(
+      read.content.startsWith(`${SCHEMA_TEXT}\n\n<skill name="db-rules" trigger="path" match="src/db/schema.ts">`),
+    ).toBe(true);
     expect(read.content).toContain(PATH_RULE_TEXT);
 
     // load_skill: its body answers the call; the notes server's tool is offered in the next request.
@@ -118,13 +140,23 @@ describe("Chat Completions loop through the official client", () => {
     expect(chatTools(requests[1]!)).toEqual(ALL_TOOLS);
     expect(requests.slice(2).map(chatTools)).toEqual([NOTES_TOOLS, NOTES_TOOLS, NOTES_TOOLS]);
     expect(String(chatMessages(requests[2]!).at(-1)!.content)).toMatch(/^<skill-loaded name="notes">/);
-    expect(chatMessages(requests[3]!).at(-1)).toEqual({ role: "tool", tool_call_id: "call_3_0", content: "remember Ada" });
+    expect(chatMessages(requests[3]!).at(-1)).toEqual({
+      role: "tool",
+      tool_call_id: "call_3_0",
+      content: "remember Ada",
+    });
 
     // Write, refused by the notes skill's allowed-tools: an error result, and the host tool never ran.
     expect(String(chatMessages(requests[4]!).at(-1)!.content)).toContain(`Error: ${REFUSAL}`);
     expect(log).toEqual(['Read {"path":"src/db/schema.ts"}']);
 
-    expect(steps.map((step) => step.activated.map((a) => `${a.skill}:${a.trigger}`))).toEqual([["tax-terms:keyword"], ["db-rules:path"], ["notes:load"], [], []]);
+    expect(steps.map((step) => step.activated.map((a) => `${a.skill}:${a.trigger}`))).toEqual([
+      ["tax-terms:keyword"],
+      ["db-rules:path"],
+      ["notes:load"],
+      [],
+      [],
+    ]);
     expectGrowingPrefix(requests.map(chatMessages));
 
     // A resumed context: the same request bytes, the loaded skill's MCP tool offered again.
@@ -148,18 +180,31 @@ describe("Chat Completions loop through the official client", () => {
     const ctx = await scenario.context([]);
     const { client, provider } = await setup();
     provider.script({ body: customCallCompletion() });
-    const completion = await client.chat.completions.create({ model: "gpt-test", ...toOpenAIChatRequest(await ctx.buildContext([]), { systemRole: "developer" }) });
-    expect(chatMessages(provider.requests[0]!)[0]).toEqual({ role: "developer", content: expect.stringContaining(HOST_PROMPT) });
+    const completion = await client.chat.completions.create({
+      model: "gpt-test",
+      ...toOpenAIChatRequest(await ctx.buildContext([]), { systemRole: "developer" }),
+    });
+    expect(chatMessages(provider.requests[0]!)[0]).toEqual({
+      role: "developer",
+      content: expect.stringContaining(HOST_PROMPT),
+    });
     const message = completion.choices[0]!.message;
     const answers = await runOpenAIToolCalls(ctx, message.tool_calls);
     expect(answers).toEqual([
-      { role: "tool", tool_call_id: "custom_1", content: 'Error: skillctx runs function tool calls only; this call (type "custom") was not run.' },
+      {
+        role: "tool",
+        tool_call_id: "custom_1",
+        content: 'Error: skillctx runs function tool calls only; this call (type "custom") was not run.',
+      },
       { role: "tool", tool_call_id: "fn_1", content: expect.stringMatching(/^<skill-loaded name="notes">/) },
     ]);
     // The custom call goes back to the API as it came, with its answer after it.
     provider.script({ text: "ok" });
     const history: ChatMessage[] = [{ role: "user", content: "hi" }, message, ...answers];
-    await client.chat.completions.create({ model: "gpt-test", ...toOpenAIChatRequest(await ctx.buildContext(fromOpenAIMessages(history))) });
+    await client.chat.completions.create({
+      model: "gpt-test",
+      ...toOpenAIChatRequest(await ctx.buildContext(fromOpenAIMessages(history))),
+    });
     expect(chatMessages(provider.requests[1]!).slice(1)).toEqual(JSON.parse(JSON.stringify(history)));
   });
 });
@@ -187,7 +232,9 @@ describe("Responses API loop through the official client", () => {
     const output = inputOf(requests[1]!).at(-1) as { type: string; call_id: string; output: string };
     expect(output.type).toBe("function_call_output");
     expect(output.call_id).toBe("call_1_0");
-    expect(output.output.startsWith(`${SCHEMA_TEXT}\n\n<skill name="db-rules" trigger="path" match="src/db/schema.ts">`)).toBe(true);
+    expect(
+      output.output.startsWith(`${SCHEMA_TEXT}\n\n<skill name="db-rules" trigger="path" match="src/db/schema.ts">`),
+    ).toBe(true);
     expect(output.output).toContain(PATH_RULE_TEXT);
     // The function call item goes back as the API sent it.
     expect(inputOf(requests[1]!).at(-2)).toEqual({
@@ -204,11 +251,20 @@ describe("Responses API loop through the official client", () => {
       type: "function",
       name: "Read",
       description: "Read a file",
-      parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { path: { type: "string" } },
+        required: ["path"],
+        additionalProperties: false,
+      },
       strict: false,
     });
     expect(String(inputOf(requests[2]!).at(-1)!.output)).toMatch(/^<skill-loaded name="notes">/);
-    expect(inputOf(requests[3]!).at(-1)).toEqual({ type: "function_call_output", call_id: "call_3_0", output: "remember Ada" });
+    expect(inputOf(requests[3]!).at(-1)).toEqual({
+      type: "function_call_output",
+      call_id: "call_3_0",
+      output: "remember Ada",
+    });
     expect(String(inputOf(requests[4]!).at(-1)!.output)).toContain(`Error: ${REFUSAL}`);
     expect(log).toEqual(['Read {"path":"src/db/schema.ts"}']);
     expectGrowingPrefix(requests.map(inputOf));
@@ -232,13 +288,23 @@ describe("Responses API loop through the official client", () => {
     const custom = { type: "custom_tool_call", id: "ctc_1", call_id: "custom_1", name: "grammar", input: "x" };
     provider.script({ body: { ...responseShell(), output: [reasoning, custom] } }, { text: "ok" });
     const items: OpenAIResponsesItem[] = [{ role: "user", content: "hi" }];
-    const response = await client.responses.create({ model: "gpt-test", ...toOpenAIResponsesRequest(await ctx.buildContext(fromOpenAIInput(items))) });
+    const response = await client.responses.create({
+      model: "gpt-test",
+      ...toOpenAIResponsesRequest(await ctx.buildContext(fromOpenAIInput(items))),
+    });
     const outputs = await runOpenAIResponsesCalls(ctx, response.output);
     expect(outputs).toEqual([
-      { type: "custom_tool_call_output", call_id: "custom_1", output: 'Error: skillctx runs function calls only; this custom tool call ("grammar") was not run.' },
+      {
+        type: "custom_tool_call_output",
+        call_id: "custom_1",
+        output: 'Error: skillctx runs function calls only; this custom tool call ("grammar") was not run.',
+      },
     ]);
     items.push(...response.output, ...outputs);
-    await client.responses.create({ model: "gpt-test", ...toOpenAIResponsesRequest(await ctx.buildContext(fromOpenAIInput(items))) });
+    await client.responses.create({
+      model: "gpt-test",
+      ...toOpenAIResponsesRequest(await ctx.buildContext(fromOpenAIInput(items))),
+    });
     expect(inputOf(provider.requests[1]!)).toEqual([{ role: "user", content: "hi" }, reasoning, custom, outputs[0]]);
   });
 });
@@ -269,5 +335,14 @@ function customCallCompletion(): unknown {
 }
 
 function responseShell(): Json {
-  return { id: "resp_x", object: "response", created_at: 0, status: "completed", model: "gpt-test", tool_choice: "auto", tools: [], parallel_tool_calls: true };
+  return {
+    id: "resp_x",
+    object: "response",
+    created_at: 0,
+    status: "completed",
+    model: "gpt-test",
+    tool_choice: "auto",
+    tools: [],
+    parallel_tool_calls: true,
+  };
 }

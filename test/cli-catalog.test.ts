@@ -19,19 +19,27 @@ interface CatalogJson {
   diagnostics: Array<{ code: string }>;
 }
 
-async function catalogAndSystem(args: string[], home: string): Promise<{ human: string; json: CatalogJson; system: string }> {
+async function catalogAndSystem(
+  args: string[],
+  home: string,
+): Promise<{ human: string; json: CatalogJson; system: string }> {
   const human = await runCli(["catalog", ...args], { home });
   const json = await runCli(["catalog", ...args, "--json"], { home });
   const build = await runCli(["build", ...args, "--json"], { home });
   for (const run of [human, json, build]) expect(run.code, run.stderr).toBe(0);
-  return { human: human.stdout, json: JSON.parse(json.stdout) as CatalogJson, system: (JSON.parse(build.stdout) as { system: string }).system };
+  return {
+    human: human.stdout,
+    json: JSON.parse(json.stdout) as CatalogJson,
+    system: (JSON.parse(build.stdout) as { system: string }).system,
+  };
 }
 
 describe("skillctx catalog (built CLI)", () => {
   it("lists the two Cursor rules the engine's catalog lists (it printed '0 of 0' when it loaded skills another way)", async () => {
     const repo = await tempDir({
       ".cursor/rules/sql.mdc": "---\ndescription: Rules for writing SQL migrations\n---\nUse transactions.\n",
-      ".cursor/rules/notes.mdc": "---\ndescription: How to write release notes\nalwaysApply: false\n---\nKeep it short.\n",
+      ".cursor/rules/notes.mdc":
+        "---\ndescription: How to write release notes\nalwaysApply: false\n---\nKeep it short.\n",
     });
     const run = await runCli(["catalog", "--cwd", repo, "--no-user"], { home: repo });
     expect(run.code).toBe(0);
@@ -56,9 +64,13 @@ describe("skillctx catalog (built CLI)", () => {
 
   it("--json carries the catalog's figures; a budget degrades it and names what was left out", async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 30; i++) files[`.agents/skills/s${i}/SKILL.md`] = `---\nname: s${i}\ndescription: Handles the workflow number ${i} end to end, with reports and reviews.\n---\nBody.\n`;
+    for (let i = 0; i < 30; i++)
+      files[`.agents/skills/s${i}/SKILL.md`] =
+        `---\nname: s${i}\ndescription: Handles the workflow number ${i} end to end, with reports and reviews.\n---\nBody.\n`;
     const repo = await tempDir(files);
-    const full = JSON.parse((await runCli(["catalog", "--cwd", repo, "--no-user", "--json"], { home: repo })).stdout) as CatalogJson;
+    const full = JSON.parse(
+      (await runCli(["catalog", "--cwd", repo, "--no-user", "--json"], { home: repo })).stdout,
+    ) as CatalogJson;
     expect(full).toMatchObject({ format: "xml", budgetTokens: null, level: "full", omitted: [] });
     expect(full.included).toHaveLength(30);
     expect(full.tokens).toBeGreaterThan(100);
@@ -73,7 +85,11 @@ describe("skillctx catalog (built CLI)", () => {
   it("a repository with no skills: empty stdout, '0 of 0' on stderr, exit 0", async () => {
     const repo = await tempDir({ "README.md": "# nothing\n" });
     const run = await runCli(["catalog", "--cwd", repo, "--no-user"], { home: repo });
-    expect(run).toEqual({ code: 0, stdout: "", stderr: "catalog: 0 tokens (o200k_base), no budget, level full, 0 of 0 skills listed\n" });
+    expect(run).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "catalog: 0 tokens (o200k_base), no budget, level full, 0 of 0 skills listed\n",
+    });
   });
 
   it("--skills adds a folder of skill folders, as the skills option of AgentContext does", async () => {
@@ -81,7 +97,10 @@ describe("skillctx catalog (built CLI)", () => {
     const extra = await tempDir({ "group/one/SKILL.md": "---\nname: one\ndescription: The first.\n---\nx\n" });
     const run = await runCli(["catalog", "--cwd", repo, "--no-user", "--skills", extra, "--json"], { home: repo });
     expect((JSON.parse(run.stdout) as CatalogJson).included).toEqual(["one"]);
-    const relative = await runCli(["catalog", "--cwd", repo, "--no-user", "--skills", path.relative(ROOT, extra), "--json"], { home: repo });
+    const relative = await runCli(
+      ["catalog", "--cwd", repo, "--no-user", "--skills", path.relative(ROOT, extra), "--json"],
+      { home: repo },
+    );
     expect((JSON.parse(relative.stdout) as CatalogJson).included).toEqual(["one"]);
   });
 });

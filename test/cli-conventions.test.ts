@@ -11,14 +11,17 @@ import { assertBuilt, CLI, runCli, ROOT, startCli } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("cli-conventions");
 const COMMANDS = ["list", "catalog", "build", "render", "validate", "sync", "serve"];
-const skillMd = (name: string, description: string, body = `Body of ${name}.`) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+const skillMd = (name: string, description: string, body = `Body of ${name}.`) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
 
 beforeAll(assertBuilt);
 
 describe("version and help", () => {
   it("--version prints package.json's version on stdout, exit 0", async () => {
     const home = await tempDir();
-    const pkg = JSON.parse(readFileSync(path.join(ROOT, "packages/skillctx/package.json"), "utf8")) as { version: string };
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, "packages/skillctx/package.json"), "utf8")) as {
+      version: string;
+    };
     expect(await runCli(["--version"], { home })).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
   });
 
@@ -40,7 +43,14 @@ describe("version and help", () => {
   it("every command has -h, --help and `skillctx help <command>`, all the same text, listing every flag it takes", async () => {
     const home = await tempDir();
     for (const name of COMMANDS) {
-      const runs = await Promise.all([["help", name], [name, "--help"], [name, "-h"], [name, "--json", "--help"]].map((args) => runCli(args, { home })));
+      const runs = await Promise.all(
+        [
+          ["help", name],
+          [name, "--help"],
+          [name, "-h"],
+          [name, "--json", "--help"],
+        ].map((args) => runCli(args, { home })),
+      );
       for (const run of runs) {
         expect(run.code, `${name}: ${run.stderr}`).toBe(0);
         expect(run.stderr).toBe("");
@@ -50,7 +60,8 @@ describe("version and help", () => {
       expect(text.startsWith(`usage: skillctx ${name}`)).toBe(true);
       // Every flag in the usage line is explained below it.
       const usage = text.split("\n")[0]!;
-      for (const flag of usage.match(/--[a-z-]+/g) ?? []) expect(text, `${name} ${flag}`).toMatch(new RegExp(`^  (-\\w, )?${flag}\\b`, "m"));
+      for (const flag of usage.match(/--[a-z-]+/g) ?? [])
+        expect(text, `${name} ${flag}`).toMatch(new RegExp(`^  (-\\w, )?${flag}\\b`, "m"));
       expect(text).toMatch(/^  --debug /m);
     }
   });
@@ -67,7 +78,9 @@ describe("version and help", () => {
     const home = await tempDir();
     const run = await runCli(["help", "--json"], { home });
     expect(run.code).toBe(0);
-    const json = JSON.parse(run.stdout) as { commands: Array<{ name: string; usage: string; options: Array<{ flag: string }> }> };
+    const json = JSON.parse(run.stdout) as {
+      commands: Array<{ name: string; usage: string; options: Array<{ flag: string }> }>;
+    };
     expect(json.commands.map((c) => c.name)).toEqual(COMMANDS);
     expect(json.commands.every((c) => c.options.some((o) => o.flag === "--debug"))).toBe(true);
   });
@@ -81,7 +94,9 @@ describe("errors: one line, exit 2 for usage and 1 for failure", () => {
       const run = await runCli([command, "--cwd", missing], { home });
       expect(run.code).toBe(2);
       expect(run.stdout).toBe("");
-      expect(run.stderr).toBe(`skillctx ${command}: --cwd ${missing}: no such folder (see skillctx ${command} --help)\n`);
+      expect(run.stderr).toBe(
+        `skillctx ${command}: --cwd ${missing}: no such folder (see skillctx ${command} --help)\n`,
+      );
     }
   });
 
@@ -171,8 +186,14 @@ describe("--json on every command", () => {
       [["list", "--cwd", repo, "--no-user"], (j) => expect(j).toHaveProperty("skills")],
       [["catalog", "--cwd", repo, "--no-user"], (j) => expect(j).toMatchObject({ included: ["pdf"], level: "full" })],
       [["build", "--cwd", repo, "--no-user", "-m", "hello"], (j) => expect(j).toHaveProperty("system")],
-      [["render", path.join(repo, ".agents/skills/pdf/SKILL.md")], (j) => expect(j).toMatchObject({ text: "Body of pdf.\n", diagnostics: [] })],
-      [["validate", path.join(repo, ".agents/skills/pdf")], (j) => expect(j).toMatchObject({ results: [{ valid: true }] })],
+      [
+        ["render", path.join(repo, ".agents/skills/pdf/SKILL.md")],
+        (j) => expect(j).toMatchObject({ text: "Body of pdf.\n", diagnostics: [] }),
+      ],
+      [
+        ["validate", path.join(repo, ".agents/skills/pdf")],
+        (j) => expect(j).toMatchObject({ results: [{ valid: true }] }),
+      ],
     ];
     for (const [args, check] of cases) {
       const run = await runCli([...args, "--json"], { home: repo });
@@ -201,9 +222,11 @@ describe("the same flags mean the same thing everywhere", () => {
   it("--model gates model-specific guidance in list, catalog and build alike", async () => {
     const repo = await tempDir({ "AGENTS.md": "# Rules\n", "CLAUDE.md": "# Claude rules\n" });
     const list = async (model: string) =>
-      (JSON.parse((await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], { home: repo })).stdout) as { skills: Array<{ name: string }> }).skills.map(
-        (s) => s.name,
-      );
+      (
+        JSON.parse(
+          (await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], { home: repo })).stdout,
+        ) as { skills: Array<{ name: string }> }
+      ).skills.map((s) => s.name);
     const forClaude = await list("claude-sonnet-4-5");
     const forGpt = await list("gpt-4o");
     expect(forClaude.some((n) => n.startsWith("claude"))).toBe(true);
@@ -220,14 +243,17 @@ describe("the same flags mean the same thing everywhere", () => {
     const trusted = await runCli(["build", "--cwd", repo, "--no-user", "--trust"], { home: repo });
     expect(trusted.stdout).toContain("Year: 2049");
     const rendered = await runCli(["render", path.join(repo, "AGENTS.md"), "--cwd", repo], { home: repo });
-    expect(rendered.stdout).toContain("Year: [Not run: `echo 2049` comes from a project skill, which is not trusted. Run skillctx with --trust to allow it.]");
+    expect(rendered.stdout).toContain(
+      "Year: [Not run: `echo 2049` comes from a project skill, which is not trusted. Run skillctx with --trust to allow it.]",
+    );
   });
 });
 
 // About 1 MB of `list --json`: far more than a pipe buffers, so the CLI is still writing when the reader goes.
 function manySkills(): Record<string, string> {
   const files: Record<string, string> = {};
-  for (let i = 0; i < 600; i++) files[`.agents/skills/s${i}/SKILL.md`] = skillMd(`s${i}`, `Skill ${i}: ${"lorem ipsum dolor ".repeat(50)}`);
+  for (let i = 0; i < 600; i++)
+    files[`.agents/skills/s${i}/SKILL.md`] = skillMd(`s${i}`, `Skill ${i}: ${"lorem ipsum dolor ".repeat(50)}`);
   return files;
 }
 
@@ -249,7 +275,10 @@ describe("a closed pipe and Ctrl-C", () => {
   it("the same through a shell pipeline: `skillctx list --json | head -c 100`", async () => {
     const repo = await tempDir(manySkills());
     const script = `"${process.execPath}" "${CLI}" list --cwd "${repo}" --no-user --json 2>"${repo}/err" | head -c 100 >/dev/null; echo "\${PIPESTATUS[0]}"`;
-    const status = execFileSync("bash", ["-c", script], { env: { PATH: process.env.PATH ?? "", HOME: repo }, encoding: "utf8" });
+    const status = execFileSync("bash", ["-c", script], {
+      env: { PATH: process.env.PATH ?? "", HOME: repo },
+      encoding: "utf8",
+    });
     expect(status.trim()).toBe("0");
     expect(readFileSync(path.join(repo, "err"), "utf8")).toBe("");
   });

@@ -51,21 +51,26 @@ describe("skillctx build (built CLI)", () => {
 });
 
 describe("skillctx render (built CLI)", () => {
-  const SKILL = "---\nname: live\ndescription: d\n---\nSum: !`echo $((20 + 22))`\n\n```\n!`echo fenced`\n```\nBad: !`exit 4`\n";
+  const SKILL =
+    "---\nname: live\ndescription: d\n---\nSum: !`echo $((20 + 22))`\n\n```\n!`echo fenced`\n```\nBad: !`exit 4`\n";
 
   it("runs nothing without --trust and says how to allow it", async () => {
     const repo = await tempRepo({ "live.md": SKILL });
     const run = await runCli(["render", path.join(repo.dir, "live.md")], { home: home.dir });
     await repo.dispose();
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("Sum: [Not run: `echo $((20 + 22))` comes from a project skill, which is not trusted. Run skillctx with --trust to allow it.]");
+    expect(run.stdout).toContain(
+      "Sum: [Not run: `echo $((20 + 22))` comes from a project skill, which is not trusted. Run skillctx with --trust to allow it.]",
+    );
     expect(run.stdout).toContain("!`echo fenced`");
     expect(run.stderr).toContain(":5: warning COMMAND_NOT_RUN");
   });
 
   it("renders with --trust, leaves code alone and reports a failing command with its line", async () => {
     const repo = await tempRepo({ "live.md": SKILL });
-    const run = await runCli(["render", path.join(repo.dir, "live.md"), "--trust", "--cwd", repo.dir], { home: home.dir });
+    const run = await runCli(["render", path.join(repo.dir, "live.md"), "--trust", "--cwd", repo.dir], {
+      home: home.dir,
+    });
     await repo.dispose();
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("Sum: 42");

@@ -32,10 +32,17 @@ describe("who may invoke a skill", () => {
       [{ trigger: { type: "command", prefix: "@" } }, { model: false, user: "@x" }],
       [{ disableModelInvocation: true }, { model: false, user: "/x" }],
       [{ userInvocable: false }, { model: true, user: null }],
-      [{ userInvocable: false, disableModelInvocation: true }, { model: false, user: null }],
-      [{ trigger: { type: "always" }, userInvocable: true }, { model: false, user: null }],
+      [
+        { userInvocable: false, disableModelInvocation: true },
+        { model: false, user: null },
+      ],
+      [
+        { trigger: { type: "always" }, userInvocable: true },
+        { model: false, user: null },
+      ],
     ];
-    for (const [fields, expected] of cases) expect(invocation(skill("x", fields)), JSON.stringify(fields)).toEqual(expected);
+    for (const [fields, expected] of cases)
+      expect(invocation(skill("x", fields)), JSON.stringify(fields)).toEqual(expected);
   });
 });
 
@@ -72,7 +79,11 @@ describe("an unexpected failure", () => {
   it("an aborted signal (Ctrl-C) is exit 130 with nothing printed", async () => {
     const dir = await tempDir();
     let out = "";
-    const io = { stdout: { write: (t: string) => void (out += t) }, stderr: { write: (t: string) => void (out += t) }, signal: AbortSignal.abort() };
+    const io = {
+      stdout: { write: (t: string) => void (out += t) },
+      stderr: { write: (t: string) => void (out += t) },
+      signal: AbortSignal.abort(),
+    };
     expect(await runCli(["list", "--cwd", dir], io)).toBe(130);
     expect(out).toBe("");
   });

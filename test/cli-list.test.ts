@@ -17,7 +17,8 @@ function bodyOf(file: string): string {
   return text.slice(close + 5);
 }
 
-const skillMd = (name: string, description: string, fields = "") => `---\nname: ${name}\ndescription: ${description}\n${fields}---\nBody of ${name}.\n`;
+const skillMd = (name: string, description: string, fields = "") =>
+  `---\nname: ${name}\ndescription: ${description}\n${fields}---\nBody of ${name}.\n`;
 
 interface Listed {
   name: string;
@@ -61,7 +62,16 @@ describe("skillctx list (built CLI)", () => {
       expected.map(([name, file, trigger]) => [name, path.join(skills, file), trigger, "project"]),
     );
     for (const skill of folderSkills) {
-      expect(Object.keys(skill)).toEqual(["name", "scope", "origin", "path", "trigger", "description", "invocation", "argumentHint"]);
+      expect(Object.keys(skill)).toEqual([
+        "name",
+        "scope",
+        "origin",
+        "path",
+        "trigger",
+        "description",
+        "invocation",
+        "argumentHint",
+      ]);
     }
     // A path rule is attached when a tool touches its files: the model cannot load it, the user can invoke it.
     expect(out.skills.find((s) => s.name === "db-rules")!.invocation).toEqual({ model: false, user: "/db-rules" });
@@ -81,17 +91,27 @@ describe("skillctx list (built CLI)", () => {
     const lines = table.stdout.split("\n");
     expect(lines[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +TOKENS +PATH +DESCRIPTION$/);
     const docker = out.skills.find((s) => s.name === "docker")!;
-    expect(lines.find((l) => l.startsWith("docker "))).toMatch(new RegExp(` ${docker.tokens} +\\.agents/skills/docker\\.md `));
+    expect(lines.find((l) => l.startsWith("docker "))).toMatch(
+      new RegExp(` ${docker.tokens} +\\.agents/skills/docker\\.md `),
+    );
     const without = await runCli(["list", "--cwd", DEMO, "--no-user"], { home });
     expect(without.stdout.split("\n")[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +PATH +DESCRIPTION$/);
   });
 
   it("shows who may invoke each skill and its argument-hint, from the SKILL.md fields", async () => {
     const repo = await tempDir({
-      ".agents/skills/both/SKILL.md": skillMd("both", "Model or user", "argument-hint: \"[issue-number]\"\n"),
-      ".agents/skills/deploy/SKILL.md": skillMd("deploy", "Only the user deploys", "disable-model-invocation: true\nargument-hint: <env> [--dry-run]\n"),
+      ".agents/skills/both/SKILL.md": skillMd("both", "Model or user", 'argument-hint: "[issue-number]"\n'),
+      ".agents/skills/deploy/SKILL.md": skillMd(
+        "deploy",
+        "Only the user deploys",
+        "disable-model-invocation: true\nargument-hint: <env> [--dry-run]\n",
+      ),
       ".agents/skills/background/SKILL.md": skillMd("background", "Only the model loads it", "user-invocable: false\n"),
-      ".agents/skills/nobody/SKILL.md": skillMd("nobody", "Neither", "user-invocable: false\ndisable-model-invocation: true\n"),
+      ".agents/skills/nobody/SKILL.md": skillMd(
+        "nobody",
+        "Neither",
+        "user-invocable: false\ndisable-model-invocation: true\n",
+      ),
     });
     const run = await runCli(["list", "--cwd", repo, "--no-user", "--json"], { home: repo });
     expect(run.code, run.stderr).toBe(0);
@@ -124,12 +144,22 @@ describe("skillctx list (built CLI)", () => {
     const home = await tempDir();
     const listed = async (fixture: string) =>
       new Map(
-        (JSON.parse((await runCli(["list", "--cwd", path.join(ROOT, "fixtures/conventions", fixture), "--no-user", "--json"], { home })).stdout) as ListJson).skills.map(
-          (s) => [s.name, s] as const,
-        ),
+        (
+          JSON.parse(
+            (
+              await runCli(["list", "--cwd", path.join(ROOT, "fixtures/conventions", fixture), "--no-user", "--json"], {
+                home,
+              })
+            ).stdout,
+          ) as ListJson
+        ).skills.map((s) => [s.name, s] as const),
       );
     const claude = await listed("claude-code");
-    expect(claude.get("review")).toMatchObject({ trigger: "command", invocation: { model: false, user: "/review" }, argumentHint: "[pr-number]" });
+    expect(claude.get("review")).toMatchObject({
+      trigger: "command",
+      invocation: { model: false, user: "/review" },
+      argumentHint: "[pr-number]",
+    });
     const cursor = await listed("cursor");
     const manual = [...cursor.values()].find((s) => s.name.endsWith(":release-notes"))!;
     expect(manual).toMatchObject({ trigger: "command", invocation: { model: false, user: `@${manual.name}` } });
@@ -143,7 +173,14 @@ describe("skillctx list (built CLI)", () => {
     const lines = run.stdout.trimEnd().split("\n");
     const rows = lines.slice(1, lines.indexOf(""));
     expect(rows.map((r) => r.split(/ +/)[0])).toEqual([
-      "add-endpoint", "agents:fixtures/demo-repo", "bug-report", "db-migrations", "db-rules", "docker", "my-notes", "release-notes",
+      "add-endpoint",
+      "agents:fixtures/demo-repo",
+      "bug-report",
+      "db-migrations",
+      "db-rules",
+      "docker",
+      "my-notes",
+      "release-notes",
     ]);
     // Columns line up with the header.
     const scopeAt = lines[0]!.indexOf("SCOPE");
@@ -166,7 +203,9 @@ describe("skillctx list (built CLI)", () => {
     const run = await runCli(["list", "--cwd", project, "--json"], { home });
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout) as ListJson;
-    expect(out.skills).toEqual([expect.objectContaining({ name: "deploy", description: "Project deploy", scope: "project" })]);
+    expect(out.skills).toEqual([
+      expect.objectContaining({ name: "deploy", description: "Project deploy", scope: "project" }),
+    ]);
     expect(out.diagnostics).toEqual([expect.objectContaining({ code: "NAME_CLASH", severity: "warning" })]);
     expect(out.diagnostics[0]!.message).toContain(path.join(home, ".claude/skills/deploy/SKILL.md"));
     const human = await runCli(["list", "--cwd", project], { home });

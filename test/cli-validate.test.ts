@@ -15,7 +15,11 @@ let tmp: string;
 const run = (...args: string[]): Promise<CliRun> => runCli(["validate", ...args], { home: tmp });
 
 interface JsonOutput {
-  results: Array<{ path: string; valid: boolean; diagnostics: Array<{ code: string; severity: string; message: string; line?: number }> }>;
+  results: Array<{
+    path: string;
+    valid: boolean;
+    diagnostics: Array<{ code: string; severity: string; message: string; line?: number }>;
+  }>;
 }
 
 describe("skillctx validate (built CLI)", () => {
@@ -60,13 +64,18 @@ describe("skillctx validate (built CLI)", () => {
     expect(code).toBe(1);
     const json = JSON.parse(stdout) as JsonOutput;
     const byName = new Map(json.results.map((r) => [path.basename(r.path), r]));
-    expect(byName.get("valid-skill")).toEqual({ path: path.join(fixtures, "valid-skill"), valid: true, diagnostics: [] });
+    expect(byName.get("valid-skill")).toEqual({
+      path: path.join(fixtures, "valid-skill"),
+      valid: true,
+      diagnostics: [],
+    });
     expect(byName.get("yaml-flow-list")?.diagnostics.filter((d) => d.severity === "error")).toEqual([
       {
         path: path.join(fixtures, "yaml-flow-list/SKILL.md"),
         code: "YAML_INVALID",
         severity: "error",
-        message: "Invalid YAML in frontmatter: flow sequence [...] (strictyaml refuses flow style; use block style or quote the value)",
+        message:
+          "Invalid YAML in frontmatter: flow sequence [...] (strictyaml refuses flow style; use block style or quote the value)",
         line: 5,
       },
     ]);
@@ -132,14 +141,19 @@ describe("skillctx validate (built CLI)", () => {
   it("exits 2 on bad usage", async () => {
     const none = await run();
     expect(none.code).toBe(2);
-    expect(none.stderr).toBe("skillctx validate: give at least one PATH (a skill folder or a folder of skills) (see skillctx validate --help)\n");
+    expect(none.stderr).toBe(
+      "skillctx validate: give at least one PATH (a skill folder or a folder of skills) (see skillctx validate --help)\n",
+    );
     expect((await run("fixtures/validate/valid-skill", "--bogus")).code).toBe(2);
   });
 
   it("reports a finding on the same line as list does: one formatter, one way to show paths", async () => {
     // The fixture as a skill source of `list` (the loader) and as a PATH of `validate` (the spec validator).
     const checked = await run("fixtures/validate/frontmatter-unclosed");
-    const listed = await runCli(["list", "--cwd", tmp, "--no-user", "--skills", "fixtures/validate/frontmatter-unclosed"], { home: tmp });
+    const listed = await runCli(
+      ["list", "--cwd", tmp, "--no-user", "--skills", "fixtures/validate/frontmatter-unclosed"],
+      { home: tmp },
+    );
     const prefix = "fixtures/validate/frontmatter-unclosed/SKILL.md:1: error FRONTMATTER_UNCLOSED ";
     expect(checked.stdout.split("\n").filter((l) => l.startsWith(prefix))).toHaveLength(1);
     expect(listed.stderr.split("\n").filter((l) => l.startsWith(prefix))).toHaveLength(1);

@@ -36,7 +36,13 @@ const notes = defineSkill({
   name: "notes",
   description: "Notes. Use to remember things.",
   instructions: "Call remember.",
-  tools: { remember: { description: "Remembers", inputSchema: z.object({ text: z.string() }), execute: ({ text }: { text: string }) => `noted ${text}` } },
+  tools: {
+    remember: {
+      description: "Remembers",
+      inputSchema: z.object({ text: z.string() }),
+      execute: ({ text }: { text: string }) => `noted ${text}`,
+    },
+  },
 });
 
 async function context(options: Partial<AgentContextOptions> = {}) {
@@ -66,17 +72,124 @@ describe("defineSkill", () => {
   const bad: [string, () => unknown, string][] = [
     ["an invalid name", () => defineSkill({ name: "Bad_Name", description: "d", instructions: "" }), "name"],
     ["an empty description", () => defineSkill({ name: "x", description: " ", instructions: "" }), "description"],
-    ["a tool without execute", () => defineSkill({ name: "x", description: "d", instructions: "", tools: { t: { description: "", inputSchema: { type: "object" } } as never } }), "tools.t.execute"],
-    ["a tool name models reject", () => defineSkill({ name: "x", description: "d", instructions: "", tools: { "a b": { description: "", inputSchema: { type: "object" }, execute: () => "" } } }), "tools.a b"],
-    ["a schema that is neither zod nor JSON Schema", () => defineSkill({ name: "x", description: "d", instructions: "", tools: { t: { description: "", inputSchema: "string" as never, execute: () => "" } } }), "tools.t"],
-    ["a zod schema of a non-object", () => defineSkill({ name: "x", description: "d", instructions: "", tools: { t: { description: "", inputSchema: z.string(), execute: () => "" } } }), "tools.t"],
-    ["a JSON Schema of a non-object", () => defineSkill({ name: "x", description: "d", instructions: "", tools: { t: { description: "", inputSchema: { type: "array" }, execute: () => "" } } }), "tools.t"],
-    ["a JSON Schema zod cannot read", () => defineSkill({ name: "x", description: "d", instructions: "", tools: { t: { description: "", inputSchema: { type: "object", properties: { a: { $ref: "#/nowhere" } } }, execute: () => "" } } }), "tools.t"],
-    ["a zod type JSON Schema cannot express", () => defineSkill({ name: "x", description: "d", instructions: "", tools: { t: { description: "", inputSchema: z.object({ when: z.date() }), execute: () => "" } } }), "tools.t"],
-    ["a zod 3 style schema (safeParse only)", () => defineSkill({ name: "x", description: "d", instructions: "", tools: { t: { description: "", inputSchema: { safeParse: () => ({ success: true, data: {} }) }, execute: () => "" } } }), "tools.t"],
-    ["a state without a schema", () => defineSkill({ name: "x", description: "d", instructions: "", state: {} as never }), "state.schema"],
-    ["an initial state failing its schema", () => defineSkill({ name: "x", description: "d", instructions: "", state: { schema: z.object({ n: z.number() }), initial: { n: "one" } as never } }), "state.initial"],
-    ["an initial state that is not JSON", () => defineSkill({ name: "x", description: "d", instructions: "", state: { schema: z.any(), initial: { n: 1n } } }), "state.initial"],
+    [
+      "a tool without execute",
+      () =>
+        defineSkill({
+          name: "x",
+          description: "d",
+          instructions: "",
+          tools: { t: { description: "", inputSchema: { type: "object" } } as never },
+        }),
+      "tools.t.execute",
+    ],
+    [
+      "a tool name models reject",
+      () =>
+        defineSkill({
+          name: "x",
+          description: "d",
+          instructions: "",
+          tools: { "a b": { description: "", inputSchema: { type: "object" }, execute: () => "" } },
+        }),
+      "tools.a b",
+    ],
+    [
+      "a schema that is neither zod nor JSON Schema",
+      () =>
+        defineSkill({
+          name: "x",
+          description: "d",
+          instructions: "",
+          tools: { t: { description: "", inputSchema: "string" as never, execute: () => "" } },
+        }),
+      "tools.t",
+    ],
+    [
+      "a zod schema of a non-object",
+      () =>
+        defineSkill({
+          name: "x",
+          description: "d",
+          instructions: "",
+          tools: { t: { description: "", inputSchema: z.string(), execute: () => "" } },
+        }),
+      "tools.t",
+    ],
+    [
+      "a JSON Schema of a non-object",
+      () =>
+        defineSkill({
+          name: "x",
+          description: "d",
+          instructions: "",
+          tools: { t: { description: "", inputSchema: { type: "array" }, execute: () => "" } },
+        }),
+      "tools.t",
+    ],
+    [
+      "a JSON Schema zod cannot read",
+      () =>
+        defineSkill({
+          name: "x",
+          description: "d",
+          instructions: "",
+          tools: {
+            t: {
+              description: "",
+              inputSchema: { type: "object", properties: { a: { $ref: "#/nowhere" } } },
+              execute: () => "",
+            },
+          },
+        }),
+      "tools.t",
+    ],
+    [
+      "a zod type JSON Schema cannot express",
+      () =>
+        defineSkill({
+          name: "x",
+          description: "d",
+          instructions: "",
+          tools: { t: { description: "", inputSchema: z.object({ when: z.date() }), execute: () => "" } },
+        }),
+      "tools.t",
+    ],
+    [
+      "a zod 3 style schema (safeParse only)",
+      () =>
+        defineSkill({
+          name: "x",
+          description: "d",
+          instructions: "",
+          tools: {
+            t: { description: "", inputSchema: { safeParse: () => ({ success: true, data: {} }) }, execute: () => "" },
+          },
+        }),
+      "tools.t",
+    ],
+    [
+      "a state without a schema",
+      () => defineSkill({ name: "x", description: "d", instructions: "", state: {} as never }),
+      "state.schema",
+    ],
+    [
+      "an initial state failing its schema",
+      () =>
+        defineSkill({
+          name: "x",
+          description: "d",
+          instructions: "",
+          state: { schema: z.object({ n: z.number() }), initial: { n: "one" } as never },
+        }),
+      "state.initial",
+    ],
+    [
+      "an initial state that is not JSON",
+      () =>
+        defineSkill({ name: "x", description: "d", instructions: "", state: { schema: z.any(), initial: { n: 1n } } }),
+      "state.initial",
+    ],
     ["a relative dir", () => defineSkill({ name: "x", description: "d", instructions: "", dir: "skills/x" }), "dir"],
   ];
   it.each(bad)("refuses %s with SKILL_DEFINITION_INVALID naming the field", (_label, make, field) => {
@@ -103,7 +216,11 @@ describe("offering code tools", () => {
     expect(step.tools.find((t) => t.name === "add")).toEqual({
       name: "add",
       description: "Adds a and b",
-      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
     });
     expect(await ctx.callTool("add", { a: 2, b: 3 })).toEqual({ content: '{"sum":5}' });
     await ctx.callTool("unload_skill", { name: "calc" });
@@ -113,7 +230,11 @@ describe("offering code tools", () => {
   it("swaps the tools when another skill is loaded, and tells the model to load a skill whose tool it calls", async () => {
     const ctx = await context();
     const early = await ctx.callTool("add", { a: 1, b: 1 });
-    expect(early).toEqual({ content: 'The tool "add" belongs to the skill "calc", which is not active: load it first with the load_skill tool.', isError: true });
+    expect(early).toEqual({
+      content:
+        'The tool "add" belongs to the skill "calc", which is not active: load it first with the load_skill tool.',
+      isError: true,
+    });
     await ctx.callTool("load_skill", { name: "calc" });
     await ctx.callTool("load_skill", { name: "notes" });
     expect(names(ctx.listTools())).toEqual([...SKILL_TOOLS, "remember"]);
@@ -129,7 +250,9 @@ describe("offering code tools", () => {
 
   it("refuses an unknown skillCodeTools value", async () => {
     const repo = await fixture.repo();
-    await expect(fixture.context({ cwd: repo.dir, skillCodeTools: "sometimes" as never })).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+    await expect(fixture.context({ cwd: repo.dir, skillCodeTools: "sometimes" as never })).rejects.toMatchObject({
+      code: "INVALID_OPTIONS",
+    });
   });
 
   it("namespaces a name another tool has as <skill>__<name>, with a diagnostic, and runs it under that name", async () => {
@@ -153,7 +276,9 @@ describe("offering code tools", () => {
     expect(await ctx.callTool("Read", {})).toEqual({ content: "host read" });
     expect(await ctx.callTool("files__Read", {})).toEqual({ content: "skill read" });
     // Reported once, not on every step.
-    expect((await ctx.buildContext([user("go"), user("again")])).diagnostics.filter((d) => d.code === "TOOL_NAME_CLASH")).toEqual([]);
+    expect(
+      (await ctx.buildContext([user("go"), user("again")])).diagnostics.filter((d) => d.code === "TOOL_NAME_CLASH"),
+    ).toEqual([]);
   });
 
   it('namespaces two skills\' tools of the same name under "always"', async () => {
@@ -172,7 +297,10 @@ describe("offering code tools", () => {
     const ctx = await context({
       skills: [calc({ allowedTools: ["Read"] }), notes],
       skillCodeTools: "always",
-      tools: [{ name: "Read", execute: () => "r" }, { name: "Write", execute: () => "w" }],
+      tools: [
+        { name: "Read", execute: () => "r" },
+        { name: "Write", execute: () => "w" },
+      ],
     });
     await ctx.callTool("load_skill", { name: "calc" });
     expect(names(ctx.listTools())).toEqual(["Read", ...SKILL_TOOLS, "add", "echo"]);
@@ -207,26 +335,49 @@ describe("running code tools", () => {
     await ctx.callTool("load_skill", { name: skill.name });
     return ctx;
   }
-  const tool = (execute: (args: any, context: any) => unknown, inputSchema: Record<string, unknown> | ReturnType<typeof z.object> = { type: "object" }) =>
-    defineSkill({ name: "t", description: "t", instructions: "t", tools: { run: { description: "", inputSchema, execute } } });
+  const tool = (
+    execute: (args: any, context: any) => unknown,
+    inputSchema: Record<string, unknown> | ReturnType<typeof z.object> = { type: "object" },
+  ) =>
+    defineSkill({
+      name: "t",
+      description: "t",
+      instructions: "t",
+      tools: { run: { description: "", inputSchema, execute } },
+    });
 
   it("checks arguments before execute: zod and JSON Schema alike; JSON text arguments are read", async () => {
     const ctx = await loaded(calc());
-    expect(await ctx.callTool("add", { a: 1 })).toEqual({ content: 'Invalid arguments for "add": b: Invalid input: expected number, received undefined', isError: true });
+    expect(await ctx.callTool("add", { a: 1 })).toEqual({
+      content: 'Invalid arguments for "add": b: Invalid input: expected number, received undefined',
+      isError: true,
+    });
     expect(await ctx.callTool("add", '{"a":1,"b":2}')).toEqual({ content: '{"sum":3}' });
     const echo = await ctx.callTool("echo", { text: "" });
     expect(echo.isError).toBe(true);
     expect(echo.content).toMatch(/^Invalid arguments for "echo": text: /);
     expect(await ctx.callTool("echo", { text: "hi" })).toEqual({ content: "hi" });
-    expect(await ctx.callTool("add", "{not json")).toEqual({ content: 'Invalid arguments for "add": arguments must be a JSON object', isError: true });
+    expect(await ctx.callTool("add", "{not json")).toEqual({
+      content: 'Invalid arguments for "add": arguments must be a JSON object',
+      isError: true,
+    });
   });
 
   it("passes the parsed arguments (zod defaults applied) and a tool context with signal, skill and callId", async () => {
     const seen: unknown[] = [];
-    const skill = tool((args, context) => {
-      seen.push(args, context.skill.name, context.signal instanceof AbortSignal, typeof context.callId, context.state);
-      return "ok";
-    }, z.object({ n: z.number().default(7) }));
+    const skill = tool(
+      (args, context) => {
+        seen.push(
+          args,
+          context.skill.name,
+          context.signal instanceof AbortSignal,
+          typeof context.callId,
+          context.state,
+        );
+        return "ok";
+      },
+      z.object({ n: z.number().default(7) }),
+    );
     const ctx = await loaded(skill);
     await ctx.callTool("run", {});
     expect(seen).toEqual([{ n: 7 }, "t", true, "string", undefined]);
@@ -248,7 +399,10 @@ describe("running code tools", () => {
       mode = m;
       results[m] = await ctx.callTool("run", {});
     }
-    expect(results["throw"]).toEqual({ content: 'The tool "run" of the skill "t" failed: TypeError: boom', isError: true });
+    expect(results["throw"]).toEqual({
+      content: 'The tool "run" of the skill "t" failed: TypeError: boom',
+      isError: true,
+    });
     expect(results["function"]!.isError).toBe(true);
     expect(results["function"]!.content).toContain("f is a function");
     expect(results["date"]!.content).toContain("when is a Date, not a plain object");
@@ -258,11 +412,16 @@ describe("running code tools", () => {
   });
 
   it("cuts a result over skillTools.maxCodeToolResultBytes with a note and a diagnostic", async () => {
-    const ctx = await context({ skills: [tool(() => "x".repeat(5_000))], skillTools: { maxCodeToolResultBytes: 1_000 } });
+    const ctx = await context({
+      skills: [tool(() => "x".repeat(5_000))],
+      skillTools: { maxCodeToolResultBytes: 1_000 },
+    });
     await ctx.callTool("load_skill", { name: "t" });
     const result = await ctx.callTool("run", {});
     expect(Buffer.byteLength(result.content)).toBeLessThanOrEqual(1_000);
-    expect(result.content).toMatch(/\[skillctx: the result of run is cut here: \d+ of its 5000 bytes are shown \(limit 1000\)\.\]$/);
+    expect(result.content).toMatch(
+      /\[skillctx: the result of run is cut here: \d+ of its 5000 bytes are shown \(limit 1000\)\.\]$/,
+    );
     expect((await ctx.buildContext([user("x")])).diagnostics.map((d) => d.code)).toContain("TOOL_RESULT_CUT");
   });
 
@@ -284,7 +443,9 @@ describe("running code tools", () => {
     let signal: AbortSignal | undefined;
     const skill = tool((_args, context) => {
       signal = context.signal;
-      return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason)));
+      return new Promise((_resolve, reject) =>
+        context.signal.addEventListener("abort", () => reject(context.signal.reason)),
+      );
     });
     const ctx = await loaded(skill);
     const call = ctx.callTool("run", {});
@@ -298,7 +459,8 @@ describe("running code tools", () => {
 describe("a programmatic skill with a folder of typed scripts", () => {
   it("offers its own tools and its script tools after load_skill; a script with its tool's name is left out with a warning", async () => {
     const repo = await fixture.repo({
-      "skill/scripts/greet.py": 'def main(name: str, times: int = 1) -> str:\n    """Greets someone.\n\n    Args:\n        name: who to greet\n    """\n    return ("hi " + name + ";") * times\n',
+      "skill/scripts/greet.py":
+        'def main(name: str, times: int = 1) -> str:\n    """Greets someone.\n\n    Args:\n        name: who to greet\n    """\n    return ("hi " + name + ";") * times\n',
       "skill/scripts/hello.py": "def main() -> str:\n    return 'script hello'\n",
     });
     const skill = defineSkill({
@@ -312,7 +474,9 @@ describe("a programmatic skill with a folder of typed scripts", () => {
     await ctx.callTool("load_skill", { name: "greeter" });
     const step = await ctx.buildContext([user("greet Ada")]);
     expect(names(step.tools)).toEqual([...SKILL_TOOLS, "hello", "greet"]);
-    expect(step.diagnostics.find((d) => d.code === "TOOL_NAME_CLASH")?.message).toBe('code tool "hello" is left out: another tool has that name');
+    expect(step.diagnostics.find((d) => d.code === "TOOL_NAME_CLASH")?.message).toBe(
+      'code tool "hello" is left out: another tool has that name',
+    );
     expect(await ctx.callTool("hello", {})).toEqual({ content: "programmatic hello" });
     expect((await ctx.callTool("greet", { name: "Ada", times: 2 })).content).toContain("hi Ada;hi Ada;");
     expect((await ctx.callTool("greet", { times: 2 })).isError).toBe(true);

@@ -55,9 +55,19 @@ async function loadedBy(body: string): Promise<string[]> {
       `process.stdout.write(JSON.stringify(Object.keys(cache)));`,
     ].join("\n"),
   );
-  const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir } });
-  const esm = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((line) => line !== "") : [];
-  return [...esm.map((url) => (url.startsWith("file://") ? fileURLToPath(url) : url)), ...(JSON.parse(stdout) as string[])];
+  const { stdout } = await promisify(execFile)(process.execPath, [script], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir },
+  });
+  const esm = existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+    : [];
+  return [
+    ...esm.map((url) => (url.startsWith("file://") ? fileURLToPath(url) : url)),
+    ...(JSON.parse(stdout) as string[]),
+  ];
 }
 
 const heavyIn = (modules: string[]) =>
@@ -146,7 +156,11 @@ describe("a cold import loads no heavy dependency", () => {
       ],
       { cwd },
     );
-    expect(JSON.parse(stdout)).toEqual({ created: { crypto: false, childProcess: false }, stepped: true, spawned: true });
+    expect(JSON.parse(stdout)).toEqual({
+      created: { crypto: false, childProcess: false },
+      stepped: true,
+      spawned: true,
+    });
   });
 
   it("zod loads when something is first validated: the first step's messages, or the schemas entry", async () => {

@@ -49,7 +49,12 @@ describe("AgentContext with repository guidance", async () => {
   const user = (content: string): Message => ({ role: "user", content });
   const attached = (step: ContextStep, index: number) => {
     const content = step.messages[index]?.content;
-    return typeof content === "string" || content === undefined ? "" : content.slice(1).map((p) => (p as { text?: string }).text ?? "").join("\n");
+    return typeof content === "string" || content === undefined
+      ? ""
+      : content
+          .slice(1)
+          .map((p) => (p as { text?: string }).text ?? "")
+          .join("\n");
   };
 
   test("system holds root guidance before package guidance, gated by model", async () => {
@@ -71,11 +76,17 @@ describe("AgentContext with repository guidance", async () => {
     const ctx = await AgentContext.create({ cwd });
     const history: Message[] = [
       user("fix the server"),
-      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read_file", args: { path: "server/index.ts" } }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c1", name: "read_file", args: { path: "server/index.ts" } }],
+      },
       { role: "tool", content: "export {};", toolCallId: "c1" },
     ];
     const step = await ctx.buildContext(history);
-    expect(step.activated).toEqual([{ skill: "agents:packages/api/server", trigger: "path", match: "server/index.ts", messageIndex: 2 }]);
+    expect(step.activated).toEqual([
+      { skill: "agents:packages/api/server", trigger: "path", match: "server/index.ts", messageIndex: 2 },
+    ]);
     expect(attached(step, 2)).toContain(await readFile(path.join(cwd, "server/AGENTS.md"), "utf8"));
     await ctx.close();
   });

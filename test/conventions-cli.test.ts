@@ -11,7 +11,10 @@ import { useConventionFixtures } from "./helpers/convention-fixture.js";
 const fixture = useConventionFixtures();
 
 interface BuildJson {
-  steps: Array<{ activated: Array<{ skill: string; trigger: string; match?: string }>; diagnostics: Array<{ code: string; path?: string }> }>;
+  steps: Array<{
+    activated: Array<{ skill: string; trigger: string; match?: string }>;
+    diagnostics: Array<{ code: string; path?: string }>;
+  }>;
   system: string;
   messages: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
   tools: Array<{ name: string }>;
@@ -26,19 +29,28 @@ async function build(repo: string, cwd: string, args: string[]): Promise<BuildJs
 }
 
 const attached = (json: BuildJson) =>
-  json.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content.slice(1).map((part) => part.text ?? ""))).join("\n");
+  json.messages
+    .flatMap((m) => (typeof m.content === "string" ? [] : m.content.slice(1).map((part) => part.text ?? "")))
+    .join("\n");
 const catalogNames = (system: string) => [...system.matchAll(/<name>([^<]+)<\/name>/g)].map((m) => m[1]);
 
 describe("skillctx build --json on the convention fixtures", () => {
   it("Claude Code: memory files in system, a user-only skill out of the catalog, /review rendered with its arguments, .mcp.json tools", async () => {
     const repo = await fixture("claude-code", { git: true });
     const json = await build(repo, repo, ["--trust", "-m", "/review 42"]);
-    for (const text of ["Use pnpm, never npm.", "Reviews need two approvals.", "My local database is on port 5433.", "Prefer named exports."]) {
+    for (const text of [
+      "Use pnpm, never npm.",
+      "Reviews need two approvals.",
+      "My local database is on port 5433.",
+      "Prefer named exports.",
+    ]) {
       expect(json.system).toContain(text);
     }
     expect(json.system).toContain("!`echo this-is-not-run` stays as written.");
     expect(catalogNames(json.system)).toEqual(["explain-code"]);
-    expect(json.steps[1]?.activated).toEqual([{ skill: "review", trigger: "command", match: "/review 42", messageIndex: 0 }]);
+    expect(json.steps[1]?.activated).toEqual([
+      { skill: "review", trigger: "command", match: "/review 42", messageIndex: 0 },
+    ]);
     // The command's !`cmd` ran (trusted), and $ARGUMENTS took the argument.
     expect(attached(json)).toContain("Review pull request 42.\nChanged files: src/cart.ts");
     expect(json.tools.map((t) => t.name)).toContain("mcp__notes__echo");
@@ -53,7 +65,9 @@ describe("skillctx build --json on the convention fixtures", () => {
     expect(at("Every package has its own tests.")).toBeLessThan(at("The API is frozen this week"));
     expect(json.system).not.toContain("This text is replaced by the override");
     expect(catalogNames(json.system)).toEqual(["lint"]);
-    expect(json.steps[1]?.activated).toEqual([{ skill: "release", trigger: "command", match: "/release packages/api", messageIndex: 0 }]);
+    expect(json.steps[1]?.activated).toEqual([
+      { skill: "release", trigger: "command", match: "/release packages/api", messageIndex: 0 },
+    ]);
     expect(json.tools.map((t) => t.name)).toContain("mcp__changelog__echo");
   });
 

@@ -9,8 +9,18 @@ const tempDir = useTempDirs("project-mcp");
 describe("serversFromProject", () => {
   it("reads .mcp.json then .cursor/mcp.json at the root; the first of a name wins; trusted only with project trust", async () => {
     const root = await tempDir({
-      ".mcp.json": JSON.stringify({ mcpServers: { notes: { command: "node", args: ["notes.mjs"], cwd: "tools" }, web: { url: "https://example.com/mcp" } } }),
-      ".cursor/mcp.json": JSON.stringify({ mcpServers: { notes: { command: "other" }, tracker: { command: "${TRACKER_BIN}", env: { TOKEN: "${TOKEN:-none}" } } } }),
+      ".mcp.json": JSON.stringify({
+        mcpServers: {
+          notes: { command: "node", args: ["notes.mjs"], cwd: "tools" },
+          web: { url: "https://example.com/mcp" },
+        },
+      }),
+      ".cursor/mcp.json": JSON.stringify({
+        mcpServers: {
+          notes: { command: "other" },
+          tracker: { command: "${TRACKER_BIN}", env: { TOKEN: "${TOKEN:-none}" } },
+        },
+      }),
     });
     const untrusted = await serversFromProject(root, { vars: { TRACKER_BIN: "/bin/tracker" } });
     expect(untrusted.servers.map((s) => [s.name, s.trusted, s.skill, s.path])).toEqual([
@@ -40,8 +50,16 @@ describe("serversFromProject", () => {
     const found = await serversFromProject(root, { trust: { project: true } });
     expect(found.servers).toEqual([]);
     expect(found.diagnostics.map((d) => [d.code, d.message, d.path])).toEqual([
-      ["PATH_OUTSIDE_ROOT", "cannot read .mcp.json: it leads outside the project (symlink); not read", path.join(root, ".mcp.json")],
-      ["MCP_CONFIG_INVALID", expect.stringMatching(/^mcp\.json is not valid JSON/), path.join(root, ".cursor/mcp.json")],
+      [
+        "PATH_OUTSIDE_ROOT",
+        "cannot read .mcp.json: it leads outside the project (symlink); not read",
+        path.join(root, ".mcp.json"),
+      ],
+      [
+        "MCP_CONFIG_INVALID",
+        expect.stringMatching(/^mcp\.json is not valid JSON/),
+        path.join(root, ".cursor/mcp.json"),
+      ],
     ]);
     const big = await tempDir({ ".mcp.json": JSON.stringify({ mcpServers: {}, pad: "x".repeat(4_000) }) });
     const tooLarge = await serversFromProject(big, { maxConfigBytes: 1_024 });

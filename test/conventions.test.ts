@@ -25,7 +25,11 @@ async function open(options: AgentContextOptions): Promise<AgentContext> {
 }
 
 const user = (content: string): Message => ({ role: "user", content });
-const readCall = (id: string, file: string): Message => ({ role: "assistant", content: "", toolCalls: [{ id, name: "read_file", args: { path: file } }] });
+const readCall = (id: string, file: string): Message => ({
+  role: "assistant",
+  content: "",
+  toolCalls: [{ id, name: "read_file", args: { path: file } }],
+});
 const toolResult = (id: string): Message => ({ role: "tool", content: "...", toolCallId: id });
 const byName = (ctx: AgentContext, name: string): Skill => {
   const skill = ctx.skills.find((s) => s.name === name);
@@ -42,7 +46,12 @@ describe("a Claude Code project", () => {
     const ctx = await open({ cwd: repo });
     expect(guidanceNames(ctx)).toEqual(["claude", "claude-dir", "claude-local", "claude-rules:style"]);
     const step = await ctx.buildContext([]);
-    for (const text of ["Use pnpm, never npm.", "Reviews need two approvals.", "My local database is on port 5433.", "Prefer named exports."]) {
+    for (const text of [
+      "Use pnpm, never npm.",
+      "Reviews need two approvals.",
+      "My local database is on port 5433.",
+      "Prefer named exports.",
+    ]) {
       expect(step.system).toContain(text);
     }
     // CLAUDE.md's !`cmd` is text to Claude Code: no command runs and no "not run" marker is added.
@@ -76,7 +85,9 @@ describe("a Claude Code project", () => {
     // user-invocable: false stays listed; disable-model-invocation, path skills and commands are not.
     expect(ctx.catalog?.included).toEqual(["explain-code"]);
     // when_to_use is appended to the description, as Claude Code lists it.
-    expect(ctx.catalog?.text).toContain("<description>Explains code with diagrams and analogies. When the user asks how some code works.</description>");
+    expect(ctx.catalog?.text).toContain(
+      "<description>Explains code with diagrams and analogies. When the user asks how some code works.</description>",
+    );
     const refused = await ctx.callTool("load_skill", { name: "deploy" });
     expect(refused.isError).toBe(true);
     expect(refused.content).toContain("disable-model-invocation");
@@ -90,7 +101,12 @@ describe("a Claude Code project", () => {
       argumentHint: "[pr-number]",
       allowedTools: ["Bash(git diff:*)"],
       trigger: { type: "command", prefix: "/" },
-      source: { kind: "compat", format: "command", scope: "project", path: path.join(repo, ".claude/commands/review.md") },
+      source: {
+        kind: "compat",
+        format: "command",
+        scope: "project",
+        path: path.join(repo, ".claude/commands/review.md"),
+      },
       metadata: { kind: "claude-command" },
     });
     expect(byName(ctx, "frontend:component")).toMatchObject({
@@ -109,7 +125,9 @@ describe("a Claude Code project", () => {
     const ctx = await open({ cwd: repo, trust: { project: true } });
     const history: Message[] = [user("check the tests"), readCall("c1", "test/cart-check.ts"), toolResult("c1")];
     const first = await ctx.buildContext(history);
-    expect(first.activated).toEqual([{ skill: "claude-rules:testing", trigger: "path", match: "test/cart-check.ts", messageIndex: 2 }]);
+    expect(first.activated).toEqual([
+      { skill: "claude-rules:testing", trigger: "path", match: "test/cart-check.ts", messageIndex: 2 },
+    ]);
     expect(first.attachments.map((a) => a.text).join("")).toContain("Tests use vitest");
     history.push(readCall("c2", "migrations/001-init.sql"), toolResult("c2"));
     const second = await ctx.buildContext(history);
@@ -121,7 +139,9 @@ describe("a Claude Code project", () => {
     const trusted = await open({ cwd: repo, trust: { project: true } });
     const step = await trusted.buildContext([user("hi")]);
     expect(step.tools.map((t) => t.name)).toContain("mcp__notes__echo");
-    expect(await trusted.callTool("mcp__notes__echo", { text: "from the project" })).toEqual({ content: "from the project" });
+    expect(await trusted.callTool("mcp__notes__echo", { text: "from the project" })).toEqual({
+      content: "from the project",
+    });
 
     const untrusted = await open({ cwd: repo });
     const refused = await untrusted.buildContext([user("hi")]);
@@ -140,7 +160,9 @@ describe("a Codex project (cwd packages/api)", () => {
     expect(guidanceNames(ctx)).toEqual(["agents", "agents:packages", "agents:packages/api"]);
     expect(byName(ctx, "agents:packages/api").source.path).toBe(path.join(repo, "packages/api/AGENTS.override.md"));
     const step = await ctx.buildContext([]);
-    const order = ["Format with prettier.", "Every package has its own tests.", "The API is frozen this week"].map((t) => at(step.system, t));
+    const order = ["Format with prettier.", "Every package has its own tests.", "The API is frozen this week"].map(
+      (t) => at(step.system, t),
+    );
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(step.system).not.toContain("This text is replaced by the override");
@@ -233,7 +255,9 @@ describe("a Cursor project", () => {
     const repo = await fixture("cursor");
     const ctx = await open({ cwd: repo });
     const short = await ctx.buildContext([user("draft them per @release-notes please")]);
-    expect(short.activated.map((a) => [a.skill, a.trigger, a.match])).toEqual([["cursor:release-notes", "command", "@cursor:release-notes"]]);
+    expect(short.activated.map((a) => [a.skill, a.trigger, a.match])).toEqual([
+      ["cursor:release-notes", "command", "@cursor:release-notes"],
+    ]);
     expect(short.attachments).toHaveLength(1);
     const plain = await (await open({ cwd: repo })).buildContext([user("mail me@release-notes.dev")]);
     expect(plain.activated).toEqual([]);
@@ -243,7 +267,11 @@ describe("a Cursor project", () => {
     const repo = await fixture("cursor");
     const ctx = await open({ cwd: repo, trust: { project: true } });
     const deploy = byName(ctx, "deploy");
-    expect(deploy).toMatchObject({ trigger: { type: "command", prefix: "/" }, source: { format: "command" }, metadata: { kind: "cursor-command" } });
+    expect(deploy).toMatchObject({
+      trigger: { type: "command", prefix: "/" },
+      source: { format: "command" },
+      metadata: { kind: "cursor-command" },
+    });
     expect(rendersCommands(deploy)).toBe(false);
     expect(rendersCommands(byName(ctx, "cursor:always"))).toBe(false);
     const step = await ctx.buildContext([user("hi")]);
@@ -251,7 +279,9 @@ describe("a Cursor project", () => {
 
     const untrusted = await open({ cwd: repo });
     const refused = await untrusted.buildContext([user("hi")]);
-    expect(refused.diagnostics.find((d) => d.code === "MCP_SERVER_UNTRUSTED")?.path).toBe(path.join(repo, ".cursor/mcp.json"));
+    expect(refused.diagnostics.find((d) => d.code === "MCP_SERVER_UNTRUSTED")?.path).toBe(
+      path.join(repo, ".cursor/mcp.json"),
+    );
   });
 });
 
@@ -277,7 +307,10 @@ describe("a Copilot project", () => {
       metadata: { kind: "copilot-prompt" },
       extra: { mode: "ask", tools: ["codebase"] },
     });
-    expect(byName(ctx, "gen-tests")).toMatchObject({ argumentHint: "package path", source: { path: path.join(repo, ".github/prompts/tests.prompt.md") } });
+    expect(byName(ctx, "gen-tests")).toMatchObject({
+      argumentHint: "package path",
+      source: { path: path.join(repo, ".github/prompts/tests.prompt.md") },
+    });
     const step = await ctx.buildContext([]);
     expect(step.diagnostics.filter((d) => d.path?.includes(".github/prompts"))).toEqual([]);
     expect(rendersCommands(byName(ctx, "explain"))).toBe(false);
@@ -290,9 +323,14 @@ describe("who may invoke: the skill set", () => {
     const repo = await fixture("claude-code", { git: true });
     const set = await loadSkillSet({ cwd: repo, homeDir: path.join(repo, "no-home") });
     expect(set.catalog.map((s) => s.name)).toEqual(["explain-code"]);
-    for (const name of ["deploy", "review", "frontend:component", "explain-code"]) expect(set.byName.has(name)).toBe(true);
+    for (const name of ["deploy", "review", "frontend:component", "explain-code"])
+      expect(set.byName.has(name)).toBe(true);
     // Commands load with the guidance; `guidance: { commands: false }` leaves them out.
-    const without = await loadSkillSet({ cwd: repo, homeDir: path.join(repo, "no-home"), guidance: { commands: false } });
+    const without = await loadSkillSet({
+      cwd: repo,
+      homeDir: path.join(repo, "no-home"),
+      guidance: { commands: false },
+    });
     expect(without.byName.has("review")).toBe(false);
     expect(without.byName.has("claude")).toBe(true);
   });
@@ -304,6 +342,8 @@ describe("who may invoke: the skill set", () => {
     await writeFile(path.join(repo, ".claude/commands/deploy.md"), "The command version.\n");
     const set = await loadSkillSet({ cwd: repo, homeDir: path.join(repo, "no-home") });
     expect(set.byName.get("deploy")?.source.format).toBe("skill-md");
-    expect(set.diagnostics).toContainEqual(expect.objectContaining({ code: "NAME_CLASH", path: path.join(repo, ".claude/commands/deploy.md") }));
+    expect(set.diagnostics).toContainEqual(
+      expect.objectContaining({ code: "NAME_CLASH", path: path.join(repo, ".claude/commands/deploy.md") }),
+    );
   });
 });

@@ -65,7 +65,8 @@ async function skillDirs(): Promise<string[]> {
   return dirs.sort();
 }
 
-const errorCodes = (r: ValidationResult) => [...new Set(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.code))].sort();
+const errorCodes = (r: ValidationResult) =>
+  [...new Set(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.code))].sort();
 
 describe.runIf(HAS_CORPUS)("the real-world corpus", () => {
   let dirs: string[];
@@ -95,7 +96,10 @@ describe.runIf(HAS_CORPUS)("the real-world corpus", () => {
       expect(result.skill.description?.length ?? 0, dir).toBeGreaterThan(0);
       expect(result.skill.trigger).toEqual({ type: "on-demand" });
       expect(result.skill.content.length, dir).toBeGreaterThan(0);
-      expect(result.diagnostics.filter((d) => d.severity === "error"), dir).toEqual([]);
+      expect(
+        result.diagnostics.filter((d) => d.severity === "error"),
+        dir,
+      ).toEqual([]);
     }
   });
 
@@ -110,7 +114,13 @@ describe.runIf(HAS_CORPUS)("the real-world corpus", () => {
     expect(geomaster.skill.content.includes("\r")).toBe(false);
     // The three skills that write allowed-tools as a YAML list.
     for (const d of ["trailmark-finding-triage", "trailmark-review-gate", "trailmark-variant-neighborhood"]) {
-      expect((await read(`trailofbits-skills/${d}`)).skill.allowedTools).toEqual(["Bash", "Read", "Grep", "Glob", "Write"]);
+      expect((await read(`trailofbits-skills/${d}`)).skill.allowedTools).toEqual([
+        "Bash",
+        "Read",
+        "Grep",
+        "Glob",
+        "Write",
+      ]);
     }
     expect((await read("anthropics-skills/claude-api")).skill.description?.length).toBe(1068);
     const mermaid = await read("k-dense-claude-scientific-skills/markdown-mermaid-writing");

@@ -10,7 +10,10 @@ const { repo, context } = useEngineFixture();
 
 const inline = { kind: "inline", format: "inline", scope: "programmatic" } as const;
 const attached = (step: ContextStep, index: number) =>
-  ((step.messages[index]!.content as Array<{ text?: string }>).slice(1).map((p) => p.text ?? "")).join("\n");
+  (step.messages[index]!.content as Array<{ text?: string }>)
+    .slice(1)
+    .map((p) => p.text ?? "")
+    .join("\n");
 
 describe("task inputs", () => {
   const task = (content: string, inputs: SkillInit["inputs"] = []): SkillInit => ({
@@ -25,7 +28,11 @@ describe("task inputs", () => {
     const dir = (await repo()).dir;
     const ctx = await context({
       cwd: dir,
-      skills: [task("Rendered: !`echo ok`\nSubject: ${subject}\n", [{ name: "subject", description: "What about", required: true }])],
+      skills: [
+        task("Rendered: !`echo ok`\nSubject: ${subject}\n", [
+          { name: "subject", description: "What about", required: true },
+        ]),
+      ],
       collectInputs: () => ({ subject: "!`touch PWNED`" }),
     });
     const text = attached(await ctx.buildContext([user("/report")]), 0);
@@ -37,7 +44,12 @@ describe("task inputs", () => {
   it("a value's own ${placeholder} is not replaced again", async () => {
     const ctx = await context({
       cwd: (await repo()).dir,
-      skills: [task("A=${a} B=${b}\n", [{ name: "a", description: "" }, { name: "b", description: "" }])],
+      skills: [
+        task("A=${a} B=${b}\n", [
+          { name: "a", description: "" },
+          { name: "b", description: "" },
+        ]),
+      ],
       collectInputs: () => ({ a: "${b}", b: "bee" }),
     });
     expect(attached(await ctx.buildContext([user("/report")]), 0)).toContain("A=${b} B=bee");
@@ -47,7 +59,11 @@ describe("task inputs", () => {
     const asked: string[][] = [];
     const ctx = await context({
       cwd: (await repo()).dir,
-      skills: [task("Branch ${branch} of ${repo_name}; home: !`echo \"${HOME}\" > /dev/null; echo done`\n", [{ name: "branch", description: "The branch", required: true }])],
+      skills: [
+        task('Branch ${branch} of ${repo_name}; home: !`echo "${HOME}" > /dev/null; echo done`\n', [
+          { name: "branch", description: "The branch", required: true },
+        ]),
+      ],
       collectInputs: ({ inputs }) => {
         asked.push(inputs.map((i) => i.name));
         return { branch: "main" };
@@ -75,7 +91,15 @@ describe("caps on text that reaches the model", () => {
     const body = `${"line of skill text\n".repeat(2_000)}TAIL-MARKER\n`;
     const ctx = await context({
       cwd: (await repo()).dir,
-      skills: [{ name: "big", description: "Big.", content: body, source: inline, trigger: { type: "keyword", keywords: ["big"] } }],
+      skills: [
+        {
+          name: "big",
+          description: "Big.",
+          content: body,
+          source: inline,
+          trigger: { type: "keyword", keywords: ["big"] },
+        },
+      ],
       limits: { maxAttachedSkillBytes: 4_096 },
     });
     const step = await ctx.buildContext([user("big one")]);
@@ -129,7 +153,9 @@ describe("caps on text that reaches the model", () => {
   it("leaves a guidance block under the cap as it is", async () => {
     const ctx = await context({
       cwd: (await repo()).dir,
-      skills: [{ name: "small", description: "s", content: "Be brief.\n", source: inline, trigger: { type: "always" } }],
+      skills: [
+        { name: "small", description: "s", content: "Be brief.\n", source: inline, trigger: { type: "always" } },
+      ],
     });
     const step = await ctx.buildContext([]);
     expect(step.system).toContain("Be brief.");
@@ -139,7 +165,9 @@ describe("caps on text that reaches the model", () => {
 
   it("refuses a limit that is not a positive integer", async () => {
     const dir = (await repo()).dir;
-    await expect(AgentContext.create({ cwd: dir, limits: { maxLoadedSkillBytes: -1 } })).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+    await expect(AgentContext.create({ cwd: dir, limits: { maxLoadedSkillBytes: -1 } })).rejects.toMatchObject({
+      code: "INVALID_OPTIONS",
+    });
   });
 });
 
@@ -159,14 +187,24 @@ describe("skill names and load results", () => {
     const result = await ctx.callTool("load_skill", { name: "pdf" });
     expect(result.content).toContain("\nLicense: Apache-2.0\n");
     expect(result.content).toContain("\nCompatibility: Needs python3 and network access");
-    const plain = await context({ cwd: (await repo()).dir, skills: [{ ...skill, license: undefined, compatibility: undefined }] });
+    const plain = await context({
+      cwd: (await repo()).dir,
+      skills: [{ ...skill, license: undefined, compatibility: undefined }],
+    });
     expect((await plain.callTool("load_skill", { name: "pdf" })).content).not.toContain("License:");
   });
 
   it("the langflow toolset's JSON carries them as keys", async () => {
     const ctx = await context({ cwd: (await repo()).dir, skills: [skill], toolset: "langflow" });
-    const json = JSON.parse((await ctx.callTool("load_skill", { skill_name: "pdf" })).content) as Record<string, unknown>;
-    expect(json).toMatchObject({ skill_name: "pdf", license: "Apache-2.0", compatibility: "Needs python3 and network access" });
+    const json = JSON.parse((await ctx.callTool("load_skill", { skill_name: "pdf" })).content) as Record<
+      string,
+      unknown
+    >;
+    expect(json).toMatchObject({
+      skill_name: "pdf",
+      license: "Apache-2.0",
+      compatibility: "Needs python3 and network access",
+    });
   });
 
   const loads: Array<[ToolsetName, string, Record<string, unknown>]> = [
@@ -201,7 +239,13 @@ describe("glob diagnostics", () => {
     const ctx = await context({
       cwd: (await repo()).dir,
       skills: [
-        { name: "braces", description: "b", content: "x", source: inline, trigger: { type: "path", globs: [`${"{a,b}".repeat(12)}/**`] } },
+        {
+          name: "braces",
+          description: "b",
+          content: "x",
+          source: inline,
+          trigger: { type: "path", globs: [`${"{a,b}".repeat(12)}/**`] },
+        },
       ],
     });
     const first = await ctx.buildContext([user("hi")]);

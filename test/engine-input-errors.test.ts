@@ -11,8 +11,10 @@ const DOCKER = "---\ntriggers: [docker]\n---\nUse multi-stage builds.\n";
 const DEPLOY = "---\ntriggers: [deploy]\n---\nDeploy with the blue-green script.\n";
 
 const fixture = useEngineFixture();
-const demo = (): Promise<TempRepo> => fixture.repo({ ".agents/skills/docker.md": DOCKER, ".agents/skills/deploy.md": DEPLOY });
-const context = (repo: TempRepo, options: Partial<AgentContextOptions> = {}): Promise<AgentContext> => fixture.context({ cwd: repo.dir, ...options });
+const demo = (): Promise<TempRepo> =>
+  fixture.repo({ ".agents/skills/docker.md": DOCKER, ".agents/skills/deploy.md": DEPLOY });
+const context = (repo: TempRepo, options: Partial<AgentContextOptions> = {}): Promise<AgentContext> =>
+  fixture.context({ cwd: repo.dir, ...options });
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -42,9 +44,25 @@ describe("AgentContext: malformed messages", () => {
     ["toolCalls that are not an array", [{ role: "assistant", content: "", toolCalls: { id: "c1" } }]],
     ["a tool call without id", [{ role: "assistant", content: "", toolCalls: [{ name: "read", args: {} }] }]],
     ["a toolCallId that is a number", [{ role: "tool", content: "x", toolCallId: 3 }]],
-    ["circular tool-call arguments", [{ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read", args: circular }] }]],
-    ["BigInt tool-call arguments", [{ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read", args: { n: 1n } }] }]],
-    ["a getter that throws", [{ role: "user", get content(): string { throw new Error("boom"); } }]],
+    [
+      "circular tool-call arguments",
+      [{ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read", args: circular }] }],
+    ],
+    [
+      "BigInt tool-call arguments",
+      [{ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read", args: { n: 1n } }] }],
+    ],
+    [
+      "a getter that throws",
+      [
+        {
+          role: "user",
+          get content(): string {
+            throw new Error("boom");
+          },
+        },
+      ],
+    ],
   ];
 
   it.each(shapes)("%s rejects with MESSAGES_INVALID", async (_label, messages) => {
@@ -82,7 +100,9 @@ describe("AgentContext: malformed messages", () => {
   it("accepts what MessageSchema accepts: unknown part types and extra keys pass through", async () => {
     const ctx = await context(await demo());
     const image = { type: "image", image: "data:...", extra: { nested: true } };
-    const step = await ctx.buildContext([{ role: "user", content: [image, { type: "text", text: "docker" }], extraKey: 1 } as Message]);
+    const step = await ctx.buildContext([
+      { role: "user", content: [image, { type: "text", text: "docker" }], extraKey: 1 } as Message,
+    ]);
     expect(step.activated.map((a) => a.skill)).toEqual(["docker"]);
     expect((step.messages[0]!.content as unknown[])[0]).toBe(image);
   });
@@ -97,16 +117,29 @@ describe("AgentContext: malformed state", () => {
     ["another version", { ...good(), version: 2 }],
     ["attachments that are not an array", { ...good(), attachments: {} }],
     ["an attachment of the wrong shape", { ...good(), attachments: [{ skill: 1 }] }],
-    ["an unknown trigger", { ...good(), attachments: [{ skill: "a", trigger: "telepathy", match: "", fingerprint: "f", text: "" }] }],
+    [
+      "an unknown trigger",
+      { ...good(), attachments: [{ skill: "a", trigger: "telepathy", match: "", fingerprint: "f", text: "" }] },
+    ],
     ["scan marks that are numbers", { ...good(), scanned: [1, 2] }],
     ["a rendering that is not text", { ...good(), rendered: { "load:x": { evil: true } } }],
     ["an active skill that is a number", { ...good(), activeSkill: 5 }],
-    ["a getter that throws", { ...good(), get scanned(): string[] { throw new Error("boom"); } }],
+    [
+      "a getter that throws",
+      {
+        ...good(),
+        get scanned(): string[] {
+          throw new Error("boom");
+        },
+      },
+    ],
   ];
 
   it.each(shapes)("%s rejects with STATE_INVALID", async (_label, state) => {
     const repo = await demo();
-    expect(await codeOf(AgentContext.create({ cwd: repo.dir, guidance: false, state: state as ContextState }))).toBe("STATE_INVALID");
+    expect(await codeOf(AgentContext.create({ cwd: repo.dir, guidance: false, state: state as ContextState }))).toBe(
+      "STATE_INVALID",
+    );
   });
 
   it("a good state is copied: changing the caller's object or a snapshot does not reach the context", async () => {
@@ -139,7 +172,9 @@ describe("AgentContext: a skill file that disappears", () => {
   });
 
   it("load_skill of a vanished skill is an error result, not a rejection", async () => {
-    const repo = await fixture.repo({ ".agents/skills/notes/SKILL.md": "---\nname: notes\ndescription: Notes.\n---\nTake notes.\n" });
+    const repo = await fixture.repo({
+      ".agents/skills/notes/SKILL.md": "---\nname: notes\ndescription: Notes.\n---\nTake notes.\n",
+    });
     const ctx = await context(repo);
     await rm(path.join(repo.dir, ".agents/skills/notes/SKILL.md"));
     const result = await ctx.callTool("load_skill", { name: "notes" });
@@ -150,9 +185,12 @@ describe("AgentContext: a skill file that disappears", () => {
 });
 
 describe("AgentContext: bad tool arguments stay error results", () => {
-  it.each([[null], [42], ["not json"], [{ name: 5 }], [{ name: "   " }], [[1, 2]]])("load_skill with %j", async (args) => {
-    const ctx = await context(await demo());
-    const result = await ctx.callTool("load_skill", args);
-    expect(result.isError).toBe(true);
-  });
+  it.each([[null], [42], ["not json"], [{ name: 5 }], [{ name: "   " }], [[1, 2]]])(
+    "load_skill with %j",
+    async (args) => {
+      const ctx = await context(await demo());
+      const result = await ctx.callTool("load_skill", args);
+      expect(result.isError).toBe(true);
+    },
+  );
 });

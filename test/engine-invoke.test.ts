@@ -74,7 +74,10 @@ describe("arguments: splitting and substitution (Claude Code forms)", () => {
   });
 
   it("leaves argument placeholders alone without a user invocation, but fills the variables", () => {
-    const text = substitute("$ARGUMENTS $0 ${SKILL_DIR} ${CLAUDE_SKILL_DIR} ${CLAUDE_SESSION_ID} ${OTHER}", { skillDir: "/d", sessionId: "id" }).text;
+    const text = substitute("$ARGUMENTS $0 ${SKILL_DIR} ${CLAUDE_SKILL_DIR} ${CLAUDE_SESSION_ID} ${OTHER}", {
+      skillDir: "/d",
+      sessionId: "id",
+    }).text;
     expect(text).toBe("$ARGUMENTS $0 /d /d id ${OTHER}");
   });
 });
@@ -99,11 +102,20 @@ describe("user invocation: /name in a new user message", () => {
     const step = await ctx.buildContext(messages);
 
     expect(step.activated).toEqual([
-      { skill: "deploy", trigger: "command", match: `/deploy prod "eu west"`, messageIndex: 0, model: "claude-opus-4", context: "fork" },
+      {
+        skill: "deploy",
+        trigger: "command",
+        match: `/deploy prod "eu west"`,
+        messageIndex: 0,
+        model: "claude-opus-4",
+        context: "fork",
+      },
     ]);
     const text = attached(step, 0);
     expect(text).toContain(`<skill name="deploy" trigger="command" match="/deploy prod &quot;eu west&quot;">`);
-    expect(text).toContain(`Deploy to prod in eu west (all: prod "eu west"). Branch: main. Scripts in ${path.join(repo.dir, ".claude/skills/deploy")}/scripts.`);
+    expect(text).toContain(
+      `Deploy to prod in eu west (all: prod "eu west"). Branch: main. Scripts in ${path.join(repo.dir, ".claude/skills/deploy")}/scripts.`,
+    );
     expect(ctx.state.attachments.map((a) => [a.skill, a.trigger])).toEqual([["deploy", "command"]]);
 
     // The next step keeps the same bytes and fires nothing new.
@@ -140,13 +152,26 @@ describe("user invocation: /name in a new user message", () => {
   it("invokes a command-trigger skill (a command file) and leaves unknown /words alone", async () => {
     const ctx = await fixture.context({
       cwd: (await fixture.repo()).dir,
-      skills: [inline("review", "Review the diff.", { trigger: { type: "command", prefix: "/" }, source: { kind: "inline", format: "command", scope: "programmatic" } })],
+      skills: [
+        inline("review", "Review the diff.", {
+          trigger: { type: "command", prefix: "/" },
+          source: { kind: "inline", format: "command", scope: "programmatic" },
+        }),
+      ],
     });
     const step = await ctx.buildContext([user("/review focus on tests")]);
-    expect(step.activated).toEqual([{ skill: "review", trigger: "command", match: "/review focus on tests", messageIndex: 0 }]);
+    expect(step.activated).toEqual([
+      { skill: "review", trigger: "command", match: "/review focus on tests", messageIndex: 0 },
+    ]);
     expect(attached(step, 0)).toContain("Review the diff.\n\nARGUMENTS: focus on tests");
 
-    const messages = [user("/review focus on tests"), assistant("ok"), user("/usr/bin/env is where?"), assistant("there"), user("/Review x")];
+    const messages = [
+      user("/review focus on tests"),
+      assistant("ok"),
+      user("/usr/bin/env is where?"),
+      assistant("there"),
+      user("/Review x"),
+    ];
     const other = await ctx.buildContext(messages);
     expect(other.activated).toEqual([]);
     expect(other.diagnostics).toEqual([]);
@@ -162,7 +187,9 @@ describe("user invocation: /name in a new user message", () => {
 
     messages.push(assistant("ok"), user("Refactor this, following @React-Rules."));
     const step = await ctx.buildContext(messages);
-    expect(step.activated).toEqual([{ skill: "react-rules", trigger: "command", match: "@react-rules", messageIndex: 4 }]);
+    expect(step.activated).toEqual([
+      { skill: "react-rules", trigger: "command", match: "@react-rules", messageIndex: 4 },
+    ]);
     expect(attached(step, 4)).toContain("Use function components.");
   });
 
@@ -170,7 +197,11 @@ describe("user invocation: /name in a new user message", () => {
     const task = inline("bug-report", "File a bug: ${what}.", {
       trigger: { type: "task", keywords: ["/bug-report"], inputs: [{ name: "what", description: "What fails" }] },
     });
-    const ctx = await fixture.context({ cwd: (await fixture.repo()).dir, skills: [task], collectInputs: () => ({ what: "login" }) });
+    const ctx = await fixture.context({
+      cwd: (await fixture.repo()).dir,
+      skills: [task],
+      collectInputs: () => ({ what: "login" }),
+    });
     const step = await ctx.buildContext([user("/bug-report the login page")]);
     expect(step.activated).toEqual([{ skill: "bug-report", trigger: "task", match: "/bug-report", messageIndex: 0 }]);
     expect(step.attachments).toHaveLength(1);
@@ -178,18 +209,26 @@ describe("user invocation: /name in a new user message", () => {
   });
 
   it("invokes a path skill by /name, and a task skill from ctx.invoke with its inputs and arguments", async () => {
-    const rules = inline("db-rules", "Schema changes need a migration.", { trigger: { type: "path", globs: ["src/db/**"] } });
+    const rules = inline("db-rules", "Schema changes need a migration.", {
+      trigger: { type: "path", globs: ["src/db/**"] },
+    });
     const task = inline("bug-report", "Bug: ${what}. Extra: $ARGUMENTS", {
       trigger: { type: "task", keywords: ["/bug-report"], inputs: [{ name: "what", description: "What fails" }] },
     });
-    const ctx = await fixture.context({ cwd: (await fixture.repo()).dir, skills: [rules, task], collectInputs: () => ({ what: "login" }) });
+    const ctx = await fixture.context({
+      cwd: (await fixture.repo()).dir,
+      skills: [rules, task],
+      collectInputs: () => ({ what: "login" }),
+    });
     const messages = [user("/db-rules")];
     const step = await ctx.buildContext(messages);
     expect(step.activated).toEqual([{ skill: "db-rules", trigger: "command", match: "/db-rules", messageIndex: 0 }]);
     ctx.invoke("bug-report", "on safari");
     messages.push(assistant("ok"), user("and file that bug"));
     const invoked = await ctx.buildContext(messages);
-    expect(invoked.activated).toEqual([{ skill: "bug-report", trigger: "command", match: "/bug-report on safari", messageIndex: 2 }]);
+    expect(invoked.activated).toEqual([
+      { skill: "bug-report", trigger: "command", match: "/bug-report on safari", messageIndex: 2 },
+    ]);
     expect(attached(invoked, 2)).toContain("Bug: login. Extra: on safari");
   });
 
@@ -205,7 +244,8 @@ describe("user invocation: /name in a new user message", () => {
 describe("who may invoke", () => {
   it("user-invocable: false refuses /name with an info diagnostic, leaves the message unchanged, and the model may still load it", async () => {
     const repo = await fixture.repo({
-      ".claude/skills/internal/SKILL.md": "---\nname: internal\ndescription: Internal notes.\nuser-invocable: false\n---\nInternal body.\n",
+      ".claude/skills/internal/SKILL.md":
+        "---\nname: internal\ndescription: Internal notes.\nuser-invocable: false\n---\nInternal body.\n",
     });
     const ctx = await fixture.context({ cwd: repo.dir });
     const messages = [user("/internal go")];
@@ -222,7 +262,8 @@ describe("who may invoke", () => {
 
   it("disable-model-invocation: the user invokes it, the model can neither see it in the catalog nor load it", async () => {
     const repo = await fixture.repo({
-      ".claude/skills/release/SKILL.md": "---\nname: release\ndescription: Cut a release.\ndisable-model-invocation: true\n---\nRelease $0.\n",
+      ".claude/skills/release/SKILL.md":
+        "---\nname: release\ndescription: Cut a release.\ndisable-model-invocation: true\n---\nRelease $0.\n",
       ".claude/skills/other/SKILL.md": "---\nname: other\ndescription: Something else.\n---\nOther.\n",
     });
     const ctx = await fixture.context({ cwd: repo.dir });
@@ -248,13 +289,23 @@ describe("who may invoke", () => {
 
 describe("ctx.invoke", () => {
   it("returns the activation and attaches at the next step to the last new user message", async () => {
-    const ctx = await fixture.context({ cwd: (await fixture.repo()).dir, skills: [inline("deploy", "Deploy $0.", { model: "haiku" })] });
+    const ctx = await fixture.context({
+      cwd: (await fixture.repo()).dir,
+      skills: [inline("deploy", "Deploy $0.", { model: "haiku" })],
+    });
     const messages = [user("hello")];
     await ctx.buildContext(messages);
-    expect(ctx.invoke("deploy", "staging")).toEqual({ skill: "deploy", trigger: "command", match: "/deploy staging", model: "haiku" });
+    expect(ctx.invoke("deploy", "staging")).toEqual({
+      skill: "deploy",
+      trigger: "command",
+      match: "/deploy staging",
+      model: "haiku",
+    });
     messages.push(assistant("hi"), user("go ahead"), assistant("thinking"));
     const step = await ctx.buildContext(messages);
-    expect(step.activated).toEqual([{ skill: "deploy", trigger: "command", match: "/deploy staging", messageIndex: 2, model: "haiku" }]);
+    expect(step.activated).toEqual([
+      { skill: "deploy", trigger: "command", match: "/deploy staging", messageIndex: 2, model: "haiku" },
+    ]);
     expect(attached(step, 2)).toContain("Deploy staging.");
     // Once: the following step does not attach it again.
     const again = await ctx.buildContext(messages);
@@ -263,7 +314,10 @@ describe("ctx.invoke", () => {
   });
 
   it("attaches to the newest message when the step brings no new user message, and waits while there is none", async () => {
-    const ctx = await fixture.context({ cwd: (await fixture.repo()).dir, skills: [inline("deploy", "Deploy."), inline("lint", "Lint $0.")] });
+    const ctx = await fixture.context({
+      cwd: (await fixture.repo()).dir,
+      skills: [inline("deploy", "Deploy."), inline("lint", "Lint $0.")],
+    });
     ctx.invoke("/deploy");
     const empty = await ctx.buildContext([]);
     expect(empty.activated).toEqual([]);
@@ -298,7 +352,10 @@ describe("resume", () => {
   it("keeps an invoked body frozen: a resumed context attaches the same bytes and runs nothing again", async () => {
     const repo = await fixture.repo();
     const counter = path.join(repo.dir, "count");
-    const skill = inline("stamp", `Run: !\`echo x >> ${counter}; wc -l < ${counter}\`. Session \${CLAUDE_SESSION_ID}. Args: $ARGUMENTS`);
+    const skill = inline(
+      "stamp",
+      `Run: !\`echo x >> ${counter}; wc -l < ${counter}\`. Session \${CLAUDE_SESSION_ID}. Args: $ARGUMENTS`,
+    );
     const first = await fixture.context({ cwd: repo.dir, skills: [skill] });
     const messages = [user("/stamp one")];
     const step = await first.buildContext(messages);
@@ -317,7 +374,11 @@ describe("resume", () => {
 
   it("takes the sessionId option, and refuses a bad one", async () => {
     const cwd = (await fixture.repo()).dir;
-    const ctx = await fixture.context({ cwd, sessionId: "sess-42", skills: [inline("id", "Id ${CLAUDE_SESSION_ID}.")] });
+    const ctx = await fixture.context({
+      cwd,
+      sessionId: "sess-42",
+      skills: [inline("id", "Id ${CLAUDE_SESSION_ID}.")],
+    });
     const step = await ctx.buildContext([user("/id")]);
     expect(attached(step, 0)).toContain("Id sess-42.");
     await expect(fixture.context({ cwd, sessionId: "a\nb" })).rejects.toMatchObject({ code: "INVALID_OPTIONS" });

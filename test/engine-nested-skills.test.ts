@@ -6,15 +6,24 @@ import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 
 const fixture = useEngineFixture();
 
-const skillMd = (name: string, description: string, body = `Body of ${name}.`) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
-const call = (id: string, args: unknown): Message => ({ role: "assistant", content: "", toolCalls: [{ id, name: "read_file", args }] });
+const skillMd = (name: string, description: string, body = `Body of ${name}.`) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+const call = (id: string, args: unknown): Message => ({
+  role: "assistant",
+  content: "",
+  toolCalls: [{ id, name: "read_file", args }],
+});
 const result = (id: string, content = "file text"): Message => ({ role: "tool", content, toolCallId: id });
 
 /** A git monorepo: a root skill, and nested skill folders in two packages. */
 async function monorepo(extra: Record<string, string> = {}) {
   const repo = await fixture.repo({
     ".claude/skills/root-skill/SKILL.md": skillMd("root-skill", "Repository-wide conventions."),
-    "packages/web/.claude/skills/web-build/SKILL.md": skillMd("web-build", "Build the web app with Vite.", "Run vite build in ${CLAUDE_SKILL_DIR}/.."),
+    "packages/web/.claude/skills/web-build/SKILL.md": skillMd(
+      "web-build",
+      "Build the web app with Vite.",
+      "Run vite build in ${CLAUDE_SKILL_DIR}/..",
+    ),
     "packages/web/src/app.ts": "export {};\n",
     "packages/api/.agents/skills/api-db/SKILL.md": skillMd("api-db", "Migrate the API database."),
     "packages/api/src/db.ts": "export {};\n",
@@ -49,11 +58,19 @@ describe("nested skills in monorepos", () => {
     expect(note).toContain("Build the web app with Vite.");
     expect(note).not.toContain("api-db");
     expect(ctx.state.nested).toEqual(["packages/web/.claude/skills"]);
-    expect(ctx.state.attachments).toEqual([expect.objectContaining({ skill: "packages/web/.claude/skills", trigger: "catalog", match: "packages/web/src/app.ts" })]);
+    expect(ctx.state.attachments).toEqual([
+      expect.objectContaining({
+        skill: "packages/web/.claude/skills",
+        trigger: "catalog",
+        match: "packages/web/src/app.ts",
+      }),
+    ]);
 
     const loaded = await ctx.callTool("load_skill", { name: "web-build" });
     expect(loaded.isError).toBeUndefined();
-    expect(loaded.content).toContain(`Run vite build in ${path.join(repo.dir, "packages/web/.claude/skills/web-build")}/..`);
+    expect(loaded.content).toContain(
+      `Run vite build in ${path.join(repo.dir, "packages/web/.claude/skills/web-build")}/..`,
+    );
     // Once: another file of the same package reveals nothing new.
     history.push(call("c2", { path: "packages/web/src/other.ts" }), result("c2"));
     const again = await ctx.buildContext(history);
@@ -101,20 +118,34 @@ describe("nested skills in monorepos", () => {
     const repo = await monorepo();
     const ctx = await fixture.context({ cwd: repo.dir });
     await ctx.buildContext([user("go"), call("c1", { file_path: "packages/web/src/app.ts" }), result("c1")]);
-    const step = await ctx.buildContext([user("Summary."), call("c3", { file_path: "packages/web/src/app.ts" }), result("c3", "again")]);
+    const step = await ctx.buildContext([
+      user("Summary."),
+      call("c3", { file_path: "packages/web/src/app.ts" }),
+      result("c3", "again"),
+    ]);
     expect(notes(step)).toHaveLength(1);
     expect(step.attachments[0]!.messageIndex).toBe(2);
   });
 
   it("keeps the skill already in use on a name clash, and reveals nothing when turned off", async () => {
-    const repo = await monorepo({ "packages/web/.agents/skills/root-skill/SKILL.md": skillMd("root-skill", "A nested impostor.") });
+    const repo = await monorepo({
+      "packages/web/.agents/skills/root-skill/SKILL.md": skillMd("root-skill", "A nested impostor."),
+    });
     const ctx = await fixture.context({ cwd: repo.dir });
-    const step = await ctx.buildContext([user("go"), call("c1", { file_path: "packages/web/src/app.ts" }), result("c1")]);
+    const step = await ctx.buildContext([
+      user("go"),
+      call("c1", { file_path: "packages/web/src/app.ts" }),
+      result("c1"),
+    ]);
     expect(step.diagnostics).toEqual([expect.objectContaining({ code: "NAME_CLASH" })]);
     expect(ctx.skills.find((s) => s.name === "root-skill")?.description).toBe("Repository-wide conventions.");
 
     const off = await fixture.context({ cwd: repo.dir, nestedSkills: false });
-    const quiet = await off.buildContext([user("go"), call("c1", { file_path: "packages/web/src/app.ts" }), result("c1")]);
+    const quiet = await off.buildContext([
+      user("go"),
+      call("c1", { file_path: "packages/web/src/app.ts" }),
+      result("c1"),
+    ]);
     expect(quiet.attachments).toEqual([]);
     expect(off.skills.map((s) => s.name)).toEqual(["root-skill"]);
   });

@@ -9,7 +9,14 @@ const assistant = (content: string, toolCalls?: Message["toolCalls"]): Message =
 const tool = (toolCallId: string, content: string): Message => ({ role: "tool", content, toolCallId });
 
 function inline(name: string, content: string, init: Partial<SkillInit> = {}): SkillInit {
-  return { name, description: `The ${name} skill.`, content, source: { kind: "inline", format: "inline", scope: "programmatic" }, trigger: { type: "on-demand" }, ...init };
+  return {
+    name,
+    description: `The ${name} skill.`,
+    content,
+    source: { kind: "inline", format: "inline", scope: "programmatic" },
+    trigger: { type: "on-demand" },
+    ...init,
+  };
 }
 
 function attachedTo(step: ContextStep, index: number): string[] {
@@ -18,19 +25,29 @@ function attachedTo(step: ContextStep, index: number): string[] {
 
 describe("active skills survive condensation", () => {
   it("re-attaches an invoked body to the newest message once when the host condenses its message away", async () => {
-    const ctx = await fixture.context({ cwd: (await fixture.repo()).dir, skills: [inline("deploy", "Deploy to $0 with care.")] });
+    const ctx = await fixture.context({
+      cwd: (await fixture.repo()).dir,
+      skills: [inline("deploy", "Deploy to $0 with care.")],
+    });
     const history = [user("/deploy staging"), assistant("Deploying."), user("status?"), assistant("Half done.")];
     await ctx.buildContext(history);
 
     // The host replaces the first two messages by a summary and goes on.
-    const condensed = [user("Summary: the user asked for a staging deploy."), history[2]!, history[3]!, user("continue")];
+    const condensed = [
+      user("Summary: the user asked for a staging deploy."),
+      history[2]!,
+      history[3]!,
+      user("continue"),
+    ];
     const step = await ctx.buildContext(condensed);
     expect(attachedTo(step, 3)).toHaveLength(1);
     const text = attachedTo(step, 3)[0]!;
     expect(text).toContain(`<skill name="deploy" trigger="reattach" match="/deploy staging">`);
     expect(text).toContain("Deploy to staging with care.");
     expect(ctx.state.attachments.map((a) => a.trigger)).toEqual(["reattach"]);
-    expect(ctx.state.carriers).toEqual([expect.objectContaining({ skill: "deploy", kind: "command", fingerprint: ctx.state.attachments[0]!.fingerprint })]);
+    expect(ctx.state.carriers).toEqual([
+      expect.objectContaining({ skill: "deploy", kind: "command", fingerprint: ctx.state.attachments[0]!.fingerprint }),
+    ]);
 
     // Once: later steps keep the same bytes and attach nothing more.
     condensed.push(assistant("ok"), user("and now?"));
@@ -59,14 +76,24 @@ describe("active skills survive condensation", () => {
   });
 
   it("re-attaches the active loaded skill's frozen body when its tool result is condensed away, not after unload", async () => {
-    const ctx = await fixture.context({ cwd: (await fixture.repo()).dir, skills: [inline("pdf", "Use pdftk for PDFs. Dir ${CLAUDE_SKILL_DIR}."), inline("other", "Other.")] });
+    const ctx = await fixture.context({
+      cwd: (await fixture.repo()).dir,
+      skills: [inline("pdf", "Use pdftk for PDFs. Dir ${CLAUDE_SKILL_DIR}."), inline("other", "Other.")],
+    });
     const history: Message[] = [user("fill the form")];
     await ctx.buildContext(history);
     const result = await ctx.callTool("load_skill", { name: "pdf" });
-    history.push(assistant("", [{ id: "t1", name: "load_skill", args: { name: "pdf" } }]), tool("t1", result.content), assistant("Loaded."), user("now fill it"));
+    history.push(
+      assistant("", [{ id: "t1", name: "load_skill", args: { name: "pdf" } }]),
+      tool("t1", result.content),
+      assistant("Loaded."),
+      user("now fill it"),
+    );
     const loaded = await ctx.buildContext(history);
     expect(loaded.activated).toEqual([{ skill: "pdf", trigger: "load" }]);
-    expect(ctx.state.carriers).toEqual([expect.objectContaining({ skill: "pdf", kind: "load", fingerprint: expect.any(String) })]);
+    expect(ctx.state.carriers).toEqual([
+      expect.objectContaining({ skill: "pdf", kind: "load", fingerprint: expect.any(String) }),
+    ]);
 
     const condensed = [user("Summary: pdf skill loaded."), history[3]!, history[4]!];
     const step = await ctx.buildContext(condensed);
@@ -113,7 +140,10 @@ describe("active skills survive condensation", () => {
   });
 
   it("leaves keyword attachments as before: re-armed, not re-attached", async () => {
-    const ctx = await fixture.context({ cwd: (await fixture.repo()).dir, skills: [inline("docker", "Use slim images.", { trigger: { type: "keyword", keywords: ["docker"] } })] });
+    const ctx = await fixture.context({
+      cwd: (await fixture.repo()).dir,
+      skills: [inline("docker", "Use slim images.", { trigger: { type: "keyword", keywords: ["docker"] } })],
+    });
     await ctx.buildContext([user("docker please"), assistant("ok"), user("more")]);
     const step = await ctx.buildContext([user("Summary."), user("next")]);
     expect(step.attachments).toEqual([]);

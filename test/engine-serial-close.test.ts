@@ -72,7 +72,9 @@ describe("AgentContext: steps on one context are serialised", () => {
     const counter = path.join(dir, "counter.txt");
     const ctx = await context({ cwd: dir, skills: [countingSkill(counter)] });
     const steps = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => ctx.buildContext([user("tally please"), ...Array.from({ length: i }, (_, j) => user(`more ${j}`))])),
+      Array.from({ length: 10 }, (_, i) =>
+        ctx.buildContext([user("tally please"), ...Array.from({ length: i }, (_, j) => user(`more ${j}`))]),
+      ),
     );
     expect(lines(counter)).toBe(1);
     expect(steps.flatMap((s) => s.activated).map((x) => x.skill)).toEqual(["counting"]);

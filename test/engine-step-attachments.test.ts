@@ -19,7 +19,11 @@ describe("step.attachments", () => {
   const fixture = useEngineFixture();
 
   it("lists every attached text by message index, in the order appended, and agrees with the messages", async () => {
-    const repo = await fixture.repo({ ".agents/skills/docker.md": DOCKER, ".agents/skills/k8s.md": K8S, ".agents/skills/db.md": DB });
+    const repo = await fixture.repo({
+      ".agents/skills/docker.md": DOCKER,
+      ".agents/skills/k8s.md": K8S,
+      ".agents/skills/db.md": DB,
+    });
     const ctx = await fixture.context({ cwd: repo.dir });
     const history: Message[] = [user("deploy with docker and kubernetes")];
     const first = await ctx.buildContext(history);
@@ -29,7 +33,11 @@ describe("step.attachments", () => {
     expect(first.attachments[1]!.text).toContain("resource limits");
 
     history.push(
-      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read", args: { path: path.join(repo.dir, "migrations/001.sql") } }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c1", name: "read", args: { path: path.join(repo.dir, "migrations/001.sql") } }],
+      },
       { role: "tool", toolCallId: "c1", content: "CREATE TABLE t (id int);" },
       user("thanks"),
     );
@@ -38,7 +46,9 @@ describe("step.attachments", () => {
     expect(second.attachments[2]!.text).toContain("migration file");
     expect(second.attachments.slice(0, 2)).toEqual(first.attachments);
     for (const i of [0, 1, 2, 3]) {
-      expect(second.attachments.filter((a) => a.messageIndex === i).map((a) => a.text)).toEqual(appendedParts(second, history, i));
+      expect(second.attachments.filter((a) => a.messageIndex === i).map((a) => a.text)).toEqual(
+        appendedParts(second, history, i),
+      );
     }
   });
 

@@ -137,9 +137,9 @@ describe("AgentContext: keyword and task triggers", () => {
   it("matches whole tokens only", async () => {
     const ctx = await context(await demoRepo());
     expect((await ctx.buildContext([user("see github.com/dockerfile-lint")])).activated).toEqual([]);
-    expect((await ctx.buildContext([user("see github.com/dockerfile-lint"), user("my_docker_setup")])).activated).toEqual([
-      { skill: "docker", trigger: "keyword", match: "docker", messageIndex: 1 },
-    ]);
+    expect(
+      (await ctx.buildContext([user("see github.com/dockerfile-lint"), user("my_docker_setup")])).activated,
+    ).toEqual([{ skill: "docker", trigger: "keyword", match: "docker", messageIndex: 1 }]);
   });
 
   it("scans only user messages", async () => {
@@ -180,9 +180,15 @@ describe("AgentContext: path rules", () => {
   it("attaches a path rule to the tool result whose call touched a matching file, once", async () => {
     const repo = await demoRepo();
     const ctx = await context(repo);
-    const history: Message[] = [user("look at the schema"), call("c1", { path: "src/db/schema.ts" }), tool("c1", "export const schema = {};")];
+    const history: Message[] = [
+      user("look at the schema"),
+      call("c1", { path: "src/db/schema.ts" }),
+      tool("c1", "export const schema = {};"),
+    ];
     const step = await ctx.buildContext(history);
-    expect(step.activated).toEqual([{ skill: "db-rules", trigger: "path", match: "src/db/schema.ts", messageIndex: 2 }]);
+    expect(step.activated).toEqual([
+      { skill: "db-rules", trigger: "path", match: "src/db/schema.ts", messageIndex: 2 },
+    ]);
     expect(attachedText(step, 2)).toContain("Schema changes need a migration file.");
 
     history.push(call("c2", { file_path: path.join(repo.dir, "src/db/other.ts") }), tool("c2", "..."));
@@ -203,14 +209,19 @@ describe("AgentContext: path rules", () => {
       call("c2", { paths: [path.join(repo.dir, "migrations/001.sql")] }),
       tool("c2", "..."),
     ]);
-    expect(inside.activated).toEqual([{ skill: "db-rules", trigger: "path", match: "migrations/001.sql", messageIndex: 4 }]);
+    expect(inside.activated).toEqual([
+      { skill: "db-rules", trigger: "path", match: "migrations/001.sql", messageIndex: 4 },
+    ]);
   });
 });
 
 describe("AgentContext: history and state", () => {
   it("never mutates the caller's messages", async () => {
     const ctx = await context(await demoRepo());
-    const history: Message[] = [user("docker please"), { role: "user", content: [{ type: "text", text: "and /bug-report" }] }];
+    const history: Message[] = [
+      user("docker please"),
+      { role: "user", content: [{ type: "text", text: "and /bug-report" }] },
+    ];
     const before = JSON.stringify(history);
     Object.freeze(history);
     history.forEach((m) => Object.freeze(m));
@@ -224,7 +235,11 @@ describe("AgentContext: history and state", () => {
     const first = await ctx.buildContext([user("docker build fails"), assistant("ok")]);
     expect(first.activated.map((a) => a.skill)).toEqual(["docker"]);
     // The host condenses history: the triggering message is replaced by a summary without the keyword.
-    const condensed: Message[] = [user("Summary: a build problem was discussed."), assistant("ok"), user("try the container again")];
+    const condensed: Message[] = [
+      user("Summary: a build problem was discussed."),
+      assistant("ok"),
+      user("try the container again"),
+    ];
     const second = await ctx.buildContext(condensed);
     expect(second.activated).toEqual([{ skill: "docker", trigger: "keyword", match: "container", messageIndex: 2 }]);
     expect(attachedText(second, 2)).toContain("Use multi-stage builds.");
@@ -264,7 +279,8 @@ describe("AgentContext: history and state", () => {
     const a = await original.buildContext(history);
     const b = await resumed.buildContext(history);
     // What the model sees is byte-identical; the resumed context also reports its load diagnostics.
-    const modelFacing = (s: ContextStep) => JSON.stringify({ system: s.system, messages: s.messages, tools: s.tools, activated: s.activated });
+    const modelFacing = (s: ContextStep) =>
+      JSON.stringify({ system: s.system, messages: s.messages, tools: s.tools, activated: s.activated });
     expect(modelFacing(b)).toBe(modelFacing(a));
     expect(a.activated).toEqual([]);
   });
@@ -316,7 +332,10 @@ Current marker: !\`echo rendered-$((40 + 2))\`
     expect(untrusted).not.toContain("rendered-42");
     expect(untrusted).toContain("Not run");
     expect(untrusted).toContain("trust: { project: true }");
-    const trusted = attachedText(await (await context(repo, { trust: { project: true } })).buildContext([user("which branch")]), 0);
+    const trusted = attachedText(
+      await (await context(repo, { trust: { project: true } })).buildContext([user("which branch")]),
+      0,
+    );
     expect(trusted).toContain("Current marker: rendered-42");
   });
 
@@ -385,14 +404,17 @@ describe("AgentContext: skill set changes and rewrites", () => {
     const ctx = await context(repo, { trust: { project: true } });
     const history: Message[] = [user("tally please")];
     const first = await ctx.buildContext(history);
-    for (let i = 0; i < 5; i++) expect(await ctx.buildContext(history)).toEqual({ ...first, activated: [], diagnostics: [] });
+    for (let i = 0; i < 5; i++)
+      expect(await ctx.buildContext(history)).toEqual({ ...first, activated: [], diagnostics: [] });
     expect(await readFile(path.join(repo.dir, "runs.txt"), "utf8")).toBe("x\n");
   });
 });
 
 describe("AgentContext: aborted steps", () => {
   it("an aborted step records nothing: the next step fires what it would have fired", async () => {
-    const repo = await demoRepo({ ".agents/skills/slow.md": "---\ntriggers: [slowpoke]\n---\nWaited: !`sleep 5; echo done`\n" });
+    const repo = await demoRepo({
+      ".agents/skills/slow.md": "---\ntriggers: [slowpoke]\n---\nWaited: !`sleep 5; echo done`\n",
+    });
     const ctx = await context(repo, { trust: { project: true } });
     const history: Message[] = [user("slowpoke and docker")];
     const controller = new AbortController();
@@ -406,8 +428,13 @@ describe("AgentContext: aborted steps", () => {
 
 describe("AgentContext: escaped command spans", () => {
   it("shows an escaped span as the literal command, as `skillctx render` does, and runs nothing", async () => {
-    const repo = await demoRepo({ ".agents/skills/howto.md": "---\ntriggers: [howto]\n---\nWrite \\!`date` to embed the date.\n" });
-    const text = attachedText(await (await context(repo, { trust: { project: true } })).buildContext([user("howto?")]), 0);
+    const repo = await demoRepo({
+      ".agents/skills/howto.md": "---\ntriggers: [howto]\n---\nWrite \\!`date` to embed the date.\n",
+    });
+    const text = attachedText(
+      await (await context(repo, { trust: { project: true } })).buildContext([user("howto?")]),
+      0,
+    );
     expect(text).toContain("Write !`date` to embed the date.");
     expect(text).not.toContain("\\!");
   });

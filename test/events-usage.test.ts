@@ -9,14 +9,28 @@ import { user, useEngineFixture } from "./helpers/engine-fixture.js";
 
 const fixture = useEngineFixture();
 
-const skillMd = (name: string, description: string, body: string, extra = "") => `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}\n`;
+const skillMd = (name: string, description: string, body: string, extra = "") =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}\n`;
 
 async function repo() {
   return fixture.repo({
     "AGENTS.md": "# Conventions\n\nRun the tests with pnpm test before every commit.\n",
-    ".agents/skills/docker/SKILL.md": skillMd("docker", "Builds and runs containers.", "Use multi-stage builds and pin base images.", "triggers: [docker]\n"),
-    ".agents/skills/pdf/SKILL.md": skillMd("pdf", "Fills PDF forms & merges them <fast>.", "Read the form's fields first, then fill them in order."),
-    ".agents/skills/xlsx/SKILL.md": skillMd("xlsx", "Edits spreadsheets.", "Keep formulas; never paste values over them."),
+    ".agents/skills/docker/SKILL.md": skillMd(
+      "docker",
+      "Builds and runs containers.",
+      "Use multi-stage builds and pin base images.",
+      "triggers: [docker]\n",
+    ),
+    ".agents/skills/pdf/SKILL.md": skillMd(
+      "pdf",
+      "Fills PDF forms & merges them <fast>.",
+      "Read the form's fields first, then fill them in order.",
+    ),
+    ".agents/skills/xlsx/SKILL.md": skillMd(
+      "xlsx",
+      "Edits spreadsheets.",
+      "Keep formulas; never paste values over them.",
+    ),
   });
 }
 
@@ -35,8 +49,12 @@ describe("step.usage of a session", () => {
     // Catalog: each listed skill's entry; together with the frame they make the catalog's tokens.
     const catalog = ctx.catalog!;
     const frame = countTokens("<available_skills>\n") + countTokens("</available_skills>");
-    expect(["docker", "pdf", "xlsx"].reduce((sum, name) => sum + by.get(name)!.catalog, 0)).toBe(catalog.tokens - frame);
-    expect(by.get("xlsx")!.catalog).toBe(countTokens("<skill>\n<name>xlsx</name>\n<description>Edits spreadsheets.</description>\n</skill>\n"));
+    expect(["docker", "pdf", "xlsx"].reduce((sum, name) => sum + by.get(name)!.catalog, 0)).toBe(
+      catalog.tokens - frame,
+    );
+    expect(by.get("xlsx")!.catalog).toBe(
+      countTokens("<skill>\n<name>xlsx</name>\n<description>Edits spreadsheets.</description>\n</skill>\n"),
+    );
 
     // Guidance: AGENTS.md's text as it stands in system.
     const guidance = usage.skills.find((u) => u.guidance > 0)!;
@@ -63,7 +81,9 @@ describe("step.usage of a session", () => {
     const a = await ctx.buildContext([first]);
     const b = await ctx.buildContext([first, user("more")]);
     expect(a.usage!.skills.find((u) => u.skill === "docker")!.attachments).toBeGreaterThan(0);
-    expect(b.usage!.skills.find((u) => u.skill === "docker")!.attachments).toBe(a.usage!.skills.find((u) => u.skill === "docker")!.attachments);
+    expect(b.usage!.skills.find((u) => u.skill === "docker")!.attachments).toBe(
+      a.usage!.skills.find((u) => u.skill === "docker")!.attachments,
+    );
     const c = await ctx.buildContext([user("unrelated")]);
     expect(c.usage!.skills.find((u) => u.skill === "docker")!.attachments).toBe(0);
   });
@@ -94,7 +114,10 @@ describe("catalogEntryTokens", () => {
     (name, i) =>
       ({
         name,
-        description: `${name} does thing number ${i}: it reads, writes & checks <files> carefully, then reports back. `.repeat(i + 1),
+        description:
+          `${name} does thing number ${i}: it reads, writes & checks <files> carefully, then reports back. `.repeat(
+            i + 1,
+          ),
         trigger: { type: "on-demand" },
         source: { kind: "inline", format: "inline", scope: "programmatic" },
         metadata: {},
@@ -111,7 +134,10 @@ describe("catalogEntryTokens", () => {
         const tokens = catalogEntryTokens(catalog);
         expect([...tokens.keys()]).toEqual(catalog.included);
         const sum = [...tokens.values()].reduce((a, b) => a + b, 0);
-        const more = catalog.omitted.length > 0 ? (catalog.text.match(format === "xml" ? /<more_skills>.*\n/ : /_Skills not listed.*$/)?.[0] ?? "") : "";
+        const more =
+          catalog.omitted.length > 0
+            ? (catalog.text.match(format === "xml" ? /<more_skills>.*\n/ : /_Skills not listed.*$/)?.[0] ?? "")
+            : "";
         const frame = format === "xml" ? countTokens("<available_skills>\n") + countTokens("</available_skills>") : 0;
         expect(sum + countTokens(more) + frame).toBe(catalog.tokens);
         for (const value of tokens.values()) expect(value).toBeGreaterThan(0);
@@ -129,8 +155,18 @@ describe("UsageMeter", () => {
   it("counts each text once across steps (cached by the string)", () => {
     const meter = new UsageMeter();
     const body = "A body that stays the same from step to step.";
-    const first = meter.measure({ catalog: undefined, guidance: [], attachments: [{ skill: "a", text: body }], loaded: { skill: "b", body } });
-    const second = meter.measure({ catalog: undefined, guidance: [], attachments: [{ skill: "a", text: body }], loaded: { skill: "b", body } });
+    const first = meter.measure({
+      catalog: undefined,
+      guidance: [],
+      attachments: [{ skill: "a", text: body }],
+      loaded: { skill: "b", body },
+    });
+    const second = meter.measure({
+      catalog: undefined,
+      guidance: [],
+      attachments: [{ skill: "a", text: body }],
+      loaded: { skill: "b", body },
+    });
     expect(second).toEqual(first);
     expect(first.skills.map((u) => [u.skill, u.attachments, u.loaded])).toEqual([
       ["a", countTokens(body), 0],
@@ -139,6 +175,13 @@ describe("UsageMeter", () => {
   });
 
   it("leaves out skills that add nothing", () => {
-    expect(new UsageMeter().measure({ catalog: undefined, guidance: [{ name: "empty", text: "" }], attachments: [], loaded: undefined })).toEqual({ skills: [], total: 0 });
+    expect(
+      new UsageMeter().measure({
+        catalog: undefined,
+        guidance: [{ name: "empty", text: "" }],
+        attachments: [],
+        loaded: undefined,
+      }),
+    ).toEqual({ skills: [], total: 0 });
   });
 });

@@ -36,12 +36,17 @@ async function session() {
     ".agents/skills/xlsx/SKILL.md": XLSX,
   });
   const seen: SkillctxEvent[] = [];
-  const ctx = await fixture.context({ cwd: repo.dir, trust: { project: true }, onEvent: (event) => void seen.push(event) });
+  const ctx = await fixture.context({
+    cwd: repo.dir,
+    trust: { project: true },
+    onEvent: (event) => void seen.push(event),
+  });
   return { ctx, seen, repo };
 }
 
 const types = (events: SkillctxEvent[]) => events.map((e) => e.type);
-const ofType = <T extends SkillctxEvent["type"]>(events: SkillctxEvent[], type: T) => events.filter((e): e is Extract<SkillctxEvent, { type: T }> => e.type === type);
+const ofType = <T extends SkillctxEvent["type"]>(events: SkillctxEvent[], type: T) =>
+  events.filter((e): e is Extract<SkillctxEvent, { type: T }> => e.type === type);
 
 describe("events of a scripted session", () => {
   it("a step that fires a keyword skill: command.finished, skill.activated, then step", async () => {
@@ -49,11 +54,26 @@ describe("events of a scripted session", () => {
     const step = await ctx.buildContext([user("Please deploy this with docker")]);
     expect(types(seen)).toEqual(["command.finished", "skill.activated", "step"]);
     const [command, activated, stepEvent] = seen;
-    expect(command).toMatchObject({ type: "command.finished", skill: "docker", command: "echo 27.1", exitCode: 0, truncated: false, skipped: false });
-    expect(activated).toEqual({ type: "skill.activated", skill: "docker", trigger: "keyword", match: "docker", messageIndex: 0 });
+    expect(command).toMatchObject({
+      type: "command.finished",
+      skill: "docker",
+      command: "echo 27.1",
+      exitCode: 0,
+      truncated: false,
+      skipped: false,
+    });
+    expect(activated).toEqual({
+      type: "skill.activated",
+      skill: "docker",
+      trigger: "keyword",
+      match: "docker",
+      messageIndex: 0,
+    });
     expect(stepEvent).toMatchObject({ type: "step", step: 1, activations: step.activated });
     const event = stepEvent as Extract<SkillctxEvent, { type: "step" }>;
-    expect(event.attachments).toEqual([{ skill: "docker", trigger: "keyword", messageIndex: 0, bytes: Buffer.byteLength(step.attachments[0]!.text) }]);
+    expect(event.attachments).toEqual([
+      { skill: "docker", trigger: "keyword", messageIndex: 0, bytes: Buffer.byteLength(step.attachments[0]!.text) },
+    ]);
     expect(event.catalog).toEqual({ level: "full", listed: 3, tokens: ctx.catalog!.tokens });
     expect(event.durationMs).toBeGreaterThanOrEqual(0);
     // A `step` listener asks for usage: the step carries it too.
@@ -75,17 +95,34 @@ describe("events of a scripted session", () => {
     expect(unknown.isError).toBe(true);
 
     expect(types(seen)).toEqual([
-      "tool.called", "skill.activated", "tool.finished",
-      "tool.called", "resource.read", "tool.finished",
-      "tool.called", "skill.unloaded", "skill.activated", "tool.finished",
-      "tool.called", "skill.unloaded", "tool.finished",
-      "tool.called", "tool.finished",
+      "tool.called",
+      "skill.activated",
+      "tool.finished",
+      "tool.called",
+      "resource.read",
+      "tool.finished",
+      "tool.called",
+      "skill.unloaded",
+      "skill.activated",
+      "tool.finished",
+      "tool.called",
+      "skill.unloaded",
+      "tool.finished",
+      "tool.called",
+      "tool.finished",
     ]);
     const called = ofType(seen, "tool.called");
     const finished = ofType(seen, "tool.finished");
     expect(called.map((e) => e.callId)).toEqual(["call-1", "call-2", "call-3", "call-4", "call-5"]);
     expect(finished.map((e) => e.callId)).toEqual(called.map((e) => e.callId));
-    expect(called[0]).toEqual({ type: "tool.called", callId: "call-1", name: "load_skill", kind: "skill", skill: undefined, args: { name: "pdf" } });
+    expect(called[0]).toEqual({
+      type: "tool.called",
+      callId: "call-1",
+      name: "load_skill",
+      kind: "skill",
+      skill: undefined,
+      args: { name: "pdf" },
+    });
     // The active skill when the call was made.
     expect(called[1]!.skill).toBe("pdf");
     expect(finished[0]).toMatchObject({ name: "load_skill", isError: false, bytes: Buffer.byteLength(loaded.content) });
@@ -97,7 +134,12 @@ describe("events of a scripted session", () => {
     ]);
     expect(ofType(seen, "skill.unloaded").map((e) => e.skill)).toEqual(["pdf", "xlsx"]);
     expect(ofType(seen, "resource.read")).toEqual([
-      { type: "resource.read", skill: "pdf", path: "reference.md", bytes: Buffer.byteLength("Field names are case-sensitive.\n") },
+      {
+        type: "resource.read",
+        skill: "pdf",
+        path: "reference.md",
+        bytes: Buffer.byteLength("Field names are case-sensitive.\n"),
+      },
     ]);
 
     // The next step lists the loads among its activations, and does not emit skill.activated for them again.
@@ -124,7 +166,9 @@ describe("events of a scripted session", () => {
     const commands: SkillctxEvent[] = [];
     ctx.on("command.finished", (event) => void commands.push(event));
     await ctx.buildContext([user("docker please")]);
-    expect(commands).toMatchObject([{ type: "command.finished", skill: "docker", command: "echo 27.1", skipped: true, exitCode: undefined }]);
+    expect(commands).toMatchObject([
+      { type: "command.finished", skill: "docker", command: "echo 27.1", skipped: true, exitCode: undefined },
+    ]);
   });
 
   it("listeners by type and '*'; the function ctx.on returns removes the listener", async () => {
@@ -166,7 +210,9 @@ describe("events of a scripted session", () => {
     const server = path.join(ROOT, "fixtures/mcp/server.mjs");
     const repo = await fixture.repo({
       ".agents/skills/notes/SKILL.md": "---\nname: notes\ndescription: Uses the notes server.\n---\nCall it.\n",
-      ".agents/skills/notes/.mcp.json": JSON.stringify({ mcpServers: { notes: { command: "node", args: [server, "--name", "notes"] } } }),
+      ".agents/skills/notes/.mcp.json": JSON.stringify({
+        mcpServers: { notes: { command: "node", args: [server, "--name", "notes"] } },
+      }),
     });
     const ctx = await fixture.context({ cwd: repo.dir, trust: { project: true } });
     const seen: SkillctxEvent[] = [];

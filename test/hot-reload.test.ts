@@ -8,15 +8,26 @@ type SkillsChangedEvent = EventOf<"skills.changed">;
 import { HotReload } from "../packages/skillctx/src/engine/hot-reload.js";
 import { PROJECT_WATCH_TARGETS, watchRoots } from "../packages/skillctx/src/engine/watch-targets.js";
 import { EventBus } from "../packages/skillctx/src/events/event-bus.js";
-import { CLAUDE_RULES_DIR, COPILOT_RULES_DIR, CURSOR_RULES_DIR, FILE_KINDS, WINDSURF_RULES_DIR } from "../packages/compat/src/formats.js";
+import {
+  CLAUDE_RULES_DIR,
+  COPILOT_RULES_DIR,
+  CURSOR_RULES_DIR,
+  FILE_KINDS,
+  WINDSURF_RULES_DIR,
+} from "../packages/compat/src/formats.js";
 import { user, useEngineFixture } from "./helpers/engine-fixture.js";
 
-const skillMd = (name: string, description: string, body = `The ${name} body.`) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+const skillMd = (name: string, description: string, body = `The ${name} body.`) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
 const assistant = (content: string): Message => ({ role: "assistant", content });
 const NOTE = "<skills_update>";
 
 /** Builds steps (growing the conversation by one exchange each time) until `done` holds; bounded. */
-async function stepUntil(ctx: AgentContext, messages: Message[], done: (step: ContextStep) => boolean): Promise<ContextStep> {
+async function stepUntil(
+  ctx: AgentContext,
+  messages: Message[],
+  done: (step: ContextStep) => boolean,
+): Promise<ContextStep> {
   const deadline = Date.now() + 15_000;
   for (let turn = 0; ; turn++) {
     const step = await ctx.buildContext(messages);
@@ -29,8 +40,7 @@ async function stepUntil(ctx: AgentContext, messages: Message[], done: (step: Co
 
 const noted = (step: ContextStep) => step.attachments.some((a) => a.text.includes(NOTE));
 const noteText = (step: ContextStep) => step.attachments.find((a) => a.text.includes(NOTE))?.text ?? "";
-const countIn = (messages: readonly Message[], needle: string) =>
-  JSON.stringify(messages).split(needle).length - 1;
+const countIn = (messages: readonly Message[], needle: string) => JSON.stringify(messages).split(needle).length - 1;
 
 describe("hot reload", () => {
   const fx = useEngineFixture();
@@ -117,7 +127,10 @@ describe("hot reload", () => {
     const { repo, ctx, messages } = await session();
     const before = await ctx.callTool("load_skill", { name: "alpha" });
     expect(before.content).toContain("The alpha body.");
-    await repo.write(".agents/skills/alpha/SKILL.md", skillMd("alpha", "Alpha version one.", "A rewritten alpha body, longer than before."));
+    await repo.write(
+      ".agents/skills/alpha/SKILL.md",
+      skillMd("alpha", "Alpha version one.", "A rewritten alpha body, longer than before."),
+    );
     await stepUntil(ctx, messages, noted);
     // The body as loaded stays with the active skill (re-attached as loaded after condensation).
     expect(ctx.activeSkill).toBe("alpha");
@@ -129,7 +142,8 @@ describe("hot reload", () => {
 
   it("debounces a burst of edits into one reload with the last content", async () => {
     const { repo, ctx, events, messages } = await session({ debounceMs: 400 });
-    for (let i = 1; i <= 10; i++) await repo.write(".agents/skills/alpha/SKILL.md", skillMd("alpha", `Alpha edit ${i}.`));
+    for (let i = 1; i <= 10; i++)
+      await repo.write(".agents/skills/alpha/SKILL.md", skillMd("alpha", `Alpha edit ${i}.`));
     await stepUntil(ctx, messages, noted);
     expect(events).toHaveLength(1);
     expect(ctx.skills.find((s) => s.name === "alpha")?.description).toBe("Alpha edit 10.");
@@ -141,16 +155,25 @@ describe("hot reload", () => {
   it("watches guidance files and programmatic folder sources too", async () => {
     const outside = await fx.repo({ "delta/SKILL.md": skillMd("delta", "Delta from a folder source.") });
     const repo = await fx.repo({ "AGENTS.md": "Use tabs.\n" });
-    const ctx = await fx.context({ cwd: repo.dir, guidance: true, watch: { debounceMs: 20 }, catalogUpdates: "system", skills: [outside.dir] });
+    const ctx = await fx.context({
+      cwd: repo.dir,
+      guidance: true,
+      watch: { debounceMs: 20 },
+      catalogUpdates: "system",
+      skills: [outside.dir],
+    });
     const messages: Message[] = [user("hello")];
     const first = await ctx.buildContext(messages);
     expect(first.system).toContain("Use tabs.");
     await repo.write("AGENTS.md", "Use spaces.\n");
     await outside.write("delta/SKILL.md", skillMd("delta", "Delta changed at its source."));
-    const step = await stepUntil(ctx, messages, (s) => s.system.includes("Use spaces.") && s.system.includes("Delta changed at its source."));
+    const step = await stepUntil(
+      ctx,
+      messages,
+      (s) => s.system.includes("Use spaces.") && s.system.includes("Delta changed at its source."),
+    );
     expect(step.system).not.toContain("Use tabs.");
   });
-
 });
 
 describe("HotReload", () => {
@@ -260,10 +283,23 @@ describe("HotReload", () => {
     const cwd = path.join(repo.dir, "packages/web");
     await mkdir(cwd, { recursive: true });
     const home = await fx.repo();
-    const roots = watchRoots({ cwd, homeDir: home.dir, userSkills: true, skills: ["../../extra", { name: "x", description: "d", content: "c" } as never] });
-    expect([...roots.keys()]).toEqual([cwd, path.join(repo.dir, "packages"), repo.dir, home.dir, path.join(repo.dir, "extra")]);
+    const roots = watchRoots({
+      cwd,
+      homeDir: home.dir,
+      userSkills: true,
+      skills: ["../../extra", { name: "x", description: "d", content: "c" } as never],
+    });
+    expect([...roots.keys()]).toEqual([
+      cwd,
+      path.join(repo.dir, "packages"),
+      repo.dir,
+      home.dir,
+      path.join(repo.dir, "extra"),
+    ]);
     expect(roots.get(repo.dir)).toBe(PROJECT_WATCH_TARGETS);
-    expect(roots.get(home.dir)).toEqual(expect.arrayContaining([".agents/skills", ".claude/skills", ".claude/claude.md"]));
+    expect(roots.get(home.dir)).toEqual(
+      expect.arrayContaining([".agents/skills", ".claude/skills", ".claude/claude.md"]),
+    );
     expect(roots.get(path.join(repo.dir, "extra"))).toBeUndefined();
   });
 });

@@ -24,7 +24,11 @@ async function setup() {
   const project = path.join(dir, "project");
   const { mkdirSync } = await import("node:fs");
   mkdirSync(project);
-  const context = (lock: RemoteContext["lock"], cacheDir = path.join(dir, "cache")): RemoteContext => ({ cwd: project, cacheDir, lock });
+  const context = (lock: RemoteContext["lock"], cacheDir = path.join(dir, "cache")): RemoteContext => ({
+    cwd: project,
+    cacheDir,
+    lock,
+  });
   return { dir, remote, project, context, lockFile: path.join(project, "skills.lock.json") };
 }
 
@@ -36,10 +40,17 @@ describe("lock: update", () => {
     const first = await resolveSources(sources, context("update"));
     expect(first.diagnostics).toEqual([]);
     const text = readFileSync(lockFile, "utf8");
-    const lock = JSON.parse(text) as { version: number; sources: Record<string, { commit: string; ref: string; skills: Record<string, string> }> };
+    const lock = JSON.parse(text) as {
+      version: number;
+      sources: Record<string, { commit: string; ref: string; skills: Record<string, string> }>;
+    };
     expect(lock.version).toBe(1);
     const entry = lock.sources[`git:${remote.url}#skills`]!;
-    expect(entry).toEqual({ commit, ref: "main", skills: { a: first.remote[0]!.skills[0]!.digest, b: first.remote[0]!.skills[1]!.digest } });
+    expect(entry).toEqual({
+      commit,
+      ref: "main",
+      skills: { a: first.remote[0]!.skills[0]!.digest, b: first.remote[0]!.skills[1]!.digest },
+    });
     expect(text.endsWith("}\n")).toBe(true);
     expect(text).toBe(lockfileText(lock as never));
     expect(Object.keys(entry)).toEqual(["commit", "ref", "skills"]);
@@ -86,7 +97,10 @@ describe("lock: frozen", () => {
     const sources: SourceInput[] = [{ git: remote.url, ref: "main" }];
     await resolveSources(sources, context("update"));
     remote.commit({ "k/SKILL.md": skillMd("k", "New.") });
-    const frozen = await resolveSources(sources, context("frozen", path.join(path.dirname(context("off").cacheDir), "other-machine-cache")));
+    const frozen = await resolveSources(
+      sources,
+      context("frozen", path.join(path.dirname(context("off").cacheDir), "other-machine-cache")),
+    );
     expect(frozen.diagnostics).toEqual([]);
     expect(frozen.remote[0]!.resolved.commit).toBe(old);
     expect(readFileSync(path.join(frozen.remote[0]!.skills[0]!.dir, "SKILL.md"), "utf8")).toContain("Old.");
@@ -118,21 +132,29 @@ describe("lock: frozen", () => {
   it("URL source: the locked index's cached copy is used; on a machine without it, changed content is refused", async () => {
     const { context, lockFile } = await setup();
     const md = skillMd("doc");
-    const site = await skillSite({ "/.well-known/agent-skills/index.json": { body: indexOf([{ name: "doc", url: "doc.md", bytes: md }]) }, "/.well-known/agent-skills/doc.md": { body: md } });
+    const site = await skillSite({
+      "/.well-known/agent-skills/index.json": { body: indexOf([{ name: "doc", url: "doc.md", bytes: md }]) },
+      "/.well-known/agent-skills/doc.md": { body: md },
+    });
     sites.push(site);
     const sources: SourceInput[] = [{ url: site.base }];
     await resolveSources(sources, context("update"));
     const lockBefore = readFileSync(lockFile, "utf8");
 
     const changed = skillMd("doc", "Changed on the server.");
-    site.routes.set("/.well-known/agent-skills/index.json", { body: indexOf([{ name: "doc", url: "doc.md", bytes: changed }]) });
+    site.routes.set("/.well-known/agent-skills/index.json", {
+      body: indexOf([{ name: "doc", url: "doc.md", bytes: changed }]),
+    });
     site.routes.set("/.well-known/agent-skills/doc.md", { body: changed });
 
     const sameMachine = await resolveSources(sources, context("frozen"));
     expect(sameMachine.diagnostics).toEqual([]);
     expect(readFileSync(path.join(sameMachine.remote[0]!.skills[0]!.dir, "SKILL.md"), "utf8")).toBe(md);
 
-    const newMachine = await resolveSources(sources, context("frozen", path.join(path.dirname(lockFile), "fresh-cache")));
+    const newMachine = await resolveSources(
+      sources,
+      context("frozen", path.join(path.dirname(lockFile), "fresh-cache")),
+    );
     expect(newMachine.remote[0]!.skills).toEqual([]);
     expect(newMachine.diagnostics.at(-1)).toMatchObject({ code: "LOCK_MISMATCH" });
     expect(readFileSync(lockFile, "utf8")).toBe(lockBefore);
@@ -171,7 +193,10 @@ describe("skillctx sync (built CLI)", () => {
     const { mkdirSync } = await import("node:fs");
     mkdirSync(home);
     remote.commit({ "skills/s1/SKILL.md": skillMd("s1") });
-    writeFileSync(path.join(project, "skills.json"), JSON.stringify({ sources: [{ git: remote.url, ref: "main", path: "skills" }] }));
+    writeFileSync(
+      path.join(project, "skills.json"),
+      JSON.stringify({ sources: [{ git: remote.url, ref: "main", path: "skills" }] }),
+    );
 
     const synced = await runCli(["sync", "--cwd", project], { home });
     expect(synced.stderr).toBe("");
@@ -186,7 +211,10 @@ describe("skillctx sync (built CLI)", () => {
 
     remote.git("tag", "v2");
     remote.git("push", "--quiet", "origin", "v2");
-    writeFileSync(path.join(project, "skills.json"), JSON.stringify({ sources: [{ git: remote.url, ref: "v2", path: "skills" }] }));
+    writeFileSync(
+      path.join(project, "skills.json"),
+      JSON.stringify({ sources: [{ git: remote.url, ref: "v2", path: "skills" }] }),
+    );
     const drift = await runCli(["sync", "--cwd", project, "--frozen"], { home });
     expect(drift.code).toBe(1);
     expect(drift.stderr).toContain("LOCK_MISMATCH");

@@ -8,7 +8,24 @@ import { describe, expect, it } from "vitest";
 import { importMentions } from "../packages/compat/src/import-mentions.js";
 
 const piece = fc.constantFrom(
-  ...["!`cmd`", "\\!`esc`", "!` `", "`", "``", "!", "\\", "@a.md", " @b.md", "@c.md.", "x", " ", "\t", "\n", "\n\n", "\r\n"],
+  ...[
+    "!`cmd`",
+    "\\!`esc`",
+    "!` `",
+    "`",
+    "``",
+    "!",
+    "\\",
+    "@a.md",
+    " @b.md",
+    "@c.md.",
+    "x",
+    " ",
+    "\t",
+    "\n",
+    "\n\n",
+    "\r\n",
+  ],
   ...["```", "~~~", "    ", "\n    ", "> ", "\n> ", "- ", "1. ", "# ", "***", "---"],
   ...["<!--", "-->", "<div>", "</div>", "<pre>", "</pre>", '<a t="`">', "<?", "?>", "<!X", "<x@y.z>"],
 );
@@ -21,9 +38,17 @@ describe("one scanner for commands and imports", () => {
         const regions = codeRegions(text);
 
         const expectedCommands = regions
-          .filter((r) => text[r.start] === "`" && text[r.start + 1] !== "`" && text[r.end - 2] !== "`" && text[r.end - 1] === "`")
+          .filter(
+            (r) =>
+              text[r.start] === "`" && text[r.start + 1] !== "`" && text[r.end - 2] !== "`" && text[r.end - 1] === "`",
+          )
           .filter((r) => text.slice(r.start + 1, r.end - 1).trim() !== "")
-          .filter((r) => text[r.start - 1] === "!" && !inCode(regions, r.start - 1) && proseBackslashesBefore(text, r.start - 1, regions) % 2 === 0)
+          .filter(
+            (r) =>
+              text[r.start - 1] === "!" &&
+              !inCode(regions, r.start - 1) &&
+              proseBackslashesBefore(text, r.start - 1, regions) % 2 === 0,
+          )
           .map((r) => [r.start - 1, r.end]);
         expect(findCommands(text).map((c) => [c.start, c.end])).toEqual(expectedCommands);
 
@@ -43,7 +68,17 @@ describe("one scanner for commands and imports", () => {
   });
 
   it("agree on the cases that used to differ: indented code and HTML comments hide both", () => {
-    const text = ["    !`touch x` @a.md", "", "<!-- !`touch y` @b.md -->", "", "<div>", "!`touch z` @c.md", "</div>", "", "live !`echo` @d.md"].join("\n");
+    const text = [
+      "    !`touch x` @a.md",
+      "",
+      "<!-- !`touch y` @b.md -->",
+      "",
+      "<div>",
+      "!`touch z` @c.md",
+      "</div>",
+      "",
+      "live !`echo` @d.md",
+    ].join("\n");
     expect(findCommands(text).map((c) => c.command)).toEqual(["echo"]);
     expect(importMentions(text).map((m) => m.written)).toEqual(["d.md"]);
   });

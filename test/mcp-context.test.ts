@@ -69,7 +69,10 @@ describe("MCP servers declared by skills, through AgentContext", () => {
   });
 
   it("starts an Agent Skill's .mcp.json server when the model loads the skill", async () => {
-    repo = await tempRepo({ ".agents/skills/notes/SKILL.md": NOTES_SKILL, ".agents/skills/notes/.mcp.json": NOTES_MCP });
+    repo = await tempRepo({
+      ".agents/skills/notes/SKILL.md": NOTES_SKILL,
+      ".agents/skills/notes/.mcp.json": NOTES_MCP,
+    });
     ctx = await AgentContext.create({ cwd: repo.dir, guidance: false, trust: { project: true } });
     expect((await ctx.buildContext([user("hi")])).tools.some((t) => t.name === "mcp__notes__echo")).toBe(false);
     const loaded = await ctx.callTool("load_skill", { name: "notes" });

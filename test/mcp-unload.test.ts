@@ -11,8 +11,10 @@ import { tempRepo } from "./helpers/temp-repo.js";
 import type { TempRepo } from "./helpers/temp-repo.js";
 
 const SERVER = path.join(ROOT, "fixtures/mcp/server.mjs");
-const mcpJson = (name: string) => JSON.stringify({ mcpServers: { [name]: { command: "node", args: [SERVER, "--name", name] } } });
-const skillMd = (name: string) => `---\nname: ${name}\ndescription: Uses the ${name} MCP server.\n---\nCall the ${name} server's echo tool.\n`;
+const mcpJson = (name: string) =>
+  JSON.stringify({ mcpServers: { [name]: { command: "node", args: [SERVER, "--name", name] } } });
+const skillMd = (name: string) =>
+  `---\nname: ${name}\ndescription: Uses the ${name} MCP server.\n---\nCall the ${name} server's echo tool.\n`;
 const CALC = `---
 triggers: [calculate]
 mcp_tools:
@@ -37,7 +39,11 @@ const user = (content: string): Message => ({ role: "user", content });
 // Running, and not a zombie waiting to be reaped: the process layer's own check.
 const alive = isProcessAlive;
 const mcpServersListed = async (c: Context, history: Message[]) =>
-  [...new Set((await c.buildContext(history)).tools.filter((t) => t.name.startsWith("mcp__")).map((t) => t.name.split("__")[1]))].sort();
+  [
+    ...new Set(
+      (await c.buildContext(history)).tools.filter((t) => t.name.startsWith("mcp__")).map((t) => t.name.split("__")[1]),
+    ),
+  ].sort();
 
 describe("MCP tools follow the active skill", () => {
   it("withdraws a loaded skill's tools on unload_skill, keeps its server for a later load, and refuses calls meanwhile", async () => {

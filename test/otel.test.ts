@@ -11,14 +11,21 @@ import { useInMemoryTracing } from "./helpers/otel.js";
 const fixture = useEngineFixture();
 const tracing = useInMemoryTracing();
 
-const skillMd = (name: string, description: string, body: string, extra = "") => `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}\n`;
+const skillMd = (name: string, description: string, body: string, extra = "") =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}\n`;
 const FILES = {
-  ".agents/skills/docker/SKILL.md": skillMd("docker", "Builds and runs containers.", "Use multi-stage builds.", "triggers: [docker]\n"),
+  ".agents/skills/docker/SKILL.md": skillMd(
+    "docker",
+    "Builds and runs containers.",
+    "Use multi-stage builds.",
+    "triggers: [docker]\n",
+  ),
   ".agents/skills/pdf/SKILL.md": skillMd("pdf", "Fills PDF forms.", "Read the fields first."),
 };
 
 const named = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
-const eventsOf = (span: ReadableSpan, name: string) => span.events.filter((e) => e.name === name).map((e) => e.attributes ?? {});
+const eventsOf = (span: ReadableSpan, name: string) =>
+  span.events.filter((e) => e.name === name).map((e) => e.attributes ?? {});
 
 describe("OpenTelemetry spans of a session", () => {
   it("a step span per buildContext and a tool span per callTool, with skills, triggers, tokens and errors", async () => {
@@ -46,7 +53,13 @@ describe("OpenTelemetry spans of a session", () => {
     await ctx.buildContext([...history, user("next")]);
 
     const spans = tracing.spans();
-    expect(spans.map((s) => s.name)).toEqual(["skillctx.step", "skillctx.tool", "skillctx.tool", "skillctx.tool", "skillctx.step"]);
+    expect(spans.map((s) => s.name)).toEqual([
+      "skillctx.step",
+      "skillctx.tool",
+      "skillctx.tool",
+      "skillctx.tool",
+      "skillctx.step",
+    ]);
     const [first, second] = named(spans, "skillctx.step");
 
     // Step 1: docker fired by a keyword.
@@ -60,7 +73,12 @@ describe("OpenTelemetry spans of a session", () => {
       "skillctx.catalog.tokens": ctx.catalog!.tokens,
     });
     expect(eventsOf(first!, "skillctx.skill.activated")).toEqual([
-      { "skillctx.skill": "docker", "skillctx.trigger": "keyword", "skillctx.match": "docker", "skillctx.message_index": 0 },
+      {
+        "skillctx.skill": "docker",
+        "skillctx.trigger": "keyword",
+        "skillctx.match": "docker",
+        "skillctx.message_index": 0,
+      },
     ]);
     // Tokens: the total and the catalog's share; per skill (parallel arrays, one span event each) only the
     // skills that add more than their catalog entry — here docker, attached; pdf is only listed.
@@ -70,7 +88,9 @@ describe("OpenTelemetry spans of a session", () => {
     const dockerTokens = eventsOf(first!, "skillctx.skill.tokens").find((e) => e["skillctx.skill"] === "docker")!;
     expect(eventsOf(first!, "skillctx.skill.tokens")).toHaveLength(1);
     // Total = every catalog entry + what docker adds beyond its own entry.
-    expect(first!.attributes["skillctx.tokens.total"]).toBe(catalogShare + bySkill[0]! - (dockerTokens["skillctx.tokens.catalog"] as number));
+    expect(first!.attributes["skillctx.tokens.total"]).toBe(
+      catalogShare + bySkill[0]! - (dockerTokens["skillctx.tokens.catalog"] as number),
+    );
     expect(dockerTokens["skillctx.tokens.attachments"]).toBeGreaterThan(0);
     expect(dockerTokens["skillctx.tokens.catalog"]).toBeGreaterThan(0);
     expect(first!.status.code).toBe(SpanStatusCode.UNSET);
@@ -92,7 +112,12 @@ describe("OpenTelemetry spans of a session", () => {
       "gen_ai.tool.name": "load_skill",
     });
     expect(load!.attributes["skillctx.skill"]).toBeUndefined();
-    expect(ok!.attributes).toMatchObject({ "skillctx.tool.name": "ok_tool", "skillctx.tool.kind": "host", "skillctx.skill": "pdf", "skillctx.tool.result_bytes": 4 });
+    expect(ok!.attributes).toMatchObject({
+      "skillctx.tool.name": "ok_tool",
+      "skillctx.tool.kind": "host",
+      "skillctx.skill": "pdf",
+      "skillctx.tool.result_bytes": 4,
+    });
     expect(ok!.status.code).toBe(SpanStatusCode.UNSET);
     expect(failed!.attributes).toMatchObject({ "skillctx.tool.name": "bad_tool", "error.type": "tool_error" });
     expect(failed!.status).toEqual({ code: SpanStatusCode.ERROR, message: bad.content });

@@ -41,7 +41,22 @@ describe("bare specifiers found in a file", () => {
       `import { createRequire as createRequire2 } from "node:module"; const require3 = createRequire2(import.meta.url); require3("n");`,
       `createRequire(import.meta.url)("o"); createRequire2(import.meta.url).resolve("p");`,
     ].join("\n");
-    expect(specifiersOf("x.js", js)).toEqual(["a", "@scope/b/sub", "c", "./d.js", "e", "f/x.js", "g", "h/cli", "l", "m/cli", "node:module", "n", "o", "p"]);
+    expect(specifiersOf("x.js", js)).toEqual([
+      "a",
+      "@scope/b/sub",
+      "c",
+      "./d.js",
+      "e",
+      "f/x.js",
+      "g",
+      "h/cli",
+      "l",
+      "m/cli",
+      "node:module",
+      "n",
+      "o",
+      "p",
+    ]);
     const dts = `/// <reference types="node" />\nexport declare const x: import("i").T;\nimport type { J } from "j";\nimport k = require("k");`;
     expect(specifiersOf("x.d.ts", dts)).toEqual(["@types/node", "i", "j", "k"]);
   });
@@ -56,30 +71,38 @@ describe("bare specifiers found in a file", () => {
   });
 });
 
-describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s: dependencies are exactly what dist imports", (_name, pkg) => {
-  const files = distFiles(path.join(pkg.dir, "dist"));
-  const declared = new Set([...Object.keys(pkg.manifest.dependencies ?? {}), ...Object.keys(pkg.manifest.peerDependencies ?? {})]);
-  const used = new Map<string, string>(); // package → first file that imports it
-  for (const file of files) {
-    for (const specifier of specifiersOf(file, readFileSync(file, "utf8"))) {
-      const name = packageOf(specifier);
-      if (name !== undefined && !used.has(name)) used.set(name, path.relative(pkg.dir, file));
+describe.each(packages.map((p) => [p.manifest.name, p] as const))(
+  "%s: dependencies are exactly what dist imports",
+  (_name, pkg) => {
+    const files = distFiles(path.join(pkg.dir, "dist"));
+    const declared = new Set([
+      ...Object.keys(pkg.manifest.dependencies ?? {}),
+      ...Object.keys(pkg.manifest.peerDependencies ?? {}),
+    ]);
+    const used = new Map<string, string>(); // package → first file that imports it
+    for (const file of files) {
+      for (const specifier of specifiersOf(file, readFileSync(file, "utf8"))) {
+        const name = packageOf(specifier);
+        if (name !== undefined && !used.has(name)) used.set(name, path.relative(pkg.dir, file));
+      }
     }
-  }
 
-  it("has a build to read (run `pnpm build`)", () => {
-    expect(files.filter((f) => f.endsWith(".js")).length).toBeGreaterThan(0);
-  });
+    it("has a build to read (run `pnpm build`)", () => {
+      expect(files.filter((f) => f.endsWith(".js")).length).toBeGreaterThan(0);
+    });
 
-  it("imports only declared packages", () => {
-    const undeclared = [...used].filter(([name]) => name !== pkg.manifest.name && !declared.has(name)).map(([name, file]) => `${name} (${file})`);
-    expect(undeclared).toEqual([]);
-  });
+    it("imports only declared packages", () => {
+      const undeclared = [...used]
+        .filter(([name]) => name !== pkg.manifest.name && !declared.has(name))
+        .map(([name, file]) => `${name} (${file})`);
+      expect(undeclared).toEqual([]);
+    });
 
-  it("declares no package it does not import", () => {
-    expect([...declared].filter((name) => !used.has(name))).toEqual([]);
-  });
-});
+    it("declares no package it does not import", () => {
+      expect([...declared].filter((name) => !used.has(name))).toEqual([]);
+    });
+  },
+);
 
 /** The built files whose imports reach users: JavaScript and declarations. */
 function distFiles(dir: string): string[] {
@@ -92,16 +115,26 @@ function distFiles(dir: string): string[] {
 
 /** Every module specifier in a built file, in source order, read from its syntax tree (comments and strings do not count). */
 function specifiersOf(file: string, text: string): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".d.ts") ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith(".d.ts") ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+  );
   const found: string[] = source.typeReferenceDirectives.map((r) => `@types/${r.fileName}`);
-  const literal = (node: ts.Node | undefined) => (node !== undefined && ts.isStringLiteralLike(node) ? node.text : undefined);
+  const literal = (node: ts.Node | undefined) =>
+    node !== undefined && ts.isStringLiteralLike(node) ? node.text : undefined;
   const requires = requireNames(source);
   const visit = (node: ts.Node): void => {
     let specifier: string | undefined;
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) specifier = literal(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) specifier = literal(node.moduleReference.expression);
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) specifier = literal(node.argument.literal);
-    else if (ts.isCallExpression(node) && isModuleCall(node.expression, requires)) specifier = literal(node.arguments[0]);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      specifier = literal(node.moduleReference.expression);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument))
+      specifier = literal(node.argument.literal);
+    else if (ts.isCallExpression(node) && isModuleCall(node.expression, requires))
+      specifier = literal(node.arguments[0]);
     if (specifier !== undefined) found.push(specifier);
     ts.forEachChild(node, visit);
   };
@@ -127,11 +160,17 @@ function requireNames(source: ts.SourceFile): RequireNames {
     if (!["node:module", "module"].includes(statement.moduleSpecifier.text)) continue;
     const bindings = statement.importClause?.namedBindings;
     if (bindings === undefined || !ts.isNamedImports(bindings)) continue;
-    for (const element of bindings.elements) if ((element.propertyName ?? element.name).text === "createRequire") creators.add(element.name.text);
+    for (const element of bindings.elements)
+      if ((element.propertyName ?? element.name).text === "createRequire") creators.add(element.name.text);
   }
   const requires = new Set(["require"]);
   const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer !== undefined && ts.isCallExpression(node.initializer)) {
+    if (
+      ts.isVariableDeclaration(node) &&
+      ts.isIdentifier(node.name) &&
+      node.initializer !== undefined &&
+      ts.isCallExpression(node.initializer)
+    ) {
       const callee = node.initializer.expression;
       if (ts.isIdentifier(callee) && creators.has(callee.text)) requires.add(node.name.text);
     }

@@ -31,23 +31,40 @@ const packages = readdirSync(path.join(ROOT, "packages"))
   .filter((name) => existsSync(path.join(ROOT, "packages", name, "package.json")))
   .map((name) => {
     const dir = path.join(ROOT, "packages", name);
-    return { folder: name, dir, manifest: JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as Manifest };
+    return {
+      folder: name,
+      dir,
+      manifest: JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as Manifest,
+    };
   })
   .filter((p) => p.manifest.private !== true);
 
 it("finds the six packages", () => {
-  expect(packages.map((p) => p.manifest.name).sort()).toEqual(["@skillctx/compat", "@skillctx/core", "@skillctx/mcp-bridge", "@skillctx/process", "@skillctx/render", "skillctx"]);
+  expect(packages.map((p) => p.manifest.name).sort()).toEqual([
+    "@skillctx/compat",
+    "@skillctx/core",
+    "@skillctx/mcp-bridge",
+    "@skillctx/process",
+    "@skillctx/render",
+    "skillctx",
+  ]);
 });
 
 it("has an MIT LICENSE at the root", () => {
-  expect(readFileSync(path.join(ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) 2026 skillctx contributors\n/);
+  expect(readFileSync(path.join(ROOT, "LICENSE"), "utf8")).toMatch(
+    /^MIT License\n\nCopyright \(c\) 2026 skillctx contributors\n/,
+  );
 });
 
 describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (_name, { folder, dir, manifest }) => {
   it("has the metadata a registry shows: MIT license with its file, repository, engines as the root's", () => {
     expect(manifest.license).toBe("MIT");
     expect(readFileSync(path.join(dir, "LICENSE"), "utf8")).toBe(readFileSync(path.join(ROOT, "LICENSE"), "utf8"));
-    expect(manifest.repository).toEqual({ type: "git", url: "git+https://github.com/skillctx/skillctx.git", directory: `packages/${folder}` });
+    expect(manifest.repository).toEqual({
+      type: "git",
+      url: "git+https://github.com/skillctx/skillctx.git",
+      directory: `packages/${folder}`,
+    });
     expect(manifest.engines).toEqual(root.engines);
     expect(existsSync(path.join(dir, "README.md"))).toBe(true);
   });
@@ -83,7 +100,9 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (_name, 
       ...built.filter((f) => f.endsWith(".js") && !f.startsWith(`chunks${path.sep}`) && !source(f, /\.js$/)),
     ];
     expect(orphans).toEqual([]);
-    expect(built.filter((f) => f.endsWith(".js") && !f.startsWith(`chunks${path.sep}`) && f.includes(path.sep))).toEqual([]);
+    expect(
+      built.filter((f) => f.endsWith(".js") && !f.startsWith(`chunks${path.sep}`) && f.includes(path.sep)),
+    ).toEqual([]);
   });
 
   it("has bins that exist before any build, are executable and start with a node shebang", () => {
@@ -96,7 +115,9 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (_name, 
   });
 
   it("depends on workspace packages with workspace:* (pnpm pack writes the version)", () => {
-    const internal = Object.entries(manifest.dependencies ?? {}).filter(([name]) => packages.some((p) => p.manifest.name === name));
+    const internal = Object.entries(manifest.dependencies ?? {}).filter(([name]) =>
+      packages.some((p) => p.manifest.name === name),
+    );
     expect(internal.filter(([, range]) => range !== "workspace:*")).toEqual([]);
   });
 });

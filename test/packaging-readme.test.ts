@@ -12,7 +12,9 @@ import { END, START, optionsTable, readOptions, withOptionsTable } from "../scri
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 const README = read("README.md");
-const PACKAGE_READMES = ["compat", "core", "mcp-bridge", "process", "render", "skillctx"].map((p) => `packages/${p}/README.md`);
+const PACKAGE_READMES = ["compat", "core", "mcp-bridge", "process", "render", "skillctx"].map(
+  (p) => `packages/${p}/README.md`,
+);
 
 describe("the options of AgentContext.create in the README", () => {
   const rows = readOptions();
@@ -23,11 +25,14 @@ describe("the options of AgentContext.create in the README", () => {
     expect(rows.filter((r) => !r.name.includes(".")).length).toBeGreaterThanOrEqual(20);
   });
 
-  it.each(["README.md", "packages/skillctx/README.md"])("%s has the generated table (node scripts/options-reference.mjs --write)", (file) => {
-    const text = read(file);
-    expect(text).toContain(START);
-    expect(withOptionsTable(text, table)).toBe(text);
-  });
+  it.each(["README.md", "packages/skillctx/README.md"])(
+    "%s has the generated table (node scripts/options-reference.mjs --write)",
+    (file) => {
+      const text = read(file);
+      expect(text).toContain(START);
+      expect(withOptionsTable(text, table)).toBe(text);
+    },
+  );
 
   it("names each option, with its default where it has one", () => {
     for (const row of rows) {
@@ -45,7 +50,9 @@ describe("the options of AgentContext.create in the README", () => {
 describe("the root README", () => {
   it("keeps the Quick start to the two commands CI runs", () => {
     const quick = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(README)?.[1];
-    expect(quick).toBe("npx -y pnpm@10.34.9 install --frozen-lockfile && npx -y pnpm@10.34.9 demo\nnpx -y pnpm@10.34.9 test\n");
+    expect(quick).toBe(
+      "npx -y pnpm@10.34.9 install --frozen-lockfile && npx -y pnpm@10.34.9 demo\nnpx -y pnpm@10.34.9 test\n",
+    );
     const ci = read(".ci/run");
     expect(ci).toContain("pnpm install --frozen-lockfile");
     expect(ci).toContain("pnpm demo");
@@ -58,7 +65,10 @@ describe("the root README", () => {
   });
 
   it("uses the packageManager's pnpm version in every command", () => {
-    const version = (JSON.parse(read("package.json")) as { packageManager: string }).packageManager.replace("pnpm@", "");
+    const version = (JSON.parse(read("package.json")) as { packageManager: string }).packageManager.replace(
+      "pnpm@",
+      "",
+    );
     const used = [...README.matchAll(/pnpm@([\d.]+)/g)].map((m) => m[1]);
     expect(used.length).toBeGreaterThan(0);
     expect(used.filter((v) => v !== version)).toEqual([]);
@@ -68,7 +78,9 @@ describe("the root README", () => {
 describe.each(["README.md", ...PACKAGE_READMES, "docs/install.md"])("%s", (file) => {
   it("links only to files that exist", () => {
     const text = read(file);
-    const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
+    const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1]!)
+      .filter((l) => !/^[a-z]+:/.test(l));
     const missing = links.filter((link) => !existsSync(path.resolve(ROOT, path.dirname(file), link)));
     expect(missing).toEqual([]);
   });

@@ -13,7 +13,9 @@ const fromSkillctx = createRequire(new URL("../packages/skillctx/src/tools/run-s
 const missingModule = () => fromSkillctx.resolve("@skillctx/no-such-package/cli");
 const missingExport = () => fromSkillctx.resolve("tsx/no-such-export");
 
-const skillctxManifest = JSON.parse(readFileSync(new URL("../packages/skillctx/package.json", import.meta.url), "utf8")) as {
+const skillctxManifest = JSON.parse(
+  readFileSync(new URL("../packages/skillctx/package.json", import.meta.url), "utf8"),
+) as {
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
@@ -36,9 +38,11 @@ describe("tsx, the optional peer that runs .ts scripts", () => {
   it("is reported missing, not thrown, when the module does not resolve", () => {
     expect(findTsxCli(missingModule)).toBeUndefined();
     expect(findTsxCli(missingExport)).toBeUndefined();
-    expect(() => findTsxCli(() => {
-      throw new Error("disk on fire");
-    })).toThrow("disk on fire");
+    expect(() =>
+      findTsxCli(() => {
+        throw new Error("disk on fire");
+      }),
+    ).toThrow("disk on fire");
   });
 
   it("runs .ts, .mts and .cts scripts through node with tsx's CLI first", () => {
@@ -47,7 +51,10 @@ describe("tsx, the optional peer that runs .ts scripts", () => {
       expect(runner !== undefined && "command" in runner).toBe(true);
       if (runner === undefined || !("command" in runner)) return;
       expect(runner.label).toBe("tsx");
-      expect(runner.command("/skill/scripts/a.ts", ["--n", "3"])).toEqual({ file: process.execPath, args: ["/x/tsx/cli.mjs", "/skill/scripts/a.ts", "--n", "3"] });
+      expect(runner.command("/skill/scripts/a.ts", ["--n", "3"])).toEqual({
+        file: process.execPath,
+        args: ["/x/tsx/cli.mjs", "/skill/scripts/a.ts", "--n", "3"],
+      });
     }
   });
 
@@ -56,7 +63,8 @@ describe("tsx, the optional peer that runs .ts scripts", () => {
     expect(scriptRunner("scripts/a.ts", 0o644, () => findTsxCli(missingModule))).toEqual({ missing: TSX_MISSING });
     expect(TSX_MISSING).toContain("npm install tsx");
     expect(TSX_MISSING).toContain("optional peer dependency of skillctx");
-    for (const file of ["a.py", "a.sh", "a.js", "a.mjs", "a.cjs"]) expect(scriptRunner(file, 0o644, missing)).toHaveProperty("command");
+    for (const file of ["a.py", "a.sh", "a.js", "a.mjs", "a.cjs"])
+      expect(scriptRunner(file, 0o644, missing)).toHaveProperty("command");
     expect(scriptRunner("a.bin", 0o755, missing)).toHaveProperty("label", "executable");
     expect(scriptRunner("a.txt", 0o644, missing)).toBeUndefined();
   });

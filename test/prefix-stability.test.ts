@@ -7,7 +7,14 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fromOpenAIInput, fromOpenAIMessages, runOpenAIResponsesCalls, runOpenAIToolCalls, toOpenAIChatRequest, toOpenAIResponsesRequest } from "skillctx/openai";
+import {
+  fromOpenAIInput,
+  fromOpenAIMessages,
+  runOpenAIResponsesCalls,
+  runOpenAIToolCalls,
+  toOpenAIChatRequest,
+  toOpenAIResponsesRequest,
+} from "skillctx/openai";
 import type { OpenAIResponsesItem } from "skillctx/openai";
 import { fromAnthropicMessages, runAnthropicToolUses, toAnthropicRequest } from "skillctx/anthropic";
 import type { AgentContext, ContextStep } from "skillctx";
@@ -45,22 +52,36 @@ function modelTurns(): ScriptedTurn[] {
     { calls: [{ name: "Write", input: { path: "out.pdf" } }] },
     { text: "Filled." },
   ];
-  for (let i = turns.length; i < REQUESTS; i++) turns.push(i % 5 === 4 ? { text: `Answer ${i}.` } : { calls: [read(`src/module-${i}.ts`), read(`lib/helper-${i}.ts`)] });
+  for (let i = turns.length; i < REQUESTS; i++)
+    turns.push(
+      i % 5 === 4 ? { text: `Answer ${i}.` } : { calls: [read(`src/module-${i}.ts`), read(`lib/helper-${i}.ts`)] },
+    );
   return turns;
 }
 /** What the user writes after each text answer, in order. */
-const USER_FOLLOW_UPS = ["Also check the invoice template.", "Thanks. Summarise the tax form rules again.", ...Array.from({ length: 10 }, (_, i) => `Follow-up ${i}.`)];
+const USER_FOLLOW_UPS = [
+  "Also check the invoice template.",
+  "Thanks. Summarise the tax form rules again.",
+  ...Array.from({ length: 10 }, (_, i) => `Follow-up ${i}.`),
+];
 
 const scenario = useScenario();
 const providers = useFakeProvider();
 
 async function session(): Promise<{ ctx: AgentContext; provider: FakeProvider }> {
-  await put(scenario.copy.cwd, "invoice-terms.md", `---\ndescription: Invoice vocabulary.\ntriggers:\n  - invoice\n---\n${INVOICE_TEXT}\n`);
+  await put(
+    scenario.copy.cwd,
+    "invoice-terms.md",
+    `---\ndescription: Invoice vocabulary.\ntriggers:\n  - invoice\n---\n${INVOICE_TEXT}\n`,
+  );
   const cwd = scenario.copy.cwd;
   // toolFilter "refuse": loading a skill with allowed-tools keeps the tool list, so `tools` stays byte-stable.
   const ctx = await scenario.context([], {
     toolFilter: "refuse",
-    skills: [scenario.copy.skills, ...["tax-terms.md", "db-rules.md", "invoice-terms.md"].map((file) => path.join(cwd, file))],
+    skills: [
+      scenario.copy.skills,
+      ...["tax-terms.md", "db-rules.md", "invoice-terms.md"].map((file) => path.join(cwd, file)),
+    ],
   });
   const provider = await providers.start(modelTurns());
   return { ctx, provider };
@@ -88,9 +109,12 @@ function expectPrefixes(requests: Comparable[]): { share: number; perRequest: nu
     const before = requests[k - 1]!;
     const after = requests[k]!;
     expect(after.fixed, `system and tools of request ${k + 1}`).toBe(before.fixed);
-    expect(after.messages.slice(0, before.messages.length), `request ${k + 1} begins with request ${k}`).toEqual(before.messages);
+    expect(after.messages.slice(0, before.messages.length), `request ${k + 1} begins with request ${k}`).toEqual(
+      before.messages,
+    );
     expect(after.messages.length).toBeGreaterThan(before.messages.length);
-    const size = (c: Comparable, count = c.messages.length) => Buffer.byteLength(c.fixed) + c.messages.slice(0, count).reduce((n, m) => n + Buffer.byteLength(m), 0);
+    const size = (c: Comparable, count = c.messages.length) =>
+      Buffer.byteLength(c.fixed) + c.messages.slice(0, count).reduce((n, m) => n + Buffer.byteLength(m), 0);
     const same = size(before);
     const all = size(after);
     repeated += same;
@@ -100,7 +124,12 @@ function expectPrefixes(requests: Comparable[]): { share: number; perRequest: nu
   return { share: repeated / total, perRequest };
 }
 
-function report(api: string, requests: RecordedRequest[], result: { share: number; perRequest: number[] }, raw: number): void {
+function report(
+  api: string,
+  requests: RecordedRequest[],
+  result: { share: number; perRequest: number[] },
+  raw: number,
+): void {
   const bytes = requests.reduce((n, r) => n + Buffer.byteLength(r.raw), 0);
   const low = Math.min(...result.perRequest);
   console.log(
@@ -135,9 +164,11 @@ describe("30 requests: each request begins with the previous one", () => {
     await drive(async (followUp) => {
       const step = await ctx.buildContext(fromOpenAIMessages(history));
       steps.push(step);
-      const message = (await client.chat.completions.create({ model: "gpt-test", ...toOpenAIChatRequest(step) })).choices[0]!.message;
+      const message = (await client.chat.completions.create({ model: "gpt-test", ...toOpenAIChatRequest(step) }))
+        .choices[0]!.message;
       history.push(message);
-      if (message.tool_calls !== undefined && message.tool_calls.length > 0) history.push(...(await runOpenAIToolCalls(ctx, message.tool_calls)));
+      if (message.tool_calls !== undefined && message.tool_calls.length > 0)
+        history.push(...(await runOpenAIToolCalls(ctx, message.tool_calls)));
       else history.push({ role: "user", content: followUp() });
     });
     const requests = provider.requests;
@@ -166,7 +197,12 @@ describe("30 requests: each request begins with the previous one", () => {
       if (outputs.length === 0) items.push({ role: "user", content: followUp() });
     });
     const requests = provider.requests;
-    const result = expectPrefixes(requests.map((r) => ({ fixed: JSON.stringify([r.body.instructions, r.body.tools]), messages: serialise(r.body.input as unknown[]) })));
+    const result = expectPrefixes(
+      requests.map((r) => ({
+        fixed: JSON.stringify([r.body.instructions, r.body.tools]),
+        messages: serialise(r.body.input as unknown[]),
+      })),
+    );
     report("responses", requests, result, rawPrefixShare(requests));
     expectSessionFired(steps);
   });
@@ -179,14 +215,22 @@ describe("30 requests: each request begins with the previous one", () => {
     await drive(async (followUp) => {
       const step = await ctx.buildContext(fromAnthropicMessages(history));
       steps.push(step);
-      const response = await client.messages.create({ model: "claude-test", max_tokens: 1024, ...toAnthropicRequest(step) });
+      const response = await client.messages.create({
+        model: "claude-test",
+        max_tokens: 1024,
+        ...toAnthropicRequest(step),
+      });
       history.push({ role: "assistant", content: response.content });
-      if (response.stop_reason === "tool_use") history.push({ role: "user", content: await runAnthropicToolUses(ctx, response.content) });
+      if (response.stop_reason === "tool_use")
+        history.push({ role: "user", content: await runAnthropicToolUses(ctx, response.content) });
       else history.push({ role: "user", content: followUp() });
     });
     const requests = provider.requests;
     type Messages = Parameters<typeof breakpoints>[0];
-    const comparable = requests.map((r) => ({ fixed: JSON.stringify([r.body.system, r.body.tools]), messages: serialise(withoutCacheControl(r.body.messages as Messages)) }));
+    const comparable = requests.map((r) => ({
+      fixed: JSON.stringify([r.body.system, r.body.tools]),
+      messages: serialise(withoutCacheControl(r.body.messages as Messages)),
+    }));
     const result = expectPrefixes(comparable);
     report("anthropic", requests, result, rawPrefixShare(requests));
     expectSessionFired(steps);
@@ -205,7 +249,8 @@ describe("30 requests: each request begins with the previous one", () => {
       // Every breakpoint of request k sits inside the prefix that request k+1 repeats, and request k+1
       // marks the end of request k again: the cache entry request k wrote is where the next one reads.
       const before = comparable[k - 1]!.messages.length;
-      for (const mark of breakpoints(requests[k - 1]!.body.messages as Messages)) expect(mark.message).toBeLessThan(before);
+      for (const mark of breakpoints(requests[k - 1]!.body.messages as Messages))
+        expect(mark.message).toBeLessThan(before);
       expect(marks.map((mark) => mark.message)).toContain(before - 1);
     }
   });
@@ -214,5 +259,11 @@ describe("30 requests: each request begins with the previous one", () => {
 // The session is the one scripted: both keyword skills, the path rule once, two loads, a refused Write.
 function expectSessionFired(steps: ContextStep[]): void {
   const fired = steps.flatMap((step, k) => step.activated.map((a) => `${k}:${a.skill}:${a.trigger}`));
-  expect(fired).toEqual(["0:tax-terms:keyword", "1:db-rules:path", "2:with-resources:load", "5:invoice-terms:keyword", "8:pdf-forms:load"]);
+  expect(fired).toEqual([
+    "0:tax-terms:keyword",
+    "1:db-rules:path",
+    "2:with-resources:load",
+    "5:invoice-terms:keyword",
+    "8:pdf-forms:load",
+  ]);
 }

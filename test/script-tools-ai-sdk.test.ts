@@ -36,7 +36,11 @@ def main(path: pathlib.Path) -> str:
 `;
 
 async function skillFolder(root: string, dir: string): Promise<void> {
-  await put(root, `${dir}/SKILL.md`, "---\nname: greeter\ndescription: Greets people. Use to greet someone.\n---\nCall greet.\n");
+  await put(
+    root,
+    `${dir}/SKILL.md`,
+    "---\nname: greeter\ndescription: Greets people. Use to greet someone.\n---\nCall greet.\n",
+  );
   await put(root, `${dir}/scripts/greet.py`, GREET);
   await put(root, `${dir}/scripts/legacy.py`, LEGACY);
 }
@@ -46,7 +50,11 @@ describe("typed script tools in an AI SDK loop", () => {
     const repo = await fixture.repo();
     await skillFolder(repo.dir, "skills/greeter");
     const events: SkillctxEvent[] = [];
-    const ctx = await fixture.context({ cwd: repo.dir, skills: [`${repo.dir}/skills`], onEvent: (event) => void events.push(event) });
+    const ctx = await fixture.context({
+      cwd: repo.dir,
+      skills: [`${repo.dir}/skills`],
+      onEvent: (event) => void events.push(event),
+    });
     const { model, calls } = scriptedModel([
       { calls: [["load_skill", { name: "greeter" }]] },
       { calls: [["greet", { name: "Ada", times: 2, style: "loud" }]] },
@@ -77,16 +85,30 @@ describe("typed script tools in an AI SDK loop", () => {
     const results = toolResults(calls[5]!);
     expect(results[1]).toEqual({ toolName: "greet", type: "text", value: '{"greetings":["HELLO Ada","HELLO Ada"]}' });
     // times: "many" fails the schema before python runs.
-    expect(results[2]).toMatchObject({ toolName: "greet", type: "error-text", value: expect.stringContaining('Invalid arguments for "greet"') });
+    expect(results[2]).toMatchObject({
+      toolName: "greet",
+      type: "error-text",
+      value: expect.stringContaining('Invalid arguments for "greet"'),
+    });
     expect(results[3]).toMatchObject({ toolName: "legacy", type: "error-text" });
     // legacy.py is not a typed tool, but run_skill_script still runs it as a file (it defines main() and prints nothing).
     expect(results[4]).toMatchObject({ toolName: "run_skill_script", type: "text" });
     const finished = events.filter((event) => event.type === "script.finished");
     expect(finished).toEqual([
-      expect.objectContaining({ skill: "greeter", script: "scripts/greet.py", exitCode: 0, truncated: false, timedOut: false }),
+      expect.objectContaining({
+        skill: "greeter",
+        script: "scripts/greet.py",
+        exitCode: 0,
+        truncated: false,
+        timedOut: false,
+      }),
       expect.objectContaining({ skill: "greeter", script: "scripts/legacy.py", exitCode: 0 }),
     ]);
-    expect(diagnostics.some((d) => d.code === "SCRIPT_UNSUPPORTED_TYPE" && d.message.includes("parameter path: pathlib.Path"))).toBe(true);
+    expect(
+      diagnostics.some(
+        (d) => d.code === "SCRIPT_UNSUPPORTED_TYPE" && d.message.includes("parameter path: pathlib.Path"),
+      ),
+    ).toBe(true);
   });
 
   it("an untrusted project skill's typed tool is offered but refused with how to trust it", async () => {

@@ -7,18 +7,28 @@ import { toolName } from "../packages/skillctx/src/code/python/tool-spec.js";
 
 describe("parseDocstring", () => {
   it("Google style: summary paragraph on one line, typed and untyped entries, continuation lines, the section ends at dedent", () => {
-    const doc = parseDocstring("Fills a PDF form\nfrom a JSON file.\n\nMore text.\n\nArgs:\n    path (str): The form.\n    values: Field values,\n        keyed by name.\n    *extra: Ignored.\n\nReturns:\n    values: not a parameter.\n");
+    const doc = parseDocstring(
+      "Fills a PDF form\nfrom a JSON file.\n\nMore text.\n\nArgs:\n    path (str): The form.\n    values: Field values,\n        keyed by name.\n    *extra: Ignored.\n\nReturns:\n    values: not a parameter.\n",
+    );
     expect(doc.summary).toBe("Fills a PDF form from a JSON file.");
-    expect(Object.fromEntries(doc.params)).toEqual({ path: "The form.", values: "Field values, keyed by name.", extra: "Ignored." });
+    expect(Object.fromEntries(doc.params)).toEqual({
+      path: "The form.",
+      values: "Field values, keyed by name.",
+      extra: "Ignored.",
+    });
   });
 
   it("NumPy style: several names on one line, descriptions below, the next section stops it", () => {
-    const doc = parseDocstring("Summary.\n\nParameters\n----------\nx, y : float\n    Coordinates.\nlabel : str, optional\n    Text\n    shown.\n\nReturns\n-------\nx : not a parameter\n");
+    const doc = parseDocstring(
+      "Summary.\n\nParameters\n----------\nx, y : float\n    Coordinates.\nlabel : str, optional\n    Text\n    shown.\n\nReturns\n-------\nx : not a parameter\n",
+    );
     expect(Object.fromEntries(doc.params)).toEqual({ x: "Coordinates.", y: "Coordinates.", label: "Text shown." });
   });
 
   it("reST style, with and without a type; a summary-less docstring; an empty one", () => {
-    const doc = parseDocstring(":param str name: The name,\n    in full.\n:param count: How many.\n:type count: int\n:returns: nothing");
+    const doc = parseDocstring(
+      ":param str name: The name,\n    in full.\n:param count: How many.\n:type count: int\n:returns: nothing",
+    );
     expect(doc.summary).toBeUndefined();
     expect(Object.fromEntries(doc.params)).toEqual({ name: "The name, in full.", count: "How many." });
     expect(parseDocstring(undefined)).toEqual({ summary: undefined, params: new Map() });
@@ -33,7 +43,8 @@ describe("parseDocstring", () => {
 
 describe("scriptMetadata (PEP 723)", () => {
   it("reads dependencies and requires-python of the script block, and keeps the block as written", () => {
-    const source = '#!/usr/bin/env python3\n# /// script\n# requires-python = ">=3.11"\n# dependencies = ["httpx>=0.27", \'rich\']\n#\n# [tool.uv]\n# exclude-newer = "2024-01-01"\n# ///\nimport httpx\n';
+    const source =
+      '#!/usr/bin/env python3\n# /// script\n# requires-python = ">=3.11"\n# dependencies = ["httpx>=0.27", \'rich\']\n#\n# [tool.uv]\n# exclude-newer = "2024-01-01"\n# ///\nimport httpx\n';
     const meta = scriptMetadata(source);
     expect(meta).toEqual({
       line: 2,
@@ -48,21 +59,41 @@ describe("scriptMetadata (PEP 723)", () => {
     expect(scriptMetadata("import os\n")).toBeUndefined();
     expect(scriptMetadata("# /// script\n# dependencies = []\nimport os\n")).toBeUndefined();
     expect(scriptMetadata("# /// pyproject\n# x = 1\n# ///\n")).toBeUndefined();
-    expect(scriptMetadata("# /// script\n# dependencies = []\n# ///\n\n# /// script\n# dependencies = []\n# ///\n")).toEqual({ error: 'two "# /// script" blocks (lines 1 and 5)' });
+    expect(
+      scriptMetadata("# /// script\n# dependencies = []\n# ///\n\n# /// script\n# dependencies = []\n# ///\n"),
+    ).toEqual({ error: 'two "# /// script" blocks (lines 1 and 5)' });
   });
 });
 
 describe("annotationSchema", () => {
   const name = (id: string) => ({ k: "name" as const, id });
-  const sub = (base: string, ...args: Parameters<typeof annotationSchema>[0][]) => ({ k: "sub" as const, base: name(base), args, text: `${base}[...]` });
+  const sub = (base: string, ...args: Parameters<typeof annotationSchema>[0][]) => ({
+    k: "sub" as const,
+    base: name(base),
+    args,
+    text: `${base}[...]`,
+  });
 
   it("maps nested containers, Optional of a container, tuples and Literal of mixed types", () => {
     expect(annotationSchema(sub("typing.Optional", sub("list", sub("dict", name("str"), name("int")))))).toEqual({
-      schema: { anyOf: [{ type: "array", items: { type: "object", additionalProperties: { type: "integer" } } }, { type: "null" }] },
+      schema: {
+        anyOf: [
+          { type: "array", items: { type: "object", additionalProperties: { type: "integer" } } },
+          { type: "null" },
+        ],
+      },
     });
-    expect(annotationSchema(sub("Tuple", name("int"), { k: "ellipsis" }))).toEqual({ schema: { type: "array", items: { type: "integer" } }, tuple: true });
-    expect(annotationSchema(sub("tuple"))).toEqual({ schema: { type: "array", minItems: 0, maxItems: 0, items: false }, tuple: true });
-    expect(annotationSchema(sub("Literal", { k: "const", v: 1 }, { k: "str", v: "a" }, { k: "const", v: null }))).toEqual({ schema: { enum: [1, "a", null] } });
+    expect(annotationSchema(sub("Tuple", name("int"), { k: "ellipsis" }))).toEqual({
+      schema: { type: "array", items: { type: "integer" } },
+      tuple: true,
+    });
+    expect(annotationSchema(sub("tuple"))).toEqual({
+      schema: { type: "array", minItems: 0, maxItems: 0, items: false },
+      tuple: true,
+    });
+    expect(
+      annotationSchema(sub("Literal", { k: "const", v: 1 }, { k: "str", v: "a" }, { k: "const", v: null })),
+    ).toEqual({ schema: { enum: [1, "a", null] } });
     expect(annotationSchema({ k: "or", args: [name("int"), name("Any")], text: "int | Any" })).toEqual({ schema: {} });
   });
 
@@ -70,7 +101,9 @@ describe("annotationSchema", () => {
     expect(annotationSchema(sub("list", name("Path")))).toEqual({ unsupported: "Path" });
     expect(annotationSchema(sub("Literal", name("X")))).toEqual({ unsupported: "Literal[...]" });
     expect(annotationSchema({ k: "str", v: "not a type(" })).toEqual({ unsupported: '"not a type("' });
-    expect(annotationSchema(sub("tuple", name("int"), { k: "ellipsis" }, name("str")))).toEqual({ unsupported: "tuple[...]" });
+    expect(annotationSchema(sub("tuple", name("int"), { k: "ellipsis" }, name("str")))).toEqual({
+      unsupported: "tuple[...]",
+    });
   });
 
   it("tool names are script stems limited to [A-Za-z0-9_-]", () => {

@@ -72,7 +72,10 @@ describe("signature reading is memoised", () => {
     await utimes(changed, new Date(), new Date(Date.now() + 5_000));
     const third = await toolsOf(skill, { python });
     expect(await calls()).toEqual(["-I 11", "-I 7"]);
-    expect(third.tool("two").inputSchema.properties).toEqual({ y: { type: "string" }, z: { type: "boolean", default: true } });
+    expect(third.tool("two").inputSchema.properties).toEqual({
+      y: { type: "string" },
+      z: { type: "boolean", default: true },
+    });
     // The call goes through the same interpreter.
     expect(await call(third.tool("one"), { x: 5 }, undefined)).toEqual({ content: "5" });
     expect((await calls())[2]).toMatch(/^-c /);
@@ -88,10 +91,17 @@ describe("signature reading is memoised", () => {
   });
 
   it("a missing interpreter is one diagnostic and no tools", async () => {
-    const skill = await scriptSkill(await tempDir(), "nopython", { "scripts/one.py": "def main(x: int) -> int:\n    return x\n" });
+    const skill = await scriptSkill(await tempDir(), "nopython", {
+      "scripts/one.py": "def main(x: int) -> int:\n    return x\n",
+    });
     const { tools, diagnostics } = await toolsOf(skill, { python: "/nonexistent/python3" });
     expect(tools).toEqual([]);
-    expect(diagnostics).toEqual([expect.objectContaining({ code: "SCRIPT_SIGNATURES_UNREAD", message: expect.stringContaining("could not start") })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        code: "SCRIPT_SIGNATURES_UNREAD",
+        message: expect.stringContaining("could not start"),
+      }),
+    ]);
   });
 });
 
@@ -102,7 +112,12 @@ describe("PEP 723 inline metadata", () => {
     const skill = await scriptSkill(await tempDir(), "inline", { "scripts/add.py": PEP723 });
     const { tool, diagnostics } = await toolsOf(skill);
     expect(diagnostics).toEqual([
-      expect.objectContaining({ code: "SCRIPT_DEPENDENCIES_UNMANAGED", severity: "warning", line: 1, message: expect.stringContaining("dependencies that may be missing: requests<3, rich") }),
+      expect.objectContaining({
+        code: "SCRIPT_DEPENDENCIES_UNMANAGED",
+        severity: "warning",
+        line: 1,
+        message: expect.stringContaining("dependencies that may be missing: requests<3, rich"),
+      }),
     ]);
     expect(tool("add").description).toBe("Adds numbers.");
     expect(await call(tool("add"), { a: 1 })).toEqual({ content: "3" });
@@ -127,11 +142,15 @@ describe("PEP 723 inline metadata", () => {
   // script through whatever the machine has and checks what skillctx promises there: the real uv when it is on
   // PATH; otherwise python3 and a diagnostic naming the inline dependencies. Both branches assert; neither skips.
   it("a PEP 723 script on this machine's PATH: through the real uv when installed, else python3 with a diagnostic", async () => {
-    const source = PEP723.replace(/# dependencies = \[[^\]]*\]\n/s, "# dependencies = []\n").replace(/#   .*\n/g, "").replace("# ]\n", "");
+    const source = PEP723.replace(/# dependencies = \[[^\]]*\]\n/s, "# dependencies = []\n")
+      .replace(/#   .*\n/g, "")
+      .replace("# ]\n", "");
     const skill = await scriptSkill(await tempDir(), "uvreal", { "scripts/add.py": source });
     const { tool, diagnostics } = await toolsOf(skill, { timeoutMs: 120_000 });
     if (realUv === undefined) {
-      console.info("uv is not on PATH: the PEP 723 script ran through python3 (the stand-in uv test above checks the uv command line)");
+      console.info(
+        "uv is not on PATH: the PEP 723 script ran through python3 (the stand-in uv test above checks the uv command line)",
+      );
       expect(diagnostics.map((d) => [d.code, d.severity])).toEqual([["SCRIPT_DEPENDENCIES_UNMANAGED", "warning"]]);
       expect(diagnostics[0]!.message).toMatch(/uv is not on PATH, so it runs with python3/);
     } else {
@@ -147,7 +166,12 @@ describe("run_skill_script", () => {
     for (const [relative, text] of Object.entries(files)) await put(root, relative, text);
     await put(root, "tool/SKILL.md", "---\nname: tool\ndescription: A skill with scripts.\n---\nRun them.\n");
     const events: SkillctxEvent[] = [];
-    const ctx = await AgentContext.create({ cwd: root, skills: [root], guidance: false, onEvent: (event) => void events.push(event) });
+    const ctx = await AgentContext.create({
+      cwd: root,
+      skills: [root],
+      guidance: false,
+      onEvent: (event) => void events.push(event),
+    });
     return { ctx, events, root };
   }
 
@@ -155,13 +179,27 @@ describe("run_skill_script", () => {
     const { ctx, events } = await context({
       "tool/lib/shared.py": "VALUE = 'shared'\n",
       "tool/scripts/helper.py": "NAME = 'helper'\n",
-      "tool/scripts/show.py": "import sys\nimport helper\nfrom lib import shared\nprint(helper.NAME, shared.VALUE, sys.argv[1:])\n",
+      "tool/scripts/show.py":
+        "import sys\nimport helper\nfrom lib import shared\nprint(helper.NAME, shared.VALUE, sys.argv[1:])\n",
     });
     try {
-      const result = await ctx.callTool("run_skill_script", { name: "tool", script: "show.py", args: ["a b", "$(echo no)"] });
+      const result = await ctx.callTool("run_skill_script", {
+        name: "tool",
+        script: "show.py",
+        args: ["a b", "$(echo no)"],
+      });
       expect(result).toEqual({ content: "helper shared ['a b', '$(echo no)']" });
       expect(events.filter((e) => e.type === "script.finished")).toEqual([
-        { type: "script.finished", skill: "tool", script: "scripts/show.py", exitCode: 0, durationMs: expect.any(Number), bytes: 36, truncated: false, timedOut: false },
+        {
+          type: "script.finished",
+          skill: "tool",
+          script: "scripts/show.py",
+          exitCode: 0,
+          durationMs: expect.any(Number),
+          bytes: 36,
+          truncated: false,
+          timedOut: false,
+        },
       ]);
     } finally {
       await ctx.close();
@@ -173,11 +211,17 @@ describe("run_skill_script", () => {
     process.env.PATH = pathWithoutUv();
     const { ctx, root } = await context({ "tool/scripts/inline.py": script });
     try {
-      expect(await ctx.callTool("run_skill_script", { name: "tool", script: "inline.py", args: ["x"] })).toEqual({ content: "args ['x']" });
+      expect(await ctx.callTool("run_skill_script", { name: "tool", script: "inline.py", args: ["x"] })).toEqual({
+        content: "args ['x']",
+      });
       const step = await ctx.buildContext([{ role: "user", content: "hello" }]);
-      expect(step.diagnostics).toContainEqual(expect.objectContaining({ code: "SCRIPT_DEPENDENCIES_UNMANAGED", message: expect.stringContaining("numpy") }));
+      expect(step.diagnostics).toContainEqual(
+        expect.objectContaining({ code: "SCRIPT_DEPENDENCIES_UNMANAGED", message: expect.stringContaining("numpy") }),
+      );
       const uv = await fakeUv(root);
-      expect(await ctx.callTool("run_skill_script", { name: "tool", script: "inline.py", args: ["y"] })).toEqual({ content: "args ['y']" });
+      expect(await ctx.callTool("run_skill_script", { name: "tool", script: "inline.py", args: ["y"] })).toEqual({
+        content: "args ['y']",
+      });
       expect(await uv.argv()).toEqual(["run", "--quiet", "--script", path.join(root, "tool/scripts/inline.py"), "y"]);
     } finally {
       await ctx.close();

@@ -61,7 +61,14 @@ describe("schemas from main()", () => {
         weights: { type: "object", additionalProperties: { type: "number" }, default: {} },
         mode: { enum: ["fast", "slow"], type: "string", default: "fast" },
         note: { type: ["string", "null"], default: null },
-        pair: { type: "array", prefixItems: [{ type: "integer" }, { type: "string" }], minItems: 2, maxItems: 2, items: false, default: [1, "a"] },
+        pair: {
+          type: "array",
+          prefixItems: [{ type: "integer" }, { type: "string" }],
+          minItems: 2,
+          maxItems: 2,
+          items: false,
+          default: [1, "a"],
+        },
         rest: { type: "array", items: { type: "integer" }, default: [] },
         when: { type: ["integer", "string"], default: 3 },
       },
@@ -154,30 +161,55 @@ def main(
   });
 
   it.each([
-    ["a custom class", "class Point:\n    pass\n\n\ndef main(p: Point) -> str:\n    return ''\n", "parameter p: Point has no JSON Schema"],
-    ["Callable", "from typing import Callable\n\n\ndef main(f: Callable[[int], str]) -> str:\n    return ''\n", "parameter f: Callable[[int], str]"],
-    ["a union with a class", "import pathlib\n\n\ndef main(p: str | pathlib.Path) -> str:\n    return ''\n", "parameter p: str | pathlib.Path: pathlib.Path has no JSON Schema"],
+    [
+      "a custom class",
+      "class Point:\n    pass\n\n\ndef main(p: Point) -> str:\n    return ''\n",
+      "parameter p: Point has no JSON Schema",
+    ],
+    [
+      "Callable",
+      "from typing import Callable\n\n\ndef main(f: Callable[[int], str]) -> str:\n    return ''\n",
+      "parameter f: Callable[[int], str]",
+    ],
+    [
+      "a union with a class",
+      "import pathlib\n\n\ndef main(p: str | pathlib.Path) -> str:\n    return ''\n",
+      "parameter p: str | pathlib.Path: pathlib.Path has no JSON Schema",
+    ],
     ["set", "def main(s: set[int]) -> str:\n    return ''\n", "parameter s: set[int]"],
     ["dict with int keys", "def main(d: dict[int, str]) -> str:\n    return ''\n", "JSON object keys are strings"],
     ["*args", "def main(x: int, *args: int) -> str:\n    return ''\n", "*args (extra positional arguments)"],
-    ["**kwargs", "def main(x: int, **options: str) -> str:\n    return ''\n", "**options (arbitrary keyword arguments)"],
+    [
+      "**kwargs",
+      "def main(x: int, **options: str) -> str:\n    return ''\n",
+      "**options (arbitrary keyword arguments)",
+    ],
     ["a positional-only parameter", "def main(x: int, /) -> str:\n    return ''\n", "x: int is positional-only"],
     ["a missing annotation", "def main(x, y: int) -> str:\n    return ''\n", "parameter x has no type annotation"],
     ["bytes", "def main(b: bytes) -> str:\n    return ''\n", "parameter b: bytes has no JSON Schema"],
-  ])("refuses %s with a diagnostic naming the parameter and type; the script stays on run_skill_script", async (_label, source, message) => {
-    const skill = await scriptSkill(await tempDir(), "bad", { "scripts/bad.py": source });
-    const { tools, diagnostics } = await toolsOf(skill);
-    expect(tools).toEqual([]);
-    expect(diagnostics).toEqual([
-      expect.objectContaining({ code: "SCRIPT_UNSUPPORTED_TYPE", severity: "warning", path: expect.stringMatching(/scripts\/bad\.py$/), line: expect.any(Number) }),
-    ]);
-    expect(diagnostics[0]!.message).toContain(message);
-    expect(diagnostics[0]!.message).toContain("run_skill_script");
-  });
+  ])(
+    "refuses %s with a diagnostic naming the parameter and type; the script stays on run_skill_script",
+    async (_label, source, message) => {
+      const skill = await scriptSkill(await tempDir(), "bad", { "scripts/bad.py": source });
+      const { tools, diagnostics } = await toolsOf(skill);
+      expect(tools).toEqual([]);
+      expect(diagnostics).toEqual([
+        expect.objectContaining({
+          code: "SCRIPT_UNSUPPORTED_TYPE",
+          severity: "warning",
+          path: expect.stringMatching(/scripts\/bad\.py$/),
+          line: expect.any(Number),
+        }),
+      ]);
+      expect(diagnostics[0]!.message).toContain(message);
+      expect(diagnostics[0]!.message).toContain("run_skill_script");
+    },
+  );
 
   it("a script without main(), a command-line main(), a decorated main() and a syntax error: diagnostics, no tools, the good script still a tool", async () => {
     const skill = await scriptSkill(await tempDir(), "assorted", {
-      "scripts/cli.py": "import argparse\n\n\ndef main():\n    argparse.ArgumentParser().parse_args()\n\n\nif __name__ == '__main__':\n    main()\n",
+      "scripts/cli.py":
+        "import argparse\n\n\ndef main():\n    argparse.ArgumentParser().parse_args()\n\n\nif __name__ == '__main__':\n    main()\n",
       "scripts/decorated.py": "import functools\n\n\n@functools.lru_cache()\ndef main(x: int) -> int:\n    return x\n",
       "scripts/helper.py": "VALUE = 41\n",
       "scripts/broken.py": "def main(x: int) -> int:\n    return (\n",
@@ -195,14 +227,18 @@ def main(
       "helper.py": ["SCRIPT_NO_MAIN", "info"],
     });
     expect(diagnostics.find((d) => d.code === "SCRIPT_PARSE_FAILED")).toMatchObject({ line: 2 });
-    expect(diagnostics.find((d) => d.code === "SCRIPT_UNSUPPORTED_SIGNATURE")!.message).toContain("@functools.lru_cache()");
+    expect(diagnostics.find((d) => d.code === "SCRIPT_UNSUPPORTED_SIGNATURE")!.message).toContain(
+      "@functools.lru_cache()",
+    );
   });
 
   it("a skill without scripts/ has no tools and no diagnostics; a file too large to read is reported", async () => {
     const root = await tempDir();
     const plain = await scriptSkill(root, "plain", { "references/a.md": "# A\n" });
     expect(await toolsOf(plain)).toMatchObject({ tools: [], diagnostics: [] });
-    const big = await scriptSkill(root, "big", { "scripts/big.py": `def main(x: int) -> int:\n    return x\n${"# pad\n".repeat(200_000)}` });
+    const big = await scriptSkill(root, "big", {
+      "scripts/big.py": `def main(x: int) -> int:\n    return x\n${"# pad\n".repeat(200_000)}`,
+    });
     const derived = await toolsOf(big);
     expect(derived.tools).toEqual([]);
     expect(derived.diagnostics).toEqual([expect.objectContaining({ code: "SCRIPT_READ_FAILED" })]);
@@ -212,7 +248,9 @@ def main(
 
 describe("calling main(**args)", () => {
   it("returns JSON of the return value, tuples arrive as tuples, printed output comes first", async () => {
-    const skill = await scriptSkill(await tempDir(), "typed", { "scripts/greet.py": TYPED.replace("    return {", '    print("hello", name)\n    return {') });
+    const skill = await scriptSkill(await tempDir(), "typed", {
+      "scripts/greet.py": TYPED.replace("    return {", '    print("hello", name)\n    return {'),
+    });
     const { tool } = await toolsOf(skill);
     const result = await call(tool("greet"), { name: "Ada", count: 2, pair: [5, "x"], rest: [1, 2] });
     expect(result.isError).toBeUndefined();
@@ -228,7 +266,8 @@ describe("calling main(**args)", () => {
       "scripts/printer.py": "def main(x: int) -> None:\n    print('only printed', x)\n",
       "scripts/objects.py":
         "import datetime\n\n\nclass Thing:\n    def __str__(self):\n        return 'a thing'\n\n\ndef main(nested: bool) -> object:\n    if nested:\n        return {'when': datetime.date(2024, 1, 2), 'thing': Thing(), 'nan': [float('nan')]}\n    return Thing()\n",
-      "scripts/waiting.py": "import asyncio\n\n\nasync def main(n: int) -> int:\n    await asyncio.sleep(0)\n    return n * 2\n",
+      "scripts/waiting.py":
+        "import asyncio\n\n\nasync def main(n: int) -> int:\n    await asyncio.sleep(0)\n    return n * 2\n",
     });
     const { tool } = await toolsOf(skill);
     expect(await call(tool("text"), { word: "hi" })).toEqual({ content: "<hi>\nsecond line" });
@@ -251,11 +290,17 @@ describe("calling main(**args)", () => {
         "import os\nimport helper\nfrom lib import shared\n\n\ndef main(word: str) -> dict:\n    return {'text': helper.PREFIX + word + shared.SUFFIX, 'data': open('data.txt').read().strip(), 'pythonpath': os.environ['PYTHONPATH'] == os.getcwd()}\n",
     });
     const { tool } = await toolsOf(skill);
-    expect(JSON.parse((await call(tool("join"), { word: "w" })).content)).toEqual({ text: "helper:w:shared", data: "from the folder", pythonpath: true });
+    expect(JSON.parse((await call(tool("join"), { word: "w" })).content)).toEqual({
+      text: "helper:w:shared",
+      data: "from the folder",
+      pythonpath: true,
+    });
   });
 
   it("gets the allowlisted environment plus the context's env, never the host's other variables", async () => {
-    const skill = await scriptSkill(await tempDir(), "env", { "scripts/env.py": "import os\n\n\ndef main(name: str) -> object:\n    return os.environ.get(name)\n" });
+    const skill = await scriptSkill(await tempDir(), "env", {
+      "scripts/env.py": "import os\n\n\ndef main(name: str) -> object:\n    return os.environ.get(name)\n",
+    });
     process.env.SKILLCTX_TEST_SECRET = "do not pass";
     try {
       const { tool } = await toolsOf(skill, { env: { SKILL_TOKEN: "given" } });
@@ -279,27 +324,52 @@ describe("calling main(**args)", () => {
     // Arguments are checked against the schema before anything runs.
     const wrong = await call(tool("boom"), { y: 1 });
     expect(wrong).toMatchObject({ isError: true, content: expect.stringContaining('Invalid arguments for "boom"') });
-    expect(await call(tool("boom"), ["not", "an", "object"])).toMatchObject({ isError: true, content: expect.stringContaining('Invalid arguments for "boom"') });
-    expect(await call(tool("boom"), { x: "3" })).toMatchObject({ isError: true, content: expect.stringContaining("x:") });
+    expect(await call(tool("boom"), ["not", "an", "object"])).toMatchObject({
+      isError: true,
+      content: expect.stringContaining('Invalid arguments for "boom"'),
+    });
+    expect(await call(tool("boom"), { x: "3" })).toMatchObject({
+      isError: true,
+      content: expect.stringContaining("x:"),
+    });
     const quits = await call(tool("quits"), { code: 0 });
-    expect(quits).toEqual({ isError: true, content: "leaving\n[scripts/quits.py: main() did not return (the script exited first)]" });
-    expect(await call(tool("quits"), { code: 4 })).toMatchObject({ isError: true, content: expect.stringContaining("exited with code 4") });
+    expect(quits).toEqual({
+      isError: true,
+      content: "leaving\n[scripts/quits.py: main() did not return (the script exited first)]",
+    });
+    expect(await call(tool("quits"), { code: 4 })).toMatchObject({
+      isError: true,
+      content: expect.stringContaining("exited with code 4"),
+    });
   });
 
   it("emits script.finished with exit code, bytes and truncation", async () => {
-    const skill = await scriptSkill(await tempDir(), "events", { "scripts/echo.py": "def main(text: str) -> str:\n    print('x' * 10)\n    return text\n" });
+    const skill = await scriptSkill(await tempDir(), "events", {
+      "scripts/echo.py": "def main(text: str) -> str:\n    print('x' * 10)\n    return text\n",
+    });
     const { tool, sink } = await toolsOf(skill);
     await call(tool("echo"), { text: "hello" });
     expect(sink.events).toEqual([
-      { type: "script.finished", skill: "events", script: "scripts/echo.py", exitCode: 0, durationMs: expect.any(Number), bytes: expect.any(Number), truncated: false, timedOut: false },
+      {
+        type: "script.finished",
+        skill: "events",
+        script: "scripts/echo.py",
+        exitCode: 0,
+        durationMs: expect.any(Number),
+        bytes: expect.any(Number),
+        truncated: false,
+        timedOut: false,
+      },
     ]);
     expect((sink.events[0] as { bytes: number }).bytes).toBeGreaterThan(16);
   });
 
   it("output past the cap stops the script with an error result; a main() past its timeout is killed", async () => {
     const skill = await scriptSkill(await tempDir(), "limits", {
-      "scripts/flood.py": "import sys\n\n\ndef main(n: int) -> str:\n    while True:\n        sys.stdout.write('y' * 4096)\n",
-      "scripts/slow.py": "import time\n\n\ndef main(seconds: float) -> str:\n    time.sleep(seconds)\n    return 'done'\n",
+      "scripts/flood.py":
+        "import sys\n\n\ndef main(n: int) -> str:\n    while True:\n        sys.stdout.write('y' * 4096)\n",
+      "scripts/slow.py":
+        "import time\n\n\ndef main(seconds: float) -> str:\n    time.sleep(seconds)\n    return 'done'\n",
     });
     const sink = recordingSink();
     const capped = await toolsOf(skill, { maxOutputBytes: 10_000, timeoutMs: 30_000, events: sink });
@@ -309,14 +379,19 @@ describe("calling main(**args)", () => {
     const timed = await toolsOf(skill, { timeoutMs: 1000, events: sink });
     const slow = await call(timed.tool("slow"), { seconds: 60 });
     expect(slow).toMatchObject({ isError: true, content: expect.stringContaining("timed out after 1000 ms") });
-    expect(sink.events.map((e) => [(e as { truncated: boolean }).truncated, (e as { timedOut: boolean }).timedOut])).toEqual([
+    expect(
+      sink.events.map((e) => [(e as { truncated: boolean }).truncated, (e as { timedOut: boolean }).timedOut]),
+    ).toEqual([
       [true, false],
       [false, true],
     ]);
   });
 
   it("aborting the call kills the script and rejects", async () => {
-    const skill = await scriptSkill(await tempDir(), "abort", { "scripts/wait.py": "import time\n\n\ndef main(seconds: float) -> str:\n    time.sleep(seconds)\n    return 'done'\n" });
+    const skill = await scriptSkill(await tempDir(), "abort", {
+      "scripts/wait.py":
+        "import time\n\n\ndef main(seconds: float) -> str:\n    time.sleep(seconds)\n    return 'done'\n",
+    });
     const { tool } = await toolsOf(skill, { timeoutMs: 60_000 });
     const controller = new AbortController();
     const running = call(tool("wait"), { seconds: 60 }, controller.signal);
@@ -325,7 +400,9 @@ describe("calling main(**args)", () => {
   });
 
   it("arguments too large for one argv string are refused before anything runs", async () => {
-    const skill = await scriptSkill(await tempDir(), "large", { "scripts/take.py": "def main(text: str) -> int:\n    return len(text)\n" });
+    const skill = await scriptSkill(await tempDir(), "large", {
+      "scripts/take.py": "def main(text: str) -> int:\n    return len(text)\n",
+    });
     const { tool, sink } = await toolsOf(skill);
     expect(await call(tool("take"), { text: "z".repeat(50_000) })).toEqual({ content: "50000" });
     const refused = await call(tool("take"), { text: "z".repeat(200_000) });
@@ -338,12 +415,20 @@ describe("the trust gate", () => {
   it("offers an untrusted project skill's script tools but refuses calls, saying how to trust it", async () => {
     const root = await tempDir();
     const flag = `${root}/ran.txt`;
-    const skill = await scriptSkill(root, "repo-skill", { "scripts/touch.py": `def main(x: int) -> int:\n    open(${JSON.stringify(flag)}, "w").write("ran")\n    return x\n` }, "project");
+    const skill = await scriptSkill(
+      root,
+      "repo-skill",
+      {
+        "scripts/touch.py": `def main(x: int) -> int:\n    open(${JSON.stringify(flag)}, "w").write("ran")\n    return x\n`,
+      },
+      "project",
+    );
     const untrusted = await toolsOf(skill);
     const refused = await call(untrusted.tool("touch"), { x: 1 });
     expect(refused).toEqual({
       isError: true,
-      content: 'Not run: the skill "repo-skill" comes from the project scope, which is not trusted to run scripts. (The host can allow it with trust: { project: true }.)',
+      content:
+        'Not run: the skill "repo-skill" comes from the project scope, which is not trusted to run scripts. (The host can allow it with trust: { project: true }.)',
     });
     expect(untrusted.sink.events).toEqual([]);
     const { existsSync } = await import("node:fs");
@@ -354,7 +439,9 @@ describe("the trust gate", () => {
   });
 
   it("names the origin of an untrusted remote skill", async () => {
-    const skill = await scriptSkill(await tempDir(), "far", { "scripts/add.py": "def main(x: int) -> int:\n    return x\n" });
+    const skill = await scriptSkill(await tempDir(), "far", {
+      "scripts/add.py": "def main(x: int) -> int:\n    return x\n",
+    });
     const remote = Object.assign(skill, { source: { ...skill.source, scope: "remote" as const, origin: "acme" } });
     const { tool } = await toolsOf(remote);
     expect((await call(tool("add"), { x: 1 })).content).toContain('trust: { remote: ["acme"] }');

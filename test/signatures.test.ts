@@ -41,7 +41,10 @@ describe("signatures", () => {
 
   it("loads a skill signed by an accepted identity and refuses wrongly signed, tampered and unsigned ones", async () => {
     const repo = await signedRepo();
-    const ctx = await fx.context({ cwd: repo.dir, verify: { identities: [ALICE], trustedRoot: instance.trustedRoot, scope: "all" } });
+    const ctx = await fx.context({
+      cwd: repo.dir,
+      verify: { identities: [ALICE], trustedRoot: instance.trustedRoot, scope: "all" },
+    });
     expect(ctx.skills.map((s) => s.name)).toEqual(["good"]);
     const step = await ctx.buildContext([]);
     const refused = step.diagnostics.filter((d) => d.code === "SIGNATURE_REFUSED");
@@ -57,7 +60,10 @@ describe("signatures", () => {
   it("accepts a second identity and takes the trusted root from a file", async () => {
     const repo = await signedRepo();
     const rootFile = await repo.write("trusted_root.json", JSON.stringify(instance.trustedRoot));
-    const ctx = await fx.context({ cwd: repo.dir, verify: { identities: [ALICE, MALLORY], trustedRoot: rootFile, scope: "all" } });
+    const ctx = await fx.context({
+      cwd: repo.dir,
+      verify: { identities: [ALICE, MALLORY], trustedRoot: rootFile, scope: "all" },
+    });
     expect(ctx.skills.map((s) => s.name)).toEqual(["good", "wrong"]);
   });
 
@@ -65,7 +71,10 @@ describe("signatures", () => {
     const other = await startSigstoreInstance();
     try {
       const repo = await signedRepo();
-      const ctx = await fx.context({ cwd: repo.dir, verify: { identities: [ALICE], trustedRoot: other.trustedRoot, scope: "all" } });
+      const ctx = await fx.context({
+        cwd: repo.dir,
+        verify: { identities: [ALICE], trustedRoot: other.trustedRoot, scope: "all" },
+      });
       expect(ctx.skills).toEqual([]);
     } finally {
       await other.close();
@@ -86,13 +95,19 @@ describe("signatures", () => {
           origin: "test",
           resolved: {},
           diagnostics: [],
-          skills: ["signed", "plain"].map((name) => ({ name, dir: path.join(remoteRepo.dir, name), digest: `sha256:${"0".repeat(64)}` as const })),
+          skills: ["signed", "plain"].map((name) => ({
+            name,
+            dir: path.join(remoteRepo.dir, name),
+            digest: `sha256:${"0".repeat(64)}` as const,
+          })),
         },
       ],
     });
     // Local skills are not checked under the default scope; of the remote ones only the signed one loads.
     expect(set.skills.map((s) => s.name)).toEqual(["good", "signed", "tampered", "unsigned", "wrong"]);
-    expect(set.diagnostics.find((d) => d.code === "SIGNATURE_REFUSED")?.message).toMatch(/"plain" is not loaded: it is not signed/);
+    expect(set.diagnostics.find((d) => d.code === "SIGNATURE_REFUSED")?.message).toMatch(
+      /"plain" is not loaded: it is not signed/,
+    );
   });
 
   it("keeps the bundle out of the digest it signs: re-signing gives the same digest", async () => {
@@ -106,8 +121,14 @@ describe("signatures", () => {
   it("refuses a bundle that is not JSON, a garbage bundle and a malformed trusted root, each with its reason", async () => {
     const repo = await signedRepo();
     await writeFile(path.join(repo.dir, ".agents/skills/good", SIGNATURE_BUNDLE_FILE), "{not json");
-    await writeFile(path.join(repo.dir, ".agents/skills/wrong", SIGNATURE_BUNDLE_FILE), JSON.stringify({ mediaType: "nope" }));
-    const ctx = await fx.context({ cwd: repo.dir, verify: { identities: [ALICE], trustedRoot: instance.trustedRoot, scope: "all" } });
+    await writeFile(
+      path.join(repo.dir, ".agents/skills/wrong", SIGNATURE_BUNDLE_FILE),
+      JSON.stringify({ mediaType: "nope" }),
+    );
+    const ctx = await fx.context({
+      cwd: repo.dir,
+      verify: { identities: [ALICE], trustedRoot: instance.trustedRoot, scope: "all" },
+    });
     expect(ctx.skills).toEqual([]);
     const messages = (await ctx.buildContext([])).diagnostics.map((d) => d.message).join("\n");
     expect(messages).toMatch(/"good" is not loaded: its skill\.sigstore\.json is not JSON/);
@@ -115,7 +136,11 @@ describe("signatures", () => {
 
     const diagnostics: Diagnostic[] = [];
     const skills = (await loadSkillSet({ cwd: repo.dir, guidance: false })).skills;
-    const refusedAll = await verifySignatures(skills, { identities: [ALICE], trustedRoot: { tlogs: "x" }, scope: "all" }, diagnostics);
+    const refusedAll = await verifySignatures(
+      skills,
+      { identities: [ALICE], trustedRoot: { tlogs: "x" }, scope: "all" },
+      diagnostics,
+    );
     expect(skills.map((s) => s.name)).toEqual(["good", "tampered", "unsigned", "wrong"]);
     expect(refusedAll).toEqual([]);
     expect(diagnostics[0]?.message).toMatch(/verify\.trustedRoot is not a sigstore TrustedRoot: tlogs is not an array/);
@@ -126,16 +151,25 @@ describe("signatures", () => {
     // A TUF mirror that refuses connections (a closed port on loopback) and an empty cache: no network is touched.
     const closed = await closedPort();
     const cachePath = path.join(repo.dir, "..", "tuf-cache");
-    const ctx = await fx.context({ cwd: repo.dir, verify: { identities: [ALICE], scope: "all", tuf: { mirrorURL: `http://127.0.0.1:${closed}`, cachePath } } });
+    const ctx = await fx.context({
+      cwd: repo.dir,
+      verify: { identities: [ALICE], scope: "all", tuf: { mirrorURL: `http://127.0.0.1:${closed}`, cachePath } },
+    });
     expect(ctx.skills).toEqual([]);
     const step = await ctx.buildContext([]);
-    expect(step.diagnostics.find((d) => d.code === "SIGNATURE_REFUSED")?.message).toMatch(/public-good trusted root could not be obtained through @sigstore\/tuf/);
+    expect(step.diagnostics.find((d) => d.code === "SIGNATURE_REFUSED")?.message).toMatch(
+      /public-good trusted root could not be obtained through @sigstore\/tuf/,
+    );
   });
 
   it("rejects a malformed verify option", async () => {
     const repo = await signedRepo();
-    await expect(fx.context({ cwd: repo.dir, verify: { identities: [{ issuer: "", subject: "x" }] } })).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
-    await expect(fx.context({ cwd: repo.dir, verify: { identities: [ALICE], scope: "some" as never } })).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+    await expect(
+      fx.context({ cwd: repo.dir, verify: { identities: [{ issuer: "", subject: "x" }] } }),
+    ).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+    await expect(
+      fx.context({ cwd: repo.dir, verify: { identities: [ALICE], scope: "some" as never } }),
+    ).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
   });
 });
 

@@ -8,10 +8,17 @@ import { descendants, isProcessAlive } from "../packages/mcp-bridge/src/test-uti
 import { SkillServerPool, type McpSettings } from "../packages/skillctx/src/engine/skill-servers.js";
 
 const SERVER = fileURLToPath(new URL("../fixtures/mcp/server.mjs", import.meta.url));
-const servers = (name: string, extra: Record<string, unknown> = {}) => ({ mcpServers: { [name]: { command: process.execPath, args: [SERVER, "--name", name], ...extra } } });
+const servers = (name: string, extra: Record<string, unknown> = {}) => ({
+  mcpServers: { [name]: { command: process.execPath, args: [SERVER, "--name", name], ...extra } },
+});
 
 function skill(init: Partial<SkillInit> & { name: string }): Skill {
-  return SkillSchema.parse({ content: "body", source: { kind: "inline", format: "inline", scope: "programmatic" }, trigger: { type: "on-demand" }, ...init });
+  return SkillSchema.parse({
+    content: "body",
+    source: { kind: "inline", format: "inline", scope: "programmatic" },
+    trigger: { type: "on-demand" },
+    ...init,
+  });
 }
 
 function skillSet(skills: Skill[]): SkillSet {
@@ -27,13 +34,21 @@ function skillSet(skills: Skill[]): SkillSet {
 }
 
 const house = skill({ name: "house", trigger: { type: "always" }, mcpServers: servers("house") });
-const calc = skill({ name: "calc", trigger: { type: "keyword", keywords: ["calculate"] }, mcpServers: servers("calc") });
+const calc = skill({
+  name: "calc",
+  trigger: { type: "keyword", keywords: ["calculate"] },
+  mcpServers: servers("calc"),
+});
 const notes = skill({ name: "notes", mcpServers: servers("notes") });
 
 const pools: SkillServerPool[] = [];
 function pool(options: { trust?: Trust; settings?: McpSettings } = {}) {
   const reported: Diagnostic[] = [];
-  const p = new SkillServerPool({ trust: () => options.trust, settings: options.settings, report: (d) => void reported.push(...d) });
+  const p = new SkillServerPool({
+    trust: () => options.trust,
+    settings: options.settings,
+    report: (d) => void reported.push(...d),
+  });
   pools.push(p);
   return { pool: p, reported };
 }
@@ -43,7 +58,8 @@ afterEach(async () => {
 });
 
 const offered = (p: SkillServerPool) => [...new Set(p.definitions().map((d) => d.name.split("__")[1]))];
-const pidOf = async (p: SkillServerPool, server: string) => Number((await p.call(`mcp__${server}__pid`, {}, {})).content);
+const pidOf = async (p: SkillServerPool, server: string) =>
+  Number((await p.call(`mcp__${server}__pid`, {}, {})).content);
 
 describe("SkillServerPool", () => {
   it("offers a loaded skill's tools until deactivate, then refuses them while the server stays up for reuse", async () => {
@@ -60,7 +76,8 @@ describe("SkillServerPool", () => {
     p.deactivate("notes");
     expect(offered(p)).toEqual(["house"]);
     expect(await p.call("mcp__notes__echo", { text: "hi" }, {})).toEqual({
-      content: 'MCP tool "mcp__notes__echo" of skill "notes" is not available: the skill is not active. Load it again to use its tools.',
+      content:
+        'MCP tool "mcp__notes__echo" of skill "notes" is not available: the skill is not active. Load it again to use its tools.',
       isError: true,
     });
     expect(isProcessAlive(pid)).toBe(true);
@@ -128,7 +145,12 @@ describe("SkillServerPool", () => {
   });
 
   it("starts a project skill's server only when the project scope is trusted", async () => {
-    const repo = skill({ name: "repo", trigger: { type: "always" }, source: { kind: "file", format: "legacy", scope: "project", path: "/repo/x.md" }, mcpServers: servers("repo") });
+    const repo = skill({
+      name: "repo",
+      trigger: { type: "always" },
+      source: { kind: "file", format: "legacy", scope: "project", path: "/repo/x.md" },
+      mcpServers: servers("repo"),
+    });
     const untrusted = pool();
     await untrusted.pool.reload(skillSet([repo]), []);
     expect(untrusted.pool.definitions()).toEqual([]);
@@ -142,8 +164,15 @@ describe("SkillServerPool", () => {
   it("expands ${VAR} from mcp.vars and mcp.env only, never from the host's other variables", async () => {
     process.env.SKILLCTX_POOL_SECRET = "hunter2";
     try {
-      const args = { args: [SERVER, "--name", "vars"], env: { FROM_VARS: "${GIVEN}", FROM_HOST: "${SKILLCTX_POOL_SECRET}", FROM_ENV: "${ENV_ONLY}" } };
-      const s = skill({ name: "vars", trigger: { type: "always" }, mcpServers: { mcpServers: { vars: { command: process.execPath, ...args } } } });
+      const args = {
+        args: [SERVER, "--name", "vars"],
+        env: { FROM_VARS: "${GIVEN}", FROM_HOST: "${SKILLCTX_POOL_SECRET}", FROM_ENV: "${ENV_ONLY}" },
+      };
+      const s = skill({
+        name: "vars",
+        trigger: { type: "always" },
+        mcpServers: { mcpServers: { vars: { command: process.execPath, ...args } } },
+      });
       const { pool: p, reported } = pool({ settings: { vars: { GIVEN: "given" }, env: { ENV_ONLY: "from env" } } });
       await p.reload(skillSet([s]), []);
       const env = async (name: string) => (await p.call("mcp__vars__env", { name }, {})).content;

@@ -12,7 +12,10 @@ import { z } from "./helpers/zod.js";
 
 const fixture = useEngineFixture();
 
-const CartSchema = z.object({ items: z.array(z.object({ sku: z.string(), qty: z.number().int().positive() })), note: z.string().optional() });
+const CartSchema = z.object({
+  items: z.array(z.object({ sku: z.string(), qty: z.number().int().positive() })),
+  note: z.string().optional(),
+});
 type Cart = z.infer<typeof CartSchema>;
 
 const cart = defineSkill({
@@ -37,11 +40,16 @@ const cart = defineSkill({
         return "ok";
       },
     },
-    peek: { description: "Reads the cart", inputSchema: z.object({}), execute: (_: unknown, { state }: { state: SkillStateHandle<Cart> }) => state.get() },
+    peek: {
+      description: "Reads the cart",
+      inputSchema: z.object({}),
+      execute: (_: unknown, { state }: { state: SkillStateHandle<Cart> }) => state.get(),
+    },
     replace: {
       description: "Sets a raw state",
       inputSchema: z.object({}),
-      execute: (_: unknown, { state }: { state: SkillStateHandle<unknown> }) => state.set({ items: [{ sku: "a", qty: 1 }], extra: new Map() }),
+      execute: (_: unknown, { state }: { state: SkillStateHandle<unknown> }) =>
+        state.set({ items: [{ sku: "a", qty: 1 }], extra: new Map() }),
     },
   },
 });
@@ -65,7 +73,14 @@ describe("per-skill state", () => {
       description: "Counts.",
       instructions: "x",
       state: { schema: z.object({ n: z.number().default(0) }), namespace: "tally" },
-      tools: { inc: { description: "", inputSchema: z.object({}), execute: (_: unknown, { state }: { state: SkillStateHandle<{ n: number }> }) => state.update((s) => ({ n: s.n + 1 })) } },
+      tools: {
+        inc: {
+          description: "",
+          inputSchema: z.object({}),
+          execute: (_: unknown, { state }: { state: SkillStateHandle<{ n: number }> }) =>
+            state.update((s) => ({ n: s.n + 1 })),
+        },
+      },
     });
     const ctx = await context({ skills: [counter] });
     expect(ctx.skillState("tally")).toEqual({ n: 0 });
@@ -122,11 +137,19 @@ describe("per-skill state", () => {
       description: "Keeps its handle.",
       instructions: "x",
       state: { schema: CartSchema, initial: { items: [] } },
-      tools: { grab: { description: "", inputSchema: z.object({}), execute: (_: unknown, { state }: { state: SkillStateHandle<Cart> }) => void (kept = state) } },
+      tools: {
+        grab: {
+          description: "",
+          inputSchema: z.object({}),
+          execute: (_: unknown, { state }: { state: SkillStateHandle<Cart> }) => void (kept = state),
+        },
+      },
     });
     const ctx = await context({ skills: [leaky] });
     await ctx.callTool("grab", {});
-    expect(() => kept!.set({ items: [{ sku: "late", qty: 1 }] })).toThrow(expect.objectContaining({ code: "STATE_HANDLE_CLOSED" }));
+    expect(() => kept!.set({ items: [{ sku: "late", qty: 1 }] })).toThrow(
+      expect.objectContaining({ code: "STATE_HANDLE_CLOSED" }),
+    );
     expect(ctx.skillState("leaky")).toEqual({ items: [] });
   });
 
@@ -136,7 +159,14 @@ describe("per-skill state", () => {
       description: "Mutates.",
       instructions: "x",
       state: { schema: CartSchema, initial: { items: [] } },
-      tools: { poke: { description: "", inputSchema: z.object({}), execute: (_: unknown, { state }: { state: SkillStateHandle<Cart> }) => void state.get().items.push({ sku: "x", qty: 1 }) } },
+      tools: {
+        poke: {
+          description: "",
+          inputSchema: z.object({}),
+          execute: (_: unknown, { state }: { state: SkillStateHandle<Cart> }) =>
+            void state.get().items.push({ sku: "x", qty: 1 }),
+        },
+      },
     });
     const ctx = await context({ skills: [sneaky] });
     await ctx.callTool("poke", {});
@@ -144,10 +174,17 @@ describe("per-skill state", () => {
   });
 
   it("warns when two skills share a namespace (they share the state)", async () => {
-    const other = defineSkill({ name: "other", description: "o", instructions: "x", state: { schema: z.any(), namespace: "cart" } });
+    const other = defineSkill({
+      name: "other",
+      description: "o",
+      instructions: "x",
+      state: { schema: z.any(), namespace: "cart" },
+    });
     const ctx = await context({ skills: [cart, other] });
     const step = await ctx.buildContext([user("hi")]);
-    expect(step.diagnostics.find((d) => d.code === "STATE_NAMESPACE_SHARED")?.message).toBe('skills "cart" and "other" use the same state namespace "cart": they share one state');
+    expect(step.diagnostics.find((d) => d.code === "STATE_NAMESPACE_SHARED")?.message).toBe(
+      'skills "cart" and "other" use the same state namespace "cart": they share one state',
+    );
   });
 
   it("resumes: a saved state gives the same state, byte for byte, and tools continue from it", async () => {
@@ -156,11 +193,22 @@ describe("per-skill state", () => {
     await ctx.buildContext([user("hi")]);
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await AgentContext.create({ cwd: (await fixture.repo()).dir, guidance: false, skills: [cart], skillCodeTools: "always", state: saved });
+    const resumed = await AgentContext.create({
+      cwd: (await fixture.repo()).dir,
+      guidance: false,
+      skills: [cart],
+      skillCodeTools: "always",
+      state: saved,
+    });
     try {
       expect(JSON.stringify(resumed.state)).toBe(JSON.stringify(saved));
       await resumed.callTool("add_item", { sku: "b", qty: 1 });
-      expect(resumed.skillState("cart")).toEqual({ items: [{ sku: "a", qty: 1 }, { sku: "b", qty: 1 }] });
+      expect(resumed.skillState("cart")).toEqual({
+        items: [
+          { sku: "a", qty: 1 },
+          { sku: "b", qty: 1 },
+        ],
+      });
     } finally {
       await resumed.close();
     }

@@ -36,7 +36,9 @@ describe("resolveMcpSource", () => {
       expect((await listSkillFiles(skill.dir)).digest).toBe(local.digest);
       expect(skill.digest).toBe(local.digest);
     }
-    expect(await readFile(path.join(resolved.skills[0]!.dir, "references/guide.md"), "utf8")).toBe("# Guide\nStep one.\n");
+    expect(await readFile(path.join(resolved.skills[0]!.dir, "references/guide.md"), "utf8")).toBe(
+      "# Guide\nStep one.\n",
+    );
   });
 
   it("reuses a fresh listing without connecting, and refetches once it is stale", async () => {
@@ -47,7 +49,9 @@ describe("resolveMcpSource", () => {
     // The served skill changes: a fresh listing does not see it, a stale one does.
     await writeFile(path.join(dir, "review/SKILL.md"), skillMd("review", "Review a change", "Review it twice."));
     const broken = { command: path.join(dir, "no-such-server") };
-    const cached = await resolveMcpSource({ mcp: fixtureServerConfig(dir), name: "team" }, ctx, { now: () => now + 1000 });
+    const cached = await resolveMcpSource({ mcp: fixtureServerConfig(dir), name: "team" }, ctx, {
+      now: () => now + 1000,
+    });
     expect(cached.skills).toEqual(first.skills);
     expect(cached.diagnostics).toEqual([]);
     // Another config is another server: not served from this cache.
@@ -59,7 +63,11 @@ describe("resolveMcpSource", () => {
     expect(again.skills[0]).toEqual(first.skills[0]);
     expect(again.skills[1]!.digest).not.toBe(first.skills[1]!.digest);
     expect(await readFile(path.join(again.skills[1]!.dir, "SKILL.md"), "utf8")).toContain("Review it twice.");
-    const offline = await resolveMcpSource({ mcp: fixtureServerConfig(dir), name: "team" }, { ...ctx, offline: true }, { now: () => now + 10_000_000 });
+    const offline = await resolveMcpSource(
+      { mcp: fixtureServerConfig(dir), name: "team" },
+      { ...ctx, offline: true },
+      { now: () => now + 10_000_000 },
+    );
     expect(offline.skills).toEqual(again.skills);
     expect(await readdir(path.join(ctx.cacheDir, "mcp", "team"))).toContain("listing.json");
   });
@@ -75,7 +83,10 @@ describe("resolveMcpSource", () => {
   });
 
   it("works offline only from the cache", async () => {
-    const resolved = await resolveMcpSource({ mcp: { command: "/nonexistent/server" }, name: "team" }, { ...(await context()), offline: true });
+    const resolved = await resolveMcpSource(
+      { mcp: { command: "/nonexistent/server" }, name: "team" },
+      { ...(await context()), offline: true },
+    );
     expect(resolved.diagnostics.map((d) => d.code)).toEqual(["MCP_SOURCE_OFFLINE"]);
   });
 });

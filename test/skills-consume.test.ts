@@ -27,7 +27,11 @@ async function open(options: AgentContextOptions): Promise<AgentContext> {
 /** A project whose skills the server side serves; `deploy` runs a command that leaves a file in the consumer's cwd. */
 async function servedProject(): Promise<string> {
   return temp({
-    ".agents/skills/deploy/SKILL.md": skillMd("deploy", "Deploy the service to staging", "Deploy now.\n\nMarker: !`echo ran > ran-flag.txt && echo OUT-$((6*7))-PUT`\n\nSee references/guide.md."),
+    ".agents/skills/deploy/SKILL.md": skillMd(
+      "deploy",
+      "Deploy the service to staging",
+      "Deploy now.\n\nMarker: !`echo ran > ran-flag.txt && echo OUT-$((6*7))-PUT`\n\nSee references/guide.md.",
+    ),
     ".agents/skills/deploy/references/guide.md": "# Guide\nStep one.\n",
     ".agents/skills/review/SKILL.md": skillMd("review", "Review a pull request", "Review the diff."),
   });
@@ -38,7 +42,8 @@ const withoutOrigin = (text: string | undefined) => (text ?? "").replaceAll('(fr
 describe.each(["stdio", "http"] as const)("skills consumed over MCP (%s)", (transport) => {
   it("gives the consumer the server's catalog and digests, labelled with the origin, untrusted", async () => {
     const project = await servedProject();
-    const mcp = transport === "stdio" ? skillctxServerConfig(project) : { type: "http", url: await http("skillctx", project) };
+    const mcp =
+      transport === "stdio" ? skillctxServerConfig(project) : { type: "http", url: await http("skillctx", project) };
     const serverSide = await open({ cwd: project });
     const cwd = await temp();
     const ctx = await open({ cwd, cacheDir: await temp(), skills: [{ mcp, name: "team" }] });
@@ -70,13 +75,23 @@ describe("trust and tampering", () => {
   it("runs a served skill's command only when trust.remote names its server", async () => {
     const project = await servedProject();
     const cwd = await temp();
-    const ctx = await open({ cwd, cacheDir: await temp(), skills: [{ mcp: skillctxServerConfig(project), name: "team" }], trust: { remote: ["team"] } });
+    const ctx = await open({
+      cwd,
+      cacheDir: await temp(),
+      skills: [{ mcp: skillctxServerConfig(project), name: "team" }],
+      trust: { remote: ["team"] },
+    });
     const loaded = JSON.stringify(await ctx.callTool("load_skill", { name: "deploy" }));
     expect(loaded).toContain("OUT-42-PUT");
     expect(existsSync(path.join(cwd, "ran-flag.txt"))).toBe(true);
 
     const other = await temp();
-    const named = await open({ cwd: other, cacheDir: await temp(), skills: [{ mcp: skillctxServerConfig(project), name: "team" }], trust: { remote: ["someone-else"], project: true } });
+    const named = await open({
+      cwd: other,
+      cacheDir: await temp(),
+      skills: [{ mcp: skillctxServerConfig(project), name: "team" }],
+      trust: { remote: ["someone-else"], project: true },
+    });
     expect(JSON.stringify(await named.callTool("load_skill", { name: "deploy" }))).not.toContain("OUT-42-PUT");
     expect(existsSync(path.join(other, "ran-flag.txt"))).toBe(false);
   });
@@ -87,7 +102,10 @@ describe("trust and tampering", () => {
       "deploy/references/guide.md": "# Guide\n",
       "review/SKILL.md": skillMd("review", "Review", "Review it."),
     });
-    for (const mcp of [fixtureServerConfig(dir, "tamper"), { type: "http", url: await http("fixture", dir, "tamper") }]) {
+    for (const mcp of [
+      fixtureServerConfig(dir, "tamper"),
+      { type: "http", url: await http("fixture", dir, "tamper") },
+    ]) {
       const ctx = await open({ cwd: await temp(), cacheDir: await temp(), skills: [{ mcp, name: "team" }] });
       expect(ctx.skills.map((s) => s.name)).toEqual(["review"]);
       const step = await ctx.buildContext([]);
@@ -100,19 +118,28 @@ describe("trust and tampering", () => {
 
   it("recovers from a stale listing through skills/get", async () => {
     const dir = await temp({ "deploy/SKILL.md": skillMd("deploy", "Deploy", "Body."), "deploy/guide.md": "# Guide\n" });
-    const ctx = await open({ cwd: await temp(), cacheDir: await temp(), skills: [{ mcp: fixtureServerConfig(dir, "stale"), name: "team" }] });
+    const ctx = await open({
+      cwd: await temp(),
+      cacheDir: await temp(),
+      skills: [{ mcp: fixtureServerConfig(dir, "stale"), name: "team" }],
+    });
     expect(ctx.skills.map((s) => s.name)).toEqual(["deploy"]);
   });
 });
 
 describe("name clashes", () => {
   it("qualifies a served skill that a local skill's name shadows, with a diagnostic", async () => {
-    const dir = await temp({ "review/SKILL.md": skillMd("review", "Served review", "Served."), "deploy/SKILL.md": skillMd("deploy", "Served deploy", "Served.") });
+    const dir = await temp({
+      "review/SKILL.md": skillMd("review", "Served review", "Served."),
+      "deploy/SKILL.md": skillMd("deploy", "Served deploy", "Served."),
+    });
     const cwd = await temp({ ".agents/skills/review/SKILL.md": skillMd("review", "Local review", "Local.") });
     const ctx = await open({ cwd, cacheDir: await temp(), skills: [{ mcp: fixtureServerConfig(dir), name: "team" }] });
     expect(ctx.skills.map((s) => s.name)).toEqual(["deploy", "review", "team:review"]);
     expect(ctx.skills.find((s) => s.name === "review")!.description).toBe("Local review");
-    expect(ctx.catalog?.text).toContain('<name>team:review</name>\n<description>(from "team") Served review</description>');
+    expect(ctx.catalog?.text).toContain(
+      '<name>team:review</name>\n<description>(from "team") Served review</description>',
+    );
     const step = await ctx.buildContext([]);
     expect(step.diagnostics.some((d) => d.code === "NAME_CLASH" && d.message.includes('"team:review"'))).toBe(true);
     const loaded = JSON.stringify(await ctx.callTool("load_skill", { name: "team:review" }));
@@ -122,10 +149,16 @@ describe("name clashes", () => {
   it("qualifies every origin that shares a name, whatever the order of the sources", async () => {
     const a = await temp({ "deploy/SKILL.md": skillMd("deploy", "From A", "A.") });
     const b = await temp({ "deploy/SKILL.md": skillMd("deploy", "From B", "B.") });
-    for (const order of [["a", "b"], ["b", "a"]]) {
+    for (const order of [
+      ["a", "b"],
+      ["b", "a"],
+    ]) {
       const sources = order.map((name) => ({ mcp: fixtureServerConfig(name === "a" ? a : b), name }));
       const ctx = await open({ cwd: await temp(), cacheDir: await temp(), skills: sources });
-      expect(ctx.skills.map((s) => [s.name, s.description])).toEqual([["a:deploy", "From A"], ["b:deploy", "From B"]]);
+      expect(ctx.skills.map((s) => [s.name, s.description])).toEqual([
+        ["a:deploy", "From A"],
+        ["b:deploy", "From B"],
+      ]);
     }
   });
 
@@ -135,7 +168,11 @@ describe("name clashes", () => {
       "support__refunds/SKILL.md": skillMd("refunds", "Support refunds", "Support."),
       "refunds/SKILL.md": skillMd("refunds", "Top-level refunds", "Top."),
     });
-    const ctx = await open({ cwd: await temp(), cacheDir: await temp(), skills: [{ mcp: fixtureServerConfig(dir, "ok", ["--prefix", "acme", "--nest"]), name: "team" }] });
+    const ctx = await open({
+      cwd: await temp(),
+      cacheDir: await temp(),
+      skills: [{ mcp: fixtureServerConfig(dir, "ok", ["--prefix", "acme", "--nest"]), name: "team" }],
+    });
     expect(ctx.skills.map((s) => [s.name, s.description])).toEqual([
       ["team:acme/refunds", "Top-level refunds"],
       ["team:billing/refunds", "Billing refunds"],

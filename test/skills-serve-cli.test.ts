@@ -16,13 +16,20 @@ import type { CliChild } from "./helpers/cli.js";
 const tempDir = useTempDirs("skills-serve-cli");
 beforeAll(assertBuilt);
 
-const DEMO_SKILLS = ["skill://add-endpoint/SKILL.md", "skill://db-migrations/SKILL.md", "skill://release-notes/SKILL.md"];
+const DEMO_SKILLS = [
+  "skill://add-endpoint/SKILL.md",
+  "skill://db-migrations/SKILL.md",
+  "skill://release-notes/SKILL.md",
+];
 
 async function listAll(client: Client): Promise<SkillEntry[]> {
   const entries: SkillEntry[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.request({ method: "skills/list", params: cursor === undefined ? {} : { cursor } }, SkillsListResultSchema);
+    const page = await client.request(
+      { method: "skills/list", params: cursor === undefined ? {} : { cursor } },
+      SkillsListResultSchema,
+    );
     entries.push(...page.skills);
     cursor = page.nextCursor;
   } while (cursor !== undefined);
@@ -35,7 +42,10 @@ async function verifyAll(client: Client, entries: SkillEntry[]): Promise<number>
   for (const entry of entries) {
     for (const ref of entry.resources ?? []) {
       const item = (await client.readResource({ uri: ref.uri })).contents[0]!;
-      const bytes = "text" in item && typeof item.text === "string" ? Buffer.from(item.text) : Buffer.from((item as { blob: string }).blob, "base64");
+      const bytes =
+        "text" in item && typeof item.text === "string"
+          ? Buffer.from(item.text)
+          : Buffer.from((item as { blob: string }).blob, "base64");
       expect(`sha256:${createHash("sha256").update(bytes).digest("hex")}`, ref.uri).toBe(ref.digest);
       n++;
     }
@@ -57,19 +67,40 @@ async function listening(cli: CliChild): Promise<string> {
 function statusWithHost(url: string, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: "POST",
+        headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on("error", reject);
-    req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }));
+    req.end(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      }),
+    );
   });
 }
 
 describe("skillctx serve (built CLI)", () => {
   it("--stdio: the SDK client starts it, sees the extension, lists the demo repository's skill folders and reads every file to its digest", async () => {
     const home = await tempDir();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "--cwd", DEMO, "--no-user"], env: { PATH: process.env.PATH ?? "", HOME: home }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "serve", "--cwd", DEMO, "--no-user"],
+      env: { PATH: process.env.PATH ?? "", HOME: home },
+      stderr: "pipe",
+    });
     let stderr = "";
     transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: "test", version: "1.0.0" });

@@ -9,7 +9,13 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { createSkillServer, DirectoryReadResultSchema, SKILLS_EXTENSION, SkillsGetResultSchema, SkillsListResultSchema } from "skillctx/serve";
+import {
+  createSkillServer,
+  DirectoryReadResultSchema,
+  SKILLS_EXTENSION,
+  SkillsGetResultSchema,
+  SkillsListResultSchema,
+} from "skillctx/serve";
 import type { SkillEntry, SkillServer, SkillServerOptions } from "skillctx/serve";
 import { afterEach, describe, expect, it } from "vitest";
 import { put, useTempDirs } from "../packages/core/src/testing/temp-dir.js";
@@ -46,7 +52,8 @@ async function project(): Promise<string> {
     ".agents/skills/alpha/templates/regional/eu.md": "EU invoice\n",
     ".agents/skills/beta/SKILL.md": "---\nname: beta\ndescription: Does beta things.\n---\nBeta body.\n",
     ".agents/skills/gamma/SKILL.md": "---\nname: gamma\ndescription: Does gamma things.\n---\nGamma body.\n",
-    ".agents/skills/docker.md": "---\nname: docker\ndescription: Docker notes.\ntriggers: [docker]\n---\nUse compose.\n",
+    ".agents/skills/docker.md":
+      "---\nname: docker\ndescription: Docker notes.\ntriggers: [docker]\n---\nUse compose.\n",
   });
   await mkdir(path.join(dir, ".agents/skills/alpha/assets"));
   await writeFile(path.join(dir, ".agents/skills/alpha/assets/logo.png"), PNG);
@@ -70,7 +77,10 @@ async function listAll(client: Client): Promise<{ entries: SkillEntry[]; pages: 
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await client.request({ method: "skills/list", params: cursor === undefined ? {} : { cursor } }, SkillsListResultSchema);
+    const page = await client.request(
+      { method: "skills/list", params: cursor === undefined ? {} : { cursor } },
+      SkillsListResultSchema,
+    );
     pages++;
     entries.push(...page.skills);
     if (page.ttlMs !== undefined) ttl.push(page.ttlMs);
@@ -81,12 +91,16 @@ async function listAll(client: Client): Promise<{ entries: SkillEntry[]; pages: 
 
 const sha256 = (bytes: Buffer) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
-async function readBytes(client: Client, uri: string): Promise<{ bytes: Buffer; mimeType: string | undefined; text: boolean }> {
+async function readBytes(
+  client: Client,
+  uri: string,
+): Promise<{ bytes: Buffer; mimeType: string | undefined; text: boolean }> {
   const read = await client.readResource({ uri });
   expect(read.contents).toHaveLength(1);
   const item = read.contents[0]!;
   expect(item.uri).toBe(uri);
-  if ("text" in item && typeof item.text === "string") return { bytes: Buffer.from(item.text, "utf8"), mimeType: item.mimeType, text: true };
+  if ("text" in item && typeof item.text === "string")
+    return { bytes: Buffer.from(item.text, "utf8"), mimeType: item.mimeType, text: true };
   return { bytes: Buffer.from((item as { blob: string }).blob, "base64"), mimeType: item.mimeType, text: false };
 }
 
@@ -107,7 +121,11 @@ describe("createSkillServer over the SDK client (in memory)", () => {
     const { entries, pages, ttl } = await listAll(client);
     expect(pages).toBe(3);
     expect(ttl).toEqual([30_000, 30_000, 30_000]);
-    expect(entries.map((e) => e.uri)).toEqual(["skill://alpha/SKILL.md", "skill://beta/SKILL.md", "skill://gamma/SKILL.md"]);
+    expect(entries.map((e) => e.uri)).toEqual([
+      "skill://alpha/SKILL.md",
+      "skill://beta/SKILL.md",
+      "skill://gamma/SKILL.md",
+    ]);
     // The frontmatter verbatim, with its YAML types.
     expect(entries[0]!.frontmatter).toEqual({
       name: "alpha",
@@ -119,7 +137,9 @@ describe("createSkillServer over the SDK client (in memory)", () => {
     });
     // What is not served is said, with the reason: the single-file skill and the guidance.
     const notServed = skills.diagnostics.filter((d) => d.code === "SKILL_NOT_SERVED");
-    expect(notServed.map((d) => d.message).join("\n")).toMatch(/docker is not served: it is a legacy file, not a SKILL.md folder/);
+    expect(notServed.map((d) => d.message).join("\n")).toMatch(
+      /docker is not served: it is a legacy file, not a SKILL.md folder/,
+    );
     expect(notServed.map((d) => d.message).join("\n")).toMatch(/is not served: it is repository guidance/);
   });
 
@@ -169,17 +189,29 @@ describe("createSkillServer over the SDK client (in memory)", () => {
     const cwd = await project();
     const { client } = await serve({ cwd, context: { userSkills: false } });
     const { entries } = await listAll(client);
-    const got = await client.request({ method: "skills/get", params: { uri: "skill://beta/SKILL.md" } }, SkillsGetResultSchema);
+    const got = await client.request(
+      { method: "skills/get", params: { uri: "skill://beta/SKILL.md" } },
+      SkillsGetResultSchema,
+    );
     expect(got.skill).toEqual(entries.find((e) => e.uri === "skill://beta/SKILL.md"));
-    for (const uri of ["skill://nope/SKILL.md", "skill://beta", "skill://alpha/references/guide.md", "skill://docker/SKILL.md"]) {
-      expect((await rpcError(client.request({ method: "skills/get", params: { uri } }, SkillsGetResultSchema))).code, uri).toBe(-32602);
+    for (const uri of [
+      "skill://nope/SKILL.md",
+      "skill://beta",
+      "skill://alpha/references/guide.md",
+      "skill://docker/SKILL.md",
+    ]) {
+      expect(
+        (await rpcError(client.request({ method: "skills/get", params: { uri } }, SkillsGetResultSchema))).code,
+        uri,
+      ).toBe(-32602);
     }
   });
 
   it("resources/directory/read lists the direct children of a skill's folders, and refuses files and unknown folders", async () => {
     const cwd = await project();
     const { client } = await serve({ cwd, context: { userSkills: false } });
-    const dir = (uri: string) => client.request({ method: "resources/directory/read", params: { uri } }, DirectoryReadResultSchema);
+    const dir = (uri: string) =>
+      client.request({ method: "resources/directory/read", params: { uri } }, DirectoryReadResultSchema);
     expect((await dir("skill://alpha")).resources).toEqual([
       { uri: "skill://alpha/SKILL.md", name: "SKILL.md", mimeType: "text/markdown" },
       { uri: "skill://alpha/assets", name: "assets", mimeType: "inode/directory" },
@@ -208,7 +240,9 @@ describe("createSkillServer over the SDK client (in memory)", () => {
     const second = await client.listResources({ cursor: first.nextCursor! });
     expect(second.resources.map((r) => r.name)).toEqual(["gamma"]);
     expect(second.nextCursor).toBeUndefined();
-    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(["skill://{+path}"]);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      "skill://{+path}",
+    ]);
     expect((await rpcError(client.readResource({ uri: "skill://alpha/nope.md" }))).code).toBe(-32602);
   });
 
@@ -218,7 +252,8 @@ describe("createSkillServer over the SDK client (in memory)", () => {
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toEqual(["load_skill", "read_skill_resource"]);
     expect(tools.tools[0]!.description).toContain("- alpha: Does alpha things.");
-    const text = (result: Awaited<ReturnType<Client["callTool"]>>) => (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("");
+    const text = (result: Awaited<ReturnType<Client["callTool"]>>) =>
+      (result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("");
 
     const loaded = await client.callTool({ name: "load_skill", arguments: { name: "alpha" } });
     expect(loaded.isError).toBeFalsy();
@@ -226,12 +261,26 @@ describe("createSkillServer over the SDK client (in memory)", () => {
     expect(text(loaded)).toContain("references/guide.md");
     expect(text(loaded)).toContain("name: alpha");
 
-    const guide = await client.callTool({ name: "read_skill_resource", arguments: { name: "alpha", path: "references/guide.md", startLine: 2, endLine: 3 } });
+    const guide = await client.callTool({
+      name: "read_skill_resource",
+      arguments: { name: "alpha", path: "references/guide.md", startLine: 2, endLine: 3 },
+    });
     expect(text(guide)).toBe("line 2\nline 3");
-    const folder = await client.callTool({ name: "read_skill_resource", arguments: { name: "alpha", path: "templates" } });
+    const folder = await client.callTool({
+      name: "read_skill_resource",
+      arguments: { name: "alpha", path: "templates" },
+    });
     expect(text(folder)).toContain("templates/regional/eu.md");
-    const blob = await client.callTool({ name: "read_skill_resource", arguments: { name: "alpha", path: "assets/logo.png" } });
-    expect(blob.content).toEqual([{ type: "resource", resource: { uri: "skill://alpha/assets/logo.png", mimeType: "image/png", blob: PNG.toString("base64") } }]);
+    const blob = await client.callTool({
+      name: "read_skill_resource",
+      arguments: { name: "alpha", path: "assets/logo.png" },
+    });
+    expect(blob.content).toEqual([
+      {
+        type: "resource",
+        resource: { uri: "skill://alpha/assets/logo.png", mimeType: "image/png", blob: PNG.toString("base64") },
+      },
+    ]);
 
     for (const [args, message] of [
       [{ name: "nope" }, /No skill named "nope"\. Skills: alpha, beta, gamma/],
@@ -241,7 +290,10 @@ describe("createSkillServer over the SDK client (in memory)", () => {
       expect(result.isError).toBe(true);
       expect(text(result)).toMatch(message);
     }
-    const traversal = await client.callTool({ name: "read_skill_resource", arguments: { name: "alpha", path: "../beta/SKILL.md" } });
+    const traversal = await client.callTool({
+      name: "read_skill_resource",
+      arguments: { name: "alpha", path: "../beta/SKILL.md" },
+    });
     expect(traversal.isError).toBe(true);
     expect(text(traversal)).toMatch(/No file "..\/beta\/SKILL.md" in the skill "alpha"/);
   });
@@ -263,12 +315,25 @@ describe("createSkillServer over the SDK client (in memory)", () => {
       metadata: {},
     });
     const { client, skills } = await serve({
-      skills: [fileSkill("a/dup", "dup", "project"), fileSkill("b/dup", "dup", "user"), fileSkill("a/outer", "outer", "project"), fileSkill("a/outer/parts/inner", "inner", "project")],
+      skills: [
+        fileSkill("a/dup", "dup", "project"),
+        fileSkill("b/dup", "dup", "user"),
+        fileSkill("a/outer", "outer", "project"),
+        fileSkill("a/outer/parts/inner", "inner", "project"),
+      ],
     });
     const { entries } = await listAll(client);
-    expect(entries.map((e) => e.uri)).toEqual(["skill://dup/SKILL.md", "skill://outer/SKILL.md", "skill://outer/parts/inner/SKILL.md", "skill://user/dup/SKILL.md"]);
+    expect(entries.map((e) => e.uri)).toEqual([
+      "skill://dup/SKILL.md",
+      "skill://outer/SKILL.md",
+      "skill://outer/parts/inner/SKILL.md",
+      "skill://user/dup/SKILL.md",
+    ]);
     // The enclosing skill lists the nested skill's files too, under the same URIs (SEP-2640 nested skills).
-    expect(entries[1]!.resources!.map((r) => r.uri)).toEqual(["skill://outer/SKILL.md", "skill://outer/parts/inner/SKILL.md"]);
+    expect(entries[1]!.resources!.map((r) => r.uri)).toEqual([
+      "skill://outer/SKILL.md",
+      "skill://outer/parts/inner/SKILL.md",
+    ]);
     expect(skills.diagnostics.map((d) => d.code)).toContain("SKILL_PATH_QUALIFIED");
     // The tools name clashing skills by path.
     const dup = await client.callTool({ name: "load_skill", arguments: { name: "dup" } });
@@ -286,7 +351,9 @@ describe("createSkillServer over the SDK client (in memory)", () => {
     // A skills/list cursor is not a resources/list cursor.
     expect((await rpcError(client.listResources({ cursor: page.nextCursor! }))).code).toBe(-32602);
     for (const cursor of ["", "x", "A".repeat(10_000), Buffer.from("skills.zz.1").toString("base64url")]) {
-      expect((await rpcError(client.request({ method: "skills/list", params: { cursor } }, SkillsListResultSchema))).code).toBe(-32602);
+      expect(
+        (await rpcError(client.request({ method: "skills/list", params: { cursor } }, SkillsListResultSchema))).code,
+      ).toBe(-32602);
     }
   });
 
@@ -294,11 +361,21 @@ describe("createSkillServer over the SDK client (in memory)", () => {
     const cwd = await project();
     const { client, skills } = await serve({ cwd, context: { userSkills: false }, pageSize: 2 });
     const before = await client.request({ method: "skills/list", params: {} }, SkillsListResultSchema);
-    await put(cwd, ".agents/skills/beta/SKILL.md", "---\nname: beta\ndescription: Does beta things, changed.\n---\nNew beta body.\n");
+    await put(
+      cwd,
+      ".agents/skills/beta/SKILL.md",
+      "---\nname: beta\ndescription: Does beta things, changed.\n---\nNew beta body.\n",
+    );
     await skills.refresh();
-    const rest = await client.request({ method: "skills/list", params: { cursor: before.nextCursor! } }, SkillsListResultSchema);
+    const rest = await client.request(
+      { method: "skills/list", params: { cursor: before.nextCursor! } },
+      SkillsListResultSchema,
+    );
     expect(rest.skills.map((s) => s.uri)).toEqual(["skill://gamma/SKILL.md"]);
-    const got = await client.request({ method: "skills/get", params: { uri: "skill://beta/SKILL.md" } }, SkillsGetResultSchema);
+    const got = await client.request(
+      { method: "skills/get", params: { uri: "skill://beta/SKILL.md" } },
+      SkillsGetResultSchema,
+    );
     expect(got.skill.frontmatter["description"]).toBe("Does beta things, changed.");
     const { bytes } = await readBytes(client, "skill://beta/SKILL.md");
     expect(sha256(bytes)).toBe(got.skill.resources![0]!.digest);

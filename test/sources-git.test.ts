@@ -20,7 +20,12 @@ async function setup() {
 describe("resolveGitSource", () => {
   it("checks out the remote's HEAD into the cache by commit and lists its skill folders with digests", async () => {
     const { remote, cacheDir } = await setup();
-    const commit = remote.commit({ "skills/pdf/SKILL.md": skillMd("pdf"), "skills/pdf/ref.md": "notes", "skills/csv/SKILL.md": skillMd("csv"), "README.md": "hi" });
+    const commit = remote.commit({
+      "skills/pdf/SKILL.md": skillMd("pdf"),
+      "skills/pdf/ref.md": "notes",
+      "skills/csv/SKILL.md": skillMd("csv"),
+      "README.md": "hi",
+    });
     const resolved = await resolveGitSource({ git: remote.url }, { cacheDir });
     expect(resolved.diagnostics).toEqual([]);
     expect(resolved.resolved.commit).toBe(commit);
@@ -115,17 +120,46 @@ describe("resolveGitSource", () => {
 
 describe("URL and ref checks", () => {
   it("accepts https, ssh, git, file URLs and scp-like addresses; refuses the rest", () => {
-    for (const ok of ["https://github.com/o/r.git", "ssh://git@host/o/r", "git://host/r", "file:///tmp/r.git", "git@github.com:o/r.git", "host:o/r"]) {
+    for (const ok of [
+      "https://github.com/o/r.git",
+      "ssh://git@host/o/r",
+      "git://host/r",
+      "file:///tmp/r.git",
+      "git@github.com:o/r.git",
+      "host:o/r",
+    ]) {
       expect(gitUrlProblem(ok), ok).toBeUndefined();
     }
-    for (const bad of ["ext::sh -c touch% /tmp/x", "-uhttps://x", "http://host/r", "fd::17", "/tmp/repo", "ftp://h/r", "ssh://-oProxyCommand=x/r", "https://h/r\nx", "-oProxyCommand=x:r"]) {
+    for (const bad of [
+      "ext::sh -c touch% /tmp/x",
+      "-uhttps://x",
+      "http://host/r",
+      "fd::17",
+      "/tmp/repo",
+      "ftp://h/r",
+      "ssh://-oProxyCommand=x/r",
+      "https://h/r\nx",
+      "-oProxyCommand=x:r",
+    ]) {
       expect(gitUrlProblem(bad), bad).toBeDefined();
     }
   });
 
   it("refuses refs that git would read as options or refspecs", () => {
-    for (const ok of ["main", "v1.2.0", "feature/x", "refs/pull/1/head", "0123456789abcdef0123456789abcdef01234567"]) expect(gitRefProblem(ok), ok).toBeUndefined();
-    for (const bad of ["--upload-pack=touch PWNED", "-x", "main:refs/heads/evil", "a..b", "a b", "x^{}", "@{-1}", "ref/", ""]) expect(gitRefProblem(bad), bad).toBeDefined();
+    for (const ok of ["main", "v1.2.0", "feature/x", "refs/pull/1/head", "0123456789abcdef0123456789abcdef01234567"])
+      expect(gitRefProblem(ok), ok).toBeUndefined();
+    for (const bad of [
+      "--upload-pack=touch PWNED",
+      "-x",
+      "main:refs/heads/evil",
+      "a..b",
+      "a b",
+      "x^{}",
+      "@{-1}",
+      "ref/",
+      "",
+    ])
+      expect(gitRefProblem(bad), bad).toBeDefined();
   });
 });
 
@@ -136,7 +170,13 @@ describe("git sources in an AgentContext", () => {
     const project = path.join(dir, "project");
     const { mkdirSync } = await import("node:fs");
     mkdirSync(project);
-    const ctx = await engine.context({ cwd: project, userSkills: false, cacheDir, lock: "off", skills: [{ git: remote.url, name: "team" }] });
+    const ctx = await engine.context({
+      cwd: project,
+      userSkills: false,
+      cacheDir,
+      lock: "off",
+      skills: [{ git: remote.url, name: "team" }],
+    });
     const skill = ctx.skills.find((s) => s.name === "deploy");
     expect(skill?.source.scope).toBe("remote");
     expect(skill?.source.origin).toBe("team");

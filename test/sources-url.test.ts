@@ -27,7 +27,11 @@ async function site(routes: Parameters<typeof skillSite>[0]) {
 describe("resolveUrlSource", () => {
   it("fetches skill-md and archive skills (.tar.gz and .zip), verifies digests and caches verified copies", async () => {
     const md = skillMd("greeter");
-    const tgz = archive("tar.gz", { "SKILL.md": skillMd("packer"), "scripts/run.sh": "echo hi\n", "references/REF.md": "ref" });
+    const tgz = archive("tar.gz", {
+      "SKILL.md": skillMd("packer"),
+      "scripts/run.sh": "echo hi\n",
+      "references/REF.md": "ref",
+    });
     const zip = archive("zip", { "SKILL.md": skillMd("zipper"), "docs/a.md": "a", "scripts/go.sh": "echo go\n" });
     const s = await site({
       [INDEX]: {
@@ -70,7 +74,12 @@ describe("resolveUrlSource", () => {
   it("refuses a skill whose bytes do not match the index digest; the others load", async () => {
     const good = skillMd("good");
     const s = await site({
-      [INDEX]: { body: indexOf([{ name: "good", url: "good.md", bytes: good }, { name: "bad", url: "bad.md", bytes: skillMd("bad") }]) },
+      [INDEX]: {
+        body: indexOf([
+          { name: "good", url: "good.md", bytes: good },
+          { name: "bad", url: "bad.md", bytes: skillMd("bad") },
+        ]),
+      },
       "/.well-known/agent-skills/good.md": { body: good },
       "/.well-known/agent-skills/bad.md": { body: skillMd("bad", "Tampered.") },
     });
@@ -80,7 +89,9 @@ describe("resolveUrlSource", () => {
   });
 
   it("refuses an index without the v0.2.0 $schema (v0.1.0 has no digests) or with an unknown one", async () => {
-    const s = await site({ [INDEX]: { body: JSON.stringify({ skills: [{ name: "a", description: "d", files: ["SKILL.md"] }] }) } });
+    const s = await site({
+      [INDEX]: { body: JSON.stringify({ skills: [{ name: "a", description: "d", files: ["SKILL.md"] }] }) },
+    });
     const old = await resolveUrlSource({ url: s.base }, { cacheDir: await tempDir() });
     expect(old.skills).toEqual([]);
     expect(old.diagnostics[0]).toMatchObject({ code: "URL_INDEX_UNSUPPORTED", severity: "error" });
@@ -118,7 +129,15 @@ describe("resolveUrlSource", () => {
 
   it("two skills with the same bytes get a cached folder each", async () => {
     const md = "---\nname: twin\ndescription: Same bytes.\n---\n";
-    const s = await site({ [INDEX]: { body: indexOf([{ name: "one", url: "same.md", bytes: md }, { name: "two", url: "same.md", bytes: md }]) }, "/.well-known/agent-skills/same.md": { body: md } });
+    const s = await site({
+      [INDEX]: {
+        body: indexOf([
+          { name: "one", url: "same.md", bytes: md },
+          { name: "two", url: "same.md", bytes: md },
+        ]),
+      },
+      "/.well-known/agent-skills/same.md": { body: md },
+    });
     const result = await resolveUrlSource({ url: s.base }, { cacheDir: await tempDir() });
     expect(result.diagnostics).toEqual([]);
     expect(result.skills.map((k) => path.basename(k.dir))).toEqual(["one", "two"]);
@@ -127,7 +146,10 @@ describe("resolveUrlSource", () => {
 
   it("works offline from the cache, and falls back to it when the server is gone", async () => {
     const md = skillMd("cached");
-    const s = await site({ [INDEX]: { body: indexOf([{ name: "cached", url: "c.md", bytes: md }]) }, "/.well-known/agent-skills/c.md": { body: md } });
+    const s = await site({
+      [INDEX]: { body: indexOf([{ name: "cached", url: "c.md", bytes: md }]) },
+      "/.well-known/agent-skills/c.md": { body: md },
+    });
     const cacheDir = await tempDir();
     const online = await resolveUrlSource({ url: s.base }, { cacheDir });
     const offline = await resolveUrlSource({ url: s.base }, { cacheDir, offline: true });
@@ -156,7 +178,9 @@ describe("resolveUrlSource", () => {
 
   it("takes a base URL with a path, or the index URL itself; refuses other schemes", () => {
     expect(indexUrlOf("https://example.com/team")).toBe("https://example.com/team/.well-known/agent-skills/index.json");
-    expect(indexUrlOf("https://example.com/.well-known/agent-skills/index.json")).toBe("https://example.com/.well-known/agent-skills/index.json");
+    expect(indexUrlOf("https://example.com/.well-known/agent-skills/index.json")).toBe(
+      "https://example.com/.well-known/agent-skills/index.json",
+    );
     expect(indexUrlOf("file:///etc")).toBeUndefined();
     expect(indexUrlOf("not a url")).toBeUndefined();
   });
@@ -165,9 +189,18 @@ describe("resolveUrlSource", () => {
 describe("URL sources in an AgentContext", () => {
   it("loads the skills with scope remote, the source's name as origin", async () => {
     const md = skillMd("remote-one");
-    const s = await site({ [INDEX]: { body: indexOf([{ name: "remote-one", url: "r.md", bytes: md }]) }, "/.well-known/agent-skills/r.md": { body: md } });
+    const s = await site({
+      [INDEX]: { body: indexOf([{ name: "remote-one", url: "r.md", bytes: md }]) },
+      "/.well-known/agent-skills/r.md": { body: md },
+    });
     const project = await tempDir();
-    const ctx = await engine.context({ cwd: project, userSkills: false, cacheDir: path.join(project, ".cache"), lock: "update", skills: [{ url: s.base, name: "docs-site" }] });
+    const ctx = await engine.context({
+      cwd: project,
+      userSkills: false,
+      cacheDir: path.join(project, ".cache"),
+      lock: "update",
+      skills: [{ url: s.base, name: "docs-site" }],
+    });
     const skill = ctx.skills.find((k) => k.name === "remote-one");
     expect(skill?.source).toMatchObject({ scope: "remote", origin: "docs-site" });
     expect(existsSync(path.join(project, "skills.lock.json"))).toBe(true);

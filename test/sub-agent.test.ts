@@ -34,7 +34,11 @@ const calculator = () =>
     state: { schema: z.object({ history: z.array(z.string()) }), initial: { history: [] } },
   });
 
-async function parentRun(ctx: Awaited<ReturnType<typeof fixture.context>>, model: unknown, options: { abortSignal?: AbortSignal } = {}) {
+async function parentRun(
+  ctx: Awaited<ReturnType<typeof fixture.context>>,
+  model: unknown,
+  options: { abortSignal?: AbortSignal } = {},
+) {
   const loop = createAiSdkLoop(ctx);
   return ai.generateText({
     model: model as never,
@@ -48,9 +52,23 @@ async function parentRun(ctx: Awaited<ReturnType<typeof fixture.context>>, model
 describe("execute_skill: a skill run as a sub-agent", () => {
   it("runs the skill with its own model and tools; the answer returns to the parent; state deltas reach the parent", async () => {
     const repo = await fixture.repo();
-    const parent = scriptedModel([{ calls: [["execute_skill", { name: "calculator", request: "Add 2 and 3." }]] }, { text: "It is 5." }], "p");
+    const parent = scriptedModel(
+      [{ calls: [["execute_skill", { name: "calculator", request: "Add 2 and 3." }]] }, { text: "It is 5." }],
+      "p",
+    );
     // Two tool calls in one step run in parallel: both state changes must land (each takes the turn).
-    const child = scriptedModel([{ calls: [["add", { a: 2, b: 3 }], ["add", { a: 1, b: 1 }]] }, { text: "5" }], "c");
+    const child = scriptedModel(
+      [
+        {
+          calls: [
+            ["add", { a: 2, b: 3 }],
+            ["add", { a: 1, b: 1 }],
+          ],
+        },
+        { text: "5" },
+      ],
+      "c",
+    );
     const asked: (string | undefined)[] = [];
     const events: SkillctxEvent[] = [];
     const ctx = await fixture.context({
@@ -87,7 +105,10 @@ describe("execute_skill: a skill run as a sub-agent", () => {
 
   it("is cancelled by the parent's abort: the sub-agent's model call sees the abort and the parent's run rejects", async () => {
     const repo = await fixture.repo();
-    const parent = scriptedModel([{ calls: [["execute_skill", { name: "calculator", request: "Add 2 and 3." }]] }, { text: "unreachable" }], "p");
+    const parent = scriptedModel(
+      [{ calls: [["execute_skill", { name: "calculator", request: "Add 2 and 3." }]] }, { text: "unreachable" }],
+      "p",
+    );
     const controller = new AbortController();
     let childSignal: AbortSignal | undefined;
     const child = scriptedModel(() => "hold", "c");
@@ -114,12 +135,20 @@ describe("execute_skill: a skill run as a sub-agent", () => {
     expect(parent.calls).toHaveLength(1);
     // The context goes on: a later call works (the aborted one left no turn held).
     expect(ctx.skillState("calculator")).toEqual({ history: [] });
-    await expect(ctx.callTool("unload_skill", { name: "calculator" })).resolves.toMatchObject({ content: expect.any(String) });
+    await expect(ctx.callTool("unload_skill", { name: "calculator" })).resolves.toMatchObject({
+      content: expect.any(String),
+    });
   });
 
   it("a sub-agent that reaches its step limit is an error result the parent reads; the conversation continues", async () => {
     const repo = await fixture.repo();
-    const parent = scriptedModel([{ calls: [["execute_skill", { name: "calculator", request: "Keep adding." }]] }, { text: "The sub-agent did not finish." }], "p");
+    const parent = scriptedModel(
+      [
+        { calls: [["execute_skill", { name: "calculator", request: "Keep adding." }]] },
+        { text: "The sub-agent did not finish." },
+      ],
+      "p",
+    );
     const child = scriptedModel(() => ({ calls: [["add", { a: 1, b: 1 }]] }), "c");
     const ctx = await fixture.context({
       cwd: repo.dir,
@@ -151,8 +180,19 @@ describe("execute_skill: offer, tools and errors", () => {
     const without = await fixture.context({ cwd: repo.dir, skills: [calculator()] });
     expect(without.listTools().map((t) => t.name)).not.toContain("execute_skill");
     const withIt = await fixture.context({ cwd: repo.dir, skills: [calculator()], runSubAgent: echoRunner([]) });
-    expect(withIt.listTools().map((t) => t.name)).toEqual(["load_skill", "read_skill_resource", "run_skill_script", "unload_skill", "execute_skill"]);
-    const strands = await fixture.context({ cwd: repo.dir, skills: [calculator()], toolset: "strands", runSubAgent: echoRunner([]) });
+    expect(withIt.listTools().map((t) => t.name)).toEqual([
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+      "execute_skill",
+    ]);
+    const strands = await fixture.context({
+      cwd: repo.dir,
+      skills: [calculator()],
+      toolset: "strands",
+      runSubAgent: echoRunner([]),
+    });
     expect(strands.listTools().map((t) => t.name)).toContain("execute_skill");
   });
 
@@ -165,7 +205,12 @@ describe("execute_skill: offer, tools and errors", () => {
       cwd: repo.dir,
       tools: [tool("Read"), tool("Write")],
       skills: [
-        defineSkill({ name: "reader", description: "Reads.", instructions: "Read things.", allowedTools: ["Read", "execute_skill"] }),
+        defineSkill({
+          name: "reader",
+          description: "Reads.",
+          instructions: "Read things.",
+          allowedTools: ["Read", "execute_skill"],
+        }),
         defineSkill({ name: "plain", description: "Plain.", instructions: "Nothing." }),
       ],
       subAgent: { model: "default-model" },
@@ -179,7 +224,9 @@ describe("execute_skill: offer, tools and errors", () => {
     expect(seen[0].maxSteps).toBe(10);
     expect(seen[0].signal).toBeInstanceOf(AbortSignal);
     expect(seen[1].tools).toEqual([]);
-    await expect(seen[0].tools[0].execute({}, { signal: new AbortController().signal })).resolves.toEqual({ content: "Read ok" });
+    await expect(seen[0].tools[0].execute({}, { signal: new AbortController().signal })).resolves.toEqual({
+      content: "Read ok",
+    });
     expect(ran).toEqual(["Read"]);
   });
 
@@ -200,19 +247,33 @@ describe("execute_skill: offer, tools and errors", () => {
       isError: true,
     });
     mode = "empty";
-    expect((await ctx.callTool("execute_skill", { name: "calculator", request: "x" })).content).toContain("finished without an answer");
+    expect((await ctx.callTool("execute_skill", { name: "calculator", request: "x" })).content).toContain(
+      "finished without an answer",
+    );
     mode = "junk";
-    expect((await ctx.callTool("execute_skill", { name: "calculator", request: "x" })).content).toContain("returned no answer");
+    expect((await ctx.callTool("execute_skill", { name: "calculator", request: "x" })).content).toContain(
+      "returned no answer",
+    );
     const unknown = await ctx.callTool("execute_skill", { name: "calculater", request: "x" });
     expect(unknown.isError).toBe(true);
     expect(unknown.content).toContain("Available skills: calculator");
-    expect((await ctx.callTool("execute_skill", { name: "calculator" })).content).toContain("Invalid arguments for execute_skill: request");
+    expect((await ctx.callTool("execute_skill", { name: "calculator" })).content).toContain(
+      "Invalid arguments for execute_skill: request",
+    );
   });
 
   it("refuses bad options at create", async () => {
     const repo = await fixture.repo();
-    await expect(fixture.context({ cwd: repo.dir, runSubAgent: "no" as never })).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
-    await expect(fixture.context({ cwd: repo.dir, runSubAgent: async () => ({ text: "", messages: [] }), subAgent: { maxSteps: 0 } })).rejects.toMatchObject({
+    await expect(fixture.context({ cwd: repo.dir, runSubAgent: "no" as never })).rejects.toMatchObject({
+      code: "INVALID_OPTIONS",
+    });
+    await expect(
+      fixture.context({
+        cwd: repo.dir,
+        runSubAgent: async () => ({ text: "", messages: [] }),
+        subAgent: { maxSteps: 0 },
+      }),
+    ).rejects.toMatchObject({
       code: "INVALID_OPTIONS",
     });
   });
@@ -245,7 +306,9 @@ describe("context: fork skills (Claude Code)", () => {
 
     const result = await ctx.callTool("execute_skill", { name: "deep-research", request: "the auth flow" });
     expect(result).toEqual({ content: "auth lives in src/auth.ts" });
-    expect(seen[0].messages).toEqual([{ role: "user", content: "Research the auth flow thoroughly and report the files involved." }]);
+    expect(seen[0].messages).toEqual([
+      { role: "user", content: "Research the auth flow thoroughly and report the files involved." },
+    ]);
     expect(seen[0].system).not.toContain("Research");
     expect(seen[0].tools.map((t: any) => t.name)).toEqual(["read_skill_resource", "Grep"]);
   });

@@ -23,7 +23,11 @@ function hostTools(log: string[]): HostTool[] {
 
 /** A tool provider with fixed tools, the way the MCP bridge plugs in. */
 function provider(names: string[], log: string[]): ToolProvider {
-  const definitions: ToolDefinition[] = names.map((name) => ({ name, description: `${name} (provided)`, inputSchema: { type: "object" } }));
+  const definitions: ToolDefinition[] = names.map((name) => ({
+    name,
+    description: `${name} (provided)`,
+    inputSchema: { type: "object" },
+  }));
   return {
     definitions: () => definitions,
     owns: (name) => names.includes(name),
@@ -48,7 +52,13 @@ describe("allowed-tools patterns", () => {
     expect(toolNamePart(" Read ")).toBe("Read");
     const allowed = compileAllowedTools(["Read", "Bash(git log:*)", "mcp__github__*", "tool_?"]);
     expect(["Read", "Bash", "mcp__github__search", "tool_a"].map(allowed.allows)).toEqual([true, true, true, true]);
-    expect(["read", "Bash2", "mcp__gitlab__search", "tool_ab", "Grep"].map(allowed.allows)).toEqual([false, false, false, false, false]);
+    expect(["read", "Bash2", "mcp__gitlab__search", "tool_ab", "Grep"].map(allowed.allows)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(allowed.unmatched(["Read", "Bash"])).toEqual(["mcp__github__*", "tool_?"]);
     expect(compileAllowedTools(["(x)"]).allows("")).toBe(false);
   });
@@ -61,7 +71,11 @@ describe("tool list and filtering", () => {
     ctx.providers.push(provider(["mcp__docs__search"], log));
     const step = await ctx.buildContext([]);
     expect(names(step.tools)).toEqual(["Read", "Write", "Grep", "Bash", ...SKILL_TOOLS, "mcp__docs__search"]);
-    expect(step.tools[0]).toEqual({ name: "Read", description: "Read tool", inputSchema: { type: "object", properties: { arg: { type: "string" } } } });
+    expect(step.tools[0]).toEqual({
+      name: "Read",
+      description: "Read tool",
+      inputSchema: { type: "object", properties: { arg: { type: "string" } } },
+    });
     expect(JSON.stringify((await ctx.buildContext([])).tools)).toBe(JSON.stringify(step.tools));
   });
 
@@ -70,7 +84,9 @@ describe("tool list and filtering", () => {
     const ctx = await context(log);
     ctx.providers.push(provider(["mcp__docs__search"], log));
     expect(await ctx.callTool("Grep", { arg: "x" })).toEqual({ content: "Grep done" });
-    expect(await ctx.callTool("mcp__docs__search", '{"q":"y"}')).toEqual({ content: "mcp__docs__search provided result" });
+    expect(await ctx.callTool("mcp__docs__search", '{"q":"y"}')).toEqual({
+      content: "mcp__docs__search provided result",
+    });
     expect(log).toEqual(['Grep {"arg":"x"}', 'mcp__docs__search {"q":"y"}']);
   });
 
@@ -144,7 +160,9 @@ describe("tool list and filtering", () => {
 
   it("rejects a bad toolFilter, toolset or host tool at create", async () => {
     await expect(context([], { toolFilter: "strict" as never })).rejects.toThrow(/toolFilter must be/);
-    await expect(context([], { toolset: "crewai" as never })).rejects.toThrow(/toolset must be one of skillctx, strands, openhands, langflow, claude/);
+    await expect(context([], { toolset: "crewai" as never })).rejects.toThrow(
+      /toolset must be one of skillctx, strands, openhands, langflow, claude/,
+    );
     await expect(context([], { tools: [{ name: "" }] })).rejects.toThrow(/tools\[0\] needs a non-empty name/);
   });
 });
@@ -163,7 +181,11 @@ describe("host tools", () => {
     expect(await ctx.callTool("throws", {})).toEqual({ content: "throws failed: disk full", isError: true });
     expect((await ctx.callTool("declared", {})).isError).toBe(true);
     const step = await ctx.buildContext([]);
-    expect(step.tools[3]).toEqual({ name: "declared", description: "", inputSchema: { type: "object", properties: {} } });
+    expect(step.tools[3]).toEqual({
+      name: "declared",
+      description: "",
+      inputSchema: { type: "object", properties: {} },
+    });
   });
 
   it("cannot shadow a skill tool: the clash is a warning and the skill tool stays", async () => {
@@ -191,7 +213,10 @@ describe("state round-trip", () => {
     expect(saved.activeSkill).toBe("pdf-forms");
 
     // The file changes on disk: the resumed context still answers with the frozen body.
-    await writeFile(path.join(suite.copy.skills, "pdf-forms/SKILL.md"), "---\nname: pdf-forms\ndescription: Changed.\nallowed-tools: Read\n---\nNew body.\n");
+    await writeFile(
+      path.join(suite.copy.skills, "pdf-forms/SKILL.md"),
+      "---\nname: pdf-forms\ndescription: Changed.\nallowed-tools: Read\n---\nNew body.\n",
+    );
     const second = await context(log, { state: saved, skills: [suite.copy.skills] });
     expect(second.activeSkill).toBe("pdf-forms");
     const resumed = await second.buildContext([]);

@@ -7,7 +7,20 @@ import type { SkillInit } from "@skillctx/core";
 import { AgentContext } from "skillctx";
 import { runCli } from "../packages/skillctx/src/cli/run.js";
 
-const WORDS = ["apple", "birch", "cedar", "delta", "ember", "fjord", "glade", "heron", "iris", "juniper", "kelp", "lotus"];
+const WORDS = [
+  "apple",
+  "birch",
+  "cedar",
+  "delta",
+  "ember",
+  "fjord",
+  "glade",
+  "heron",
+  "iris",
+  "juniper",
+  "kelp",
+  "lotus",
+];
 const COUNT = 48;
 
 /** Programmatic skills, each with a two-sentence description naming its own word. */
@@ -83,7 +96,13 @@ describe("catalog budget", () => {
     expect(listed).toEqual(allNames.slice(0, listed.length));
     expect(partial.catalog).toContain(`Skills not listed here: ${COUNT - listed.length}. Call the search_skills tool`);
     expect(countTokens(partial.catalog)).toBeLessThanOrEqual(budget);
-    expect(partial.step.tools.map((t) => t.name)).toEqual(["load_skill", "read_skill_resource", "run_skill_script", "unload_skill", "search_skills"]);
+    expect(partial.step.tools.map((t) => t.name)).toEqual([
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+      "search_skills",
+    ]);
 
     // search_skills finds an omitted skill by a word of its description, and it can be loaded.
     const last = skills()[COUNT - 1]!;
@@ -93,12 +112,20 @@ describe("catalog budget", () => {
     expect(found.content.split("\n")[1]).toBe(`- ${last.name}: ${last.description}`);
     expect(found.content.endsWith("Load one with the load_skill tool.")).toBe(true);
     expect((await partial.ctx.callTool("load_skill", { name: last.name })).content).toContain(`Body of ${word}.`);
-    expect(await partial.ctx.callTool("search_skills", { query: "zebra" })).toEqual({ content: 'No skill matches "zebra". Try other words from the task.' });
+    expect(await partial.ctx.callTool("search_skills", { query: "zebra" })).toEqual({
+      content: 'No skill matches "zebra". Try other words from the task.',
+    });
     expect((await partial.ctx.callTool("search_skills", {})).isError).toBe(true);
   });
 
   it("names the toolset's load tool in search results", async () => {
-    const ctx = await AgentContext.create({ cwd: await tempDir(), skills: skills() as never, guidance: false, toolset: "claude", catalog: { budgetTokens: 60 } });
+    const ctx = await AgentContext.create({
+      cwd: await tempDir(),
+      skills: skills() as never,
+      guidance: false,
+      toolset: "claude",
+      catalog: { budgetTokens: 60 },
+    });
     contexts.push(ctx);
     const result = await ctx.callTool("search_skills", { query: "apple0" });
     expect(result.content.endsWith("Load one with the Skill tool.")).toBe(true);
@@ -111,7 +138,10 @@ describe("skillctx catalog", () => {
     for (const skill of skills()) {
       const folder = path.join(dir, ".agents/skills", skill.name);
       await mkdir(folder, { recursive: true });
-      await writeFile(path.join(folder, "SKILL.md"), `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n${skill.content}\n`);
+      await writeFile(
+        path.join(folder, "SKILL.md"),
+        `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n${skill.content}\n`,
+      );
     }
     return dir;
   }
@@ -119,7 +149,10 @@ describe("skillctx catalog", () => {
   async function cli(args: string[]) {
     let stdout = "";
     let stderr = "";
-    const code = await runCli(["catalog", ...args], { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+    const code = await runCli(["catalog", ...args], {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: (t: string) => (stderr += t) },
+    });
     return { code, stdout, stderr };
   }
 
@@ -129,7 +162,9 @@ describe("skillctx catalog", () => {
     expect(run.code).toBe(0);
     const text = run.stdout.replace(/\n$/, "");
     expect(listedNames(text)).toEqual(allNames);
-    expect(run.stderr).toBe(`catalog: ${countTokens(text)} tokens (o200k_base), no budget, level full, ${COUNT} of ${COUNT} skills listed\n`);
+    expect(run.stderr).toBe(
+      `catalog: ${countTokens(text)} tokens (o200k_base), no budget, level full, ${COUNT} of ${COUNT} skills listed\n`,
+    );
   });
 
   it("shows how a budget degrades the catalog, in markdown too", async () => {

@@ -14,11 +14,20 @@ describe("load_skill", () => {
     const ctx = await context();
     const result = await ctx.callTool("load_skill", { name: "pdf-forms" });
     expect(result.isError).toBeUndefined();
-    const body = (await readFile(path.join(suite.copy.skills, "pdf-forms/SKILL.md"), "utf8")).split("---\n").slice(2).join("---\n").trim();
+    const body = (await readFile(path.join(suite.copy.skills, "pdf-forms/SKILL.md"), "utf8"))
+      .split("---\n")
+      .slice(2)
+      .join("---\n")
+      .trim();
     expect(result.content.startsWith(`<skill-loaded name="pdf-forms">\n${body}\n</skill-loaded>\n`)).toBe(true);
     // Outside cwd the folder is given as an absolute path.
-    expect(result.content).toContain(`\nSkill folder: ${path.join(suite.copy.skills, "pdf-forms")} (relative paths in the skill resolve there)\n`);
-    const listed = result.content.split("\n").filter((line) => line.startsWith("- ")).map((line) => line.slice(2));
+    expect(result.content).toContain(
+      `\nSkill folder: ${path.join(suite.copy.skills, "pdf-forms")} (relative paths in the skill resolve there)\n`,
+    );
+    const listed = result.content
+      .split("\n")
+      .filter((line) => line.startsWith("- "))
+      .map((line) => line.slice(2));
     expect(listed).toEqual([
       "assets/logo.png",
       "references/forms.md",
@@ -32,7 +41,9 @@ describe("load_skill", () => {
       "scripts/notes",
       "scripts/typed.ts",
     ]);
-    expect(result.content).toContain("Read a file with read_skill_resource; run a script from scripts/ with run_skill_script.");
+    expect(result.content).toContain(
+      "Read a file with read_skill_resource; run a script from scripts/ with run_skill_script.",
+    );
   });
 
   it("caps the file list and counts what it left out", async () => {
@@ -78,7 +89,10 @@ describe("load_skill", () => {
     const ctx = await context();
     const first = await ctx.callTool("load_skill", { name: "counter" });
     expect(first.content).toContain("Run number: 1");
-    await writeFile(path.join(dir, "SKILL.md"), "---\nname: counter\ndescription: Counts renders.\n---\nChanged on disk.\n");
+    await writeFile(
+      path.join(dir, "SKILL.md"),
+      "---\nname: counter\ndescription: Counts renders.\n---\nChanged on disk.\n",
+    );
     const second = await ctx.callTool("load_skill", { name: "counter" });
     expect(second.content).toBe(first.content);
     expect(await readFile(path.join(suite.copy.cwd, "runs.log"), "utf8")).toBe("run\n");
@@ -88,13 +102,18 @@ describe("load_skill", () => {
   it("does not run the commands of an untrusted project skill", async () => {
     const repoSkill = path.join(suite.copy.cwd, ".agents/skills/release-notes");
     await mkdir(repoSkill, { recursive: true });
-    await writeFile(path.join(repoSkill, "SKILL.md"), await readFile(path.join(suite.copy.skills, "release-notes/SKILL.md"), "utf8"));
+    await writeFile(
+      path.join(repoSkill, "SKILL.md"),
+      await readFile(path.join(suite.copy.skills, "release-notes/SKILL.md"), "utf8"),
+    );
     const ctx = await context({ skills: [] });
     const result = await ctx.callTool("load_skill", { name: "release-notes" });
     expect(result.content).not.toContain("token-42");
     expect(result.content).toContain("[Not run:");
     const trusted = await context();
-    expect((await trusted.callTool("load_skill", { name: "release-notes" })).content).toContain("Rendered at load: token-42");
+    expect((await trusted.callTool("load_skill", { name: "release-notes" })).content).toContain(
+      "Rendered at load: token-42",
+    );
   });
 
   it("refuses an unknown name and lists the loadable skills in code-point order", async () => {
@@ -108,7 +127,10 @@ describe("load_skill", () => {
   });
 
   it("refuses disable-model-invocation skills and path rules", async () => {
-    await writeFile(path.join(suite.copy.cwd, "db-rules.md"), "---\npaths: src/db/**\n---\nSchema changes need a migration.\n");
+    await writeFile(
+      path.join(suite.copy.cwd, "db-rules.md"),
+      "---\npaths: src/db/**\n---\nSchema changes need a migration.\n",
+    );
     const ctx = await context({ skills: [suite.copy.skills, path.join(suite.copy.cwd, "db-rules.md")] });
     const internal = await ctx.callTool("load_skill", { name: "internal-only" });
     expect(internal).toEqual({ isError: true, content: expect.stringContaining("disable-model-invocation") });
@@ -157,10 +179,15 @@ describe("callTool with bad model input", () => {
 describe("unload_skill", () => {
   it("deactivates the active skill, is harmless when none is active, and refuses another skill's name", async () => {
     const ctx = await context();
-    expect(await ctx.callTool("unload_skill", { name: "pdf-forms" })).toEqual({ content: 'No skill is active; "pdf-forms" was not loaded.' });
+    expect(await ctx.callTool("unload_skill", { name: "pdf-forms" })).toEqual({
+      content: 'No skill is active; "pdf-forms" was not loaded.',
+    });
     await ctx.callTool("load_skill", { name: "pdf-forms" });
     const wrong = await ctx.callTool("unload_skill", { name: "release-notes" });
-    expect(wrong).toEqual({ isError: true, content: '"release-notes" is not the active skill; the active skill is "pdf-forms".' });
+    expect(wrong).toEqual({
+      isError: true,
+      content: '"release-notes" is not the active skill; the active skill is "pdf-forms".',
+    });
     expect(ctx.activeSkill).toBe("pdf-forms");
     const done = await ctx.callTool("unload_skill", { name: "pdf-forms" });
     expect(done.content).toBe('Skill "pdf-forms" unloaded; all tools are available again.');

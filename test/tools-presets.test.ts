@@ -16,7 +16,10 @@ function shapes(tools: ToolDefinition[]): Record<string, [string[], string[]]> {
   return Object.fromEntries(
     tools.map((tool) => [
       tool.name,
-      [(tool.inputSchema.required as string[] | undefined) ?? [], Object.keys((tool.inputSchema.properties as object) ?? {})],
+      [
+        (tool.inputSchema.required as string[] | undefined) ?? [],
+        Object.keys((tool.inputSchema.properties as object) ?? {}),
+      ],
     ]),
   );
 }
@@ -33,25 +36,46 @@ describe("toolsets", () => {
       "skillctx",
       {
         load_skill: [["name"], ["name"]],
-        read_skill_resource: [["name", "path"], ["name", "path", "startLine", "endLine"]],
-        run_skill_script: [["name", "script"], ["name", "script", "args"]],
+        read_skill_resource: [
+          ["name", "path"],
+          ["name", "path", "startLine", "endLine"],
+        ],
+        run_skill_script: [
+          ["name", "script"],
+          ["name", "script", "args"],
+        ],
         unload_skill: [["name"], ["name"]],
       },
     ],
     [
       "strands",
       {
-        skills: [["action", "skill_name"], ["action", "skill_name"]],
-        read_skill_resource: [["name", "path"], ["name", "path", "startLine", "endLine"]],
-        run_skill_script: [["name", "script"], ["name", "script", "args"]],
+        skills: [
+          ["action", "skill_name"],
+          ["action", "skill_name"],
+        ],
+        read_skill_resource: [
+          ["name", "path"],
+          ["name", "path", "startLine", "endLine"],
+        ],
+        run_skill_script: [
+          ["name", "script"],
+          ["name", "script", "args"],
+        ],
       },
     ],
     [
       "openhands",
       {
         invoke_skill: [["name"], ["name"]],
-        read_skill_resource: [["name", "path"], ["name", "path", "startLine", "endLine"]],
-        run_skill_script: [["name", "script"], ["name", "script", "args"]],
+        read_skill_resource: [
+          ["name", "path"],
+          ["name", "path", "startLine", "endLine"],
+        ],
+        run_skill_script: [
+          ["name", "script"],
+          ["name", "script", "args"],
+        ],
         unload_skill: [["name"], ["name"]],
       },
     ],
@@ -59,8 +83,14 @@ describe("toolsets", () => {
       "langflow",
       {
         load_skill: [["skill_name"], ["skill_name"]],
-        read_skill_file: [["skill_name", "filename"], ["skill_name", "filename"]],
-        run_skill_script: [["name", "script"], ["name", "script", "args"]],
+        read_skill_file: [
+          ["skill_name", "filename"],
+          ["skill_name", "filename"],
+        ],
+        run_skill_script: [
+          ["name", "script"],
+          ["name", "script", "args"],
+        ],
         unload_skill: [["name"], ["name"]],
       },
     ],
@@ -68,8 +98,14 @@ describe("toolsets", () => {
       "claude",
       {
         Skill: [["skill"], ["skill"]],
-        read_skill_resource: [["name", "path"], ["name", "path", "startLine", "endLine"]],
-        run_skill_script: [["name", "script"], ["name", "script", "args"]],
+        read_skill_resource: [
+          ["name", "path"],
+          ["name", "path", "startLine", "endLine"],
+        ],
+        run_skill_script: [
+          ["name", "script"],
+          ["name", "script", "args"],
+        ],
         unload_skill: [["name"], ["name"]],
       },
     ],
@@ -116,7 +152,9 @@ describe("strands: skills { action, skill_name }", () => {
   it("tells the model how to deactivate in a refusal", async () => {
     const ctx = await context("strands", { tools: [{ name: "Write", execute: () => "w" }] });
     await ctx.callTool("skills", { action: "activate", skill_name: "pdf-forms" });
-    expect((await ctx.callTool("Write", {})).content).toContain('call skills { "action": "deactivate", "skill_name": "pdf-forms" } to restore every tool');
+    expect((await ctx.callTool("Write", {})).content).toContain(
+      'call skills { "action": "deactivate", "skill_name": "pdf-forms" } to restore every tool',
+    );
   });
 });
 
@@ -124,7 +162,11 @@ describe("openhands: invoke_skill { name }", () => {
   it("loads the skill", async () => {
     const ctx = await context("openhands");
     const result = await ctx.callTool("invoke_skill", { name: "with-resources" });
-    expect(result.content.startsWith('<skill-loaded name="with-resources">\nRead data/reference.txt before answering.\n</skill-loaded>')).toBe(true);
+    expect(
+      result.content.startsWith(
+        '<skill-loaded name="with-resources">\nRead data/reference.txt before answering.\n</skill-loaded>',
+      ),
+    ).toBe(true);
     expect(ctx.activeSkill).toBe("with-resources");
   });
 });
@@ -149,7 +191,9 @@ describe("langflow: load_skill { skill_name } and read_skill_file { skill_name, 
     const json = JSON.parse(result.content);
     expect(Object.keys(json)).toEqual(["skill_name", "description", "instructions", "available_files"]);
     expect(json.skill_name).toBe("pdf-forms");
-    expect(json.description).toBe("Fill in PDF forms from structured data. Use when the user asks to fill, complete or inspect a PDF form.");
+    expect(json.description).toBe(
+      "Fill in PDF forms from structured data. Use when the user asks to fill, complete or inspect a PDF form.",
+    );
     expect(json.instructions).toContain("# Filling PDF forms");
     expect(json.instructions).not.toContain("<skill-loaded");
     expect(json.available_files).toContain("references/forms.md");
@@ -169,8 +213,15 @@ describe("langflow: load_skill { skill_name } and read_skill_file { skill_name, 
   it("read_skill_file returns skill_name, filename and content, or error", async () => {
     const ctx = await context("langflow");
     const ok = await ctx.callTool("read_skill_file", { skill_name: "pdf-forms", filename: "references/forms.md" });
-    expect(JSON.parse(ok.content)).toEqual({ skill_name: "pdf-forms", filename: "references/forms.md", content: await forms() });
-    const refused = await ctx.callTool("read_skill_file", { skill_name: "pdf-forms", filename: "../release-notes/SKILL.md" });
+    expect(JSON.parse(ok.content)).toEqual({
+      skill_name: "pdf-forms",
+      filename: "references/forms.md",
+      content: await forms(),
+    });
+    const refused = await ctx.callTool("read_skill_file", {
+      skill_name: "pdf-forms",
+      filename: "../release-notes/SKILL.md",
+    });
     expect(refused.isError).toBe(true);
     expect(Object.keys(JSON.parse(refused.content))).toEqual(["error"]);
     expect(JSON.parse(refused.content).error).toContain("`..` is not allowed");

@@ -8,7 +8,8 @@ import { useToolSkills } from "./helpers/tools-fixture.js";
 const suite = useToolSkills();
 const context = (options: Partial<AgentContextOptions> = {}) => suite.context(options);
 
-const read = (ctx: AgentContext, args: Record<string, unknown>) => ctx.callTool("read_skill_resource", { name: "pdf-forms", ...args });
+const read = (ctx: AgentContext, args: Record<string, unknown>) =>
+  ctx.callTool("read_skill_resource", { name: "pdf-forms", ...args });
 const run = (ctx: AgentContext, script: string, args?: string[]) =>
   ctx.callTool("run_skill_script", { name: "pdf-forms", script, ...(args !== undefined && { args }) });
 
@@ -37,7 +38,9 @@ describe("read_skill_resource", () => {
     expect(await read(ctx, { path: "references/forms.md", startLine: 3, endLine: 4 })).toEqual({
       content: `${lines[2]}\n${lines[3]}\n`,
     });
-    expect(await read(ctx, { path: "references/forms.md", startLine: "5" })).toEqual({ content: `${lines.slice(4).join("\n")}` });
+    expect(await read(ctx, { path: "references/forms.md", startLine: "5" })).toEqual({
+      content: `${lines.slice(4).join("\n")}`,
+    });
   });
 
   it.each([
@@ -98,13 +101,21 @@ describe("read_skill_resource", () => {
       isError: true,
       content: "Refused assets/logo.png: it is a binary file; only text files can be read.",
     });
-    await writeFile(path.join(suite.copy.skills, "pdf-forms/references/latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    await writeFile(
+      path.join(suite.copy.skills, "pdf-forms/references/latin1.txt"),
+      Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+    );
     expect((await read(ctx, { path: "references/latin1.txt" })).content).toContain("binary file");
     const folder = await read(ctx, { path: "references" });
-    expect(folder).toEqual({ isError: true, content: expect.stringContaining("references is a folder, not a file. Files: references/forms.md") });
+    expect(folder).toEqual({
+      isError: true,
+      content: expect.stringContaining("references is a folder, not a file. Files: references/forms.md"),
+    });
     const missing = await read(ctx, { path: "references/nope.md" });
     expect(missing.isError).toBe(true);
-    expect(missing.content).toContain('No file references/nope.md in the skill "pdf-forms". Files: assets/logo.png, references/forms.md');
+    expect(missing.content).toContain(
+      'No file references/nope.md in the skill "pdf-forms". Files: assets/logo.png, references/forms.md',
+    );
   });
 
   it("cuts a large file at a line boundary with a note, and reads on from startLine", async () => {
@@ -151,9 +162,14 @@ describe("read_skill_resource", () => {
     await writeFile(path.join(suite.copy.cwd, "single.md"), "---\nname: single\ndescription: One file.\n---\nBody.\n");
     const ctx = await context({ skills: [suite.copy.skills, path.join(suite.copy.cwd, "single.md")] });
     const unknown = await ctx.callTool("read_skill_resource", { name: "nope", path: "a.md" });
-    expect(unknown.content).toBe('Unknown skill "nope". Available skills: internal-only, pdf-forms, release-notes, with-resources.');
+    expect(unknown.content).toBe(
+      'Unknown skill "nope". Available skills: internal-only, pdf-forms, release-notes, with-resources.',
+    );
     const single = await ctx.callTool("read_skill_resource", { name: "single", path: "a.md" });
-    expect(single).toEqual({ isError: true, content: 'The skill "single" has no folder of files (it is a single-file skill).' });
+    expect(single).toEqual({
+      isError: true,
+      content: 'The skill "single" has no folder of files (it is a single-file skill).',
+    });
   });
 });
 
@@ -163,7 +179,9 @@ describe("run_skill_script", () => {
     expect(await run(ctx, "scripts/fill.py", ["name=Ada", "date=2024-05-01"])).toEqual({
       content: "cwd=pdf-forms\nfilled name -> Ada\nfilled date -> 2024-05-01",
     });
-    expect(await run(ctx, "hello.sh", ["world"])).toEqual({ content: "hello from bash world\n[stderr]\nwarning: nothing to do" });
+    expect(await run(ctx, "hello.sh", ["world"])).toEqual({
+      content: "hello from bash world\n[stderr]\nwarning: nothing to do",
+    });
     expect(await run(ctx, "scripts/greet.js", ["Ada"])).toEqual({ content: "greet.js says hi to Ada" });
     expect(await run(ctx, "scripts/esm.mjs")).toEqual({ content: "esm.mjs in pdf-forms" });
     expect(await run(ctx, "scripts/typed.ts")).toEqual({ content: "typed.ts counted 3 pages" });
@@ -204,7 +222,9 @@ describe("run_skill_script", () => {
   });
 
   it("runs scripts of untrusted project skills only when the host trusts the project", async () => {
-    await cp(path.join(suite.copy.skills, "pdf-forms"), path.join(suite.copy.cwd, ".agents/skills/pdf-forms"), { recursive: true });
+    await cp(path.join(suite.copy.skills, "pdf-forms"), path.join(suite.copy.cwd, ".agents/skills/pdf-forms"), {
+      recursive: true,
+    });
     const untrusted = await context({ skills: [] });
     const refused = await run(untrusted, "scripts/greet.js");
     expect(refused).toEqual({
@@ -215,7 +235,9 @@ describe("run_skill_script", () => {
     const trusted = await context({ skills: [], trust: { project: true } });
     expect(await run(trusted, "scripts/greet.js", ["repo"])).toEqual({ content: "greet.js says hi to repo" });
     // Inside cwd, the loaded skill's folder is relative.
-    expect((await trusted.callTool("load_skill", { name: "pdf-forms" })).content).toContain("\nSkill folder: .agents/skills/pdf-forms (");
+    expect((await trusted.callTool("load_skill", { name: "pdf-forms" })).content).toContain(
+      "\nSkill folder: .agents/skills/pdf-forms (",
+    );
   });
 
   it("passes only the allowlisted environment plus what the host configured", async () => {
@@ -230,7 +252,7 @@ describe("run_skill_script", () => {
 
   it("kills the script's whole process group at the timeout", async () => {
     const script = path.join(suite.copy.skills, "pdf-forms/scripts/slow.sh");
-    await writeFile(script, 'sleep 30 &\necho $! > child.pid\necho $$ > parent.pid\nwait\n');
+    await writeFile(script, "sleep 30 &\necho $! > child.pid\necho $$ > parent.pid\nwait\n");
     const ctx = await context({ skillTools: { scripts: { timeoutMs: 300 } } });
     const result = await run(ctx, "scripts/slow.sh");
     expect(result).toEqual({ isError: true, content: "[scripts/slow.sh timed out after 300 ms; it was stopped]" });
@@ -242,7 +264,10 @@ describe("run_skill_script", () => {
   });
 
   it("stops a script whose output passes the cap and says so", async () => {
-    await writeFile(path.join(suite.copy.skills, "pdf-forms/scripts/loud.js"), 'for (;;) process.stdout.write("y".repeat(1000) + "\\n");\n');
+    await writeFile(
+      path.join(suite.copy.skills, "pdf-forms/scripts/loud.js"),
+      'for (;;) process.stdout.write("y".repeat(1000) + "\\n");\n',
+    );
     const ctx = await context({ skillTools: { scripts: { maxOutputBytes: 2000 } } });
     const result = await run(ctx, "scripts/loud.js");
     expect(result.isError).toBeUndefined();
@@ -255,7 +280,11 @@ describe("run_skill_script", () => {
     await writeFile(script, "echo $$ > wait.pid\nsleep 30\n");
     const ctx = await context();
     const controller = new AbortController();
-    const pending = ctx.callTool("run_skill_script", { name: "pdf-forms", script: "scripts/wait.sh" }, { signal: controller.signal });
+    const pending = ctx.callTool(
+      "run_skill_script",
+      { name: "pdf-forms", script: "scripts/wait.sh" },
+      { signal: controller.signal },
+    );
     const pidFile = path.join(suite.copy.skills, "pdf-forms/wait.pid");
     for (let i = 0; i < 200; i++) {
       const text = await readFile(pidFile, "utf8").catch(() => "");
@@ -269,7 +298,11 @@ describe("run_skill_script", () => {
 
   it("refuses bad arguments", async () => {
     const ctx = await context();
-    const result = await ctx.callTool("run_skill_script", { name: "pdf-forms", script: "scripts/greet.js", args: "Ada" });
+    const result = await ctx.callTool("run_skill_script", {
+      name: "pdf-forms",
+      script: "scripts/greet.js",
+      args: "Ada",
+    });
     expect(result.isError).toBe(true);
     expect(result.content).toContain("args: Invalid input: expected array");
   });

@@ -61,34 +61,47 @@ describe("validateSkill: SKILL.md dialect fields", () => {
     expect(Object.keys(GOOD).sort()).toEqual(SKILL_MD_DIALECT_FIELDS.map((f) => f.name).sort());
   });
 
-  it.each(SKILL_MD_DIALECT_FIELDS.map((f) => [f.name, f.dialect] as const))("%s (%s): accepted with a note; strict keeps UNEXPECTED_FIELDS", async (name, dialect) => {
-    const dir = await skillWith(`${name}: ${GOOD[name]}`);
-    const lenient = await validateSkill(dir);
-    expect(errors(lenient.diagnostics)).toEqual([]);
-    expect(lenient.valid).toBe(true);
-    const note = lenient.diagnostics.find((d) => d.code === "DIALECT_FIELD");
-    expect(note).toMatchObject({ severity: "info", dialect, line: 4, path: path.join(dir, "SKILL.md") });
-    expect(note?.message).toContain(`'${name}'`);
+  it.each(SKILL_MD_DIALECT_FIELDS.map((f) => [f.name, f.dialect] as const))(
+    "%s (%s): accepted with a note; strict keeps UNEXPECTED_FIELDS",
+    async (name, dialect) => {
+      const dir = await skillWith(`${name}: ${GOOD[name]}`);
+      const lenient = await validateSkill(dir);
+      expect(errors(lenient.diagnostics)).toEqual([]);
+      expect(lenient.valid).toBe(true);
+      const note = lenient.diagnostics.find((d) => d.code === "DIALECT_FIELD");
+      expect(note).toMatchObject({ severity: "info", dialect, line: 4, path: path.join(dir, "SKILL.md") });
+      expect(note?.message).toContain(`'${name}'`);
 
-    const strict = await validateSkill(dir, { strict: true });
-    expect(strict.valid).toBe(false);
-    expect(errors(strict.diagnostics)).toEqual(["UNEXPECTED_FIELDS"]);
-    expect(strict.diagnostics.find((d) => d.code === "UNEXPECTED_FIELDS")?.message).toContain(`Unexpected fields in frontmatter: ${name}.`);
-    // Strict results still name the dialect, as a note that changes no verdict.
-    expect(strict.diagnostics.find((d) => d.code === "DIALECT_FIELD")).toMatchObject({ severity: "info", dialect });
-  });
+      const strict = await validateSkill(dir, { strict: true });
+      expect(strict.valid).toBe(false);
+      expect(errors(strict.diagnostics)).toEqual(["UNEXPECTED_FIELDS"]);
+      expect(strict.diagnostics.find((d) => d.code === "UNEXPECTED_FIELDS")?.message).toContain(
+        `Unexpected fields in frontmatter: ${name}.`,
+      );
+      // Strict results still name the dialect, as a note that changes no verdict.
+      expect(strict.diagnostics.find((d) => d.code === "DIALECT_FIELD")).toMatchObject({ severity: "info", dialect });
+    },
+  );
 
   const typed = SKILL_MD_DIALECT_FIELDS.filter((f) => BAD[f.shape] !== undefined);
-  it.each(typed.map((f) => [f.name, f.shape] as const))("%s with a value that is not %s: FIELD_TYPE_INVALID", async (name, shape) => {
-    const dir = await skillWith(`${name}: ${BAD[shape]}`);
-    const lenient = await validateSkill(dir);
-    expect(lenient.valid).toBe(false);
-    expect(errors(lenient.diagnostics)).toEqual(["FIELD_TYPE_INVALID"]);
-    expect(lenient.diagnostics.find((d) => d.code === "FIELD_TYPE_INVALID")).toMatchObject({ line: 4, dialect: expect.any(String) });
-  });
+  it.each(typed.map((f) => [f.name, f.shape] as const))(
+    "%s with a value that is not %s: FIELD_TYPE_INVALID",
+    async (name, shape) => {
+      const dir = await skillWith(`${name}: ${BAD[shape]}`);
+      const lenient = await validateSkill(dir);
+      expect(lenient.valid).toBe(false);
+      expect(errors(lenient.diagnostics)).toEqual(["FIELD_TYPE_INVALID"]);
+      expect(lenient.diagnostics.find((d) => d.code === "FIELD_TYPE_INVALID")).toMatchObject({
+        line: 4,
+        dialect: expect.any(String),
+      });
+    },
+  );
 
   it("reports misspellings with a suggestion, and unknown fields as the reference does", async () => {
-    const dir = await skillWith("disable-model-invokation: true\nuser_invocable: false\nwhen-to-use: later\nauthor: me");
+    const dir = await skillWith(
+      "disable-model-invokation: true\nuser_invocable: false\nwhen-to-use: later\nauthor: me",
+    );
     const lenient = await validateSkill(dir);
     expect(lenient.valid).toBe(false);
     const found = lenient.diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.line, d.message]);
@@ -103,7 +116,10 @@ describe("validateSkill: SKILL.md dialect fields", () => {
   it("warns about a context Claude Code does not know, without failing", async () => {
     const lenient = await validateSkill(await skillWith("context: sandbox"));
     expect(lenient.valid).toBe(true);
-    expect(lenient.diagnostics.find((d) => d.code === "FIELD_VALUE_UNKNOWN")).toMatchObject({ severity: "warning", dialect: "claude-code" });
+    expect(lenient.diagnostics.find((d) => d.code === "FIELD_VALUE_UNKNOWN")).toMatchObject({
+      severity: "warning",
+      dialect: "claude-code",
+    });
   });
 
   it("keeps a plain spec skill free of notes in both modes", async () => {
@@ -139,13 +155,15 @@ describe("validateSkill: Codex agents/openai.yaml", () => {
       expect(result.valid).toBe(true);
       const notes = result.diagnostics.filter((d) => d.code === "DIALECT_FIELD");
       expect(notes.map((d) => d.message.split("'")[1]).sort()).toEqual(CODEX_YAML_FIELDS.map((f) => f.name).sort());
-      for (const note of notes) expect(note).toMatchObject({ severity: "info", dialect: "codex", path: path.join(dir, "agents/openai.yaml") });
+      for (const note of notes)
+        expect(note).toMatchObject({ severity: "info", dialect: "codex", path: path.join(dir, "agents/openai.yaml") });
       expect(notes.find((d) => d.message.includes("policy.allow_implicit_invocation"))?.line).toBe(9);
     }
   });
 
   it("fails wrong types without strict, warns about unknown keys, and strict ignores both", async () => {
-    const yaml = 'interface:\n  display_name:\n    - a\n  colour: red\npolicy:\n  allow_implicit_invocation: "no"\ndependencies:\n  tools: none\n';
+    const yaml =
+      'interface:\n  display_name:\n    - a\n  colour: red\npolicy:\n  allow_implicit_invocation: "no"\ndependencies:\n  tools: none\n';
     const dir = await skillWith("license: MIT", yaml);
     const lenient = await validateSkill(dir);
     expect(lenient.valid).toBe(false);
@@ -165,7 +183,9 @@ describe("validateSkill: Codex agents/openai.yaml", () => {
     const dir = await skillWith("license: MIT", "interface: [unclosed\n");
     const lenient = await validateSkill(dir);
     expect(lenient.valid).toBe(true);
-    expect(lenient.diagnostics.map((d) => [d.code, d.severity, d.dialect])).toEqual([["YAML_INVALID", "warning", "codex"]]);
+    expect(lenient.diagnostics.map((d) => [d.code, d.severity, d.dialect])).toEqual([
+      ["YAML_INVALID", "warning", "codex"],
+    ]);
     expect(await validateSkill(dir, { strict: true })).toEqual({ valid: true, diagnostics: [] });
   });
 });

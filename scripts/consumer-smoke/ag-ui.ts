@@ -30,7 +30,10 @@ try {
   const types = events.map((e) => e.type);
   check(types[0] === EventType.STATE_SNAPSHOT, "the stream starts with a STATE_SNAPSHOT");
   check(types.includes(EventType.STATE_DELTA), "a state change arrives as a STATE_DELTA");
-  check(types.includes(EventType.TOOL_CALL_START) && types.includes(EventType.TOOL_CALL_END), "tool calls arrive as TOOL_CALL_START and TOOL_CALL_END");
+  check(
+    types.includes(EventType.TOOL_CALL_START) && types.includes(EventType.TOOL_CALL_END),
+    "tool calls arrive as TOOL_CALL_START and TOOL_CALL_END",
+  );
 } finally {
   stop();
   await ctx.close();

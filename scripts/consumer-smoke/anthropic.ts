@@ -8,7 +8,10 @@ const ctx = await AgentContext.create({ cwd: fixture });
 try {
   const step = await ctx.buildContext([{ role: "user", content: "Write the release notes." }]);
   const tools: Anthropic.Messages.Tool[] = toAnthropicTools(step.tools);
-  check(tools.some((t) => t.name === "load_skill"), "toAnthropicTools lists load_skill");
+  check(
+    tools.some((t) => t.name === "load_skill"),
+    "toAnthropicTools lists load_skill",
+  );
 } finally {
   await ctx.close();
 }

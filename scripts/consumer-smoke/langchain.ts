@@ -7,7 +7,10 @@ import { check, fixture } from "./check.js";
 const ctx = await AgentContext.create({ cwd: fixture });
 try {
   const tools: StructuredToolInterface[] = toLangChainTools(ctx);
-  check(tools.some((t) => t.name === "load_skill"), "toLangChainTools lists load_skill");
+  check(
+    tools.some((t) => t.name === "load_skill"),
+    "toLangChainTools lists load_skill",
+  );
   const middleware = skillctxMiddleware(ctx);
   check(typeof middleware.name === "string", "skillctxMiddleware gives a middleware");
 } finally {

@@ -8,7 +8,10 @@ import { check, fixture } from "./check.js";
 const ctx = await AgentContext.create({ cwd: fixture });
 try {
   const tools: FunctionTool[] = toOpenAIAgentsTools(ctx, { tool });
-  check(tools.some((t) => t.name === "load_skill"), "toOpenAIAgentsTools lists load_skill");
+  check(
+    tools.some((t) => t.name === "load_skill"),
+    "toOpenAIAgentsTools lists load_skill",
+  );
   check(typeof skillctxInputFilter(ctx) === "function", "skillctxInputFilter gives a callModelInputFilter");
 } finally {
   await ctx.close();

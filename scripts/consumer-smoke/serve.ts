@@ -10,8 +10,16 @@ await server.connect(serverSide);
 const client = new Client({ name: "smoke", version: "1.0.0" });
 await client.connect(clientSide);
 try {
-  const listed = (await client.request({ method: "skills/list", params: {} }, (await import("skillctx/serve")).SkillsListResultSchema)) as { skills: { uri: string }[] };
-  check(listed.skills.some((s) => s.uri === "skill://release-notes/SKILL.md"), "skills/list lists the fixture's skill");
+  const listed = (await client.request(
+    { method: "skills/list", params: {} },
+    (
+      await import("skillctx/serve")
+    ).SkillsListResultSchema,
+  )) as { skills: { uri: string }[] };
+  check(
+    listed.skills.some((s) => s.uri === "skill://release-notes/SKILL.md"),
+    "skills/list lists the fixture's skill",
+  );
   const read = await client.readResource({ uri: "skill://release-notes/SKILL.md" });
   check(JSON.stringify(read.contents).includes("release-notes"), "resources/read returns its SKILL.md");
 } finally {

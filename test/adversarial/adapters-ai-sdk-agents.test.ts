@@ -70,14 +70,21 @@ export default async () => {
     expect(value.text).toBe("end");
     // Unknown names, "constructor" and "__proto__" included, are each answered as unavailable; nothing ran.
     expect(value.steps[0]).toHaveLength(UNKNOWN_NAMES.length);
-    UNKNOWN_NAMES.forEach((name, i) => expect(value.steps[0]![i]).toMatch(new RegExp(`^tool-error ${name}: Model tried to call unavailable tool '${name}'`)));
+    UNKNOWN_NAMES.forEach((name, i) =>
+      expect(value.steps[0]![i]).toMatch(
+        new RegExp(`^tool-error ${name}: Model tried to call unavailable tool '${name}'`),
+      ),
+    );
     // Malformed JSON is answered with the SDK's parse error; no tool ran for it.
     expect(value.steps[1]!.map((line) => line.split(":")[0])).toEqual(["tool-error Read", "tool-error load_skill"]);
     // The 16 MB and the 3,000-deep arguments reach the host tool, and the steps after them work.
     expect(value.steps[2]).toEqual(["tool-result Read: ok"]);
     expect(value.steps[3]).toEqual(["tool-result Read: ok"]);
     // The skill tool keeps its name (the host's load_skill is left out with a warning); the host's own entry runs.
-    expect(value.steps[4]).toEqual(['tool-result load_skill: Unknown skill "nope". Available skills: notes.', "tool-result host_tool: host ok"]);
+    expect(value.steps[4]).toEqual([
+      'tool-result load_skill: Unknown skill "nope". Available skills: notes.',
+      "tool-result host_tool: host ok",
+    ]);
     expect(value.log).toEqual(["Read " + 16 * 1024 * 1024, "Read 1", "host_tool"]);
     expect(value.diagnostics).toContain("TOOL_NAME_CLASH");
   }, 90_000);

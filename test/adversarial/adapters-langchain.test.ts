@@ -72,7 +72,10 @@ export default async () => {
     expect(value.final).toBe("done");
     expect(value.modelCalls).toBe(3);
     // Every call has its answer, in order, and only the well-formed Read reached the host's tool.
-    expect(value.tools.map((t) => t.id)).toEqual([...Array.from({ length: 13 }, (_, i) => `t0-${i}`), ...Array.from({ length: 500 }, (_, i) => `t1-${i}`)]);
+    expect(value.tools.map((t) => t.id)).toEqual([
+      ...Array.from({ length: 13 }, (_, i) => `t0-${i}`),
+      ...Array.from({ length: 500 }, (_, i) => `t1-${i}`),
+    ]);
     const [unknown, malformed, many] = [value.tools.slice(0, 7), value.tools.slice(7, 13), value.tools.slice(13)];
     for (const t of unknown) expect(t.status).toBe("error");
     expect(unknown[0]!.text).toMatch(/^Unknown tool "no_such_tool"\. Available tools: Read, load_skill, /);
@@ -82,7 +85,7 @@ export default async () => {
     expect(malformed[0]!.text).toBe("Invalid arguments for Read: arguments must be a JSON object");
     expect(malformed[4]!.text).toMatch(/^Invalid arguments for load_skill: name:/);
     expect(value.calls).toEqual(["undefined", "undefined", "number"]);
-    expect(many.every((t) => t.status === "error" && t.text.startsWith("Unknown tool \"made_up_"))).toBe(true);
+    expect(many.every((t) => t.status === "error" && t.text.startsWith('Unknown tool "made_up_'))).toBe(true);
   }, 70_000);
 
   it("runs an 8 MiB argument, a 1 MiB skill name and 2,000 calls in one message (< 30 s, < 900 MB)", async () => {

@@ -43,7 +43,14 @@ const DEEP = "[".repeat(200000) + "]".repeat(200000);
 
 describe("adversarial: hostile tool calls from the model", () => {
   it("Chat Completions: bad JSON, 8 MB and 200,000-deep arguments, unknown kinds, repeated ids each get an answer; the next request is built (< 15 s, < 1 GB)", async () => {
-    const result = await runIsolated<{ answers: string[]; ids: string[]; runs: number; request: number; tail: string; bad: string[] }>(
+    const result = await runIsolated<{
+      answers: string[];
+      ids: string[];
+      runs: number;
+      request: number;
+      tail: string;
+      bad: string[];
+    }>(
       `${PRELUDE}
 export default async () => {
   const tool_calls = [
@@ -82,8 +89,12 @@ export default async () => {
     expect(value.answers[1]).toMatch(/^read \d+ bytes$/);
     // The 200,000-deep array parses and reaches the host tool, whose own JSON.stringify fails: an error result.
     expect(value.answers[2]).toMatch(/^Error: Read failed: /);
-    expect(value.answers[3]).toBe('Error: skillctx runs function tool calls only; this call (type "custom") was not run.');
-    expect(value.answers[4]).toBe('Error: skillctx runs function tool calls only; this call (type "mystery") was not run.');
+    expect(value.answers[3]).toBe(
+      'Error: skillctx runs function tool calls only; this call (type "custom") was not run.',
+    );
+    expect(value.answers[4]).toBe(
+      'Error: skillctx runs function tool calls only; this call (type "mystery") was not run.',
+    );
     expect(value.answers[5]).toBe("Error: this function call names no function; it was not run.");
     expect(value.answers[6]).toMatch(/^read \d+ bytes$/);
     expect(value.answers[7]).toMatch(/^Error: another tool call of this message has the id "g"/);
@@ -97,7 +108,13 @@ export default async () => {
   }, 70_000);
 
   it("Responses API and Anthropic: the same calls as items and tool_use blocks are answered or refused, never thrown (< 15 s, < 1 GB)", async () => {
-    const result = await runIsolated<{ responses: string[]; anthropic: Array<[string, boolean]>; runs: number; requests: number[]; bad: string[] }>(
+    const result = await runIsolated<{
+      responses: string[];
+      anthropic: Array<[string, boolean]>;
+      runs: number;
+      requests: number[];
+      bad: string[];
+    }>(
       `${PRELUDE}
 export default async () => {
   const items = [
@@ -156,7 +173,13 @@ export default async () => {
 
 describe("adversarial: hostile histories", () => {
   it("histories that are not the framework's shape reject with MESSAGES_INVALID naming the message, never a raw error (< 5 s, < 400 MB)", async () => {
-    const result = await runIsolated<{ chat: string[]; responses: string[]; anthropic: string[]; messages: string[]; afterwards: number }>(
+    const result = await runIsolated<{
+      chat: string[];
+      responses: string[];
+      anthropic: string[];
+      messages: string[];
+      afterwards: number;
+    }>(
       `${PRELUDE}
 export default async () => {
   const revoked = Proxy.revocable({}, {}); revoked.revoke();
@@ -183,7 +206,10 @@ export default async () => {
     // A string is a valid Responses input: one user message.
     expect(value.responses).toEqual(Array(12).fill("MESSAGES_INVALID").with(1, "(resolved)"));
     expect(value.anthropic).toEqual(Array(11).fill("MESSAGES_INVALID"));
-    expect(value.messages).toEqual(["MESSAGES_INVALID", "fromOpenAIMessages: messages[0].content must be a string or an array of parts"]);
+    expect(value.messages).toEqual([
+      "MESSAGES_INVALID",
+      "fromOpenAIMessages: messages[0].content must be a string or an array of parts",
+    ]);
     expect(value.afterwards).toBe(1);
   }, 40_000);
 });
@@ -232,7 +258,8 @@ export default async () => {
     );
     const value = expectBounded(result, { ms: 20_000, mb: 500 }, "malformed provider answers");
     const outcomes = value.outcomes;
-    for (const key of ["chatTruncated", "responsesNotJson", "anthropicTruncated"]) expect(outcomes[key], key).toMatch(/^raw \w+/);
+    for (const key of ["chatTruncated", "responsesNotJson", "anthropicTruncated"])
+      expect(outcomes[key], key).toMatch(/^raw \w+/);
     expect(outcomes.chatTruncated).not.toContain("skillctx");
     expect({ ...outcomes, chatTruncated: "", responsesNotJson: "", anthropicTruncated: "" }).toEqual({
       chatTruncated: "",

@@ -125,7 +125,10 @@ export default async () => {
     expect(validateFifo!.code).toBe(1);
     // A FIFO given as a skill source is reported; the repository's own skill still loads.
     expect(skillsFifo!.signal).toBeNull();
-    const listed = JSON.parse(skillsFifo!.stdout) as { skills: Array<{ name: string }>; diagnostics: Array<{ code: string }> };
+    const listed = JSON.parse(skillsFifo!.stdout) as {
+      skills: Array<{ name: string }>;
+      diagnostics: Array<{ code: string }>;
+    };
     expect(listed.skills.map((s) => s.name)).toEqual(["ok"]);
     expect(listed.diagnostics.length).toBeGreaterThan(0);
   }, 70_000);
@@ -152,7 +155,9 @@ export default async () => {
     const [huge, exponent, twoTo64, maxSafe, zero, one] = runs;
     for (const run of [huge!, exponent!, twoTo64!]) {
       expect(run.code, run.args).toBe(2);
-      expect(run.stderr).toMatch(/^skillctx catalog: --budget must be a whole number of tokens up to 9007199254740991, got '/);
+      expect(run.stderr).toMatch(
+        /^skillctx catalog: --budget must be a whole number of tokens up to 9007199254740991, got '/,
+      );
       expect(run.stderr.length).toBeLessThan(700);
     }
     expect(maxSafe!.code).toBe(0);

@@ -65,7 +65,22 @@ export default async () => {
       { timeoutMs: 60_000 },
     );
     const out = expectBounded(result, { ms: 20_000, mb: 1500 });
-    for (const name of ["throwsError", "throwsString", "throwsUndefined", "throwsHostile", "rejects", "cyclic", "bigint", "bigintTop", "fn", "nested", "symbol", "nan", "deep", "getterThrows"]) {
+    for (const name of [
+      "throwsError",
+      "throwsString",
+      "throwsUndefined",
+      "throwsHostile",
+      "rejects",
+      "cyclic",
+      "bigint",
+      "bigintTop",
+      "fn",
+      "nested",
+      "symbol",
+      "nan",
+      "deep",
+      "getterThrows",
+    ]) {
       expect(out[name]!.isError, name).toBe(true);
       expect(out[name]!.bytes, name).toBeLessThan(3_000);
     }
@@ -107,7 +122,12 @@ export default async () => {
 
 describe("adversarial: state", () => {
   it("states that fail the schema, cycle, nest 100,000 deep, hold a BigInt or a throwing schema are rejected; the state is unchanged (< 15 s, < 800 MB)", async () => {
-    const result = await runIsolated<{ results: Record<string, { isError: boolean; head: string }>; state: unknown; deltas: number; listenerCodes: string[] }>(
+    const result = await runIsolated<{
+      results: Record<string, { isError: boolean; head: string }>;
+      state: unknown;
+      deltas: number;
+      listenerCodes: string[];
+    }>(
       `${PRELUDE}
 export default async () => {
   const attempts = {
@@ -191,7 +211,16 @@ export default async () => {
   });
 
   it("hostile tool names: __proto__ and constructor are plain tools, a clash with a skill tool is namespaced, a 65-character name is refused, a long or non-ASCII namespaced name is cut and hashed", async () => {
-    const result = await runIsolated<{ names: string[]; proto: unknown; ctor: unknown; shadow: unknown; tooLong: string; longNames: string[]; longCall: unknown; unknownProto: unknown }>(
+    const result = await runIsolated<{
+      names: string[];
+      proto: unknown;
+      ctor: unknown;
+      shadow: unknown;
+      tooLong: string;
+      longNames: string[];
+      longCall: unknown;
+      unknownProto: unknown;
+    }>(
       `${PRELUDE}
 export default async () => {
   const tools = JSON.parse('{"__proto__": 1, "constructor": 2, "load_skill": 3}');

@@ -76,7 +76,9 @@ export default async () => {
     const value = expectBounded(result, { ms: 20_000, mb: 500 }, "hostile project MCP config");
     expect(value.ran).toBe(false);
     expect(value.tools).toEqual([]);
-    expect(value.codes).toEqual(expect.arrayContaining(["MCP_CONFIG_INVALID", "MCP_SERVER_DUPLICATE", "MCP_SERVER_UNTRUSTED"]));
+    expect(value.codes).toEqual(
+      expect.arrayContaining(["MCP_CONFIG_INVALID", "MCP_SERVER_DUPLICATE", "MCP_SERVER_UNTRUSTED"]),
+    );
     // The empty, bidi, control-character and over-long names are refused outright.
     expect(value.names).toBe(4);
   });

@@ -31,7 +31,12 @@ function codeOfSync(run) {
 
 describe("adversarial: concurrent steps", () => {
   it("20 concurrent buildContext calls on one history attach the skill once and run its command once (< 15 s, < 400 MB)", async () => {
-    const result = await runIsolated<{ counter: number; attachments: number; activated: number; sameMessages: boolean }>(
+    const result = await runIsolated<{
+      counter: number;
+      attachments: number;
+      activated: number;
+      sameMessages: boolean;
+    }>(
       `${PRELUDE}
 export default async () => {
   const counter = path.join(dir, "counter.txt");
@@ -58,7 +63,13 @@ export default async () => {
 
 describe("adversarial: use after close", () => {
   it("every public method rejects with CONTEXT_CLOSED and starts nothing: no command, no MCP server, nothing left running (< 20 s)", async () => {
-    const result = await runIsolated<{ codes: Record<string, string>; startsBefore: number; startsAfter: number; counterAfter: number; alive: number[] }>(
+    const result = await runIsolated<{
+      codes: Record<string, string>;
+      startsBefore: number;
+      startsAfter: number;
+      counterAfter: number;
+      alive: number[];
+    }>(
       `${PRELUDE}
 export default async ({ server }) => {
   const marker = path.join(dir, "server-starts.txt");
@@ -264,7 +275,13 @@ export default async () => {
 
 describe("adversarial: caps on text that reaches the model", () => {
   it("a 10 MB guidance set, a 10 MB attached body and a 10 MB loaded body emit bounded text (< 10 s, < 600 MB; caps 256 KiB / 64 KiB / 64 KiB)", async () => {
-    const result = await runIsolated<{ system: number; attached: number; loaded: number; notes: boolean[]; codes: string[] }>(
+    const result = await runIsolated<{
+      system: number;
+      attached: number;
+      loaded: number;
+      notes: boolean[];
+      codes: string[];
+    }>(
       `${PRELUDE}
 export default async () => {
   const mb = "x".repeat(1023) + "\\n";

@@ -88,7 +88,9 @@ export default async () => {
     );
     const value = expectBounded(result, { ms: 20_000, mb: 400 });
     expect(value.stepOk).toBe(true);
-    expect(value.reentrant).toEqual(expect.arrayContaining(["active-now:undefined", "step:1", "load:false", "echo-again"]));
+    expect(value.reentrant).toEqual(
+      expect.arrayContaining(["active-now:undefined", "step:1", "load:false", "echo-again"]),
+    );
     expect(["(resolved)", "CONTEXT_CLOSED"]).toContain(value.closedCode);
   });
 

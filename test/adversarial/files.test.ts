@@ -91,7 +91,14 @@ export default async () => {
   }, 40_000);
 
   it("AgentContext.create + buildContext with default options never put the secret in system or a message; the good skill loads (< 10 s, < 400 MB)", async () => {
-    const result = await runIsolated<{ system: boolean; messages: boolean; built: boolean; hasGood: boolean; loaded: boolean; diagnostics: string[] }>(
+    const result = await runIsolated<{
+      system: boolean;
+      messages: boolean;
+      built: boolean;
+      hasGood: boolean;
+      loaded: boolean;
+      diagnostics: string[];
+    }>(
       `${PRELUDE}
 import { AgentContext } from "skillctx";
 import { buildCommand } from ${JSON.stringify(BUILD_COMMAND)};
@@ -265,5 +272,6 @@ export default async () => {
 
 // The figures for the closing note: the time and memory each attack took, printed once after the file.
 afterAll(() => {
-  if (figures.length > 0) console.log(`files: ${figures.map((f) => `${f.test}: ${f.wallMs} ms, ${f.maxRssMb} MB`).join("; ")}`);
+  if (figures.length > 0)
+    console.log(`files: ${figures.map((f) => `${f.test}: ${f.wallMs} ms, ${f.maxRssMb} MB`).join("; ")}`);
 });

@@ -69,7 +69,9 @@ describe("adversarial: backtracking shapes", () => {
   const fired = matcher.match(["a".repeat(4090) + "0"], "/repo").length;
   return { diagnostics: codes(matcher.diagnostics), messages: matcher.diagnostics.map((d) => d.message), matchMs: performance.now() - t, fired, compileMs };`);
     expect(result.value.diagnostics).toEqual(["GLOB_TOO_COMPLEX"]);
-    expect(result.value.messages[0]).toContain('Globs of skill "many" refused: the globs are longer than 4,096 characters together; only the first 8 are used');
+    expect(result.value.messages[0]).toContain(
+      'Globs of skill "many" refused: the globs are longer than 4,096 characters together; only the first 8 are used',
+    );
     expect(result.value.fired).toBe(1);
     expect(result.value.matchMs).toBeLessThan(5_000);
     expect(result.wallMs).toBeLessThan(5_000);

@@ -34,11 +34,21 @@ const logCost = (label: string, result: { wallMs: number; maxRssMb: number }) =>
   console.log(`${label}: ${Math.round(result.wallMs)} ms, ${Math.round(result.maxRssMb)} MB`);
 
 // The scripts live in a temp folder; point their relative import at this repository's sources.
-const source = (script: string) => script.replace("../packages/compat/src/imports.ts", new URL("../../packages/compat/src/imports.ts", import.meta.url).href);
+const source = (script: string) =>
+  script.replace(
+    "../packages/compat/src/imports.ts",
+    new URL("../../packages/compat/src/imports.ts", import.meta.url).href,
+  );
 
 describe("adversarial: @import fan-out", () => {
   it("a CLAUDE.md importing 2,000 files of 64 KiB expands in < 5 s and < 400 MB, reading at most maxImportBytes (256 KiB)", async () => {
-    const result = await runIsolated<{ ms: number; imported: number; outBytes: number; codes: string[]; notes: number }>(
+    const result = await runIsolated<{
+      ms: number;
+      imported: number;
+      outBytes: number;
+      codes: string[];
+      notes: number;
+    }>(
       source(`${PRELUDE}
 export default async () => {
   const body = "x".repeat(65535) + "\\n";
@@ -64,7 +74,10 @@ export default async () => {
   }, 70_000);
 
   it("2,000 tiny imports, each importing the next: at most maxImportFiles (100) are read, depth stops at 5 (< 5 s, < 300 MB)", async () => {
-    const result = await runIsolated<{ fan: { imported: number; codes: string[] }; chain: { imported: number; codes: string[] } }>(
+    const result = await runIsolated<{
+      fan: { imported: number; codes: string[] };
+      chain: { imported: number; codes: string[] };
+    }>(
       source(`${PRELUDE}
 export default async () => {
   const lines = [];

@@ -61,7 +61,13 @@ export default async () => {
   }, 40_000);
 
   it("control characters, placeholders and commands in arguments stay text, run nothing, and the state stays valid JSON (< 10 s)", async () => {
-    const result = await runIsolated<{ text: string; match: string; pwned: boolean; stateOk: boolean; skillDir: string }>(
+    const result = await runIsolated<{
+      text: string;
+      match: string;
+      pwned: boolean;
+      stateOk: boolean;
+      skillDir: string;
+    }>(
       `${PRELUDE}
 export default async () => {
   const pwned = path.join(dir, "pwned");
@@ -146,7 +152,14 @@ export default async () => {
   }, 40_000);
 
   it("2,000 packages with skill folders, touched 256 at a time, reveal at most maxFolders with one warning (steps < 15 s, < 800 MB)", async () => {
-    const result = await runIsolated<{ revealed: number; skills: number; limitWarnings: number; notes: number; systemSame: boolean; stepsMs: number }>(
+    const result = await runIsolated<{
+      revealed: number;
+      skills: number;
+      limitWarnings: number;
+      notes: number;
+      systemSame: boolean;
+      stepsMs: number;
+    }>(
       `${PRELUDE}
 export default async () => {
   const repo = gitRepo();

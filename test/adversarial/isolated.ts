@@ -34,7 +34,10 @@ export interface IsolatedResult<T = unknown> {
  * state their bounds against these figures: generous, and never in the test runner's own process,
  * so a hostile input that hangs or eats memory fails one test instead of the run.
  */
-export async function runIsolated<T = unknown>(source: string, options: { timeoutMs: number; input?: unknown; maxOldSpaceMb?: number }): Promise<IsolatedResult<T>> {
+export async function runIsolated<T = unknown>(
+  source: string,
+  options: { timeoutMs: number; input?: unknown; maxOldSpaceMb?: number },
+): Promise<IsolatedResult<T>> {
   const dir = mkdtempSync(path.join(tmpdir(), "skillctx-isolated-"));
   const script = path.join(dir, "script.mts");
   const runner = path.join(dir, "runner.mts");
@@ -80,7 +83,15 @@ export async function runIsolated<T = unknown>(source: string, options: { timeou
       child.on("close", (exitCode) => {
         clearTimeout(timer);
         const at = stdout.lastIndexOf(MARK);
-        const parsed = at === -1 ? undefined : (JSON.parse(stdout.slice(at + MARK.length)) as { value: T; failed: boolean; wallMs: number; maxRssMb: number });
+        const parsed =
+          at === -1
+            ? undefined
+            : (JSON.parse(stdout.slice(at + MARK.length)) as {
+                value: T;
+                failed: boolean;
+                wallMs: number;
+                maxRssMb: number;
+              });
         resolve({
           value: parsed?.value,
           failed: parsed === undefined || parsed.failed,
@@ -98,7 +109,11 @@ export async function runIsolated<T = unknown>(source: string, options: { timeou
 }
 
 /** Asserts that an isolated run finished, did not fail, and stayed within its time and memory bounds; returns its value. */
-export function expectBounded<T>(result: IsolatedResult<T>, bounds: { ms: number; mb: number }, label = "isolated run"): T {
+export function expectBounded<T>(
+  result: IsolatedResult<T>,
+  bounds: { ms: number; mb: number },
+  label = "isolated run",
+): T {
   expect(result.timedOut, `${label}: timed out`).toBe(false);
   expect(result.failed, `${label}: ${result.stderr}`).toBe(false);
   expect(result.wallMs, `${label}: wall time (ms)`).toBeLessThan(bounds.ms);

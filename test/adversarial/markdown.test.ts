@@ -69,7 +69,14 @@ export default async () => {
 describe("adversarial: what rendering adds to one text is bounded", () => {
   for (const trust of ["trusted", "untrusted"] as const) {
     it(`60,000 ${trust} spans render in < 10 s and < 500 MB; the text grows by at most maxRenderedBytes (128 KiB), with one note`, async () => {
-      const result = await runIsolated<{ inBytes: number; outBytes: number; runs: number; notes: number; notRendered: number; leftAsWritten: boolean }>(
+      const result = await runIsolated<{
+        inBytes: number;
+        outBytes: number;
+        runs: number;
+        notes: number;
+        notRendered: number;
+        leftAsWritten: boolean;
+      }>(
         `
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

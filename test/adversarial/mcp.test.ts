@@ -41,8 +41,16 @@ export default async function run({ bad, good, calls, options }) {
 }
 `;
 
-async function attack(bad: DeclaredServer, calls: [string, Record<string, unknown>][], bounds: { seconds: number; mb: number }, options: Record<string, unknown> = {}) {
-  const run = await runIsolated<Outcome>(SCRIPT, { timeoutMs: bounds.seconds * 1000 + 10_000, input: { bad, good: fixtureServer("good"), calls, options } });
+async function attack(
+  bad: DeclaredServer,
+  calls: [string, Record<string, unknown>][],
+  bounds: { seconds: number; mb: number },
+  options: Record<string, unknown> = {},
+) {
+  const run = await runIsolated<Outcome>(SCRIPT, {
+    timeoutMs: bounds.seconds * 1000 + 10_000,
+    input: { bad, good: fixtureServer("good"), calls, options },
+  });
   // The host survived: the script returned, the process exited on its own, within the bounds.
   expect(run.timedOut, run.stderr).toBe(false);
   expect(run.failed, run.stderr).toBe(false);
@@ -58,17 +66,38 @@ async function attack(bad: DeclaredServer, calls: [string, Record<string, unknow
 
 describe("MCP servers that misbehave (separate process, default caps)", () => {
   it("a 64 MiB tools/list line fails that server's start with MCP_MESSAGE_TOO_LARGE, the host survives (< 20 s, < 400 MB; cap 16 MiB)", async () => {
-    const out = await attack(misbehavingServer("hugelist", "huge-list", { bytes: 64 * MiB }), [["echo", { text: "x" }]], { seconds: 20, mb: 400 });
-    expect(out.states).toEqual([["hugelist", "failed"], ["good", "running"]]);
-    expect(out.diagnostics).toEqual([{ code: "MCP_MESSAGE_TOO_LARGE", severity: "error", message: 'MCP server "hugelist" was stopped during startup: it sent a message larger than the 16 MiB cap' }]);
+    const out = await attack(
+      misbehavingServer("hugelist", "huge-list", { bytes: 64 * MiB }),
+      [["echo", { text: "x" }]],
+      { seconds: 20, mb: 400 },
+    );
+    expect(out.states).toEqual([
+      ["hugelist", "failed"],
+      ["good", "running"],
+    ]);
+    expect(out.diagnostics).toEqual([
+      {
+        code: "MCP_MESSAGE_TOO_LARGE",
+        severity: "error",
+        message: 'MCP server "hugelist" was stopped during startup: it sent a message larger than the 16 MiB cap',
+      },
+    ]);
     expect(out.calls[0]).toMatchObject({ isError: true });
   });
 
   it("a 64 MiB tool result ends that call with an error result and a diagnostic, and the server restarts once (< 20 s, < 400 MB; cap 16 MiB)", async () => {
-    const out = await attack(misbehavingServer("hugeresult", "huge-result", { bytes: 64 * MiB }), [["boom", {}], ["echo", { text: "back" }]], { seconds: 20, mb: 400 });
+    const out = await attack(
+      misbehavingServer("hugeresult", "huge-result", { bytes: 64 * MiB }),
+      [
+        ["boom", {}],
+        ["echo", { text: "back" }],
+      ],
+      { seconds: 20, mb: 400 },
+    );
     expect(out.calls.map(({ content, isError }) => ({ content, isError }))).toEqual([
       {
-        content: 'MCP server "hugeresult" was stopped because it sent a message larger than the 16 MiB cap during the call to "boom"; it will be restarted on the next call.',
+        content:
+          'MCP server "hugeresult" was stopped because it sent a message larger than the 16 MiB cap during the call to "boom"; it will be restarted on the next call.',
         isError: true,
       },
       { content: "back", isError: undefined },
@@ -77,7 +106,10 @@ describe("MCP servers that misbehave (separate process, default caps)", () => {
   });
 
   it("a 12 MiB tool result (under the message cap) reaches the model cut to 100,000 characters with a note (< 20 s, < 400 MB)", async () => {
-    const out = await attack(misbehavingServer("bigresult", "huge-result", { bytes: 12 * MiB }), [["boom", {}]], { seconds: 20, mb: 400 });
+    const out = await attack(misbehavingServer("bigresult", "huge-result", { bytes: 12 * MiB }), [["boom", {}]], {
+      seconds: 20,
+      mb: 400,
+    });
     const [result] = out.calls;
     expect(result!.isError).toBeUndefined();
     expect(result!.content).toBe("a".repeat(400));
@@ -90,33 +122,62 @@ describe("MCP servers that misbehave (separate process, default caps)", () => {
     const out = await attack(misbehavingServer("pages", "endless-pages"), [["t99", {}]], { seconds: 20, mb: 300 });
     expect(out.badTools).toBe(102);
     expect(out.calls.map((c) => c.content)).toEqual(["called t99"]);
-    expect(out.diagnostics.map((d) => d.message)).toEqual(['MCP server "pages" had more than 100 pages of tools; the tools of the first 100 are kept']);
+    expect(out.diagnostics.map((d) => d.message)).toEqual([
+      'MCP server "pages" had more than 100 pages of tools; the tools of the first 100 are kept',
+    ]);
   });
 
   it("100,000 tools in one page: the first 1,000 are kept, with a diagnostic (< 20 s, < 400 MB)", async () => {
-    const out = await attack(misbehavingServer("many", "many-tools", { count: 100_000 }), [["tool_997", {}]], { seconds: 20, mb: 400 });
+    const out = await attack(misbehavingServer("many", "many-tools", { count: 100_000 }), [["tool_997", {}]], {
+      seconds: 20,
+      mb: 400,
+    });
     expect(out.badTools).toBe(1000);
     expect(out.calls.map((c) => c.content)).toEqual(["called tool_997"]);
     expect(out.diagnostics.map((d) => d.code)).toEqual(["MCP_TOOLS_LIST_TRUNCATED"]);
   });
 
   it("a server that never answers initialize fails after the startup timeout, and is stopped (< 15 s; timeout 2 s)", async () => {
-    const out = await attack(misbehavingServer("mute", "never-init"), [["echo", { text: "x" }]], { seconds: 15, mb: 300 }, { startupTimeoutMs: 2000 });
-    expect(out.states).toEqual([["mute", "failed"], ["good", "running"]]);
+    const out = await attack(
+      misbehavingServer("mute", "never-init"),
+      [["echo", { text: "x" }]],
+      { seconds: 15, mb: 300 },
+      { startupTimeoutMs: 2000 },
+    );
+    expect(out.states).toEqual([
+      ["mute", "failed"],
+      ["good", "running"],
+    ]);
     expect(out.diagnostics.map((d) => d.code)).toEqual(["MCP_SERVER_START_TIMEOUT"]);
   });
 
   it("a server that crashes at start is reported with its exit code and stderr, and not retried by start (< 15 s, < 300 MB)", async () => {
-    const out = await attack(fixtureServer("quitter", { script: "exit-server.mjs" }), [["echo", { text: "x" }]], { seconds: 15, mb: 300 });
-    expect(out.states).toEqual([["quitter", "failed"], ["good", "running"]]);
+    const out = await attack(fixtureServer("quitter", { script: "exit-server.mjs" }), [["echo", { text: "x" }]], {
+      seconds: 15,
+      mb: 300,
+    });
+    expect(out.states).toEqual([
+      ["quitter", "failed"],
+      ["good", "running"],
+    ]);
     expect(out.diagnostics).toEqual([
-      { code: "MCP_SERVER_START_FAILED", severity: "error", message: 'MCP server "quitter" exited during startup with code 3; stderr: fixture: missing configuration, giving up' },
+      {
+        code: "MCP_SERVER_START_FAILED",
+        severity: "error",
+        message:
+          'MCP server "quitter" exited during startup with code 3; stderr: fixture: missing configuration, giving up',
+      },
     ]);
     expect(out.calls[0]).toMatchObject({ isError: true });
   });
 
   it("a server that crashes mid-response gives an error result, restarts once, then stays down (< 20 s, < 300 MB)", async () => {
-    const calls: [string, Record<string, unknown>][] = [["boom", {}], ["echo", { text: "restarted" }], ["boom", {}], ["echo", { text: "x" }]];
+    const calls: [string, Record<string, unknown>][] = [
+      ["boom", {}],
+      ["echo", { text: "restarted" }],
+      ["boom", {}],
+      ["echo", { text: "x" }],
+    ];
     const out = await attack(misbehavingServer("crashy", "crash-mid-call"), calls, { seconds: 20, mb: 300 });
     expect(out.calls.map((c) => c.content)).toEqual([
       'MCP server "crashy" exited with code 9 during the call to "boom"; it will be restarted on the next call.',
@@ -128,8 +189,18 @@ describe("MCP servers that misbehave (separate process, default caps)", () => {
   });
 
   it("100,000 garbage lines stop the server after 100 malformed messages, with a warning then an error (< 20 s, < 300 MB)", async () => {
-    const out = await attack(misbehavingServer("garbage", "garbage", { count: 100_000 }), [["boom", {}], ["echo", { text: "clean" }]], { seconds: 20, mb: 300 });
-    expect(out.calls[0]).toMatchObject({ isError: true, content: expect.stringMatching(/^MCP server "garbage" was stopped because it sent 100 malformed messages/) });
+    const out = await attack(
+      misbehavingServer("garbage", "garbage", { count: 100_000 }),
+      [
+        ["boom", {}],
+        ["echo", { text: "clean" }],
+      ],
+      { seconds: 20, mb: 300 },
+    );
+    expect(out.calls[0]).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(/^MCP server "garbage" was stopped because it sent 100 malformed messages/),
+    });
     expect(out.calls[1]).toMatchObject({ content: "clean" });
     expect(out.diagnostics.map((d) => [d.code, d.severity])).toEqual([
       ["MCP_MESSAGE_MALFORMED", "warning"],
@@ -138,7 +209,10 @@ describe("MCP servers that misbehave (separate process, default caps)", () => {
   });
 
   it("a result nested 1,000,000 levels deep is described, not a crash (< 20 s, < 400 MB)", async () => {
-    const out = await attack(misbehavingServer("deep", "deep-result", { count: 1_000_000 }), [["boom", {}]], { seconds: 20, mb: 400 });
+    const out = await attack(misbehavingServer("deep", "deep-result", { count: 1_000_000 }), [["boom", {}]], {
+      seconds: 20,
+      mb: 400,
+    });
     expect(out.calls[0]!.content).not.toBe("");
   });
 
@@ -179,9 +253,17 @@ describe("MCP servers that misbehave (separate process, default caps)", () => {
     const out = run.value!;
     expect(out.good).toBe("still here");
     expect(out.calls).toEqual([
-      { content: 'MCP server "web" was stopped because it sent an HTTP response larger than the 16 MiB cap during the call to "json"; it will be restarted on the next call.', isError: true },
+      {
+        content:
+          'MCP server "web" was stopped because it sent an HTTP response larger than the 16 MiB cap during the call to "json"; it will be restarted on the next call.',
+        isError: true,
+      },
       { content: "again" },
-      { content: 'MCP server "web" was stopped because it sent a server-sent event larger than the 16 MiB cap during the call to "sse"; it will be restarted on the next call.', isError: true },
+      {
+        content:
+          'MCP server "web" was stopped because it sent a server-sent event larger than the 16 MiB cap during the call to "sse"; it will be restarted on the next call.',
+        isError: true,
+      },
       { content: "again" },
     ]);
     expect(out.diagnostics.map((d) => d.code)).toEqual(["MCP_MESSAGE_TOO_LARGE", "MCP_MESSAGE_TOO_LARGE"]);

@@ -102,7 +102,14 @@ export default async () => {
 
 describe("adversarial: oversize, unclosed and deeply nested frontmatter", () => {
   it("a 10 MB frontmatter is FRONTMATTER_TOO_LARGE (cap 256 KiB), from text and from a file, in < 3 s and < 500 MB", async () => {
-    const result = await runIsolated<{ text: unknown; legacy: unknown; validate: string[]; loaded: string[]; errors: string[]; worstMs: number }>(
+    const result = await runIsolated<{
+      text: unknown;
+      legacy: unknown;
+      validate: string[];
+      loaded: string[];
+      errors: string[];
+      worstMs: number;
+    }>(
       `${PRELUDE}
 export default async () => {
   const huge = fm("name: huge\\ndescription: d\\nmetadata:\\n" + Array.from({ length: 400_000 }, (_, i) => "  k" + i + ": value").join("\\n"));
@@ -128,7 +135,14 @@ export default async () => {
   }, 40_000);
 
   it("unclosed frontmatter in a 50 MB file is not a skill (SKILL.md) and stops no sibling, in < 10 s and < 1 GB", async () => {
-    const result = await runIsolated<{ text: unknown; legacy: { ok: boolean; codes?: string[] }; loaded: string[]; errors: string[]; validate: string[]; worstMs: number }>(
+    const result = await runIsolated<{
+      text: unknown;
+      legacy: { ok: boolean; codes?: string[] };
+      loaded: string[];
+      errors: string[];
+      validate: string[];
+      worstMs: number;
+    }>(
       `${PRELUDE}
 export default async () => {
   // 50 MB: an opening fence, a name, then lines of prose and never a closing fence.
@@ -184,7 +198,14 @@ export default async () => {
 
 describe("adversarial: shapes that used to cost quadratic time", () => {
   it("20,000 keys, 20,000 aliases, 20,000 tabbed quoted values and a 100,000-marker line are each read in < 5 s (< 400 MB)", async () => {
-    const result = await runIsolated<{ keys: unknown; aliases: unknown; tabs: boolean; markers: unknown; unknown: number; worstMs: number }>(
+    const result = await runIsolated<{
+      keys: unknown;
+      aliases: unknown;
+      tabs: boolean;
+      markers: unknown;
+      unknown: number;
+      worstMs: number;
+    }>(
       `${PRELUDE}
 export default async () => {
   const keys = timed(() => outcome(safeParseSkill(fm("name: a\\ndescription: d\\n" + Array.from({ length: 20_000 }, (_, i) => "k" + i + ": [v]").join("\\n")), { path: "/s/a/SKILL.md" })));
@@ -214,7 +235,14 @@ export default async () => {
 
 describe("adversarial: a repository mixing hostile and good skills", () => {
   it("loads every good skill of a 300-file tree with every hostile kind, each bad file one error, in < 20 s and < 800 MB", async () => {
-    const result = await runIsolated<{ good: number; loaded: number; errors: Record<string, number>; unexpected: string[]; catalogChars: number; worstMs: number }>(
+    const result = await runIsolated<{
+      good: number;
+      loaded: number;
+      errors: Record<string, number>;
+      unexpected: string[];
+      catalogChars: number;
+      worstMs: number;
+    }>(
       `${PRELUDE}
 export default async () => {
   const hostile = [
@@ -264,9 +292,11 @@ export default async () => {
     expect(value.catalogChars).toBeLessThan(value.loaded * 1_200);
   }, 70_000);
 
-  it.runIf(existsSync(CORPUS))("parses and validates the 246 corpus skills with no error diagnostics from parsing, in < 10 s and < 400 MB", async () => {
-    const result = await runIsolated<{ files: number; parseErrors: string[]; worstMs: number }>(
-      `${PRELUDE}
+  it.runIf(existsSync(CORPUS))(
+    "parses and validates the 246 corpus skills with no error diagnostics from parsing, in < 10 s and < 400 MB",
+    async () => {
+      const result = await runIsolated<{ files: number; parseErrors: string[]; worstMs: number }>(
+        `${PRELUDE}
 import { readdirSync, readFileSync } from "node:fs";
 export default async (corpus) => {
   const files = [];
@@ -282,9 +312,11 @@ export default async (corpus) => {
   }
   return done({ files: files.length, parseErrors });
 };`,
-      { timeoutMs: 30_000, input: CORPUS },
-    );
-    expectBounded(result, { ms: 10_000, mb: 400 });
-    expect(result.value).toMatchObject({ files: 246, parseErrors: [] });
-  }, 40_000);
+        { timeoutMs: 30_000, input: CORPUS },
+      );
+      expectBounded(result, { ms: 10_000, mb: 400 });
+      expect(result.value).toMatchObject({ files: 246, parseErrors: [] });
+    },
+    40_000,
+  );
 });

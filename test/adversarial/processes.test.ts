@@ -41,7 +41,9 @@ function expectClean<T>(run: IsolatedResult<T>, bounds: { seconds: number; mb: n
   expect(run.failed, run.stderr).toBe(false);
   expect(run.wallMs).toBeLessThan(bounds.seconds * 1000);
   expect(run.maxRssMb).toBeLessThan(bounds.mb);
-  console.info(`${expect.getState().currentTestName ?? "?"}: ${Math.round(run.wallMs)} ms, ${Math.round(run.maxRssMb)} MB`);
+  console.info(
+    `${expect.getState().currentTestName ?? "?"}: ${Math.round(run.wallMs)} ms, ${Math.round(run.maxRssMb)} MB`,
+  );
   return run.value!;
 }
 
@@ -112,7 +114,9 @@ export default async function () {
     expect(script?.text).toContain("started");
     expect(script?.text).toContain("kept its output open");
     expect(out.daemonsSeen).toBeGreaterThan(0); // they escaped the group: reported, and cleaned up by this test
-    console.info(`setsid daemons: ${out.runs.map((r) => `${r.label} ${Math.round(r.ms)} ms`).join(", ")}; peak ${Math.round(run.maxRssMb)} MB`);
+    console.info(
+      `setsid daemons: ${out.runs.map((r) => `${r.label} ${Math.round(r.ms)} ms`).join(", ")}; peak ${Math.round(run.maxRssMb)} MB`,
+    );
   });
 
   it("`yes` flooding stdout stops at the 50 KiB cap, 20 times over, in < 10 s and < 250 MB (timeout 60 s)", async () => {
@@ -230,7 +234,13 @@ export default async function () {
 
 describe("the environment a child gets (separate process)", () => {
   it("exported shell functions and secret variables never reach a command, a rendered !`cmd`, a skill script or an MCP server (< 30 s)", async () => {
-    const run = await isolated<{ command: string; bashFunction: string; rendered: string; script: string; server: Record<string, string> }>(
+    const run = await isolated<{
+      command: string;
+      bashFunction: string;
+      rendered: string;
+      script: string;
+      server: Record<string, string>;
+    }>(
       `
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -289,14 +299,27 @@ export default async function ({ server }) {
     }
     expect(out.command).toContain("PATH=");
     expect(out.bashFunction).toContain("/ls"); // `type ls` finds the program, not a function
-    expect(out.server).toMatchObject({ OPENAI_API_KEY: "(unset)", "BASH_FUNC_ls%%": "(unset)", LC_EVIL: "(unset)", LANG: "(unset)", OWN: "given" });
+    expect(out.server).toMatchObject({
+      OPENAI_API_KEY: "(unset)",
+      "BASH_FUNC_ls%%": "(unset)",
+      LC_EVIL: "(unset)",
+      LANG: "(unset)",
+      OWN: "given",
+    });
     expect(out.server.PATH).not.toBe("(unset)");
   });
 });
 
 describe("closing leaves nothing running (separate process, /proc)", () => {
   it("closing a scope stops its commands and its long-lived children with their whole groups, in < 10 s", async () => {
-    const run = await isolated<{ pgids: number[]; groupsLeft: number[]; left: number; rejected: string; closeMs: number; running: number }>(
+    const run = await isolated<{
+      pgids: number[];
+      groupsLeft: number[];
+      left: number;
+      rejected: string;
+      closeMs: number;
+      running: number;
+    }>(
       `
 import { createProcessScope, processesInGroup, runProcess, spawnGroup } from "@skillctx/process";
 export default async function () {

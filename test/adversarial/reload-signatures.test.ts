@@ -121,7 +121,9 @@ export default async () => {
     const value = expectBounded(result, { ms: 30_000, mb: 400 }, "50 MB bundle");
     expect(value.skills).toEqual([]);
     expect(value.messages).toHaveLength(1);
-    expect(value.messages[0]).toMatch(/"huge" is not loaded: its skill\.sigstore\.json cannot be read: .*(large|bytes)/i);
+    expect(value.messages[0]).toMatch(
+      /"huge" is not loaded: its skill\.sigstore\.json cannot be read: .*(large|bytes)/i,
+    );
   });
 
   it("malformed bundles are refused one by one with the reason; the other skills load", async () => {
@@ -156,14 +158,27 @@ export default async () => {
 };`,
       { timeoutMs: 60_000 },
     );
-    const value = expectBounded(result, { ms: 30_000, mb: 500 }, "malformed bundles") as { skills: string[]; allSkills: string[]; messages: Record<string, string> };
+    const value = expectBounded(result, { ms: 30_000, mb: 500 }, "malformed bundles") as {
+      skills: string[];
+      allSkills: string[];
+      messages: Record<string, string>;
+    };
     // Local skills are not checked under the default scope "remote".
     expect(value.skills).toEqual(["array", "badbase64", "binary", "deep", "nulls", "plain", "wrongtypes"]);
     expect(value.allSkills).toEqual([]);
-    expect(Object.keys(value.messages).sort()).toEqual(["array", "badbase64", "binary", "deep", "nulls", "plain", "wrongtypes"]);
+    expect(Object.keys(value.messages).sort()).toEqual([
+      "array",
+      "badbase64",
+      "binary",
+      "deep",
+      "nulls",
+      "plain",
+      "wrongtypes",
+    ]);
     expect(value.messages["plain"]).toMatch(/not signed/);
     expect(value.messages["deep"]).toMatch(/not JSON|does not verify/);
     expect(value.messages["binary"]).toMatch(/cannot be read|not JSON/);
-    for (const name of ["array", "nulls", "wrongtypes", "badbase64"]) expect(value.messages[name]).toMatch(/does not verify over the folder digest/);
+    for (const name of ["array", "nulls", "wrongtypes", "badbase64"])
+      expect(value.messages[name]).toMatch(/does not verify over the folder digest/);
   });
 });

@@ -49,7 +49,8 @@ function running(pid) {
 const codes = (diagnostics) => diagnostics.map((d) => d.code + " " + (d.path ?? "").replace(/^.*\\//, ""));
 `;
 
-const isolated = <T>(source: string, seconds: number) => runIsolated<T>(PRELUDE + source, { timeoutMs: seconds * 1000 + 20_000 });
+const isolated = <T>(source: string, seconds: number) =>
+  runIsolated<T>(PRELUDE + source, { timeoutMs: seconds * 1000 + 20_000 });
 
 describe("typed script tools against hostile scripts (separate process)", () => {
   it("nothing of a script runs while its signature is read: top level, annotations, defaults, decorators, and look-alike stdlib modules beside it (< 20 s, < 300 MB)", async () => {
@@ -169,7 +170,9 @@ export default async function () {
     expect(doc?.description.length).toBeLessThanOrEqual(1024);
     expect(doc?.description.startsWith('Summary with "}]} JSON-looking text.')).toBe(true);
     expect(JSON.parse(doc!.schema).properties.x.description.length).toBeLessThanOrEqual(512);
-    console.info(`hostile annotations: first read ${Math.round(out.ms)} ms, memoised ${Math.round(out.again)} ms, peak ${Math.round(run.maxRssMb)} MB`);
+    console.info(
+      `hostile annotations: first read ${Math.round(out.ms)} ms, memoised ${Math.round(out.again)} ms, peak ${Math.round(run.maxRssMb)} MB`,
+    );
   });
 
   it("a main() printing 100 MB is capped and stopped; one printing 100 MB to stderr is capped; a main() that never returns is killed with its children (< 30 s, < 300 MB)", async () => {

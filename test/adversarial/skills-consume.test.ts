@@ -36,14 +36,22 @@ async function served(): Promise<string> {
   });
 }
 
-async function attack(mcp: Record<string, unknown>, bounds: { ms: number; mb: number }, limits: Record<string, number> = {}): Promise<Outcome & { cacheDir: string }> {
+async function attack(
+  mcp: Record<string, unknown>,
+  bounds: { ms: number; mb: number },
+  limits: Record<string, number> = {},
+): Promise<Outcome & { cacheDir: string }> {
   const cacheDir = await temp();
-  const run = await runIsolated<Outcome>(SCRIPT, { timeoutMs: bounds.ms + 20_000, input: { mcp, name: "team", cwd: await temp(), cacheDir, limits } });
+  const run = await runIsolated<Outcome>(SCRIPT, {
+    timeoutMs: bounds.ms + 20_000,
+    input: { mcp, name: "team", cwd: await temp(), cacheDir, limits },
+  });
   const value = expectBounded(run, bounds, "resolveMcpSource");
   // Whatever the server sent, nothing was written outside <cacheDir>/mcp/team.
   expect(readdirSync(cacheDir)).toEqual(existsSync(path.join(cacheDir, "mcp")) ? ["mcp"] : []);
   if (existsSync(path.join(cacheDir, "mcp"))) expect(readdirSync(path.join(cacheDir, "mcp"))).toEqual(["team"]);
-  for (const skill of value.skills) expect(skill.dir.startsWith(path.join(cacheDir, "mcp", "team") + path.sep)).toBe(true);
+  for (const skill of value.skills)
+    expect(skill.dir.startsWith(path.join(cacheDir, "mcp", "team") + path.sep)).toBe(true);
   return { ...value, cacheDir };
 }
 
@@ -58,7 +66,9 @@ describe("hostile skill servers (separate process)", () => {
       {
         code: "MCP_SKILL_DIGEST_MISMATCH",
         severity: "error",
-        message: expect.stringMatching(/^MCP server "team": skill skill:\/\/deploy\/SKILL\.md \(file skill:\/\/deploy\/guide\.md\) refused: its content does not match the listed digest sha256:[0-9a-f]{64}$/),
+        message: expect.stringMatching(
+          /^MCP server "team": skill skill:\/\/deploy\/SKILL\.md \(file skill:\/\/deploy\/guide\.md\) refused: its content does not match the listed digest sha256:[0-9a-f]{64}$/,
+        ),
       },
     ]);
   });
@@ -84,11 +94,15 @@ describe("hostile skill servers (separate process)", () => {
   it("a listed ../ file, names with ':' or '..', and a URI whose last segment is not the name are refused (< 20 s, < 400 MB)", async () => {
     const dotdot = await attack(fixtureServerConfig(await served(), "dotdot"), { ms: 20_000, mb: 400 });
     expect(names(dotdot)).toEqual([]);
-    expect(dotdot.diagnostics.every((d) => d.code === "MCP_SKILL_REFUSED" && d.message.includes("escape.md"))).toBe(true);
+    expect(dotdot.diagnostics.every((d) => d.code === "MCP_SKILL_REFUSED" && d.message.includes("escape.md"))).toBe(
+      true,
+    );
 
     const bad = await attack(fixtureServerConfig(await served(), "bad-names"), { ms: 20_000, mb: 400 });
     expect(names(bad)).toEqual(["deploy", "review"]);
-    expect(bad.diagnostics.map((d) => d.message.replace(/^MCP server "team": skill (\S+) refused: (.*)$/, "$1 | $2"))).toEqual([
+    expect(
+      bad.diagnostics.map((d) => d.message.replace(/^MCP server "team": skill (\S+) refused: (.*)$/, "$1 | $2")),
+    ).toEqual([
       "skill://evil:name/SKILL.md | its uri has a path segment that contains /, \\, : or control characters",
       "skill://../up/SKILL.md | its uri has a path segment that contains ..",
       'skill://a/b/SKILL.md | the last segment of its uri ("b") is not its frontmatter name ("a/b")',
@@ -113,7 +127,10 @@ describe("hostile skill servers (separate process)", () => {
   });
 
   it("10,000 listed skills: the first 1,000 are fetched and verified, the rest reported (< 90 s, < 600 MB)", async () => {
-    const out = await attack(fixtureServerConfig(await temp(), "many", ["--page-size", "500"]), { ms: 90_000, mb: 600 });
+    const out = await attack(fixtureServerConfig(await temp(), "many", ["--page-size", "500"]), {
+      ms: 90_000,
+      mb: 600,
+    });
     expect(out.skills).toHaveLength(1000);
     expect(codes(out)).toEqual(["MCP_SKILLS_LIST_TRUNCATED"]);
     expect(out.diagnostics[0]!.message).toContain("cap of 1000 skills");
@@ -122,7 +139,11 @@ describe("hostile skill servers (separate process)", () => {
   it("a server that hangs: in the handshake, in skills/list, in one read — each bounded by its timeout (< 25 s each, < 400 MB)", async () => {
     // A generous startup for the servers that do answer the handshake: a loaded machine starts node slowly.
     const limits = { startupTimeoutMs: 15_000, requestTimeoutMs: 1500 };
-    const handshake = await attack({ command: process.execPath, args: [HANG_SERVER] }, { ms: 20_000, mb: 400 }, { startupTimeoutMs: 1500 });
+    const handshake = await attack(
+      { command: process.execPath, args: [HANG_SERVER] },
+      { ms: 20_000, mb: 400 },
+      { startupTimeoutMs: 1500 },
+    );
     expect(codes(handshake)).toEqual(["MCP_SERVER_START_TIMEOUT"]);
     const list = await attack(fixtureServerConfig(await served(), "hang-list"), { ms: 25_000, mb: 400 }, limits);
     expect(codes(list)).toEqual(["MCP_SKILLS_LIST_FAILED"]);
@@ -130,7 +151,11 @@ describe("hostile skill servers (separate process)", () => {
     const read = await attack(fixtureServerConfig(await served(), "hang-read"), { ms: 25_000, mb: 400 }, limits);
     expect(names(read), JSON.stringify(read.diagnostics)).toEqual(["review"]);
     expect(codes(read)).toEqual(["MCP_SKILL_READ_FAILED"]);
-    const whole = await attack(fixtureServerConfig(await served(), "hang-read"), { ms: 20_000, mb: 400 }, { requestTimeoutMs: 60_000, deadlineMs: 4000 });
+    const whole = await attack(
+      fixtureServerConfig(await served(), "hang-read"),
+      { ms: 20_000, mb: 400 },
+      { requestTimeoutMs: 60_000, deadlineMs: 4000 },
+    );
     expect(names(whole)).toEqual([]);
     expect(whole.diagnostics[0]!.message).toContain("did not finish within 4000 ms");
   });

@@ -13,7 +13,11 @@ import { expectBounded, runIsolated } from "./isolated.js";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 // The SDK's ESM build, by absolute URL: the isolated script lives in a temp folder.
 const sdk = (module: string) =>
-  pathToFileURL(createRequire(path.join(ROOT, "packages/skillctx/package.json")).resolve(`@modelcontextprotocol/sdk/${module}`).replace(`${path.sep}cjs${path.sep}`, `${path.sep}esm${path.sep}`)).href;
+  pathToFileURL(
+    createRequire(path.join(ROOT, "packages/skillctx/package.json"))
+      .resolve(`@modelcontextprotocol/sdk/${module}`)
+      .replace(`${path.sep}cjs${path.sep}`, `${path.sep}esm${path.sep}`),
+  ).href;
 
 const PRELUDE = `
 import { execFileSync } from "node:child_process";
@@ -46,7 +50,12 @@ async function connect(server) {
 
 describe("skill server against hostile clients and folders", () => {
   it("traversal URIs, encoded traversal, a symlink to /etc/passwd and a FIFO: nothing outside the skills is served, nothing hangs (< 30 s, < 512 MB)", async () => {
-    const run = await runIsolated<{ files: string[]; codes: Record<string, unknown>; leaked: boolean; diagnostics: string[] }>(
+    const run = await runIsolated<{
+      files: string[];
+      codes: Record<string, unknown>;
+      leaked: boolean;
+      diagnostics: string[];
+    }>(
       `${PRELUDE}
 export default async function run() {
   try {
@@ -79,7 +88,11 @@ export default async function run() {
     const value = expectBounded(run, { ms: 30_000, mb: 512 }, "traversal");
     expect(value.leaked).toBe(false);
     // Only the regular files inside the folders are served: not the symlinks that leave, not the FIFO.
-    expect(value.files).toEqual(["skill://alpha/SKILL.md", "skill://alpha/references/guide.md", "skill://beta/SKILL.md"]);
+    expect(value.files).toEqual([
+      "skill://alpha/SKILL.md",
+      "skill://alpha/references/guide.md",
+      "skill://beta/SKILL.md",
+    ]);
     for (const [label, code] of Object.entries(value.codes)) {
       if (label.startsWith("tool ")) expect(code, label).toBe("isError");
       else expect(code, label).toBe(-32602);
@@ -114,7 +127,15 @@ export default async function run() {
       { timeoutMs: 60_000 },
     );
     const value = expectBounded(run, { ms: 30_000, mb: 512 }, "malformed");
-    expect(value.codes).toMatchObject({ unknownMethod: -32601, unknownTool: -32602, hugeCursor: -32602, hugeUri: -32602, hugeRead: -32602, forgedCursor: -32602, toolHugeName: "isError" });
+    expect(value.codes).toMatchObject({
+      unknownMethod: -32601,
+      unknownTool: -32602,
+      hugeCursor: -32602,
+      hugeUri: -32602,
+      hugeRead: -32602,
+      forgedCursor: -32602,
+      toolHugeName: "isError",
+    });
     expect(value.codes["numberUri"]).not.toBe("ok");
     expect(value.codes["noParams"]).not.toBe("ok");
     expect(value.after).toBe(1);
@@ -184,7 +205,15 @@ export default async function run() {
       { timeoutMs: 60_000 },
     );
     const value = expectBounded(run, { ms: 30_000, mb: 512 }, "http");
-    expect(value.statuses).toEqual({ bigBody: 413, noSession: 400, madeUpSession: 404, notJson: 400, otherPath: 404, foreignOrigin: 403, getWithoutSession: 400 });
+    expect(value.statuses).toEqual({
+      bigBody: 413,
+      noSession: 400,
+      madeUpSession: 404,
+      notJson: 400,
+      otherPath: 404,
+      foreignOrigin: 403,
+      getWithoutSession: 400,
+    });
     expect(value.listed).toBe(2);
   });
 });

@@ -29,8 +29,10 @@ function files(dir) {
 }
 `;
 
-const isolated = <T>(source: string, seconds: number) => runIsolated<T>(PRELUDE + source, { timeoutMs: seconds * 1000 + 20_000 });
-const report = (ms: number, mb: number) => console.info(`${expect.getState().currentTestName ?? "?"}: ${Math.round(ms)} ms, ${Math.round(mb)} MB`);
+const isolated = <T>(source: string, seconds: number) =>
+  runIsolated<T>(PRELUDE + source, { timeoutMs: seconds * 1000 + 20_000 });
+const report = (ms: number, mb: number) =>
+  console.info(`${expect.getState().currentTestName ?? "?"}: ${Math.round(ms)} ms, ${Math.round(mb)} MB`);
 
 describe("git sources (separate process)", () => {
   it("a ref or URL that git would read as an option, ext:: and other transports, and an insteadOf rewrite to ext:: never run a program (< 30 s, < 400 MB)", async () => {
@@ -296,7 +298,14 @@ export default async () => {
     report(run.wallMs, run.maxRssMb);
     expect(out.outside).toEqual([]);
     expect(out.loaded).toEqual(["linked"]);
-    expect(out.codes).toEqual(["URL_INDEX_INVALID", "URL_ARCHIVE_INVALID", "URL_ARCHIVE_INVALID", "URL_ARCHIVE_LINKS", "URL_ARCHIVE_INVALID", "HTTP_STATUS"]);
+    expect(out.codes).toEqual([
+      "URL_INDEX_INVALID",
+      "URL_ARCHIVE_INVALID",
+      "URL_ARCHIVE_INVALID",
+      "URL_ARCHIVE_LINKS",
+      "URL_ARCHIVE_INVALID",
+      "HTTP_STATUS",
+    ]);
     expect(out.cached.every((f) => f.endsWith("/linked/SKILL.md"))).toBe(true);
   });
 });

@@ -47,7 +47,13 @@ export default async () => {
   });
 
   it("recursion into execute_skill is bounded: a runner calling back stops at the cap; a model calling it gets an unknown-tool error (< 30 s, < 800 MB)", async () => {
-    const result = await runIsolated<{ depth: number; innermost: string; childTools: string[]; childResult: string; answer: string }>(
+    const result = await runIsolated<{
+      depth: number;
+      innermost: string;
+      childTools: string[];
+      childResult: string;
+      answer: string;
+    }>(
       `${PRELUDE}
 const { MockLanguageModelV3 } = need("ai/test");
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };

@@ -130,7 +130,13 @@ describe("adversarial: 1,000 nested folders", () => {
     nest(path.join(skillDir, "references"), "bottom.md", "bottom");
     writeFileSync(path.join(skillDir, "SKILL.md"), "---\nname: deep-tool\ndescription: d\n---\nx\n");
     try {
-      const result = await runIsolated<{ discovered: string[]; discoveryCodes: string[]; guidance: string[]; listed: number; validated: number }>(
+      const result = await runIsolated<{
+        discovered: string[];
+        discoveryCodes: string[];
+        guidance: string[];
+        listed: number;
+        validated: number;
+      }>(
         `
 import path from "node:path";
 import { discoverSkills, createSkillCache } from "@skillctx/core";
@@ -241,5 +247,6 @@ export default async () => {
 
 // The figures for the closing note: the time and memory each attack took, printed once after the file.
 afterAll(() => {
-  if (figures.length > 0) console.log(`walk: ${figures.map((f) => `${f.test}: ${f.wallMs} ms, ${f.maxRssMb} MB`).join("; ")}`);
+  if (figures.length > 0)
+    console.log(`walk: ${figures.map((f) => `${f.test}: ${f.wallMs} ms, ${f.maxRssMb} MB`).join("; ")}`);
 });

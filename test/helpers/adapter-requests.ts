@@ -27,11 +27,16 @@ export function useFakeProvider(): { start(entries?: ScriptEntry[]): Promise<Fak
  * A step as the engine makes one from `messages`: each attachment appended to a copy of its message as a
  * text part (the copy keeps the message's parts), and listed in `attachments`.
  */
-export function stepWith(messages: readonly Message[], attachments: Array<{ messageIndex: number; text: string }> = [], system = "sys"): ContextStep {
+export function stepWith(
+  messages: readonly Message[],
+  attachments: Array<{ messageIndex: number; text: string }> = [],
+  system = "sys",
+): ContextStep {
   const out = messages.slice();
   for (const { messageIndex, text } of attachments) {
     const message = out[messageIndex]!;
-    const parts = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : [...message.content];
+    const parts =
+      typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : [...message.content];
     out[messageIndex] = { ...message, content: [...parts, { type: "text", text }] };
   }
   return { system, messages: out, attachments, tools: [], activated: [], diagnostics: [] };

@@ -35,7 +35,14 @@ export const RESUMED_RUN: Turn[] = [{ call: "mcp__notes__echo", input: { text: "
 
 /** The tools offered with no skill loaded, and while notes is loaded (its allowed-tools: Read and its echo tool). */
 export const ALL_TOOLS = ["Read", "Write", "load_skill", "read_skill_resource", "run_skill_script", "unload_skill"];
-export const NOTES_TOOLS = ["Read", "load_skill", "read_skill_resource", "run_skill_script", "unload_skill", "mcp__notes__echo"];
+export const NOTES_TOOLS = [
+  "Read",
+  "load_skill",
+  "read_skill_resource",
+  "run_skill_script",
+  "unload_skill",
+  "mcp__notes__echo",
+];
 
 const NOTES_SKILL = `---
 name: notes
@@ -49,12 +56,22 @@ Call the notes server's echo tool with what to remember.
  * Each test gets a copy of fixtures/tools/skills plus: `tax-terms.md` (keyword "tax form"), `db-rules.md`
  * (path rule `src/db/**`) and the `notes` skill with a `.mcp.json` that starts the fixture MCP server.
  */
-export function useScenario(): ToolSkillsSuite & { context(log: string[], options?: Partial<AgentContextOptions>): Promise<AgentContext> } {
+export function useScenario(): ToolSkillsSuite & {
+  context(log: string[], options?: Partial<AgentContextOptions>): Promise<AgentContext>;
+} {
   const suite = useToolSkills({}, async (copy) => {
-    await put(copy.cwd, "tax-terms.md", `---\ndescription: Tax vocabulary.\ntriggers:\n  - tax form\n---\n${KEYWORD_TEXT}\n`);
+    await put(
+      copy.cwd,
+      "tax-terms.md",
+      `---\ndescription: Tax vocabulary.\ntriggers:\n  - tax form\n---\n${KEYWORD_TEXT}\n`,
+    );
     await put(copy.cwd, "db-rules.md", `---\npaths: src/db/**\n---\n${PATH_RULE_TEXT}\n`);
     await put(copy.skills, "notes/SKILL.md", NOTES_SKILL);
-    await put(copy.skills, "notes/.mcp.json", JSON.stringify({ mcpServers: { notes: { command: "node", args: [SERVER, "--name", "notes"] } } }));
+    await put(
+      copy.skills,
+      "notes/.mcp.json",
+      JSON.stringify({ mcpServers: { notes: { command: "node", args: [SERVER, "--name", "notes"] } } }),
+    );
   });
   return {
     get copy() {
@@ -62,7 +79,11 @@ export function useScenario(): ToolSkillsSuite & { context(log: string[], option
     },
     context: (log: string[], options: Partial<AgentContextOptions> = {}) =>
       suite.context({
-        skills: [suite.copy.skills, path.join(suite.copy.cwd, "tax-terms.md"), path.join(suite.copy.cwd, "db-rules.md")],
+        skills: [
+          suite.copy.skills,
+          path.join(suite.copy.cwd, "tax-terms.md"),
+          path.join(suite.copy.cwd, "db-rules.md"),
+        ],
         systemPrompt: HOST_PROMPT,
         tools: hostTools(log),
         ...options,
@@ -72,10 +93,25 @@ export function useScenario(): ToolSkillsSuite & { context(log: string[], option
 
 /** Read and Write host tools that log their calls. */
 export function hostTools(log: string[]): HostTool[] {
-  const schema = { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false };
+  const schema = {
+    type: "object",
+    properties: { path: { type: "string" } },
+    required: ["path"],
+    additionalProperties: false,
+  };
   return [
-    { name: "Read", description: "Read a file", inputSchema: schema, execute: async (args) => (log.push(`Read ${JSON.stringify(args)}`), SCHEMA_TEXT) },
-    { name: "Write", description: "Write a file", inputSchema: schema, execute: async (args) => (log.push(`Write ${JSON.stringify(args)}`), "written") },
+    {
+      name: "Read",
+      description: "Read a file",
+      inputSchema: schema,
+      execute: async (args) => (log.push(`Read ${JSON.stringify(args)}`), SCHEMA_TEXT),
+    },
+    {
+      name: "Write",
+      description: "Write a file",
+      inputSchema: schema,
+      execute: async (args) => (log.push(`Write ${JSON.stringify(args)}`), "written"),
+    },
   ];
 }
 

@@ -62,7 +62,11 @@ export interface CliChild {
 /** Starts the built CLI without waiting for it (for Ctrl-C and closed-pipe tests); both streams are collected. */
 export function startCli(args: string[], options: CliOptions): CliChild {
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: childEnv(options.home), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: childEnv(options.home),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   let err = "";
   child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));

@@ -56,16 +56,28 @@ export async function startFakeProvider(entries: ScriptEntry[] = []): Promise<Fa
   const requests: RecordedRequest[] = [];
   let counter = 0;
   const server: Server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => reply(response, 500, { error: { message: String(error) } }));
+    void handle(request, response).catch((error: unknown) =>
+      reply(response, 500, { error: { message: String(error) } }),
+    );
   });
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const raw = await readBody(request);
     const path = request.url ?? "";
-    const api: ProviderApi | undefined = path.endsWith("/chat/completions") ? "chat" : path.endsWith("/responses") ? "responses" : path.endsWith("/messages") ? "anthropic" : undefined;
-    if (api === undefined || request.method !== "POST") return reply(response, 404, { error: { message: `no route for ${request.method} ${path}` } });
+    const api: ProviderApi | undefined = path.endsWith("/chat/completions")
+      ? "chat"
+      : path.endsWith("/responses")
+        ? "responses"
+        : path.endsWith("/messages")
+          ? "anthropic"
+          : undefined;
+    if (api === undefined || request.method !== "POST")
+      return reply(response, 404, { error: { message: `no route for ${request.method} ${path}` } });
     requests.push({ api, path, raw, body: JSON.parse(raw) as Record<string, unknown> });
     const entry = queue.shift();
-    if (entry === undefined) return reply(response, 500, { error: { type: "script_ended", message: `the script has no answer for request ${requests.length}` } });
+    if (entry === undefined)
+      return reply(response, 500, {
+        error: { type: "script_ended", message: `the script has no answer for request ${requests.length}` },
+      });
     if ("raw" in entry) {
       response.writeHead(entry.status ?? 200, { "content-type": entry.contentType ?? "application/json" });
       response.end(entry.raw);
@@ -74,7 +86,15 @@ export async function startFakeProvider(entries: ScriptEntry[] = []): Promise<Fa
     if ("body" in entry) return reply(response, 200, entry.body);
     counter++;
     const model = String(requests.at(-1)!.body.model ?? "fake-model");
-    reply(response, 200, api === "chat" ? chatBody(entry, model, counter) : api === "responses" ? responsesBody(entry, model, counter) : anthropicBody(entry, model, counter));
+    reply(
+      response,
+      200,
+      api === "chat"
+        ? chatBody(entry, model, counter)
+        : api === "responses"
+          ? responsesBody(entry, model, counter)
+          : anthropicBody(entry, model, counter),
+    );
   }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -105,7 +125,11 @@ function chatBody(turn: ScriptedTurn, model: string, n: number): unknown {
   const calls = turn.calls ?? [];
   const message: Record<string, unknown> = { role: "assistant", content: turn.text ?? null, refusal: null };
   if (calls.length > 0) {
-    message.tool_calls = calls.map((call, i) => ({ id: callId(n, i, call.id, "call_"), type: "function", function: { name: call.name, arguments: argumentsOf(call) } }));
+    message.tool_calls = calls.map((call, i) => ({
+      id: callId(n, i, call.id, "call_"),
+      type: "function",
+      function: { name: call.name, arguments: argumentsOf(call) },
+    }));
   }
   return {
     id: `chatcmpl-${n}`,
@@ -120,10 +144,23 @@ function chatBody(turn: ScriptedTurn, model: string, n: number): unknown {
 function responsesBody(turn: ScriptedTurn, model: string, n: number): unknown {
   const output: unknown[] = [];
   if (turn.text !== undefined) {
-    output.push({ type: "message", id: `msg_${n}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: turn.text, annotations: [] }] });
+    output.push({
+      type: "message",
+      id: `msg_${n}`,
+      status: "completed",
+      role: "assistant",
+      content: [{ type: "output_text", text: turn.text, annotations: [] }],
+    });
   }
   (turn.calls ?? []).forEach((call, i) =>
-    output.push({ type: "function_call", id: `fc_${n}_${i}`, call_id: callId(n, i, call.id, "call_"), name: call.name, arguments: argumentsOf(call), status: "completed" }),
+    output.push({
+      type: "function_call",
+      id: `fc_${n}_${i}`,
+      call_id: callId(n, i, call.id, "call_"),
+      name: call.name,
+      arguments: argumentsOf(call),
+      status: "completed",
+    }),
   );
   return {
     id: `resp_${n}`,
@@ -135,7 +172,13 @@ function responsesBody(turn: ScriptedTurn, model: string, n: number): unknown {
     parallel_tool_calls: true,
     tool_choice: "auto",
     tools: [],
-    usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    usage: {
+      input_tokens: 10,
+      output_tokens: 5,
+      total_tokens: 15,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    },
   };
 }
 
@@ -143,7 +186,12 @@ function anthropicBody(turn: ScriptedTurn, model: string, n: number): unknown {
   const content: unknown[] = [];
   if (turn.text !== undefined) content.push({ type: "text", text: turn.text, citations: null });
   (turn.calls ?? []).forEach((call, i) =>
-    content.push({ type: "tool_use", id: callId(n, i, call.id, "toolu_"), name: call.name, input: call.arguments === undefined ? (call.input ?? {}) : call.arguments }),
+    content.push({
+      type: "tool_use",
+      id: callId(n, i, call.id, "toolu_"),
+      name: call.name,
+      input: call.arguments === undefined ? (call.input ?? {}) : call.arguments,
+    }),
   );
   return {
     id: `msg_${n}`,
@@ -170,5 +218,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 /** The turns of a scripted session (`{ call, input }` or `{ text }`, as test/helpers/agent-scenario.ts writes them) as script entries. */
 export function scriptOf(turns: ReadonlyArray<{ call: string; input: unknown } | { text: string }>): ScriptedTurn[] {
-  return turns.map((turn) => ("text" in turn ? { text: turn.text } : { calls: [{ name: turn.call, input: turn.input }] }));
+  return turns.map((turn) =>
+    "text" in turn ? { text: turn.text } : { calls: [{ name: turn.call, input: turn.input }] },
+  );
 }

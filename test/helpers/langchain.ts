@@ -32,11 +32,18 @@ export function recordingModel() {
   const recorded = (): RecordedCall[] =>
     model.calls.map((call, i) => ({
       messages: call.messages.map((message) => {
-        const loose = message as unknown as { type: string; content: unknown; tool_call_id?: string; status?: string; tool_calls?: Array<{ name: string; args: unknown }> };
+        const loose = message as unknown as {
+          type: string;
+          content: unknown;
+          tool_call_id?: string;
+          status?: string;
+          tool_calls?: Array<{ name: string; args: unknown }>;
+        };
         const out: RecordedCall["messages"][number] = { type: loose.type, content: loose.content };
         if (loose.tool_call_id !== undefined) out.tool_call_id = loose.tool_call_id;
         if (loose.type === "tool" && loose.status !== undefined) out.status = loose.status;
-        if (loose.tool_calls !== undefined && loose.tool_calls.length > 0) out.tool_calls = loose.tool_calls.map((c) => ({ name: c.name, args: c.args }));
+        if (loose.tool_calls !== undefined && loose.tool_calls.length > 0)
+          out.tool_calls = loose.tool_calls.map((c) => ({ name: c.name, args: c.args }));
         return out;
       }),
       tools: bound[i] ?? [],

@@ -12,7 +12,12 @@ class AsyncLocalContextManager implements ContextManager {
   active(): Context {
     return this.storage.getStore() ?? ROOT_CONTEXT;
   }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     return this.storage.run(ctx, () => fn.call(thisArg, ...args));
   }
   bind<T>(_ctx: Context, target: T): T {
@@ -44,7 +49,9 @@ export function useInMemoryTracing(): { spans(): ReadableSpan[]; register(option
       exporter = new InMemorySpanExporter();
       const provider = new BasicTracerProvider({
         spanProcessors: [new SimpleSpanProcessor(exporter)],
-        ...(options.sampled === false && { sampler: { shouldSample: () => ({ decision: 0 }), toString: () => "never" } }),
+        ...(options.sampled === false && {
+          sampler: { shouldSample: () => ({ decision: 0 }), toString: () => "never" },
+        }),
       });
       context.setGlobalContextManager(new AsyncLocalContextManager());
       trace.setGlobalTracerProvider(provider);

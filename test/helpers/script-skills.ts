@@ -14,8 +14,17 @@ export function recordingSink(): EventSink & { events: SkillctxEvent[] } {
 }
 
 /** Writes `<root>/<name>/SKILL.md` and `files` (relative to the skill folder), then loads the skill with `scope`. */
-export async function scriptSkill(root: string, name: string, files: Record<string, string>, scope: "user" | "project" = "user"): Promise<Skill> {
-  await put(root, `${name}/SKILL.md`, `---\nname: ${name}\ndescription: Test skill ${name} with Python scripts.\n---\nUse the scripts.\n`);
+export async function scriptSkill(
+  root: string,
+  name: string,
+  files: Record<string, string>,
+  scope: "user" | "project" = "user",
+): Promise<Skill> {
+  await put(
+    root,
+    `${name}/SKILL.md`,
+    `---\nname: ${name}\ndescription: Test skill ${name} with Python scripts.\n---\nUse the scripts.\n`,
+  );
   for (const [relative, text] of Object.entries(files)) await put(root, `${name}/${relative}`, text);
   const loaded = await loadSkills([root], { scope });
   const skill = loaded.skills.find((s) => s.name === name);

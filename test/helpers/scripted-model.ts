@@ -13,7 +13,10 @@ type GenerateResult = Awaited<ReturnType<InstanceType<typeof MockLanguageModelV3
 /** One answer of a scripted model: text, or tool calls (`[name, input]`). */
 export type ScriptTurn = { text: string } | { calls: [string, unknown][] };
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
 
 /**
  * A model answering with `script` in order (a function: computed per call). `hold` makes a call wait
@@ -37,9 +40,20 @@ export function scriptedModel(
           signal.addEventListener("abort", () => reject(signal.reason), { once: true });
         });
       }
-      if ("text" in turn) return { content: [{ type: "text", text: turn.text }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+      if ("text" in turn)
+        return {
+          content: [{ type: "text", text: turn.text }],
+          finishReason: { unified: "stop", raw: "stop" },
+          usage,
+          warnings: [],
+        };
       return {
-        content: turn.calls.map(([toolName, input], i) => ({ type: "tool-call" as const, toolCallId: `${prefix}${n}-${i}`, toolName, input: JSON.stringify(input) })),
+        content: turn.calls.map(([toolName, input], i) => ({
+          type: "tool-call" as const,
+          toolCallId: `${prefix}${n}-${i}`,
+          toolName,
+          input: JSON.stringify(input),
+        })),
         finishReason: { unified: "tool-calls", raw: "tool_calls" },
         usage,
         warnings: [],
@@ -60,7 +74,9 @@ export const systemOf = (options: CallOptions): string => {
 
 /** The text of the user messages of a call, in order. */
 export const userTexts = (options: CallOptions): string[] =>
-  options.prompt.filter((m) => m.role === "user").map((m) => (m.content as { type: string; text?: string }[]).map((p) => p.text ?? "").join(""));
+  options.prompt
+    .filter((m) => m.role === "user")
+    .map((m) => (m.content as { type: string; text?: string }[]).map((p) => p.text ?? "").join(""));
 
 /** Every tool result a call was sent: name, output type and text. */
 export function toolResults(options: CallOptions): { toolName: string; type: string; value: string }[] {
@@ -68,5 +84,9 @@ export function toolResults(options: CallOptions): { toolName: string; type: str
     .filter((m) => m.role === "tool")
     .flatMap((m) => m.content as { type: string; toolName: string; output: { type: string; value?: unknown } }[])
     .filter((p) => p.type === "tool-result")
-    .map((p) => ({ toolName: p.toolName, type: p.output.type, value: typeof p.output.value === "string" ? p.output.value : JSON.stringify(p.output.value) }));
+    .map((p) => ({
+      toolName: p.toolName,
+      type: p.output.type,
+      value: typeof p.output.value === "string" ? p.output.value : JSON.stringify(p.output.value),
+    }));
 }

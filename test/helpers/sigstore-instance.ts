@@ -27,7 +27,10 @@ export async function startSigstoreInstance(): Promise<SigstoreInstance> {
   const keyPair = () => generateKeyPairSync("ec", { namedCurve: "P-256" });
   const ctLog = await initializeCTLog(keyPair());
   const ca = await initializeCA(keyPair(), ctLog);
-  const handlers = new Map<string, (body: string) => Promise<{ statusCode: number; response: string | ArrayBufferView; contentType?: string }>>();
+  const handlers = new Map<
+    string,
+    (body: string) => Promise<{ statusCode: number; response: string | ArrayBufferView; contentType?: string }>
+  >();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -40,7 +43,11 @@ export async function startSigstoreInstance(): Promise<SigstoreInstance> {
       handler(Buffer.concat(chunks).toString("utf8")).then(
         ({ statusCode, response, contentType }) => {
           res.writeHead(statusCode, { "content-type": contentType ?? "text/plain" });
-          res.end(typeof response === "string" ? response : Buffer.from(response.buffer, response.byteOffset, response.byteLength));
+          res.end(
+            typeof response === "string"
+              ? response
+              : Buffer.from(response.buffer, response.byteOffset, response.byteLength),
+          );
         },
         (error: unknown) => res.writeHead(500).end(String(error)),
       );
@@ -51,23 +58,39 @@ export async function startSigstoreInstance(): Promise<SigstoreInstance> {
   const tlog = await initializeTLog(url, keyPair());
   for (const handler of [fulcioHandler(ca), rekorHandler(tlog)]) handlers.set(handler.path, handler.fn);
 
-  const b64 = (bytes: ArrayBufferView | Buffer) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  const b64 = (bytes: ArrayBufferView | Buffer) =>
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
   const trustedRoot = {
     mediaType: "application/vnd.dev.sigstore.trustedroot+json;version=0.1",
     tlogs: [
       {
         baseUrl: url,
         hashAlgorithm: "SHA2_256",
-        publicKey: { rawBytes: b64(tlog.publicKey), keyDetails: "PKIX_ECDSA_P256_SHA_256", validFor: { start: LONG_AGO } },
+        publicKey: {
+          rawBytes: b64(tlog.publicKey),
+          keyDetails: "PKIX_ECDSA_P256_SHA_256",
+          validFor: { start: LONG_AGO },
+        },
         logId: { keyId: createHash("sha256").update(tlog.publicKey).digest("base64") },
       },
     ],
-    certificateAuthorities: [{ subject: { organization: "test", commonName: "test" }, uri: url, certChain: { certificates: [{ rawBytes: b64(ca.rootCertificate) }] }, validFor: { start: LONG_AGO } }],
+    certificateAuthorities: [
+      {
+        subject: { organization: "test", commonName: "test" },
+        uri: url,
+        certChain: { certificates: [{ rawBytes: b64(ca.rootCertificate) }] },
+        validFor: { start: LONG_AGO },
+      },
+    ],
     ctlogs: [
       {
         baseUrl: url,
         hashAlgorithm: "SHA2_256",
-        publicKey: { rawBytes: b64(ctLog.publicKey), keyDetails: "PKIX_ECDSA_P256_SHA_256", validFor: { start: LONG_AGO } },
+        publicKey: {
+          rawBytes: b64(ctLog.publicKey),
+          keyDetails: "PKIX_ECDSA_P256_SHA_256",
+          validFor: { start: LONG_AGO },
+        },
         logId: { keyId: b64(ctLog.logID) },
       },
     ],
@@ -78,9 +101,17 @@ export async function startSigstoreInstance(): Promise<SigstoreInstance> {
     url,
     trustedRoot,
     async sign(message, identity) {
-      const token = fakeToken({ iss: identity.issuer, sub: identity.subject, email: identity.subject, email_verified: true });
+      const token = fakeToken({
+        iss: identity.issuer,
+        sub: identity.subject,
+        email: identity.subject,
+        email_verified: true,
+      });
       const signer = new FulcioSigner({ fulcioBaseURL: url, identityProvider: { getToken: async () => token } });
-      const builder = new MessageSignatureBundleBuilder({ signer, witnesses: [new RekorWitness({ rekorBaseURL: url })] });
+      const builder = new MessageSignatureBundleBuilder({
+        signer,
+        witnesses: [new RekorWitness({ rekorBaseURL: url })],
+      });
       return bundleToJSON(await builder.create({ data: Buffer.from(message, "utf8") }));
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -88,7 +119,11 @@ export async function startSigstoreInstance(): Promise<SigstoreInstance> {
 }
 
 /** Signs the folder digest of `dir` (the bundle file left out) and writes the bundle into it; returns the digest. */
-export async function signSkillFolder(instance: SigstoreInstance, dir: string, identity: { issuer: string; subject: string }): Promise<string> {
+export async function signSkillFolder(
+  instance: SigstoreInstance,
+  dir: string,
+  identity: { issuer: string; subject: string },
+): Promise<string> {
   const listing = await listSkillFiles(dir, { skip: (relative) => relative === SIGNATURE_BUNDLE_FILE });
   const bundle = await instance.sign(listing.digest, identity);
   await writeFile(path.join(dir, SIGNATURE_BUNDLE_FILE), JSON.stringify(bundle));

@@ -5,7 +5,9 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** One route of a test site: a body (with optional status and headers) or a handler. */
-export type Route = { status?: number; headers?: Record<string, string>; body: string | Buffer } | ((req: IncomingMessage, res: ServerResponse) => void);
+export type Route =
+  | { status?: number; headers?: Record<string, string>; body: string | Buffer }
+  | ((req: IncomingMessage, res: ServerResponse) => void);
 
 /** A node:http server on 127.0.0.1 serving `routes` (path → route); `close()` stops it. */
 export interface SkillSite {
@@ -51,10 +53,18 @@ export function sha256(bytes: string | Buffer): string {
 }
 
 /** An index (v0.2.0) listing `entries`; each digest computed from the given bytes unless given. */
-export function indexOf(entries: { name: string; type?: string; url: string; bytes?: string | Buffer; digest?: string }[]): string {
+export function indexOf(
+  entries: { name: string; type?: string; url: string; bytes?: string | Buffer; digest?: string }[],
+): string {
   return JSON.stringify({
     $schema: SCHEMA,
-    skills: entries.map((e) => ({ name: e.name, type: e.type ?? "skill-md", description: `The ${e.name} skill.`, url: e.url, digest: e.digest ?? sha256(e.bytes ?? "") })),
+    skills: entries.map((e) => ({
+      name: e.name,
+      type: e.type ?? "skill-md",
+      description: `The ${e.name} skill.`,
+      url: e.url,
+      digest: e.digest ?? sha256(e.bytes ?? ""),
+    })),
   });
 }
 

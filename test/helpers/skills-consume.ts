@@ -16,7 +16,11 @@ const SERVE_SKILLS = path.join(here, "serve-skills.mts");
 
 /** An `mcp` config (as in `.mcp.json`) that runs skillctx's createSkillServer over stdio for `cwd`. */
 export function skillctxServerConfig(cwd: string): Record<string, unknown> {
-  return { command: process.execPath, args: ["--import", tsx, SERVE_SKILLS, cwd], env: { TSX_TSCONFIG_PATH: TSCONFIG } };
+  return {
+    command: process.execPath,
+    args: ["--import", tsx, SERVE_SKILLS, cwd],
+    env: { TSX_TSCONFIG_PATH: TSCONFIG },
+  };
 }
 
 /** An `mcp` config that runs the fixture server over stdio. */
@@ -28,10 +32,16 @@ export function fixtureServerConfig(dir: string, mode = "ok", extra: string[] = 
 export type HttpServerProcess = Awaited<ReturnType<typeof startHttpFixture>>;
 
 /** Starts skillctx's server (`kind: "skillctx"`) or the fixture over HTTP and waits for its URL. */
-export async function startHttpServer(kind: "skillctx" | "fixture", dir: string, mode = "ok"): Promise<HttpServerProcess> {
+export async function startHttpServer(
+  kind: "skillctx" | "fixture",
+  dir: string,
+  mode = "ok",
+): Promise<HttpServerProcess> {
   // The child inherits this variable: tsx resolves the package sources as vitest does.
   process.env["TSX_TSCONFIG_PATH"] ??= TSCONFIG;
-  return kind === "skillctx" ? startHttpFixture(SERVE_SKILLS, [dir, "--http"], ["--import", tsx]) : startHttpFixture(FIXTURE_SERVER, ["--dir", dir, "--mode", mode, "--http"]);
+  return kind === "skillctx"
+    ? startHttpFixture(SERVE_SKILLS, [dir, "--http"], ["--import", tsx])
+    : startHttpFixture(FIXTURE_SERVER, ["--dir", dir, "--mode", mode, "--http"]);
 }
 
 /** A skill folder's SKILL.md text. */

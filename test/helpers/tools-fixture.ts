@@ -29,7 +29,9 @@ export async function copyToolSkills(): Promise<SkillsCopy> {
 }
 
 // `ai` and `@openai/agents` are dev dependencies of packages/skillctx, not of the root: load them from there.
-const requireFromSkillctx = createRequire(fileURLToPath(new URL("../../packages/skillctx/package.json", import.meta.url)));
+const requireFromSkillctx = createRequire(
+  fileURLToPath(new URL("../../packages/skillctx/package.json", import.meta.url)),
+);
 
 /** A module installed for packages/skillctx (`ai`, `ai/test`, `@openai/agents`). */
 export function skillctxDependency<T>(specifier: string): T {
@@ -69,7 +71,13 @@ export function useToolSkills(
     },
     async context(options = {}) {
       const copy = this.copy;
-      const ctx = await AgentContext.create({ cwd: copy.cwd, skills: [copy.skills], guidance: false, ...defaults, ...options });
+      const ctx = await AgentContext.create({
+        cwd: copy.cwd,
+        skills: [copy.skills],
+        guidance: false,
+        ...defaults,
+        ...options,
+      });
       contexts.push(ctx);
       return ctx;
     },

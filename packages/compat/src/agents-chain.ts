@@ -17,7 +17,12 @@ const MIN_CUT_ROOM = 256;
  * `AGENTS_MD_CAP` warning says what happened. Other guidance is not counted. Returns the skills in the
  * same order, without the ones left out.
  */
-export function capAgentsChain(skills: readonly Skill[], maxBytes: number, root: string, diagnostics: Diagnostic[]): Skill[] {
+export function capAgentsChain(
+  skills: readonly Skill[],
+  maxBytes: number,
+  root: string,
+  diagnostics: Diagnostic[],
+): Skill[] {
   let left = Math.max(0, Math.floor(maxBytes));
   const dropped: string[] = [];
   let cut: string | undefined;
@@ -38,7 +43,8 @@ export function capAgentsChain(skills: readonly Skill[], maxBytes: number, root:
       const capped = capText(
         skill.content,
         left,
-        (kept, total) => `[skillctx: the AGENTS.md chain is capped at ${maxBytes} bytes (Codex's project_doc_max_bytes); ${label} is cut after ${kept} of its ${total} bytes.]`,
+        (kept, total) =>
+          `[skillctx: the AGENTS.md chain is capped at ${maxBytes} bytes (Codex's project_doc_max_bytes); ${label} is cut after ${kept} of its ${total} bytes.]`,
       );
       out.push({ ...skill, content: capped.text, metadata: { ...skill.metadata, truncated: "true" } });
       cut = label;
@@ -51,10 +57,18 @@ export function capAgentsChain(skills: readonly Skill[], maxBytes: number, root:
   if (cut !== undefined || dropped.length > 0) {
     const parts = [
       ...(cut === undefined ? [] : [`${cut} was cut`]),
-      ...(dropped.length === 0 ? [] : [`left out: ${dropped.slice(0, 10).join(", ")}${dropped.length > 10 ? ` and ${dropped.length - 10} more` : ""}`]),
+      ...(dropped.length === 0
+        ? []
+        : [
+            `left out: ${dropped.slice(0, 10).join(", ")}${dropped.length > 10 ? ` and ${dropped.length - 10} more` : ""}`,
+          ]),
     ];
     diagnostics.push(
-      diagnostic("AGENTS_MD_CAP", "warning", `the AGENTS.md chain is over projectDocMaxBytes (${maxBytes} bytes, as Codex caps it): ${parts.join("; ")}`),
+      diagnostic(
+        "AGENTS_MD_CAP",
+        "warning",
+        `the AGENTS.md chain is over projectDocMaxBytes (${maxBytes} bytes, as Codex caps it): ${parts.join("; ")}`,
+      ),
     );
   }
   return out;

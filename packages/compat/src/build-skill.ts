@@ -73,7 +73,11 @@ export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promi
     text = read;
     if (candidate.spec.imports) {
       // A user file's imports stay in its own folder tree (the home folder), as the repository's stay in the repository.
-      const home = user ? await realpath(path.resolve(ctx.homeDir ?? os.homedir())).catch(() => path.resolve(ctx.homeDir ?? os.homedir())) : undefined;
+      const home = user
+        ? await realpath(path.resolve(ctx.homeDir ?? os.homedir())).catch(() =>
+            path.resolve(ctx.homeDir ?? os.homedir()),
+          )
+        : undefined;
       const expanded = await expandImports(text, candidate.file, {
         repoRoot: home ?? ctx.realRoot,
         displayRoot: home ?? ctx.root,
@@ -97,7 +101,10 @@ export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promi
 
   const nested = candidate.place.type === "nested";
   metadata["activation"] = nested ? "path" : "always";
-  const trigger: Trigger = candidate.place.type === "nested" ? { type: "path", globs: [folderGlob(candidate.place.down)] } : { type: "always" };
+  const trigger: Trigger =
+    candidate.place.type === "nested"
+      ? { type: "path", globs: [folderGlob(candidate.place.down)] }
+      : { type: "always" };
   const skill: Skill = {
     name,
     content: text,
@@ -106,7 +113,8 @@ export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promi
     trigger,
     metadata,
   };
-  if (candidate.place.type === "nested") skill.description = `Guidance for files under ${candidate.place.down}/ (${label})`;
+  if (candidate.place.type === "nested")
+    skill.description = `Guidance for files under ${candidate.place.down}/ (${label})`;
   return { skill, diagnostics };
 }
 
@@ -147,7 +155,12 @@ async function buildRule(candidate: Extract<Candidate, { type: "rule" }>, ctx: B
   const skill: Skill = {
     name: guidanceName(candidate.kind, candidate.folder, candidate.rule),
     content: header.body,
-    source: { kind: "compat", path: candidate.file, format: SKILL_FORMATS[candidate.kind], scope: user ? "user" : "project" },
+    source: {
+      kind: "compat",
+      path: candidate.file,
+      format: SKILL_FORMATS[candidate.kind],
+      scope: user ? "user" : "project",
+    },
     dir: path.dirname(candidate.file),
     trigger: decided.trigger,
     metadata,
@@ -164,7 +177,12 @@ function autoDescription(trigger: Trigger, label: string): string | undefined {
   return `Rule for files matching ${trigger.globs.join(", ")} (${label})`;
 }
 
-async function readOne(file: string, ctx: BuildContext, diagnostics: Diagnostic[], user = false): Promise<string | undefined> {
+async function readOne(
+  file: string,
+  ctx: BuildContext,
+  diagnostics: Diagnostic[],
+  user = false,
+): Promise<string | undefined> {
   const label = displayPath(file, ctx.root);
   // Containment again at the read: the file may have changed since it was listed and checked. The
   // user's own files (home folder) may follow symlinks: the user put them there.
@@ -174,6 +192,7 @@ async function readOne(file: string, ctx: BuildContext, diagnostics: Diagnostic[
     if (read.diagnostic !== undefined) diagnostics.push(read.diagnostic);
     return undefined;
   }
-  if (read.truncated !== undefined) diagnostics.push(truncationDiagnostic(file, label, read.truncated.size, read.truncated.kept, ctx.maxBytes));
+  if (read.truncated !== undefined)
+    diagnostics.push(truncationDiagnostic(file, label, read.truncated.size, read.truncated.kept, ctx.maxBytes));
   return read.text;
 }

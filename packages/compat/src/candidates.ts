@@ -62,7 +62,12 @@ export interface ScanOptions {
 const RULE_MAX_DEPTH = 8;
 
 /** Every guidance source in one level folder: the single-file kinds, `.clinerules`, Copilot and Cursor rules. */
-export async function scanLevel(dir: string, folder: string, place: Placement, options: ScanOptions = {}): Promise<Candidate[]> {
+export async function scanLevel(
+  dir: string,
+  folder: string,
+  place: Placement,
+  options: ScanOptions = {},
+): Promise<Candidate[]> {
   const entries = await listEntries(dir);
   const out: Candidate[] = [];
   const byLower = groupByLower(entries);
@@ -74,13 +79,27 @@ export async function scanLevel(dir: string, folder: string, place: Placement, o
       if (entry?.isDir === true) {
         const clineDir = path.join(dir, entry.name);
         const files = await listRuleFiles(clineDir, ".md", options);
-        if (files.length > 0) out.push({ type: "clinerules-dir", dir: clineDir, files: files.map((f) => path.join(clineDir, f)), folder, place });
+        if (files.length > 0)
+          out.push({
+            type: "clinerules-dir",
+            dir: clineDir,
+            files: files.map((f) => path.join(clineDir, f)),
+            folder,
+            place,
+          });
         continue;
       }
     }
     const found = await skipEmptyOverride(dir, pickFile(spec, byLower));
     if (found !== undefined) {
-      out.push({ type: "file", spec, file: path.join(dir, found.winner), folder, place, shadowed: found.shadowed.map((n) => path.join(dir, n)) });
+      out.push({
+        type: "file",
+        spec,
+        file: path.join(dir, found.winner),
+        folder,
+        place,
+        shadowed: found.shadowed.map((n) => path.join(dir, n)),
+      });
     }
   }
 
@@ -91,16 +110,28 @@ export async function scanLevel(dir: string, folder: string, place: Placement, o
     const spec = FILE_KINDS.find((k) => k.kind === "claude-dir");
     const memory = (claudeEntries.get("claude.md") ?? []).filter((e) => e.isFile);
     if (spec !== undefined && memory[0] !== undefined) {
-      out.push({ type: "file", spec, file: path.join(claude, memory[0].name), folder, place, shadowed: memory.slice(1).map((e) => path.join(claude, e.name)) });
+      out.push({
+        type: "file",
+        spec,
+        file: path.join(claude, memory[0].name),
+        folder,
+        place,
+        shadowed: memory.slice(1).map((e) => path.join(claude, e.name)),
+      });
     }
     const rules = await subfolder(claude, claudeEntries, CLAUDE_RULES_DIR[1]);
-    if (rules !== undefined) out.push(...(await ruleCandidates(rules, "claude-rules", MD_SUFFIX, folder, place, options)));
+    if (rules !== undefined)
+      out.push(...(await ruleCandidates(rules, "claude-rules", MD_SUFFIX, folder, place, options)));
   }
 
   // Windsurf: .windsurf/rules/**/*.md with their trigger frontmatter.
   const windsurf = await subfolder(dir, byLower, WINDSURF_RULES_DIR[0]);
-  const windsurfRules = windsurf === undefined ? undefined : await subfolder(windsurf, groupByLower(await listEntries(windsurf)), WINDSURF_RULES_DIR[1]);
-  if (windsurfRules !== undefined) out.push(...(await ruleCandidates(windsurfRules, "windsurf", MD_SUFFIX, folder, place, options)));
+  const windsurfRules =
+    windsurf === undefined
+      ? undefined
+      : await subfolder(windsurf, groupByLower(await listEntries(windsurf)), WINDSURF_RULES_DIR[1]);
+  if (windsurfRules !== undefined)
+    out.push(...(await ruleCandidates(windsurfRules, "windsurf", MD_SUFFIX, folder, place, options)));
 
   const github = await subfolder(dir, byLower, COPILOT_RULES_DIR[0]);
   if (github !== undefined) {
@@ -120,16 +151,33 @@ export async function scanLevel(dir: string, folder: string, place: Placement, o
     const rulesDir = await subfolder(github, githubEntries, COPILOT_RULES_DIR[1]);
     if (rulesDir !== undefined) {
       for (const rel of await listRuleFiles(rulesDir, COPILOT_RULE_SUFFIX, options)) {
-        out.push({ type: "rule", kind: "copilot", file: path.join(rulesDir, rel), rule: rel.slice(0, -COPILOT_RULE_SUFFIX.length), folder, place });
+        out.push({
+          type: "rule",
+          kind: "copilot",
+          file: path.join(rulesDir, rel),
+          rule: rel.slice(0, -COPILOT_RULE_SUFFIX.length),
+          folder,
+          place,
+        });
       }
     }
   }
 
   const cursor = await subfolder(dir, byLower, CURSOR_RULES_DIR[0]);
-  const cursorRules = cursor === undefined ? undefined : await subfolder(cursor, groupByLower(await listEntries(cursor)), CURSOR_RULES_DIR[1]);
+  const cursorRules =
+    cursor === undefined
+      ? undefined
+      : await subfolder(cursor, groupByLower(await listEntries(cursor)), CURSOR_RULES_DIR[1]);
   if (cursorRules !== undefined) {
     for (const rel of await listRuleFiles(cursorRules, CURSOR_RULE_SUFFIX, options)) {
-      out.push({ type: "rule", kind: "cursor", file: path.join(cursorRules, rel), rule: rel.slice(0, -CURSOR_RULE_SUFFIX.length), folder, place });
+      out.push({
+        type: "rule",
+        kind: "cursor",
+        file: path.join(cursorRules, rel),
+        rule: rel.slice(0, -CURSOR_RULE_SUFFIX.length),
+        folder,
+        place,
+      });
     }
   }
   return out;
@@ -149,26 +197,62 @@ export async function scanUser(home: string, up: string, options: ScanOptions = 
   const claudeSpec = FILE_KINDS.find((k) => k.kind === "claude")!;
   const memory = (claudeEntries.get("claude.md") ?? []).filter((e) => e.isFile);
   if (memory[0] !== undefined) {
-    out.push({ type: "file", spec: claudeSpec, file: path.join(claudeDir, memory[0].name), folder: USER_FOLDER, place, shadowed: [], user: true });
+    out.push({
+      type: "file",
+      spec: claudeSpec,
+      file: path.join(claudeDir, memory[0].name),
+      folder: USER_FOLDER,
+      place,
+      shadowed: [],
+      user: true,
+    });
   }
   const rules = await subfolder(claudeDir, claudeEntries, CLAUDE_RULES_DIR[1]);
   if (rules !== undefined) {
-    for (const rule of await ruleCandidates(rules, "claude-rules", MD_SUFFIX, USER_FOLDER, place, { ...options, containRoot: undefined })) {
+    for (const rule of await ruleCandidates(rules, "claude-rules", MD_SUFFIX, USER_FOLDER, place, {
+      ...options,
+      containRoot: undefined,
+    })) {
       out.push({ ...rule, user: true } as Candidate);
     }
   }
   const codexDir = path.join(home, ".codex");
   const agentsSpec = FILE_KINDS.find((k) => k.kind === "agents")!;
-  const codex = await skipEmptyOverride(codexDir, pickFile({ ...agentsSpec, names: ["agents.override.md", "agents.md"] }, groupByLower(await listEntries(codexDir))));
+  const codex = await skipEmptyOverride(
+    codexDir,
+    pickFile({ ...agentsSpec, names: ["agents.override.md", "agents.md"] }, groupByLower(await listEntries(codexDir))),
+  );
   if (codex !== undefined) {
-    out.push({ type: "file", spec: agentsSpec, file: path.join(codexDir, codex.winner), folder: USER_FOLDER, place, shadowed: [], user: true });
+    out.push({
+      type: "file",
+      spec: agentsSpec,
+      file: path.join(codexDir, codex.winner),
+      folder: USER_FOLDER,
+      place,
+      shadowed: [],
+      user: true,
+    });
   }
   return out;
 }
 
-async function ruleCandidates(dir: string, kind: RuleKind, suffix: string, folder: string, place: Placement, options: ScanOptions): Promise<Candidate[]> {
+async function ruleCandidates(
+  dir: string,
+  kind: RuleKind,
+  suffix: string,
+  folder: string,
+  place: Placement,
+  options: ScanOptions,
+): Promise<Candidate[]> {
   const found = await listRuleFiles(dir, suffix, options);
-  return found.map((rel) => ({ type: "rule", kind, file: path.join(dir, rel), rule: rel.slice(0, -suffix.length), folder, place }));
+  return found.map((rel) => ({
+    type: "rule",
+    kind,
+    file: path.join(dir, rel),
+    rule: rel.slice(0, -suffix.length),
+    folder,
+    place,
+  }));
 }
 
 // Codex skips an empty AGENTS.override.md: AGENTS.md then stands for the folder.
@@ -230,7 +314,10 @@ export function nestedCandidates(cwd: string, cwdFolder: string, paths: readonly
 }
 
 // The preferred file of a kind: its names in order, each spelling in code point order; the rest lose.
-function pickFile(spec: FileKindSpec, byLower: Map<string, Entry[]>): { winner: string; shadowed: string[] } | undefined {
+function pickFile(
+  spec: FileKindSpec,
+  byLower: Map<string, Entry[]>,
+): { winner: string; shadowed: string[] } | undefined {
   const all = spec.names.filter((n) => !n.includes("/")).flatMap((n) => (byLower.get(n) ?? []).filter((e) => e.isFile));
   const [winner, ...rest] = all;
   return winner === undefined ? undefined : { winner: winner.name, shadowed: rest.map((e) => e.name) };

@@ -74,7 +74,10 @@ export function guidanceName(kind: string, folder: string, rule?: string): strin
  */
 export function classifyNestedPath(
   relativePath: string,
-): { type: "file"; spec: FileKindSpec; folder: string; fileName: string } | { type: "cursor"; folder: string; rule: string } | undefined {
+):
+  | { type: "file"; spec: FileKindSpec; folder: string; fileName: string }
+  | { type: "cursor"; folder: string; rule: string }
+  | undefined {
   const segments = relativePath.split("/");
   const fileName = segments[segments.length - 1] ?? "";
   const lower = fileName.toLowerCase();
@@ -105,7 +108,8 @@ export function isOrdinaryFolder(name: string): boolean {
 
 function findCursorRules(segments: readonly string[]): number | undefined {
   for (let i = 0; i + 2 < segments.length; i++) {
-    if (segments[i]?.toLowerCase() === CURSOR_RULES_DIR[0] && segments[i + 1]?.toLowerCase() === CURSOR_RULES_DIR[1]) return i;
+    if (segments[i]?.toLowerCase() === CURSOR_RULES_DIR[0] && segments[i + 1]?.toLowerCase() === CURSOR_RULES_DIR[1])
+      return i;
   }
   return undefined;
 }

@@ -20,7 +20,7 @@ describe("readGlobList", () => {
   test("reads comma-separated strings, lists and empty values", () => {
     expect(readGlobList("**/*.ts, src/**/*.tsx")).toEqual(["**/*.ts", "src/**/*.tsx"]);
     expect(readGlobList(["a/**", "b/*.md, c/**"])).toEqual(["a/**", "b/*.md", "c/**"]);
-    expect(readGlobList('"quoted/**", \'single/*\'')).toEqual(["quoted/**", "single/*"]);
+    expect(readGlobList("\"quoted/**\", 'single/*'")).toEqual(["quoted/**", "single/*"]);
     expect(readGlobList("")).toEqual([]);
     expect(readGlobList(null)).toEqual([]);
     expect(readGlobList(undefined)).toEqual([]);
@@ -111,7 +111,9 @@ describe("relocateGlob", () => {
     const name = fc.constantFrom("a", "b", "src", "x.ts", "y.md");
     const globSegment = fc.constantFrom("a", "b", "src", "*", "**", "*.ts", "x.*", "{a,b}", "?");
     const relPath = fc.array(name, { minLength: 1, maxLength: 4 }).map((s) => s.join("/"));
-    const glob = fc.array(globSegment, { minLength: 1, maxLength: 5 }).map((s) => (normalizeGlob(s.join("/")) as { glob: string }).glob);
+    const glob = fc
+      .array(globSegment, { minLength: 1, maxLength: 5 })
+      .map((s) => (normalizeGlob(s.join("/")) as { glob: string }).glob);
     const up = fc.array(fc.constantFrom("a", "b", "src"), { minLength: 1, maxLength: 3 }).map((s) => s.join("/"));
     fc.assert(
       fc.property(glob, up, fc.array(relPath, { minLength: 1, maxLength: 8 }), (g, prefix, paths) => {
@@ -131,9 +133,19 @@ describe("one reading of a glob across formats", () => {
     const matcher = createPathMatcher([{ name: "s", trigger }]);
     return paths.filter((p) => matcher.match([p], "/repo").length > 0);
   };
-  const openhands = (globs: string) => parseSkill(`---\nname: s\npaths: ${globs}\n---\nx\n`, { format: "legacy" }).trigger;
-  const rule = (format: RuleFormat, field: string, globs: string, place: Placement = { type: "level", up: "" }): Trigger => {
-    const result = ruleTrigger(readRuleHeader(`---\n${field}: ${globs}\n---\nx\n`, { path: "r", format }), { format, place, file: "r" });
+  const openhands = (globs: string) =>
+    parseSkill(`---\nname: s\npaths: ${globs}\n---\nx\n`, { format: "legacy" }).trigger;
+  const rule = (
+    format: RuleFormat,
+    field: string,
+    globs: string,
+    place: Placement = { type: "level", up: "" },
+  ): Trigger => {
+    const result = ruleTrigger(readRuleHeader(`---\n${field}: ${globs}\n---\nx\n`, { path: "r", format }), {
+      format,
+      place,
+      file: "r",
+    });
     if (!result.ok) throw new Error("rule not loaded");
     return result.trigger;
   };
@@ -158,11 +170,17 @@ describe("one reading of a glob across formats", () => {
   });
 
   it("a hostile rule gets GLOB_TOO_COMPLEX warnings with its file, and its other globs still apply", () => {
-    const result = ruleTrigger(readRuleHeader(`---\nglobs: "${"{a,b}".repeat(20)}, ${"*?".repeat(300)}, *.md"\n---\nx\n`, { path: "r.mdc", format: "cursor-mdc" }), {
-      format: "cursor-mdc",
-      place: { type: "level", up: "" },
-      file: "r.mdc",
-    });
+    const result = ruleTrigger(
+      readRuleHeader(`---\nglobs: "${"{a,b}".repeat(20)}, ${"*?".repeat(300)}, *.md"\n---\nx\n`, {
+        path: "r.mdc",
+        format: "cursor-mdc",
+      }),
+      {
+        format: "cursor-mdc",
+        place: { type: "level", up: "" },
+        file: "r.mdc",
+      },
+    );
     expect(result.diagnostics.map((d) => [d.code, d.path])).toEqual([
       ["GLOB_TOO_COMPLEX", "r.mdc"],
       ["GLOB_TOO_COMPLEX", "r.mdc"],

@@ -42,7 +42,12 @@ export function importMentions(text: string): ImportMention[] {
       const newline = text.indexOf("\n", lineStart);
       lineEnd = newline === -1 ? text.length : newline + 1;
       const content = text.slice(lineStart, lineEnd);
-      standalone = /^[ \t]*@\S/.test(content) && content.trim().split(/(?<!\\)\s+/).every((word) => word.startsWith("@"));
+      standalone =
+        /^[ \t]*@\S/.test(content) &&
+        content
+          .trim()
+          .split(/(?<!\\)\s+/)
+          .every((word) => word.startsWith("@"));
     }
     if (inCode(code, at)) continue;
     mentions.push({ at, written: match[2] ?? "", line, lineEnd, standalone });

@@ -7,11 +7,21 @@ import { copyFixture, link, put, removeTempDirs, tempDir } from "./testing/temp-
 
 afterAll(removeTempDirs);
 
-type Extra = Partial<Pick<ExpandImportsOptions, "trust" | "homeDir" | "maxBytes" | "maxImportBytes" | "maxImportFiles" | "maxImportLookups">>;
+type Extra = Partial<
+  Pick<
+    ExpandImportsOptions,
+    "trust" | "homeDir" | "maxBytes" | "maxImportBytes" | "maxImportFiles" | "maxImportLookups"
+  >
+>;
 
 async function expandFile(repo: string, file: string, extra: Extra = {}) {
   const text = await readFile(path.join(repo, file), "utf8");
-  return expandImports(text, path.join(repo, file), { repoRoot: await realpath(repo), displayRoot: repo, maxBytes: 262_144, ...extra });
+  return expandImports(text, path.join(repo, file), {
+    repoRoot: await realpath(repo),
+    displayRoot: repo,
+    maxBytes: 262_144,
+    ...extra,
+  });
 }
 
 // The text between the markers of one imported file.
@@ -38,7 +48,9 @@ describe("expandImports on the imports fixture", async () => {
     // docs/style.md imports ./style-extra.md relative to docs/.
     expect(style).toContain(await readFile(path.join(repo, "docs/style-extra.md"), "utf8"));
     // The import follows the line that names it.
-    expect(result.text.indexOf("<!-- imported from docs/style.md -->")).toBe(result.text.indexOf("@docs/style.md\n") + "@docs/style.md\n".length);
+    expect(result.text.indexOf("<!-- imported from docs/style.md -->")).toBe(
+      result.text.indexOf("@docs/style.md\n") + "@docs/style.md\n".length,
+    );
   });
 
   test("mentions inside a sentence import too (Claude Code syntax), trailing punctuation tolerated", async () => {
@@ -58,7 +70,13 @@ describe("expandImports on the imports fixture", async () => {
 
   test(`at most ${MAX_IMPORT_DEPTH} levels deep`, () => {
     const chain = result.imported.filter((p) => p.startsWith("docs/chain/"));
-    expect(chain).toEqual(["docs/chain/level1.md", "docs/chain/level2.md", "docs/chain/level3.md", "docs/chain/level4.md", "docs/chain/level5.md"]);
+    expect(chain).toEqual([
+      "docs/chain/level1.md",
+      "docs/chain/level2.md",
+      "docs/chain/level3.md",
+      "docs/chain/level4.md",
+      "docs/chain/level5.md",
+    ]);
     expect(result.text).not.toContain("chain level 6");
     expect(result.diagnostics).toContainEqual(
       expect.objectContaining({ code: "IMPORT_TOO_DEEP", path: path.join(repo, "docs/chain/level5.md"), line: 2 }),
@@ -68,13 +86,17 @@ describe("expandImports on the imports fixture", async () => {
   test("cycles are broken with a warning", () => {
     expect(result.text.match(/cycle a/g)).toHaveLength(1);
     expect(result.text.match(/cycle b/g)).toHaveLength(1);
-    expect(result.diagnostics).toContainEqual(expect.objectContaining({ code: "IMPORT_CYCLE", path: path.join(repo, "docs/cycle/b.md") }));
+    expect(result.diagnostics).toContainEqual(
+      expect.objectContaining({ code: "IMPORT_CYCLE", path: path.join(repo, "docs/cycle/b.md") }),
+    );
   });
 
   test("a standalone import of a missing file stays as text, with a warning and its line", () => {
     expect(result.text).toContain("@docs/missing.md");
     const line = original.split("\n").findIndex((l) => l === "@docs/missing.md") + 1;
-    expect(result.diagnostics).toContainEqual(expect.objectContaining({ code: "IMPORT_NOT_FOUND", path: path.join(repo, "CLAUDE.md"), line }));
+    expect(result.diagnostics).toContainEqual(
+      expect.objectContaining({ code: "IMPORT_NOT_FOUND", path: path.join(repo, "CLAUDE.md"), line }),
+    );
   });
 });
 
@@ -109,7 +131,9 @@ describe("expandImports and the repository boundary", () => {
     await put(home, "notes/me.md", "PERSONAL NOTES\n");
     await put(repo, "CLAUDE.md", "@~/notes/me.md\n");
     expect((await expandFile(repo, "CLAUDE.md", { homeDir: home })).text).not.toContain("PERSONAL NOTES");
-    expect((await expandFile(repo, "CLAUDE.md", { homeDir: home, trust: { user: true } })).text).toContain("PERSONAL NOTES");
+    expect((await expandFile(repo, "CLAUDE.md", { homeDir: home, trust: { user: true } })).text).toContain(
+      "PERSONAL NOTES",
+    );
   });
 
   test("a file imported twice is included once; an escaped space is part of the path", async () => {
@@ -137,14 +161,27 @@ describe("expandImports and the repository boundary", () => {
     const dir = await tempDir();
     await put(dir, "x.md", "X");
     await put(dir, "CLAUDE.md", "end @x.md");
-    expect((await expandFile(dir, "CLAUDE.md")).text).toBe("end @x.md\n<!-- imported from x.md -->\nX\n<!-- end of x.md -->\n");
+    expect((await expandFile(dir, "CLAUDE.md")).text).toBe(
+      "end @x.md\n<!-- imported from x.md -->\nX\n<!-- end of x.md -->\n",
+    );
   });
 });
 
 describe("expandImports: what is code is never imported", () => {
   test("mentions in indented code, HTML comments, HTML blocks, fences and spans stay text; prose ones import", async () => {
     const dir = await tempDir();
-    for (const name of ["fence", "tilde", "span", "indented", "comment", "comment-block", "html-block", "pre", "prose", "list"]) {
+    for (const name of [
+      "fence",
+      "tilde",
+      "span",
+      "indented",
+      "comment",
+      "comment-block",
+      "html-block",
+      "pre",
+      "prose",
+      "list",
+    ]) {
       await put(dir, `${name}.md`, `CONTENT OF ${name.toUpperCase()}\n`);
     }
     const claude = [
@@ -210,7 +247,9 @@ describe("expandImports: limits on the whole tree", () => {
     expect(result.text).toContain(
       "@part-0003.md\n[skillctx: @part-0003.md (1000 bytes) and the imports after it were not included: imported files may total at most 3500 bytes (maxImportBytes)]\n@part-0004.md\n",
     );
-    expect(result.diagnostics).toEqual([expect.objectContaining({ code: "IMPORT_LIMIT", line: 4, path: path.join(dir, "CLAUDE.md") })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ code: "IMPORT_LIMIT", line: 4, path: path.join(dir, "CLAUDE.md") }),
+    ]);
   });
 
   test("counts bytes across nested imports, not per file", async () => {
@@ -246,6 +285,10 @@ describe("expandImports: limits on the whole tree", () => {
     const dir = await fanOut(3, 5_000);
     const result = await expandFile(dir, "CLAUDE.md", { maxBytes: 1_000, maxImportBytes: 3_000 });
     expect(result.imported).toHaveLength(3);
-    expect(result.diagnostics.map((d) => d.code)).toEqual(["GUIDANCE_TRUNCATED", "GUIDANCE_TRUNCATED", "GUIDANCE_TRUNCATED"]);
+    expect(result.diagnostics.map((d) => d.code)).toEqual([
+      "GUIDANCE_TRUNCATED",
+      "GUIDANCE_TRUNCATED",
+      "GUIDANCE_TRUNCATED",
+    ]);
   });
 });

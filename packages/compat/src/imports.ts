@@ -3,7 +3,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { diagnostic, mayReadOutsideProject } from "@skillctx/core";
 import type { Diagnostic, Trust } from "@skillctx/core";
-import { DEFAULT_MAX_IMPORT_BYTES, DEFAULT_MAX_IMPORT_FILES, DEFAULT_MAX_IMPORT_LOOKUPS, MAX_IMPORT_DEPTH } from "@skillctx/core/internal";
+import {
+  DEFAULT_MAX_IMPORT_BYTES,
+  DEFAULT_MAX_IMPORT_FILES,
+  DEFAULT_MAX_IMPORT_LOOKUPS,
+  MAX_IMPORT_DEPTH,
+} from "@skillctx/core/internal";
 import { importMentions } from "./import-mentions.js";
 import type { ImportMention } from "./import-mentions.js";
 import { readGuidanceText, truncationDiagnostic } from "./read-text.js";
@@ -59,7 +64,11 @@ export interface ExpandedImports {
  * by total bytes, by files and by lookups, each stopping with a visible note and an `IMPORT_LIMIT`
  * warning. A mention that names no file is left as text, with a warning when it stands alone on its line.
  */
-export async function expandImports(text: string, file: string, options: ExpandImportsOptions): Promise<ExpandedImports> {
+export async function expandImports(
+  text: string,
+  file: string,
+  options: ExpandImportsOptions,
+): Promise<ExpandedImports> {
   const state: State = {
     options,
     limits: {
@@ -129,13 +138,19 @@ async function importOne(mention: ImportMention, site: Site, state: State): Prom
   const written = mention.written;
   const where = { path: site.file, line: mention.line };
   if (state.lookups >= limits.lookups) {
-    return stop(state, where, `@${written} and the mentions after it were not looked up: at most ${limits.lookups} @ mentions are looked up (maxImportLookups)`);
+    return stop(
+      state,
+      where,
+      `@${written} and the mentions after it were not looked up: at most ${limits.lookups} @ mentions are looked up (maxImportLookups)`,
+    );
   }
   state.lookups++;
   const target = await resolveTarget(written, site.file, options.homeDir ?? os.homedir());
   if (target === undefined) {
     if (mention.standalone) {
-      state.diagnostics.push(diagnostic("IMPORT_NOT_FOUND", "warning", `@${written}: no such file; left as text`, where));
+      state.diagnostics.push(
+        diagnostic("IMPORT_NOT_FOUND", "warning", `@${written}: no such file; left as text`, where),
+      );
     }
     return undefined;
   }
@@ -153,18 +168,34 @@ async function importOne(mention: ImportMention, site: Site, state: State): Prom
     return undefined;
   }
   if (site.chain.includes(target.real)) {
-    state.diagnostics.push(diagnostic("IMPORT_CYCLE", "warning", `@${written} imports a file that imports it back (${label}); cycle broken`, where));
+    state.diagnostics.push(
+      diagnostic(
+        "IMPORT_CYCLE",
+        "warning",
+        `@${written} imports a file that imports it back (${label}); cycle broken`,
+        where,
+      ),
+    );
     return undefined;
   }
   if (state.seen.has(target.real)) return undefined; // already included once in this skill
   if (site.depth + 1 > MAX_IMPORT_DEPTH) {
     state.diagnostics.push(
-      diagnostic("IMPORT_TOO_DEEP", "warning", `@${written} is nested more than ${MAX_IMPORT_DEPTH} imports deep; not imported`, where),
+      diagnostic(
+        "IMPORT_TOO_DEEP",
+        "warning",
+        `@${written} is nested more than ${MAX_IMPORT_DEPTH} imports deep; not imported`,
+        where,
+      ),
     );
     return undefined;
   }
   if (state.imported.length >= limits.files) {
-    return stop(state, where, `@${written} and the imports after it were not included: at most ${limits.files} files are imported (maxImportFiles)`);
+    return stop(
+      state,
+      where,
+      `@${written} and the imports after it were not included: at most ${limits.files} files are imported (maxImportFiles)`,
+    );
   }
   const expected = Math.min(target.size, options.maxBytes);
   if (state.bytes + expected > limits.bytes) {
@@ -178,13 +209,20 @@ async function importOne(mention: ImportMention, site: Site, state: State): Prom
 
   // At most what is left of the budget is read, even if the file grew since it was looked at.
   const maxBytes = Math.min(options.maxBytes, limits.bytes - state.bytes);
-  const read = await readGuidanceText(target.path, { maxBytes, label, root: outsideAllowed ? undefined : options.repoRoot, signal: options.signal });
+  const read = await readGuidanceText(target.path, {
+    maxBytes,
+    label,
+    root: outsideAllowed ? undefined : options.repoRoot,
+    signal: options.signal,
+  });
   if (!read.ok) {
     if (read.diagnostic !== undefined) state.diagnostics.push(read.diagnostic);
     return undefined;
   }
   if (read.truncated !== undefined) {
-    state.diagnostics.push(truncationDiagnostic(target.path, label, read.truncated.size, read.truncated.kept, maxBytes));
+    state.diagnostics.push(
+      truncationDiagnostic(target.path, label, read.truncated.size, read.truncated.kept, maxBytes),
+    );
   }
   state.bytes += Buffer.byteLength(read.text);
   state.imported.push(label);
@@ -201,7 +239,11 @@ function stop(state: State, where: { path: string; line: number }, message: stri
 }
 
 // The file a mention names: as written, else without trailing punctuation ("see @README.md.").
-async function resolveTarget(written: string, from: string, home: string): Promise<{ path: string; real: string; size: number } | undefined> {
+async function resolveTarget(
+  written: string,
+  from: string,
+  home: string,
+): Promise<{ path: string; real: string; size: number } | undefined> {
   const raw = written.replace(/\\ /g, " ");
   const tries = [raw];
   const trimmed = raw.replace(TRAILING_PUNCTUATION, "");

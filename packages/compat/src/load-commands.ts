@@ -48,7 +48,10 @@ const COMMAND_MAX_DEPTH = 8;
  * the project root (the first of a name wins, with a `NAME_CLASH` warning), then in the home folder
  * when `userCommands` is set. Never throws for a bad file.
  */
-export async function loadCommands(cwd: string, options: LoadCommandsOptions = {}): Promise<{ skills: Skill[]; diagnostics: Diagnostic[] }> {
+export async function loadCommands(
+  cwd: string,
+  options: LoadCommandsOptions = {},
+): Promise<{ skills: Skill[]; diagnostics: Diagnostic[] }> {
   const { signal } = options;
   signal?.throwIfAborted();
   const layout = await repoLayout(cwd, { homeDir: options.homeDir });
@@ -68,12 +71,24 @@ export async function loadCommands(cwd: string, options: LoadCommandsOptions = {
       const root = place.scope === "user" ? undefined : containRoot;
       for (const relative of await listCommandFiles(dir, folder.suffix, root, diagnostics, signal)) {
         const file = path.join(dir, ...relative.split("/"));
-        const skill = await readCommand(file, relative, folder, { scope: place.scope, root, maxBytes: options.maxBytes ?? MAX_SKILL_FILE_BYTES, label: displayPath(file, layout.root), diagnostics, signal });
+        const skill = await readCommand(file, relative, folder, {
+          scope: place.scope,
+          root,
+          maxBytes: options.maxBytes ?? MAX_SKILL_FILE_BYTES,
+          label: displayPath(file, layout.root),
+          diagnostics,
+          signal,
+        });
         if (skill === undefined) continue;
         const first = byName.get(skill.name);
         if (first !== undefined) {
           diagnostics.push(
-            diagnostic("NAME_CLASH", "warning", `command "/${skill.name}" at ${displayPath(file, layout.root)} is shadowed by ${displayPath(first.source.path ?? "", layout.root)}`, { path: file }),
+            diagnostic(
+              "NAME_CLASH",
+              "warning",
+              `command "/${skill.name}" at ${displayPath(file, layout.root)} is shadowed by ${displayPath(first.source.path ?? "", layout.root)}`,
+              { path: file },
+            ),
           );
           continue;
         }
@@ -89,11 +104,21 @@ async function readCommand(
   file: string,
   relative: string,
   folder: (typeof FOLDERS)[number],
-  ctx: { scope: "project" | "user"; root: string | undefined; maxBytes: number; label: string; diagnostics: Diagnostic[]; signal: AbortSignal | undefined },
+  ctx: {
+    scope: "project" | "user";
+    root: string | undefined;
+    maxBytes: number;
+    label: string;
+    diagnostics: Diagnostic[];
+    signal: AbortSignal | undefined;
+  },
 ): Promise<Skill | undefined> {
   const read = await readTextFile(file, { maxBytes: ctx.maxBytes, root: ctx.root, signal: ctx.signal });
   if (!read.ok) {
-    if (read.code !== "NOT_FOUND") ctx.diagnostics.push(diagnostic(read.code, "warning", `command ${ctx.label} not read: ${read.message}`, { path: file }));
+    if (read.code !== "NOT_FOUND")
+      ctx.diagnostics.push(
+        diagnostic(read.code, "warning", `command ${ctx.label} not read: ${read.message}`, { path: file }),
+      );
     return undefined;
   }
   const parsed = safeParseSkill(read.text, {
@@ -104,11 +129,20 @@ async function readCommand(
     ...(folder.kind === "copilot-prompt" && { vendorFields: COPILOT_FIELDS }),
   });
   if (!parsed.ok) {
-    ctx.diagnostics.push(diagnostic(parsed.error.code, "warning", `command ${ctx.label} not read: ${parsed.error.message}`, { path: file, line: parsed.error.line }));
+    ctx.diagnostics.push(
+      diagnostic(parsed.error.code, "warning", `command ${ctx.label} not read: ${parsed.error.message}`, {
+        path: file,
+        line: parsed.error.line,
+      }),
+    );
     return undefined;
   }
   // A command names and describes itself by its file and first line: those are not findings.
-  ctx.diagnostics.push(...parsed.diagnostics.filter((d) => d.code !== "NAME_MISSING" && d.code !== "DESCRIPTION_MISSING" && d.code !== "TRIGGER_CONFLICT"));
+  ctx.diagnostics.push(
+    ...parsed.diagnostics.filter(
+      (d) => d.code !== "NAME_MISSING" && d.code !== "DESCRIPTION_MISSING" && d.code !== "TRIGGER_CONFLICT",
+    ),
+  );
   const stem = relative.slice(0, -folder.suffix.length);
   const fromFile = stem.split("/").join(":");
   // Copilot names a prompt by its `name:` when it gives one.
@@ -125,7 +159,13 @@ async function readCommand(
   return skill;
 }
 
-async function listCommandFiles(dir: string, suffix: string, containRoot: string | undefined, diagnostics: Diagnostic[], signal: AbortSignal | undefined): Promise<string[]> {
+async function listCommandFiles(
+  dir: string,
+  suffix: string,
+  containRoot: string | undefined,
+  diagnostics: Diagnostic[],
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
   const out: string[] = [];
   const walked = await walk(dir, {
     maxDepth: COMMAND_MAX_DEPTH,

@@ -40,7 +40,11 @@ describe("Claude Code memory files", () => {
     // A root rule's globs are moved to cwd (app/); the app rule's stay below app/.
     expect(byName(skills, "claude-rules:frontend/react").trigger).toEqual({ type: "path", globs: ["**/*.tsx"] });
     expect(byName(skills, "claude-rules:app:app-only").trigger).toEqual({ type: "path", globs: ["**/*.css"] });
-    expect(byName(skills, "claude-dir").source).toMatchObject({ format: "guidance", scope: "project", path: path.join(repo, ".claude/CLAUDE.md") });
+    expect(byName(skills, "claude-dir").source).toMatchObject({
+      format: "guidance",
+      scope: "project",
+      path: path.join(repo, ".claude/CLAUDE.md"),
+    });
   });
 
   test("the Claude files are kept for Claude models only, as CLAUDE.md is", async () => {
@@ -112,12 +116,22 @@ describe("Codex AGENTS.md", () => {
     });
     const other: Skill = { ...agents("claude", "x".repeat(5_000)), metadata: { kind: "claude" } };
     const diagnostics: never[] = [];
-    const out = capAgentsChain([agents("agents", "a".repeat(600)), other, agents("agents:p", "b".repeat(2_000)), agents("agents:p/q", "c\n")], 1_000, "/r", diagnostics);
+    const out = capAgentsChain(
+      [agents("agents", "a".repeat(600)), other, agents("agents:p", "b".repeat(2_000)), agents("agents:p/q", "c\n")],
+      1_000,
+      "/r",
+      diagnostics,
+    );
     expect(out.map((s) => s.name)).toEqual(["agents", "claude", "agents:p"]);
     expect(Buffer.byteLength(out[2]!.content)).toBeLessThanOrEqual(400);
     expect(out[2]!.content).toContain("the AGENTS.md chain is capped at 1000 bytes");
     expect(out[1]!.content).toHaveLength(5_000);
-    expect(diagnostics).toEqual([expect.objectContaining({ code: "AGENTS_MD_CAP", message: expect.stringContaining("agents:p/AGENTS.md was cut; left out: agents:p/q/AGENTS.md") })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        code: "AGENTS_MD_CAP",
+        message: expect.stringContaining("agents:p/AGENTS.md was cut; left out: agents:p/q/AGENTS.md"),
+      }),
+    ]);
   });
 });
 
@@ -126,7 +140,11 @@ describe("Windsurf rules", () => {
     const repo = await tempDir();
     await put(repo, ".windsurf/rules/always.md", "---\ntrigger: always_on\n---\nalways\n");
     await put(repo, ".windsurf/rules/ts.md", '---\ntrigger: glob\nglobs: "**/*.ts"\n---\nts\n');
-    await put(repo, ".windsurf/rules/decide.md", "---\ntrigger: model_decision\ndescription: Database migrations\n---\nmigrations\n");
+    await put(
+      repo,
+      ".windsurf/rules/decide.md",
+      "---\ntrigger: model_decision\ndescription: Database migrations\n---\nmigrations\n",
+    );
     await put(repo, ".windsurf/rules/manual.md", "---\ntrigger: manual\n---\nmanual\n");
     await put(repo, ".windsurf/rules/plain.md", "plain, no frontmatter\n");
     await put(repo, ".windsurf/rules/odd.md", "---\ntrigger: sometimes\ndescription: Odd one\n---\nodd\n");
@@ -148,7 +166,11 @@ describe("command files", () => {
   test("Claude Code, Cursor and Copilot commands; cwd before the root, the first of a name wins", async () => {
     const repo = await tempDir();
     await gitInit(repo);
-    await put(repo, ".claude/commands/fix.md", "---\ndescription: Fix an issue\nargument-hint: [issue]\n---\nFix $ARGUMENTS.\n");
+    await put(
+      repo,
+      ".claude/commands/fix.md",
+      "---\ndescription: Fix an issue\nargument-hint: [issue]\n---\nFix $ARGUMENTS.\n",
+    );
     await put(repo, ".claude/commands/git/commit.md", "Commit the staged changes.\n");
     await put(repo, ".cursor/commands/fix.md", "Cursor's fix\n");
     await put(repo, ".cursor/commands/lint.md", "Run the linter.\n");
@@ -161,7 +183,11 @@ describe("command files", () => {
       ["lint", "claude-command", "pkg lint wins at cwd"],
       ["make-plan", "copilot-prompt", "Plan the work"],
     ]);
-    for (const skill of skills) expect(skill).toMatchObject({ trigger: { type: "command", prefix: "/" }, source: { kind: "compat", format: "command", scope: "project" } });
+    for (const skill of skills)
+      expect(skill).toMatchObject({
+        trigger: { type: "command", prefix: "/" },
+        source: { kind: "compat", format: "command", scope: "project" },
+      });
     expect(byName(skills, "fix")).toMatchObject({ argumentHint: "[issue]", content: "Fix $ARGUMENTS.\n" });
     expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
       ["NAME_CLASH", path.join(repo, ".cursor/commands/fix.md")],

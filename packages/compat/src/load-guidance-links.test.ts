@@ -54,7 +54,11 @@ describe("the same file reached twice", () => {
     const refused = await loadGuidance(repo);
     expect(refused.skills).toEqual([]);
     expect(refused.diagnostics).toEqual([
-      expect.objectContaining({ code: "GUIDANCE_OUTSIDE_REPOSITORY", severity: "warning", path: path.join(repo, "AGENTS.md") }),
+      expect.objectContaining({
+        code: "GUIDANCE_OUTSIDE_REPOSITORY",
+        severity: "warning",
+        path: path.join(repo, "AGENTS.md"),
+      }),
     ]);
     const trusted = await loadGuidance(repo, { trust: { user: true } });
     expect(trusted.skills.map((s) => [s.name, s.content])).toEqual([["agents", "outside text\n"]]);
@@ -109,7 +113,17 @@ describe("model gating", async () => {
 
 describe("deterministic order", () => {
   test("the same files created in another order give the same skills in the same order: folder, then name, by code point", async () => {
-    const files = ["b/AGENTS.md", "B/CLAUDE.md", "a/GEMINI.md", "é/AGENTS.md", "a-b/AGENTS.md", "a/b/AGENTS.md", "Z/AGENTS.md", "AGENTS.md", ".cursorrules"];
+    const files = [
+      "b/AGENTS.md",
+      "B/CLAUDE.md",
+      "a/GEMINI.md",
+      "é/AGENTS.md",
+      "a-b/AGENTS.md",
+      "a/b/AGENTS.md",
+      "Z/AGENTS.md",
+      "AGENTS.md",
+      ".cursorrules",
+    ];
     const make = async (order: string[]) => {
       const repo = await tempDir();
       for (const file of order) await put(repo, file, `${file}\n`);
@@ -122,7 +136,17 @@ describe("deterministic order", () => {
     const folder = (name: string) => (name.includes(":") ? name.slice(name.indexOf(":") + 1) : "");
     const expected = [...first].sort((x, y) => compareCodePoints(folder(x), folder(y)) || compareCodePoints(x, y));
     expect(first).toEqual(expected);
-    expect(first).toEqual(["agents", "cursorrules", "claude:B", "agents:Z", "gemini:a", "agents:a-b", "agents:a/b", "agents:b", "agents:é"]);
+    expect(first).toEqual([
+      "agents",
+      "cursorrules",
+      "claude:B",
+      "agents:Z",
+      "gemini:a",
+      "agents:a-b",
+      "agents:a/b",
+      "agents:b",
+      "agents:é",
+    ]);
   });
 });
 
@@ -133,6 +157,8 @@ describe("links to nothing", () => {
     await put(repo, "CLAUDE.md", "claude\n");
     const { skills, diagnostics } = await loadGuidance(repo);
     expect(skills.map((s) => s.name)).toEqual(["claude"]);
-    expect(diagnostics).toEqual([expect.objectContaining({ code: "GUIDANCE_BROKEN_LINK", path: path.join(repo, "AGENTS.md") })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: "GUIDANCE_BROKEN_LINK", path: path.join(repo, "AGENTS.md") }),
+    ]);
   });
 });

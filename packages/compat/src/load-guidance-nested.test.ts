@@ -50,7 +50,9 @@ describe("nested guidance below cwd, in a git work tree", async () => {
 
   test("ignored folders, node_modules and dot-folders stay out; untracked files are in", () => {
     const paths = skills.map((s) => s.source.path ?? "");
-    expect(paths.some((p) => p.includes("generated") || p.includes("node_modules") || p.includes(".hidden"))).toBe(false);
+    expect(paths.some((p) => p.includes("generated") || p.includes("node_modules") || p.includes(".hidden"))).toBe(
+      false,
+    );
     expect(paths).toContain(path.join(repo, "late/CLAUDE.md"));
   });
 
@@ -79,8 +81,13 @@ describe("nested guidance below cwd, in a git work tree", async () => {
   test("nested .cursor/rules: always → the folder, globs → below the folder, description → catalog, none → by name", () => {
     expect(globsOf(skills, "cursor:web:always")).toEqual(["web/**"]);
     expect(globsOf(skills, "cursor:web:tsx")).toEqual(["web/src/**/*.tsx"]);
-    expect(skills.find((s) => s.name === "cursor:web:described")).toMatchObject({ trigger: { type: "on-demand" }, description: "Web accessibility checklist" });
-    expect(skills.find((s) => s.name === "cursor:web:manual")).toMatchObject({ trigger: { type: "command", prefix: "@" } });
+    expect(skills.find((s) => s.name === "cursor:web:described")).toMatchObject({
+      trigger: { type: "on-demand" },
+      description: "Web accessibility checklist",
+    });
+    expect(skills.find((s) => s.name === "cursor:web:manual")).toMatchObject({
+      trigger: { type: "command", prefix: "@" },
+    });
   });
 
   test("includeNested: false reads only cwd (and its parents)", async () => {
@@ -102,7 +109,11 @@ describe("nested guidance without git", () => {
   test("a walk finds the same files, except that .gitignore does not apply", async () => {
     const repo = await nestedRepo();
     const { skills, diagnostics } = await loadGuidance(repo);
-    expect(skills.map((s) => s.name)).toEqual([...NESTED_NAMES.slice(0, 2), "agents:generated", ...NESTED_NAMES.slice(2)]);
+    expect(skills.map((s) => s.name)).toEqual([
+      ...NESTED_NAMES.slice(0, 2),
+      "agents:generated",
+      ...NESTED_NAMES.slice(2),
+    ]);
     expect(diagnostics).toEqual([]);
   });
 });
@@ -130,7 +141,9 @@ describe("cwd below the git root (fixtures/compat/monorepo)", async () => {
 
   test("texts come from the right files; a sibling package is not read", async () => {
     expect(skills.find((s) => s.name === "agents")?.content).toBe(await readFile(path.join(repo, "AGENTS.md"), "utf8"));
-    expect(skills.find((s) => s.name === "agents:packages/api")?.content).toBe(await readFile(path.join(cwd, "AGENTS.md"), "utf8"));
+    expect(skills.find((s) => s.name === "agents:packages/api")?.content).toBe(
+      await readFile(path.join(cwd, "AGENTS.md"), "utf8"),
+    );
     expect(skills.some((s) => s.source.path?.includes("packages/web"))).toBe(false);
   });
 
@@ -143,7 +156,9 @@ describe("cwd below the git root (fixtures/compat/monorepo)", async () => {
 
   test("a root rule that only covers files outside cwd is left out, with a warning", () => {
     expect(skills.some((s) => s.name === "cursor:docs")).toBe(false);
-    expect(diagnostics).toEqual([expect.objectContaining({ code: "RULE_OUT_OF_SCOPE", path: path.join(repo, ".cursor/rules/docs.mdc") })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: "RULE_OUT_OF_SCOPE", path: path.join(repo, ".cursor/rules/docs.mdc") }),
+    ]);
   });
 
   test("the same folder without git is its own root", async () => {

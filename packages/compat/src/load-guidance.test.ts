@@ -69,21 +69,33 @@ describe("every format at the repository root (fixtures/compat/all-formats)", as
       source: { format: "copilot-instructions" },
       dir: path.join(repo, ".github/instructions"),
     });
-    expect(byName(skills, "copilot:release")).toMatchObject({ trigger: { type: "on-demand" }, description: "How to cut a release of the service" });
+    expect(byName(skills, "copilot:release")).toMatchObject({
+      trigger: { type: "on-demand" },
+      description: "How to cut a release of the service",
+    });
     expect(byName(skills, "copilot:release").disableModelInvocation).toBeUndefined();
     expect(byName(skills, "copilot:manual")).toMatchObject({ trigger: { type: "command", prefix: "@" } });
     expect(byName(skills, "copilot:everywhere").trigger).toEqual({ type: "always" });
   });
 
   test("Cursor rules: alwaysApply, globs, description, none; rules in sub-folders keep their path", () => {
-    expect(byName(skills, "cursor:always")).toMatchObject({ trigger: { type: "always" }, content: "Always write JSDoc on exported functions.\n" });
+    expect(byName(skills, "cursor:always")).toMatchObject({
+      trigger: { type: "always" },
+      content: "Always write JSDoc on exported functions.\n",
+    });
     expect(byName(skills, "cursor:ts-style").trigger).toEqual({ type: "path", globs: ["**/*.ts", "src/**/*.tsx"] });
     expect(byName(skills, "cursor:frontend/components")).toMatchObject({
       trigger: { type: "path", globs: ["src/components/**/*.tsx"] },
       description: "React component conventions",
     });
-    expect(byName(skills, "cursor:migrations")).toMatchObject({ trigger: { type: "on-demand" }, description: "Writing database migrations with knex" });
-    expect(byName(skills, "cursor:manual")).toMatchObject({ trigger: { type: "command", prefix: "@" }, metadata: { activation: "manual" } });
+    expect(byName(skills, "cursor:migrations")).toMatchObject({
+      trigger: { type: "on-demand" },
+      description: "Writing database migrations with knex",
+    });
+    expect(byName(skills, "cursor:manual")).toMatchObject({
+      trigger: { type: "command", prefix: "@" },
+      metadata: { activation: "manual" },
+    });
     expect(byName(skills, "cursor:manual").description).toBeUndefined();
   });
 
@@ -122,7 +134,9 @@ describe("names and precedence", () => {
     const { skills, diagnostics } = await loadGuidance(repo);
     expect(skills).toHaveLength(1);
     expect(skills[0]).toMatchObject({ name: "agents", content: "# AGENTS.md wins\n" });
-    expect(diagnostics).toEqual([expect.objectContaining({ code: "GUIDANCE_SHADOWED", severity: "warning", path: path.join(repo, "AGENT.md") })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: "GUIDANCE_SHADOWED", severity: "warning", path: path.join(repo, "AGENT.md") }),
+    ]);
     expect(diagnostics[0]?.message).toContain("AGENT.md");
   });
 
@@ -165,15 +179,25 @@ describe("bad input (fixtures/compat/bad-input)", async () => {
 
   test("binary and non-UTF-8 files are skipped with a diagnostic; siblings load", () => {
     expect(skills.map((s) => s.name)).toEqual(["agents", "cursor:bad-fields", "cursor:ok", "cursor:unclosed"]);
-    expect(diagnostics).toContainEqual(expect.objectContaining({ code: "GUIDANCE_BINARY", severity: "error", path: path.join(repo, "CLAUDE.md") }));
     expect(diagnostics).toContainEqual(
-      expect.objectContaining({ code: "GUIDANCE_NOT_UTF8", severity: "error", path: path.join(repo, "GEMINI.md"), line: 1 }),
+      expect.objectContaining({ code: "GUIDANCE_BINARY", severity: "error", path: path.join(repo, "CLAUDE.md") }),
+    );
+    expect(diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: "GUIDANCE_NOT_UTF8",
+        severity: "error",
+        path: path.join(repo, "GEMINI.md"),
+        line: 1,
+      }),
     );
   });
 
   test("an unclosed .mdc frontmatter keeps the whole text, loadable by name only", async () => {
     const file = path.join(repo, ".cursor/rules/unclosed.mdc");
-    expect(byName(skills, "cursor:unclosed")).toMatchObject({ content: await readFile(file, "utf8"), trigger: { type: "command", prefix: "@" } });
+    expect(byName(skills, "cursor:unclosed")).toMatchObject({
+      content: await readFile(file, "utf8"),
+      trigger: { type: "command", prefix: "@" },
+    });
     expect(diagnostics).toContainEqual(expect.objectContaining({ code: "FRONTMATTER_UNCLOSED", path: file, line: 1 }));
   });
 
@@ -202,7 +226,9 @@ describe("size limit", () => {
     expect(text.startsWith(agents.content.slice(0, note))).toBe(true);
     expect(agents.content.slice(0, note).endsWith("\n")).toBe(true);
     expect(agents.metadata["truncated"]).toBe("true");
-    expect(diagnostics).toEqual([expect.objectContaining({ code: "GUIDANCE_TRUNCATED", path: path.join(repo, "AGENTS.md") })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: "GUIDANCE_TRUNCATED", path: path.join(repo, "AGENTS.md") }),
+    ]);
     expect(byName(skills, "claude").content).toBe("small\n");
   });
 
@@ -212,7 +238,9 @@ describe("size limit", () => {
     await put(repo, "CLAUDE.md", "head\n@big.md\n");
     const { skills, diagnostics } = await loadGuidance(repo, { maxGuidanceBytes: 600 });
     expect(Buffer.byteLength(byName(skills, "claude").content)).toBeLessThanOrEqual(600);
-    expect(byName(skills, "claude").content.startsWith("head\n@big.md\n<!-- imported from big.md -->\nimported line\n")).toBe(true);
+    expect(
+      byName(skills, "claude").content.startsWith("head\n@big.md\n<!-- imported from big.md -->\nimported line\n"),
+    ).toBe(true);
     expect(diagnostics.map((d) => d.code)).toContain("GUIDANCE_TRUNCATED");
   });
 });

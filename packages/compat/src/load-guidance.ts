@@ -102,9 +102,16 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
   const cwdFolder = layout.levels[layout.levels.length - 1]?.folder ?? "";
 
   const nestedScan =
-    options.includeNested === false ? undefined : listNestedGuidance(layout.cwd, { git: layout.inGitWorkTree, containRoot, signal });
+    options.includeNested === false
+      ? undefined
+      : listNestedGuidance(layout.cwd, { git: layout.inGitWorkTree, containRoot, signal });
   const levelScans = layout.levels.map(({ dir, folder }) =>
-    scanLevel(dir, folder, { type: "level", up: folder === cwdFolder ? "" : path.posix.relative(folder, cwdFolder) }, { containRoot, diagnostics }),
+    scanLevel(
+      dir,
+      folder,
+      { type: "level", up: folder === cwdFolder ? "" : path.posix.relative(folder, cwdFolder) },
+      { containRoot, diagnostics },
+    ),
   );
   const userScan =
     options.userGuidance === true
@@ -119,7 +126,9 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
   signal?.throwIfAborted();
 
   // Guidance written for one model family (CLAUDE.md and Claude Code's other memory files, GEMINI.md).
-  const kept = candidates.filter((c) => keepForModel(c.type === "file" ? c.spec.kind : c.type === "rule" ? c.kind : "clinerules", options.model));
+  const kept = candidates.filter((c) =>
+    keepForModel(c.type === "file" ? c.spec.kind : c.type === "rule" ? c.kind : "clinerules", options.model),
+  );
   // The user's own guidance first, then by folder (root first), then name.
   const ordered = kept
     .map((candidate) => ({ candidate, name: candidateName(candidate) }))
@@ -132,9 +141,21 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
 
   const chosen = await dedupe(ordered, { root: layout.root, realRoot: layout.realRoot, outsideAllowed, diagnostics });
   const built = await mapConcurrent(chosen, READ_CONCURRENCY, ({ candidate }) =>
-    buildSkill(candidate, { root: layout.root, realRoot: layout.realRoot, maxBytes, trust: options.trust, homeDir: options.homeDir, signal }),
+    buildSkill(candidate, {
+      root: layout.root,
+      realRoot: layout.realRoot,
+      maxBytes,
+      trust: options.trust,
+      homeDir: options.homeDir,
+      signal,
+    }),
   );
-  const cap = options.projectDocMaxBytes === true ? CODEX_PROJECT_DOC_MAX_BYTES : options.projectDocMaxBytes === false ? undefined : options.projectDocMaxBytes;
+  const cap =
+    options.projectDocMaxBytes === true
+      ? CODEX_PROJECT_DOC_MAX_BYTES
+      : options.projectDocMaxBytes === false
+        ? undefined
+        : options.projectDocMaxBytes;
 
   const skills: Skill[] = [];
   built.forEach((result: Built, i) => {
@@ -169,7 +190,9 @@ async function dedupe(
   ordered: ReadonlyArray<{ candidate: Candidate; name: string }>,
   ctx: { root: string; realRoot: string; outsideAllowed: boolean; diagnostics: Diagnostic[] },
 ): Promise<Chosen[]> {
-  const reals = await Promise.all(ordered.map(({ candidate }) => realpath(candidatePath(candidate)).catch(() => undefined)));
+  const reals = await Promise.all(
+    ordered.map(({ candidate }) => realpath(candidatePath(candidate)).catch(() => undefined)),
+  );
   const byReal = new Map<string, Chosen>();
   const byName = new Map<string, Chosen>();
   const chosen: Chosen[] = [];
@@ -181,7 +204,9 @@ async function dedupe(
       // A dangling symlink is worth a word; a file deleted since it was listed (still in git's index) is not.
       const info = await lstat(where).catch(() => undefined);
       if (info?.isSymbolicLink() === true) {
-        ctx.diagnostics.push(diagnostic("GUIDANCE_BROKEN_LINK", "warning", `${label} is a symlink to nothing; skipped`, { path: where }));
+        ctx.diagnostics.push(
+          diagnostic("GUIDANCE_BROKEN_LINK", "warning", `${label} is a symlink to nothing; skipped`, { path: where }),
+        );
       }
       continue;
     }

@@ -82,7 +82,12 @@ describe("listNestedGuidance without git", () => {
     expect(scan.via).toBe("walk");
     // The reference: the files layout() wrote that are nested guidance by the rules of the walk.
     expect(sorted(scan.paths)).toEqual(
-      sorted(["server/AGENTS.md", "server/api/claude.md", "web/.cursor/rules/tsx.mdc", "web/.cursor/rules/nested/deep.MDC"]),
+      sorted([
+        "server/AGENTS.md",
+        "server/api/claude.md",
+        "web/.cursor/rules/tsx.mdc",
+        "web/.cursor/rules/nested/deep.MDC",
+      ]),
     );
   });
 

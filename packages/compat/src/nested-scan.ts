@@ -75,7 +75,8 @@ export async function listNestedGuidance(cwd: string, options: NestedScanOptions
     signal: options.signal,
     report: (relative) => classifyNestedPath(relative) !== undefined,
     visit: (entry: WalkEntry) => {
-      if (entry.type === "dir") return isOrdinaryFolder(entry.name) || entersCursorRules(parentOf(entry.relative), entry.name);
+      if (entry.type === "dir")
+        return isOrdinaryFolder(entry.name) || entersCursorRules(parentOf(entry.relative), entry.name);
       if (entry.type === "file" && classifyNestedPath(entry.relative) !== undefined) paths.push(entry.relative);
       return false;
     },
@@ -97,7 +98,10 @@ export async function gitListFiles(cwd: string, signal?: AbortSignal): Promise<s
   const found = new Set<string>();
   let partial: Buffer | undefined; // the entry a chunk ended inside of
   const result = await runProcess(
-    { file: "git", args: ["-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--others", "--exclude-standard"] },
+    {
+      file: "git",
+      args: ["-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+    },
     {
       cwd,
       env: { GIT_OPTIONAL_LOCKS: "0" },
@@ -121,7 +125,10 @@ export async function gitListFiles(cwd: string, signal?: AbortSignal): Promise<s
   if (result.timedOut) throw new Error(`git ls-files took longer than ${GIT_LIST_TIMEOUT_MS} ms`);
   if (result.truncated) throw new Error(`git ls-files listed more than ${GIT_LIST_MAX_BYTES} bytes`);
   if (result.exitCode !== 0) {
-    const reason = result.stderr.split("\n").find((line) => line.trim() !== "")?.trim();
+    const reason = result.stderr
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim();
     throw new Error(reason ?? `git ls-files exited with ${result.exitCode ?? result.exitSignal ?? "an error"}`);
   }
   if (partial !== undefined) pickCandidates(partial.toString("utf8"), found);
@@ -138,12 +145,16 @@ function entersCursorRules(parent: string, name: string): boolean {
   const segments = parent === "" ? [] : parent.split("/");
   const lower = name.toLowerCase();
   if (lower === CURSOR_RULES_DIR[0]) return true;
-  const cursorAt = segments.findIndex((s, i) => s.toLowerCase() === CURSOR_RULES_DIR[0] && segments[i + 1]?.toLowerCase() === CURSOR_RULES_DIR[1]);
+  const cursorAt = segments.findIndex(
+    (s, i) => s.toLowerCase() === CURSOR_RULES_DIR[0] && segments[i + 1]?.toLowerCase() === CURSOR_RULES_DIR[1],
+  );
   if (cursorAt >= 0) return !name.startsWith(".");
   return lower === CURSOR_RULES_DIR[1] && segments[segments.length - 1]?.toLowerCase() === CURSOR_RULES_DIR[0];
 }
 
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return (message.split("\n").find((line) => line.trim() !== "" && !line.startsWith("Command failed")) ?? message).trim();
+  return (
+    message.split("\n").find((line) => line.trim() !== "" && !line.startsWith("Command failed")) ?? message
+  ).trim();
 }

@@ -82,7 +82,11 @@ describe("readGuidanceText on hostile files", () => {
     const fifo = path.join(dir, "AGENTS.md");
     execFileSync("mkfifo", [fifo]);
     const result = await read(fifo);
-    expect(!result.ok && result.diagnostic).toMatchObject({ code: "GUIDANCE_NOT_A_FILE", severity: "warning", path: fifo });
+    expect(!result.ok && result.diagnostic).toMatchObject({
+      code: "GUIDANCE_NOT_A_FILE",
+      severity: "warning",
+      path: fifo,
+    });
   });
 
   test("with root, a symlink out of the repository is refused and its text never read", async () => {
@@ -91,7 +95,11 @@ describe("readGuidanceText on hostile files", () => {
     const repo = path.join(dir, "repo");
     await put(repo, "README.md", "x");
     await symlink(secret, path.join(repo, "AGENTS.md"));
-    const result = await readGuidanceText(path.join(repo, "AGENTS.md"), { maxBytes: 100, label: "AGENTS.md", root: repo });
+    const result = await readGuidanceText(path.join(repo, "AGENTS.md"), {
+      maxBytes: 100,
+      label: "AGENTS.md",
+      root: repo,
+    });
     expect(result).toEqual({ ok: false, diagnostic: expect.objectContaining({ code: "GUIDANCE_OUTSIDE_REPOSITORY" }) });
     expect(JSON.stringify(result)).not.toContain("SECRET");
   });
@@ -103,7 +111,9 @@ describe("truncateText", () => {
   });
 
   test("property: the result is a prefix of whole lines (or code points) plus the note, within the limit", () => {
-    const text = fc.array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 30 }), fc.constant("\n")), { maxLength: 60 }).map((p) => p.join(""));
+    const text = fc
+      .array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 30 }), fc.constant("\n")), { maxLength: 60 })
+      .map((p) => p.join(""));
     fc.assert(
       fc.property(text, fc.integer({ min: 120, max: 600 }), (input, max) => {
         const cut = truncateText(input, max, "F.md");

@@ -33,7 +33,12 @@ const BOM = "\uFEFF";
  */
 export async function readGuidanceText(file: string, options: ReadTextOptions): Promise<ReadTextResult> {
   options.signal?.throwIfAborted();
-  const read = await readTextFile(file, { maxBytes: options.maxBytes, truncate: true, root: options.root, signal: options.signal });
+  const read = await readTextFile(file, {
+    maxBytes: options.maxBytes,
+    truncate: true,
+    root: options.root,
+    signal: options.signal,
+  });
   options.signal?.throwIfAborted();
   if (!read.ok) {
     const where = { path: file, line: read.line };
@@ -42,15 +47,50 @@ export async function readGuidanceText(file: string, options: ReadTextOptions): 
         return { ok: false, missing: true };
       case "NOT_A_FILE":
         if (read.fileType === "directory") return { ok: false, missing: true };
-        return { ok: false, diagnostic: diagnostic("GUIDANCE_NOT_A_FILE", "warning", `${options.label} is not a regular file (${read.fileType ?? "special file"}); skipped`, where) };
+        return {
+          ok: false,
+          diagnostic: diagnostic(
+            "GUIDANCE_NOT_A_FILE",
+            "warning",
+            `${options.label} is not a regular file (${read.fileType ?? "special file"}); skipped`,
+            where,
+          ),
+        };
       case "PATH_OUTSIDE_ROOT":
-        return { ok: false, diagnostic: diagnostic("GUIDANCE_OUTSIDE_REPOSITORY", "warning", `${options.label} resolves outside the repository; skipped`, where) };
+        return {
+          ok: false,
+          diagnostic: diagnostic(
+            "GUIDANCE_OUTSIDE_REPOSITORY",
+            "warning",
+            `${options.label} resolves outside the repository; skipped`,
+            where,
+          ),
+        };
       case "BINARY":
-        return { ok: false, diagnostic: diagnostic("GUIDANCE_BINARY", "error", `${options.label} looks binary (it contains NUL bytes); skipped`, where) };
+        return {
+          ok: false,
+          diagnostic: diagnostic(
+            "GUIDANCE_BINARY",
+            "error",
+            `${options.label} looks binary (it contains NUL bytes); skipped`,
+            where,
+          ),
+        };
       case "NOT_UTF8":
-        return { ok: false, diagnostic: diagnostic("GUIDANCE_NOT_UTF8", "error", `${options.label} is not valid UTF-8; skipped`, where) };
+        return {
+          ok: false,
+          diagnostic: diagnostic("GUIDANCE_NOT_UTF8", "error", `${options.label} is not valid UTF-8; skipped`, where),
+        };
       default:
-        return { ok: false, diagnostic: diagnostic("GUIDANCE_READ_FAILED", "error", `cannot read ${options.label}: ${read.message}`, where) };
+        return {
+          ok: false,
+          diagnostic: diagnostic(
+            "GUIDANCE_READ_FAILED",
+            "error",
+            `cannot read ${options.label}: ${read.message}`,
+            where,
+          ),
+        };
     }
   }
   if (!read.truncated) return { ok: true, text: stripBom(read.text) };
@@ -73,7 +113,11 @@ function stripBom(text: string): string {
  * Cuts `text` at a line boundary so that it and the visible note fit in `maxBytes` UTF-8 bytes;
  * undefined when it already fits.
  */
-export function truncateText(text: string, maxBytes: number, label: string): { text: string; size: number; kept: number } | undefined {
+export function truncateText(
+  text: string,
+  maxBytes: number,
+  label: string,
+): { text: string; size: number; kept: number } | undefined {
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= maxBytes) return undefined;
   const kept = cutAtLineBoundary(bytes, maxBytes - noteRoom(label, bytes.length));
@@ -82,7 +126,13 @@ export function truncateText(text: string, maxBytes: number, label: string): { t
 }
 
 /** The diagnostic that goes with a cut file. */
-export function truncationDiagnostic(file: string, label: string, size: number, kept: number, maxBytes: number): Diagnostic {
+export function truncationDiagnostic(
+  file: string,
+  label: string,
+  size: number,
+  kept: number,
+  maxBytes: number,
+): Diagnostic {
   return diagnostic(
     "GUIDANCE_TRUNCATED",
     "warning",

@@ -33,7 +33,8 @@ export async function repoLayout(cwd: string, options: { homeDir?: string | unde
   const info = await stat(resolved).catch((error: unknown) => {
     throw new SkillctxError("PATH_NOT_FOUND", `cwd does not exist: ${resolved}`, { path: resolved, cause: error });
   });
-  if (!info.isDirectory()) throw new SkillctxError("NOT_A_DIRECTORY", `cwd is not a folder: ${resolved}`, { path: resolved });
+  if (!info.isDirectory())
+    throw new SkillctxError("NOT_A_DIRECTORY", `cwd is not a folder: ${resolved}`, { path: resolved });
 
   const anyGitRoot = findGitRoot(resolved);
   const root = projectRoot(resolved, { homeDir: options.homeDir });

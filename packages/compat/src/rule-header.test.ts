@@ -8,13 +8,25 @@ const copilot = (text: string) => readRuleHeader(text, { path: "r.instructions.m
 describe("readRuleHeader (Cursor .mdc)", () => {
   test("reads description, globs and alwaysApply", () => {
     const header = cursor("---\ndescription: Style rules\nglobs: src/**/*.ts\nalwaysApply: true\n---\nBody\n");
-    expect(header).toMatchObject({ description: "Style rules", globs: ["src/**/*.ts"], alwaysApply: true, body: "Body\n", broken: false });
+    expect(header).toMatchObject({
+      description: "Style rules",
+      globs: ["src/**/*.ts"],
+      alwaysApply: true,
+      body: "Body\n",
+      broken: false,
+    });
     expect(header.diagnostics).toEqual([]);
   });
 
   test("Cursor's unquoted comma lists, which are not YAML, are read as Cursor reads them", () => {
     const header = cursor("---\ndescription:\nglobs: **/*.ts, src/**/*.tsx\nalwaysApply: false\n---\nBody\n");
-    expect(header).toMatchObject({ description: undefined, globs: ["**/*.ts", "src/**/*.tsx"], alwaysApply: false, body: "Body\n", broken: false });
+    expect(header).toMatchObject({
+      description: undefined,
+      globs: ["**/*.ts", "src/**/*.tsx"],
+      alwaysApply: false,
+      body: "Body\n",
+      broken: false,
+    });
     expect(header.diagnostics).toEqual([]);
   });
 
@@ -67,30 +79,51 @@ describe("readRuleHeader (Cursor .mdc)", () => {
 
 describe("readRuleHeader (Copilot .instructions.md)", () => {
   test("applyTo is the glob list", () => {
-    expect(copilot('---\napplyTo: "**/*.py,scripts/**"\n---\nx\n')).toMatchObject({ globs: ["**/*.py", "scripts/**"], alwaysApply: false });
+    expect(copilot('---\napplyTo: "**/*.py,scripts/**"\n---\nx\n')).toMatchObject({
+      globs: ["**/*.py", "scripts/**"],
+      alwaysApply: false,
+    });
     expect(copilot("---\napplyTo: **/*.ts\n---\nx\n").globs).toEqual(["**/*.ts"]);
   });
 });
 
 describe("ruleTrigger", () => {
   const at = { type: "level", up: "" } as const;
-  const trig = (text: string, place: Parameters<typeof ruleTrigger>[1]["place"] = at, format: "cursor-mdc" | "copilot-instructions" = "cursor-mdc") =>
-    ruleTrigger(readRuleHeader(text, { path: "r", format }), { format, place, file: "r" });
+  const trig = (
+    text: string,
+    place: Parameters<typeof ruleTrigger>[1]["place"] = at,
+    format: "cursor-mdc" | "copilot-instructions" = "cursor-mdc",
+  ) => ruleTrigger(readRuleHeader(text, { path: "r", format }), { format, place, file: "r" });
 
   test("the four Cursor activation modes", () => {
-    expect(trig("---\nalwaysApply: true\nglobs: a/**\n---\nx")).toMatchObject({ activation: "always", trigger: { type: "always" } });
-    expect(trig("---\nglobs: a/**\ndescription: d\n---\nx")).toMatchObject({ activation: "auto-attached", trigger: { type: "path", globs: ["a/**"] } });
-    expect(trig("---\ndescription: d\n---\nx")).toMatchObject({ activation: "agent-requested", trigger: { type: "on-demand" } });
+    expect(trig("---\nalwaysApply: true\nglobs: a/**\n---\nx")).toMatchObject({
+      activation: "always",
+      trigger: { type: "always" },
+    });
+    expect(trig("---\nglobs: a/**\ndescription: d\n---\nx")).toMatchObject({
+      activation: "auto-attached",
+      trigger: { type: "path", globs: ["a/**"] },
+    });
+    expect(trig("---\ndescription: d\n---\nx")).toMatchObject({
+      activation: "agent-requested",
+      trigger: { type: "on-demand" },
+    });
     const manual = trig("---\nalwaysApply: false\n---\nx");
     expect(manual).toMatchObject({ activation: "manual", trigger: { type: "command", prefix: "@" } });
   });
 
   test("a broken header is loadable by name only, never always-on", () => {
-    expect(trig("---\nalwaysApply: true\nalwaysApply: true\n---\nx")).toMatchObject({ activation: "manual", trigger: { type: "command", prefix: "@" } });
+    expect(trig("---\nalwaysApply: true\nalwaysApply: true\n---\nx")).toMatchObject({
+      activation: "manual",
+      trigger: { type: "command", prefix: "@" },
+    });
   });
 
   test("Copilot applyTo: ** applies everywhere", () => {
-    expect(trig('---\napplyTo: "**"\n---\nx', at, "copilot-instructions")).toMatchObject({ activation: "always", trigger: { type: "always" } });
+    expect(trig('---\napplyTo: "**"\n---\nx', at, "copilot-instructions")).toMatchObject({
+      activation: "always",
+      trigger: { type: "always" },
+    });
   });
 
   test("below cwd, always-on becomes a path rule for the rule's folder", () => {

@@ -82,7 +82,15 @@ export function readRuleHeader(text: string, options: { path: string; format: Ru
     }
   }
 
-  const header: RuleHeader = { description: undefined, globs: [], alwaysApply: false, body, extra: {}, broken, diagnostics };
+  const header: RuleHeader = {
+    description: undefined,
+    globs: [],
+    alwaysApply: false,
+    body,
+    extra: {},
+    broken,
+    diagnostics,
+  };
   if (data === undefined) return header;
   const invalid = (field: string, expected: string) =>
     diagnostics.push(
@@ -103,15 +111,18 @@ export function readRuleHeader(text: string, options: { path: string; format: Ru
 
   if (options.format === "cursor-mdc") {
     const always = data["alwaysApply"];
-    const value = typeof always === "boolean" ? String(always) : typeof always === "string" ? always.trim().toLowerCase() : always;
+    const value =
+      typeof always === "boolean" ? String(always) : typeof always === "string" ? always.trim().toLowerCase() : always;
     if (value === "true") header.alwaysApply = true;
-    else if (value !== "false" && value !== "" && value !== undefined && value !== null) invalid("alwaysApply", "true or false");
+    else if (value !== "false" && value !== "" && value !== undefined && value !== null)
+      invalid("alwaysApply", "true or false");
   }
 
   if (options.format === "windsurf-rule") {
     const trigger = data["trigger"];
     if (typeof trigger === "string" && trigger.trim() !== "") header.trigger = trigger.trim().toLowerCase();
-    else if (trigger !== undefined && trigger !== null && trigger !== "") invalid("trigger", "always_on, manual, model_decision or glob");
+    else if (trigger !== undefined && trigger !== null && trigger !== "")
+      invalid("trigger", "always_on, manual, model_decision or glob");
   }
 
   for (const [key, value] of Object.entries(data)) if (!KNOWN[options.format].includes(key)) header.extra[key] = value;
@@ -153,6 +164,7 @@ function keyLine(text: string, key: string): number | undefined {
 }
 
 function unquote(value: string): string {
-  if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value[value.length - 1] === value[0]) return value.slice(1, -1);
+  if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value[value.length - 1] === value[0])
+    return value.slice(1, -1);
   return value;
 }

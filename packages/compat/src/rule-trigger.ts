@@ -25,17 +25,26 @@ const WINDSURF_TRIGGERS = new Set(["always_on", "manual", "model_decision", "glo
  *   `@<name>` (Cursor's and Windsurf's manual rules): never listed, never loaded by the model.
  * A Windsurf rule without `trigger` is read from what it has (globs, then description), else always on.
  */
-export function ruleTrigger(header: RuleHeader, options: { format: RuleFormat; place: Placement; file: string }): RuleTrigger {
+export function ruleTrigger(
+  header: RuleHeader,
+  options: { format: RuleFormat; place: Placement; file: string },
+): RuleTrigger {
   const diagnostics: Diagnostic[] = [];
   const { place } = options;
   if (options.format === "windsurf-rule" && header.trigger !== undefined && !WINDSURF_TRIGGERS.has(header.trigger)) {
     diagnostics.push(
-      diagnostic("RULE_FIELD_INVALID", "warning", `trigger ${JSON.stringify(preview(header.trigger))} is not always_on, manual, model_decision or glob; read from the rule's other fields`, {
-        path: options.file,
-      }),
+      diagnostic(
+        "RULE_FIELD_INVALID",
+        "warning",
+        `trigger ${JSON.stringify(preview(header.trigger))} is not always_on, manual, model_decision or glob; read from the rule's other fields`,
+        {
+          path: options.file,
+        },
+      ),
     );
   }
-  const windsurf = options.format === "windsurf-rule" && WINDSURF_TRIGGERS.has(header.trigger ?? "") ? header.trigger : undefined;
+  const windsurf =
+    options.format === "windsurf-rule" && WINDSURF_TRIGGERS.has(header.trigger ?? "") ? header.trigger : undefined;
   if (!header.broken && windsurf === "manual") return { ok: true, activation: "manual", trigger: MANUAL, diagnostics };
   if (!header.broken && windsurf === "model_decision") {
     return { ok: true, activation: "agent-requested", trigger: { type: "on-demand" }, diagnostics };
@@ -46,7 +55,8 @@ export function ruleTrigger(header: RuleHeader, options: { format: RuleFormat; p
       : options.format === "claude-rule"
         ? header.globs.length === 0
         : options.format === "windsurf-rule"
-          ? windsurf === "always_on" || (windsurf === undefined && header.globs.length === 0 && header.description === undefined)
+          ? windsurf === "always_on" ||
+            (windsurf === undefined && header.globs.length === 0 && header.description === undefined)
           : header.globs.length > 0 && header.globs.every((g) => ["**", "**/*"].includes(g.trim()));
   if (!header.broken && everywhere) {
     if (place.type === "level") return { ok: true, activation: "always", trigger: { type: "always" }, diagnostics };
@@ -62,7 +72,12 @@ export function ruleTrigger(header: RuleHeader, options: { format: RuleFormat; p
       const normal = normalizeGlob(written);
       if ("problem" in normal) {
         diagnostics.push(
-          diagnostic("RULE_GLOB_UNSUPPORTED", "warning", `glob ${JSON.stringify(preview(written))} is ${PROBLEMS[normal.problem]}; ignored`, { path: options.file }),
+          diagnostic(
+            "RULE_GLOB_UNSUPPORTED",
+            "warning",
+            `glob ${JSON.stringify(preview(written))} is ${PROBLEMS[normal.problem]}; ignored`,
+            { path: options.file },
+          ),
         );
         continue;
       }
@@ -94,7 +109,8 @@ export function ruleTrigger(header: RuleHeader, options: { format: RuleFormat; p
         if (compiled.ok) moved.push(glob);
         else diagnostics.push(compiled.diagnostic);
       }
-      if (moved.length > 0) return { ok: true, activation: "auto-attached", trigger: { type: "path", globs: moved }, diagnostics };
+      if (moved.length > 0)
+        return { ok: true, activation: "auto-attached", trigger: { type: "path", globs: moved }, diagnostics };
     }
   }
 

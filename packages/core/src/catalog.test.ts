@@ -13,7 +13,12 @@ import { countTokens } from "./tokens.js";
 const CORPUS = process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
 const HAS_CORPUS = existsSync(CORPUS); // absent on a fresh clone: the corpus tests are skipped (test/setup/corpus.ts says so)
 
-function skill(name: string, description?: string, trigger: Trigger = { type: "on-demand" }, extra: Partial<Skill> = {}): Skill {
+function skill(
+  name: string,
+  description?: string,
+  trigger: Trigger = { type: "on-demand" },
+  extra: Partial<Skill> = {},
+): Skill {
   return {
     name,
     ...(description !== undefined && { description }),
@@ -41,7 +46,10 @@ beforeAll(async () => {
   corpus = await Promise.all(
     files.map(async (file) => {
       const { data } = matter(await readFile(file, "utf8"));
-      return skill(String(data.name ?? path.basename(path.dirname(file))), typeof data.description === "string" ? data.description : undefined);
+      return skill(
+        String(data.name ?? path.basename(path.dirname(file))),
+        typeof data.description === "string" ? data.description : undefined,
+      );
     }),
   );
 });
@@ -87,7 +95,12 @@ describe("buildCatalog: content and format", () => {
 
   it("renders markdown on request", () => {
     expect(renderCatalog(skills, { format: "markdown" })).toBe(
-      ["- **Beta**", "- **alpha**: Does <b>bold</b> & more. Second line.", "- **zeta**: Last one.", "- **émile**: Accented."].join("\n"),
+      [
+        "- **Beta**",
+        "- **alpha**: Does <b>bold</b> & more. Second line.",
+        "- **zeta**: Last one.",
+        "- **émile**: Accented.",
+      ].join("\n"),
     );
   });
 
@@ -99,7 +112,13 @@ describe("buildCatalog: content and format", () => {
   });
 
   it("is empty when nothing is listed", () => {
-    expect(buildCatalog([skills[4]!, skills[5]!, skills[6]!])).toEqual({ text: "", tokens: 0, level: "full", included: [], omitted: [] });
+    expect(buildCatalog([skills[4]!, skills[5]!, skills[6]!])).toEqual({
+      text: "",
+      tokens: 0,
+      level: "full",
+      included: [],
+      omitted: [],
+    });
   });
 
   it.runIf(HAS_CORPUS)("does not depend on input order (real corpus)", () => {
@@ -127,14 +146,19 @@ describe.runIf(HAS_CORPUS)("buildCatalog: budget degradation on the real corpus"
     const fullTokens = full.tokens;
     expect(full.included).toHaveLength(corpus.length);
 
-    expect(buildCatalog(corpus, { format, budgetTokens: fullTokens })).toMatchObject({ level: "full", tokens: fullTokens });
+    expect(buildCatalog(corpus, { format, budgetTokens: fullTokens })).toMatchObject({
+      level: "full",
+      tokens: fullTokens,
+    });
 
     const short = buildCatalog(corpus, { format, budgetTokens: fullTokens - 1 });
     expect(short.level).toBe("short");
     expect(short.tokens).toBeLessThan(fullTokens);
     expect(short.tokens).toBe(countTokens(short.text));
     // Each short description is the first sentence of the full one, at most 100 characters.
-    const descriptions = [...short.text.matchAll(format === "xml" ? /<description>(.*)<\/description>/g : /^- \*\*.*?\*\*: (.*)$/gm)].map((m) => m[1]!);
+    const descriptions = [
+      ...short.text.matchAll(format === "xml" ? /<description>(.*)<\/description>/g : /^- \*\*.*?\*\*: (.*)$/gm),
+    ].map((m) => m[1]!);
     expect(descriptions.length).toBeGreaterThan(200);
     for (const description of descriptions) expect([...description].length).toBeLessThanOrEqual(100);
 
@@ -150,12 +174,20 @@ describe.runIf(HAS_CORPUS)("buildCatalog: budget degradation on the real corpus"
     expect(partial.tokens).toBeLessThanOrEqual(budget);
     expect([...partial.included, ...partial.omitted]).toEqual(full.included);
     expect(partial.included.length).toBeGreaterThan(0);
-    expect(partial.text).toContain(`Skills not listed here: ${partial.omitted.length}. Call the search_skills tool with a query to find them.`);
+    expect(partial.text).toContain(
+      `Skills not listed here: ${partial.omitted.length}. Call the search_skills tool with a query to find them.`,
+    );
   });
 
   it("fits exactly as many names as the budget allows", () => {
     const names = buildCatalog(corpus, { budgetTokens: 0 });
-    expect(names).toEqual({ text: "", tokens: 0, level: "partial", included: [], omitted: buildCatalog(corpus).included });
+    expect(names).toEqual({
+      text: "",
+      tokens: 0,
+      level: "partial",
+      included: [],
+      omitted: buildCatalog(corpus).included,
+    });
     for (const budget of [40, 100, 257, 1000]) {
       const result = buildCatalog(corpus, { budgetTokens: budget, searchTool: "find_skill" });
       expect(result.tokens).toBeLessThanOrEqual(budget);
@@ -175,8 +207,31 @@ describe.runIf(HAS_CORPUS)("buildCatalog: budget degradation on the real corpus"
 });
 
 describe("buildCatalog: exact token counts (property)", () => {
-  const weird = fc.constantFrom("<|endoftext|>", "\n\n", "  ", "&", "<", ">", "/", "*", "_", "-", ".", "…", "部署", "😀", "e\u0301", "'s", "123", "\t", "\u2028", "\u0007");
-  const text = fc.array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 8 }), weird), { maxLength: 12 }).map((parts) => parts.join(""));
+  const weird = fc.constantFrom(
+    "<|endoftext|>",
+    "\n\n",
+    "  ",
+    "&",
+    "<",
+    ">",
+    "/",
+    "*",
+    "_",
+    "-",
+    ".",
+    "…",
+    "部署",
+    "😀",
+    "e\u0301",
+    "'s",
+    "123",
+    "\t",
+    "\u2028",
+    "\u0007",
+  );
+  const text = fc
+    .array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 8 }), weird), { maxLength: 12 })
+    .map((parts) => parts.join(""));
   const skillArb = fc.record({
     name: text.filter((name) => name.trim() !== ""),
     description: fc.option(text, { nil: undefined }),
@@ -211,8 +266,12 @@ describe("buildCatalog: descriptions over the cap", () => {
     const markdown = buildCatalog([long], { format: "markdown", maxDescriptionChars: 10 }).text;
     expect(markdown).toBe("- **long**: a b <&><&…");
     // At the cap, nothing is cut.
-    expect(buildCatalog([skill("fits", "x".repeat(1024))], { format: "markdown" }).text).toBe(`- **fits**: ${"x".repeat(1024)}`);
-    expect(buildCatalog([skill("over", "x".repeat(1025))], { format: "markdown" }).text).toBe(`- **over**: ${"x".repeat(1023)}…`);
+    expect(buildCatalog([skill("fits", "x".repeat(1024))], { format: "markdown" }).text).toBe(
+      `- **fits**: ${"x".repeat(1024)}`,
+    );
+    expect(buildCatalog([skill("over", "x".repeat(1025))], { format: "markdown" }).text).toBe(
+      `- **over**: ${"x".repeat(1023)}…`,
+    );
   });
 
   it("keeps the token count exact and the budget kept with cut descriptions", () => {

@@ -69,18 +69,30 @@ export function buildCatalog(skills: readonly Skill[], options: CatalogOptions =
   const format = options.format ?? "xml";
   const budget = options.budgetTokens ?? Number.POSITIVE_INFINITY;
   if (format !== "xml" && format !== "markdown") {
-    throw new SkillctxError("INVALID_CATALOG_OPTIONS", `catalog format must be "xml" or "markdown", got ${JSON.stringify(format)}`);
+    throw new SkillctxError(
+      "INVALID_CATALOG_OPTIONS",
+      `catalog format must be "xml" or "markdown", got ${JSON.stringify(format)}`,
+    );
   }
   if (typeof budget !== "number" || Number.isNaN(budget) || budget < 0) {
-    throw new SkillctxError("INVALID_CATALOG_OPTIONS", `catalog budgetTokens must be a number >= 0, got ${String(budget)}`);
+    throw new SkillctxError(
+      "INVALID_CATALOG_OPTIONS",
+      `catalog budgetTokens must be a number >= 0, got ${String(budget)}`,
+    );
   }
   const maxDescription = options.maxDescriptionChars ?? MAX_CATALOG_DESCRIPTION_CHARS;
   if (typeof maxDescription !== "number" || !(maxDescription >= 1)) {
-    throw new SkillctxError("INVALID_CATALOG_OPTIONS", `catalog maxDescriptionChars must be a number >= 1, got ${String(maxDescription)}`);
+    throw new SkillctxError(
+      "INVALID_CATALOG_OPTIONS",
+      `catalog maxDescriptionChars must be a number >= 1, got ${String(maxDescription)}`,
+    );
   }
   const listed = skills
     .filter(isModelInvocable)
-    .map((skill) => ({ name: String(skill.name), description: capDescription(originLabel(skill) + catalogDescription(skill), maxDescription) }))
+    .map((skill) => ({
+      name: String(skill.name),
+      description: capDescription(originLabel(skill) + catalogDescription(skill), maxDescription),
+    }))
     .sort((a, b) => compareCodePoints(a.name, b.name) || compareCodePoints(a.description, b.description));
   const names = listed.map((entry) => entry.name);
   if (listed.length === 0) return { text: "", tokens: 0, level: "full", included: [], omitted: [] };
@@ -98,11 +110,13 @@ export function buildCatalog(skills: readonly Skill[], options: CatalogOptions =
 
   const short = listed.map((entry, i) => shape.entry(shownNames[i]!, shape.text(shorten(clean(entry.description)))));
   const shortCount = count(shape, short);
-  if (shortCount <= budget) return { text: assemble(shape, short), tokens: shortCount, level: "short", included: names, omitted: [] };
+  if (shortCount <= budget)
+    return { text: assemble(shape, short), tokens: shortCount, level: "short", included: names, omitted: [] };
 
   const bare = shownNames.map((name) => shape.name(name));
   const bareCount = count(shape, bare);
-  if (bareCount <= budget) return { text: assemble(shape, bare), tokens: bareCount, level: "names", included: names, omitted: [] };
+  if (bareCount <= budget)
+    return { text: assemble(shape, bare), tokens: bareCount, level: "names", included: names, omitted: [] };
 
   return partial(shape, bare, names, budget, options.searchTool ?? "search_skills");
 }
@@ -154,7 +168,8 @@ const SHAPES: Record<"xml" | "markdown", Shape> = {
     footer: "",
     entry: (name, description) => (description === "" ? `- **${name}**\n` : `- **${name}**: ${description}\n`),
     name: (name) => `- ${name}\n`,
-    more: (omitted, tool) => `_Skills not listed here: ${omitted}. Call the ${clean(tool, false)} tool with a query to find them._\n`,
+    more: (omitted, tool) =>
+      `_Skills not listed here: ${omitted}. Call the ${clean(tool, false)} tool with a query to find them._\n`,
   },
 };
 
@@ -222,8 +237,10 @@ function memoCount(piece: string): number {
 // whitespace, so `[^\S ]` covers them.
 // One character class (whitespace other than the space, controls, and for XML `& < >`) scans far faster
 // than an alternation; double spaces are found with `includes`.
-const NEEDS_CLEANING = /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
-const NEEDS_CLEANING_XML = /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff&<>]/;
+const NEEDS_CLEANING =
+  /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
+const NEEDS_CLEANING_XML =
+  /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff&<>]/;
 const MESSY_WHITESPACE = /[^\S ]| {2}/;
 const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
@@ -239,7 +256,8 @@ function clean(text: string, escapeXml = false): string {
   let result = text;
   if (MESSY_WHITESPACE.test(result)) result = result.replace(WHITESPACE_RUN, " ");
   if (CONTROL.test(result)) result = result.replace(CONTROLS, "\ufffd");
-  if (escapeXml && XML_SPECIAL.test(result)) result = result.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  if (escapeXml && XML_SPECIAL.test(result))
+    result = result.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   return result.trim();
 }
 

@@ -53,25 +53,48 @@ export function parseCodexSkillYaml(text: string, options: { path?: string } = {
   const lineOf = (offset: number) => counter.linePos(offset).line;
   if (errors.length > 0) {
     const first = errors[0]!;
-    result.diagnostics.push(diagnostic("YAML_INVALID", "warning", `agents/openai.yaml is not valid YAML (${first.message}); ignored`, where(lineOf(first.offset))));
+    result.diagnostics.push(
+      diagnostic(
+        "YAML_INVALID",
+        "warning",
+        `agents/openai.yaml is not valid YAML (${first.message}); ignored`,
+        where(lineOf(first.offset)),
+      ),
+    );
     return result;
   }
   let value: unknown;
   try {
     value = doc.contents === null ? {} : typedValue(doc.contents, doc, aliases);
   } catch (error) {
-    result.diagnostics.push(diagnostic("YAML_INVALID", "warning", `agents/openai.yaml cannot be read (${String((error as Error).message)}); ignored`, where(1)));
+    result.diagnostics.push(
+      diagnostic(
+        "YAML_INVALID",
+        "warning",
+        `agents/openai.yaml cannot be read (${String((error as Error).message)}); ignored`,
+        where(1),
+      ),
+    );
     return result;
   }
   if (!isRecord(value)) {
-    result.diagnostics.push(diagnostic("CODEX_FIELD_INVALID", "warning", "agents/openai.yaml should be a mapping; ignored", where(1)));
+    result.diagnostics.push(
+      diagnostic("CODEX_FIELD_INVALID", "warning", "agents/openai.yaml should be a mapping; ignored", where(1)),
+    );
     return result;
   }
   result.document = value;
   result.keys = dottedKeys(doc, aliases, lineOf);
   const lineOfKey = (key: string) => result.keys.find((k) => k.key === key)?.line;
   const invalid = (key: string, expected: string) =>
-    result.diagnostics.push(diagnostic("CODEX_FIELD_INVALID", "warning", `'${key}' in agents/openai.yaml should be ${expected}; ignored`, where(lineOfKey(key))));
+    result.diagnostics.push(
+      diagnostic(
+        "CODEX_FIELD_INVALID",
+        "warning",
+        `'${key}' in agents/openai.yaml should be ${expected}; ignored`,
+        where(lineOfKey(key)),
+      ),
+    );
 
   const face = value["interface"];
   if (face !== undefined && face !== null && !isRecord(face)) invalid("interface", "a mapping");
@@ -93,20 +116,35 @@ export function parseCodexSkillYaml(text: string, options: { path?: string } = {
   }
 
   const dependencies = value["dependencies"];
-  if (dependencies !== undefined && dependencies !== null && !isRecord(dependencies)) invalid("dependencies", "a mapping");
+  if (dependencies !== undefined && dependencies !== null && !isRecord(dependencies))
+    invalid("dependencies", "a mapping");
   const tools = isRecord(dependencies) ? dependencies["tools"] : undefined;
   if (tools != null && !Array.isArray(tools)) invalid("dependencies.tools", "a list");
   if (Array.isArray(tools)) {
     const servers: Record<string, unknown> = {};
     tools.forEach((tool, i) => {
       const line = lineOfKey("dependencies.tools");
-      const server = mcpDependency(tool, i, (message) => result.diagnostics.push(diagnostic("CODEX_FIELD_INVALID", "warning", message, where(line))));
+      const server = mcpDependency(tool, i, (message) =>
+        result.diagnostics.push(diagnostic("CODEX_FIELD_INVALID", "warning", message, where(line))),
+      );
       if (server === undefined) return;
       if (Object.hasOwn(servers, server.name)) {
-        result.diagnostics.push(diagnostic("MCP_SERVER_DUPLICATE", "warning", `MCP server "${server.name}" is listed twice in agents/openai.yaml; the first is kept`, where(line)));
+        result.diagnostics.push(
+          diagnostic(
+            "MCP_SERVER_DUPLICATE",
+            "warning",
+            `MCP server "${server.name}" is listed twice in agents/openai.yaml; the first is kept`,
+            where(line),
+          ),
+        );
         return;
       }
-      Object.defineProperty(servers, server.name, { value: server.config, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(servers, server.name, {
+        value: server.config,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     });
     if (Object.keys(servers).length > 0) result.mcpServers = servers;
   }
@@ -125,12 +163,18 @@ export interface CodexRead {
  * Reads `<dir>/agents/openai.yaml` when it exists. `root` contains the read (a symlink that leaves
  * the project is refused with a warning); larger than `maxBytes` is `TOO_LARGE`.
  */
-export function readCodexSkillMetadataSync(dir: string, options: { root?: string | undefined; maxBytes?: number } = {}): CodexRead {
+export function readCodexSkillMetadataSync(
+  dir: string,
+  options: { root?: string | undefined; maxBytes?: number } = {},
+): CodexRead {
   const file = childPath(dir, CODEX_SKILL_YAML);
   const read = readTextFileSync(file, { maxBytes: options.maxBytes ?? MAX_CODEX_YAML_BYTES, root: options.root });
   if (!read.ok) {
     if (read.code === "NOT_FOUND") return { found: false, diagnostics: [] };
-    return { found: true, diagnostics: [diagnostic(read.code, "warning", `agents/openai.yaml not read: ${read.message}`, { path: file })] };
+    return {
+      found: true,
+      diagnostics: [diagnostic(read.code, "warning", `agents/openai.yaml not read: ${read.message}`, { path: file })],
+    };
   }
   const metadata = parseCodexSkillYaml(read.text, { path: file });
   return { found: true, metadata, diagnostics: metadata.diagnostics };
@@ -146,8 +190,10 @@ export function readCodexSkillMetadataSync(dir: string, options: { root?: string
 export function withCodexMetadata(skill: Skill, codex: CodexSkillMetadata): Skill {
   const out: Skill = { ...skill };
   const metadata = { ...skill.metadata };
-  if (codex.displayName !== undefined && !Object.hasOwn(metadata, "display_name")) metadata["display_name"] = codex.displayName;
-  if (codex.shortDescription !== undefined && !Object.hasOwn(metadata, "short_description")) metadata["short_description"] = codex.shortDescription;
+  if (codex.displayName !== undefined && !Object.hasOwn(metadata, "display_name"))
+    metadata["display_name"] = codex.displayName;
+  if (codex.shortDescription !== undefined && !Object.hasOwn(metadata, "short_description"))
+    metadata["short_description"] = codex.shortDescription;
   out.metadata = metadata;
   if (codex.allowImplicitInvocation === false) out.disableModelInvocation = true;
   if (codex.mcpServers !== undefined) out.mcpServers = { ...codex.mcpServers, ...skill.mcpServers };
@@ -163,7 +209,11 @@ const remembered = new WeakMap<object, { key: string; read: CodexRead }>();
  * entry of its SKILL.md) while the file's size and mtime stay the same: an unchanged skill costs one
  * `stat`. `calls` counts file-system calls, for the scan's pacing.
  */
-export function codexMetadataOf(dir: string, owner: object, options: { root?: string | undefined } = {}): CodexRead & { calls: number } {
+export function codexMetadataOf(
+  dir: string,
+  owner: object,
+  options: { root?: string | undefined } = {},
+): CodexRead & { calls: number } {
   const file = childPath(dir, CODEX_SKILL_YAML);
   let key = "none";
   try {
@@ -181,11 +231,19 @@ export function codexMetadataOf(dir: string, owner: object, options: { root?: st
   return { ...read, calls: 4 };
 }
 
-const NO_CODEX_YAML: CodexRead & { calls: number } = Object.freeze({ found: false, diagnostics: Object.freeze([]) as unknown as Diagnostic[], calls: 1 });
+const NO_CODEX_YAML: CodexRead & { calls: number } = Object.freeze({
+  found: false,
+  diagnostics: Object.freeze([]) as unknown as Diagnostic[],
+  calls: 1,
+});
 
 // A Codex `dependencies.tools` entry of type `mcp` as MCP server settings: `url` (with `transport`
 // streamable_http, http or sse, or none) is an HTTP server; `command` (with `args`) a stdio server.
-function mcpDependency(tool: unknown, index: number, warn: (message: string) => void): { name: string; config: Record<string, unknown> } | undefined {
+function mcpDependency(
+  tool: unknown,
+  index: number,
+  warn: (message: string) => void,
+): { name: string; config: Record<string, unknown> } | undefined {
   const at = `dependencies.tools[${index}]`;
   if (!isRecord(tool)) {
     warn(`'${at}' in agents/openai.yaml should be a mapping with a type and a value; ignored`);
@@ -218,7 +276,11 @@ function text1(value: unknown): string | undefined {
 }
 
 // The keys of the top mapping and of the mappings one level below it, dotted, with their lines.
-function dottedKeys(doc: Document, aliases: AliasTable, lineOf: (offset: number) => number): CodexSkillMetadata["keys"] {
+function dottedKeys(
+  doc: Document,
+  aliases: AliasTable,
+  lineOf: (offset: number) => number,
+): CodexSkillMetadata["keys"] {
   const out: CodexSkillMetadata["keys"] = [];
   const top = doc.contents;
   if (!isMap(top)) return out;

@@ -23,39 +23,119 @@ export interface DialectField {
 
 /** SKILL.md frontmatter fields beyond the specification, first dialect first where two define a name. */
 export const SKILL_MD_DIALECT_FIELDS: readonly DialectField[] = [
-  { name: "when_to_use", dialect: "claude-code", shape: "string", meaning: "appended to the description in the catalog" },
-  { name: "argument-hint", dialect: "claude-code", shape: "string-or-list", meaning: "shown beside the name for /invocation" },
-  { name: "arguments", dialect: "claude-code", shape: "string-or-list", meaning: "names of positional arguments ($name)" },
-  { name: "disable-model-invocation", dialect: "claude-code", shape: "boolean", meaning: "true: out of the catalog and load_skill; user only" },
-  { name: "user-invocable", dialect: "claude-code", shape: "boolean", meaning: "false: no /name invocation; stays in the catalog" },
+  {
+    name: "when_to_use",
+    dialect: "claude-code",
+    shape: "string",
+    meaning: "appended to the description in the catalog",
+  },
+  {
+    name: "argument-hint",
+    dialect: "claude-code",
+    shape: "string-or-list",
+    meaning: "shown beside the name for /invocation",
+  },
+  {
+    name: "arguments",
+    dialect: "claude-code",
+    shape: "string-or-list",
+    meaning: "names of positional arguments ($name)",
+  },
+  {
+    name: "disable-model-invocation",
+    dialect: "claude-code",
+    shape: "boolean",
+    meaning: "true: out of the catalog and load_skill; user only",
+  },
+  {
+    name: "user-invocable",
+    dialect: "claude-code",
+    shape: "boolean",
+    meaning: "false: no /name invocation; stays in the catalog",
+  },
   { name: "model", dialect: "claude-code", shape: "string", meaning: "kept on the skill and its activation" },
   { name: "effort", dialect: "claude-code", shape: "string", meaning: "kept on the skill and its activation" },
-  { name: "context", dialect: "claude-code", shape: "string", meaning: "fork: the host may run the skill as a sub-agent" },
-  { name: "agent", dialect: "claude-code", shape: "string", meaning: "sub-agent type for context: fork (OpenHands: the agent a microagent is for)" },
-  { name: "paths", dialect: "claude-code", shape: "string-or-list", meaning: "globs: the skill is attached when a tool touches a matching file" },
+  {
+    name: "context",
+    dialect: "claude-code",
+    shape: "string",
+    meaning: "fork: the host may run the skill as a sub-agent",
+  },
+  {
+    name: "agent",
+    dialect: "claude-code",
+    shape: "string",
+    meaning: "sub-agent type for context: fork (OpenHands: the agent a microagent is for)",
+  },
+  {
+    name: "paths",
+    dialect: "claude-code",
+    shape: "string-or-list",
+    meaning: "globs: the skill is attached when a tool touches a matching file",
+  },
   { name: "hooks", dialect: "claude-code", shape: "mapping", meaning: "kept in extra, not run" },
   { name: "shell", dialect: "claude-code", shape: "string", meaning: "kept in extra (commands run with /bin/sh)" },
   { name: "disallowed-tools", dialect: "claude-code", shape: "string-or-list", meaning: "kept in extra, not enforced" },
-  { name: "triggers", dialect: "openhands", shape: "string-or-list", meaning: "keywords that attach the skill to a user message" },
-  { name: "trigger", dialect: "openhands", shape: "mapping", meaning: "explicit trigger { type, keywords | globs | inputs }" },
+  {
+    name: "triggers",
+    dialect: "openhands",
+    shape: "string-or-list",
+    meaning: "keywords that attach the skill to a user message",
+  },
+  {
+    name: "trigger",
+    dialect: "openhands",
+    shape: "mapping",
+    meaning: "explicit trigger { type, keywords | globs | inputs }",
+  },
   { name: "inputs", dialect: "openhands", shape: "list", meaning: "task inputs; the skill becomes /name-invocable" },
-  { name: "mcp_tools", dialect: "openhands", shape: "mapping", meaning: "MCP servers, started when the skill is active (trust-gated)" },
-  { name: "type", dialect: "openhands", shape: "string", meaning: "microagent type (knowledge, repo, task); kept in extra" },
+  {
+    name: "mcp_tools",
+    dialect: "openhands",
+    shape: "mapping",
+    meaning: "MCP servers, started when the skill is active (trust-gated)",
+  },
+  {
+    name: "type",
+    dialect: "openhands",
+    shape: "string",
+    meaning: "microagent type (knowledge, repo, task); kept in extra",
+  },
   { name: "version", dialect: "openhands", shape: "string", meaning: "kept in extra" },
   { name: "allowed_tools", dialect: "openhands", shape: "string-or-list", meaning: "alias of allowed-tools" },
-  { name: "resources", dialect: "skillctx", shape: "string-or-list", meaning: "the only files read_skill_resource may read" },
+  {
+    name: "resources",
+    dialect: "skillctx",
+    shape: "string-or-list",
+    meaning: "the only files read_skill_resource may read",
+  },
 ];
 
 /** Codex `agents/openai.yaml` fields, dotted. */
 export const CODEX_YAML_FIELDS: readonly DialectField[] = [
   { name: "interface.display_name", dialect: "codex", shape: "string", meaning: "metadata.display_name" },
-  { name: "interface.short_description", dialect: "codex", shape: "string", meaning: "metadata.short_description; the description when SKILL.md has none" },
+  {
+    name: "interface.short_description",
+    dialect: "codex",
+    shape: "string",
+    meaning: "metadata.short_description; the description when SKILL.md has none",
+  },
   { name: "interface.icon_small", dialect: "codex", shape: "string", meaning: "kept in extra" },
   { name: "interface.icon_large", dialect: "codex", shape: "string", meaning: "kept in extra" },
   { name: "interface.brand_color", dialect: "codex", shape: "string", meaning: "kept in extra" },
   { name: "interface.default_prompt", dialect: "codex", shape: "string", meaning: "kept in extra" },
-  { name: "policy.allow_implicit_invocation", dialect: "codex", shape: "boolean", meaning: "false: same as disable-model-invocation" },
-  { name: "dependencies.tools", dialect: "codex", shape: "list", meaning: "entries of type mcp become the skill's MCP servers" },
+  {
+    name: "policy.allow_implicit_invocation",
+    dialect: "codex",
+    shape: "boolean",
+    meaning: "false: same as disable-model-invocation",
+  },
+  {
+    name: "dependencies.tools",
+    dialect: "codex",
+    shape: "list",
+    meaning: "entries of type mcp become the skill's MCP servers",
+  },
 ];
 
 const BY_NAME = new Map(SKILL_MD_DIALECT_FIELDS.map((f) => [f.name, f]));
@@ -66,7 +146,10 @@ export function dialectField(key: string): DialectField | undefined {
 }
 
 /** Every SKILL.md key skillctx knows: the specification's and the dialects'. */
-export const KNOWN_SKILL_MD_FIELDS: readonly string[] = [...ALLOWED_FIELDS, ...SKILL_MD_DIALECT_FIELDS.map((f) => f.name)];
+export const KNOWN_SKILL_MD_FIELDS: readonly string[] = [
+  ...ALLOWED_FIELDS,
+  ...SKILL_MD_DIALECT_FIELDS.map((f) => f.name),
+];
 
 // Keys longer than this are never compared (a misspelling of a known field is short).
 const MAX_SUGGEST_LENGTH = 64;
@@ -111,7 +194,8 @@ function editDistance(a: string, b: string, limit: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, rows[i - 2]![j - 2]! + 1);
       row.push(value);
       if (value < smallest) smallest = value;
     }

@@ -38,7 +38,12 @@ export function checkDialectTypes(data: Record<string, unknown>): DialectFinding
     if (!Object.hasOwn(data, field.name)) continue;
     const value = data[field.name];
     if (!fits(value, field.shape, false)) found.push(typeFinding(field, field.name));
-    else if (field.name === "context" && typeof value === "string" && value.trim() !== "" && !CONTEXT_VALUES.has(value.trim())) {
+    else if (
+      field.name === "context" &&
+      typeof value === "string" &&
+      value.trim() !== "" &&
+      !CONTEXT_VALUES.has(value.trim())
+    ) {
       found.push({
         code: "FIELD_VALUE_UNKNOWN",
         severity: "warning",
@@ -55,18 +60,35 @@ export function checkDialectTypes(data: Record<string, unknown>): DialectFinding
  * Findings about an `agents/openai.yaml`: an info note per known field (with its dialect), wrong types
  * (errors, or nothing under `strict`) and unknown keys (warnings, or nothing under `strict`).
  */
-export function codexYamlFindings(codex: CodexSkillMetadata, strict: boolean): Array<DialectFinding & { line: number | undefined }> {
+export function codexYamlFindings(
+  codex: CodexSkillMetadata,
+  strict: boolean,
+): Array<DialectFinding & { line: number | undefined }> {
   const out: Array<DialectFinding & { line: number | undefined }> = [];
   const known = new Map(CODEX_YAML_FIELDS.map((f) => [f.name, f]));
   for (const { key, line, value } of codex.keys) {
     const field = known.get(key);
     if (field === undefined) {
       if (!strict && !["interface", "policy", "dependencies"].includes(key)) {
-        out.push({ code: "CODEX_FIELD_UNKNOWN", severity: "warning", message: `'${key}' in agents/openai.yaml is not a Codex field`, key, dialect: "codex", line });
+        out.push({
+          code: "CODEX_FIELD_UNKNOWN",
+          severity: "warning",
+          message: `'${key}' in agents/openai.yaml is not a Codex field`,
+          key,
+          dialect: "codex",
+          line,
+        });
       }
       continue;
     }
-    out.push({ code: "DIALECT_FIELD", severity: "info", message: `'${key}' is a Codex field (${field.meaning})`, key, dialect: "codex", line });
+    out.push({
+      code: "DIALECT_FIELD",
+      severity: "info",
+      message: `'${key}' is a Codex field (${field.meaning})`,
+      key,
+      dialect: "codex",
+      line,
+    });
     if (!strict && !fits(value, field.shape, true)) out.push({ ...typeFinding(field, key), line });
   }
   return out;
@@ -98,7 +120,9 @@ function fits(value: unknown, shape: FieldShape, typed: boolean): boolean {
     case "string":
       return typeof value === "string" || (typed && (typeof value === "number" || typeof value === "boolean"));
     case "boolean":
-      return typed ? typeof value === "boolean" : typeof value === "string" && BOOLEAN_WORDS.has(value.trim().toLowerCase());
+      return typed
+        ? typeof value === "boolean"
+        : typeof value === "string" && BOOLEAN_WORDS.has(value.trim().toLowerCase());
     case "string-or-list":
       return typeof value === "string" || (Array.isArray(value) && value.every((item) => typeof item === "string"));
     case "mapping":

@@ -9,7 +9,8 @@ import { useTempDirs } from "./testing/temp-dir.js";
 
 const tempDir = useTempDirs("discover");
 
-const skillMd = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`;
+const skillMd = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`;
 const summary = (skills: Skill[]) => skills.map((s) => `${s.name}|${s.source.scope}|${s.description}`);
 
 function gitInit(dir: string): void {
@@ -27,7 +28,8 @@ describe("discoverSkills", () => {
       "packages/app/.claude/skills/folders/SKILL.md": skillMd("folders", "cwd, .claude"),
       "packages/app/.claude/skills/cwd-vs-root/SKILL.md": skillMd("cwd-vs-root", "cwd, .claude"),
       "packages/app/.openhands/skills/oh/SKILL.md": skillMd("oh", "cwd, .openhands/skills"),
-      "packages/app/.openhands/microagents/repo.md": "---\nname: repo\ndescription: cwd, microagent\n---\nRepo notes.\n",
+      "packages/app/.openhands/microagents/repo.md":
+        "---\nname: repo\ndescription: cwd, microagent\n---\nRepo notes.\n",
       "packages/app/.openhands/microagents/shadowed.md": "---\nname: shadowed\ndescription: cwd, microagent\n---\nx\n",
       "packages/app/extra/shadowed/SKILL.md": skillMd("shadowed", "programmatic path"),
     });
@@ -90,9 +92,16 @@ describe("discoverSkills", () => {
       "my-skills/mine/SKILL.md": skillMd("mine", "listed"),
       ".agents/skills/default/SKILL.md": skillMd("default", "not listed"),
     });
-    const result = await discoverSkills({ cwd: project, homeDir: home, userSkills: ["~/my-skills", "~/missing"], cache: createSkillCache() });
+    const result = await discoverSkills({
+      cwd: project,
+      homeDir: home,
+      userSkills: ["~/my-skills", "~/missing"],
+      cache: createSkillCache(),
+    });
     expect(summary(result.skills)).toEqual(["mine|user|listed"]);
-    expect(result.diagnostics).toEqual([expect.objectContaining({ code: "PATH_NOT_FOUND", path: path.join(home, "missing") })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ code: "PATH_NOT_FOUND", path: path.join(home, "missing") }),
+    ]);
   });
 
   it("searches a cwd that is its own git root once", async () => {
@@ -125,7 +134,10 @@ describe("discoverSkills: containment of project folders", () => {
   const secretText = "-----BEGIN OPENSSH PRIVATE KEY----- not really";
 
   async function attack() {
-    const home = await tempDir({ ".ssh/id_rsa": secretText, "shared-skills/shared/SKILL.md": skillMd("shared", "outside the project") });
+    const home = await tempDir({
+      ".ssh/id_rsa": secretText,
+      "shared-skills/shared/SKILL.md": skillMd("shared", "outside the project"),
+    });
     const repo = await tempDir({
       ".openhands/microagents/good.md": "---\nname: good\ndescription: a sibling that loads\n---\nGood.\n",
       ".agents/skills/fine/SKILL.md": skillMd("fine", "inside"),
@@ -164,13 +176,20 @@ describe("discoverSkills: containment of project folders", () => {
     await symlink(elsewhere, path.join(repo, ".claude/skills"));
     const result = await discoverSkills({ cwd: repo, homeDir: elsewhere, cache: createSkillCache() });
     expect(result.skills).toEqual([]);
-    expect(result.diagnostics).toEqual([expect.objectContaining({ code: "PATH_OUTSIDE_ROOT", path: path.join(repo, ".claude/skills") })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ code: "PATH_OUTSIDE_ROOT", path: path.join(repo, ".claude/skills") }),
+    ]);
   });
 
   it("follows them when the caller trusts the user scope explicitly, and always in user folders", async () => {
     const { home, repo } = await attack();
     await rm(path.join(repo, ".openhands/microagents/root")); // a walk of / is bounded, but slow for a unit test
-    const trusted = await discoverSkills({ cwd: repo, homeDir: home, trust: { user: true }, cache: createSkillCache() });
+    const trusted = await discoverSkills({
+      cwd: repo,
+      homeDir: home,
+      trust: { user: true },
+      cache: createSkillCache(),
+    });
     expect(trusted.skills.map((s) => s.name)).toContain("shared");
     const userHome = await tempDir({ "store/mine/SKILL.md": skillMd("mine", "user skill through a symlink") });
     await mkdir(path.join(userHome, ".agents/skills"), { recursive: true });
@@ -180,7 +199,10 @@ describe("discoverSkills: containment of project folders", () => {
   });
 
   it("a dotfiles repository at the home folder does not make the home folder the project", async () => {
-    const home = await tempDir({ ".ssh/id_rsa": secretText, ".agents/skills/dotfile-skill/SKILL.md": skillMd("dotfile-skill", "in ~") });
+    const home = await tempDir({
+      ".ssh/id_rsa": secretText,
+      ".agents/skills/dotfile-skill/SKILL.md": skillMd("dotfile-skill", "in ~"),
+    });
     gitInit(home);
     const cwd = path.join(home, "code/project");
     await mkdir(path.join(cwd, ".openhands/microagents"), { recursive: true });

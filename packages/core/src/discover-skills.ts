@@ -12,7 +12,12 @@ import type { Trust } from "./trust.js";
 export { findGitRoot };
 
 /** Project folders searched for skills, in precedence order, relative to cwd and to the git root. */
-export const PROJECT_SKILL_DIRS: readonly string[] = [".agents/skills", ".claude/skills", ".openhands/skills", ".openhands/microagents"];
+export const PROJECT_SKILL_DIRS: readonly string[] = [
+  ".agents/skills",
+  ".claude/skills",
+  ".openhands/skills",
+  ".openhands/microagents",
+];
 
 /** User folders searched when `userSkills` is true, relative to the home folder, in precedence order. */
 export const USER_SKILL_DIRS: readonly string[] = [".agents/skills", ".claude/skills", ".openhands/skills"];
@@ -75,7 +80,8 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
   }
 
   if (options.userSkills === true) {
-    for (const folder of USER_SKILL_DIRS) sources.push({ input: path.join(home, folder), scope: "user", optional: true });
+    for (const folder of USER_SKILL_DIRS)
+      sources.push({ input: path.join(home, folder), scope: "user", optional: true });
   } else if (Array.isArray(options.userSkills)) {
     for (const folder of options.userSkills) {
       const expanded = folder === "~" || folder.startsWith("~/") ? path.join(home, folder.slice(1)) : folder;

@@ -44,7 +44,11 @@ describe("parseSimpleFrontmatter", () => {
     ].join("\n");
     const fast = parseSimpleFrontmatter(block);
     expect(fast?.data).toEqual(viaYaml(block));
-    expect(fast?.data).toMatchObject({ description: "Folded text on two lines.\nNew paragraph.", literal: "a\n  indented\n", n: "123" });
+    expect(fast?.data).toMatchObject({
+      description: "Folded text on two lines.\nNew paragraph.",
+      literal: "a\n  indented\n",
+      n: "123",
+    });
     expect(fast?.keyLines.get("list")).toBe(10);
   });
 
@@ -85,20 +89,70 @@ describe("parseSimpleFrontmatter", () => {
   });
 
   it("agrees with yaml on generated blocks whenever it reads them", () => {
-    const word = fc.constantFrom("a", "b c", "x:y", "-1", "?q", "'", '"', "#", " #", ": ", "|", ">", "é", "", "  ", "true", "~", "[", "1.0", "--", "a'b", "a\"b");
+    const word = fc.constantFrom(
+      "a",
+      "b c",
+      "x:y",
+      "-1",
+      "?q",
+      "'",
+      '"',
+      "#",
+      " #",
+      ": ",
+      "|",
+      ">",
+      "é",
+      "",
+      "  ",
+      "true",
+      "~",
+      "[",
+      "1.0",
+      "--",
+      "a'b",
+      'a"b',
+    );
     const text = fc.array(word, { maxLength: 4 }).map((w) => w.join(""));
     const value = fc.oneof(
       text,
       text.map((t) => `"${t}"`),
       text.map((t) => `'${t}'`),
-      fc.tuple(fc.constantFrom("|", "|-", ">", ">-"), fc.array(fc.oneof(text.map((t) => `  ${t}`), fc.constant(""), text.map((t) => `    ${t}`)), { maxLength: 4 })).map(
-        ([h, ls]) => [h, ...ls].join("\n"),
-      ),
-      fc.array(text.map((t) => `  - ${t}`), { maxLength: 3 }).map((ls) => ["", ...ls].join("\n")),
-      fc.array(text.map((t) => `- ${t}`), { maxLength: 3 }).map((ls) => ["", ...ls].join("\n")),
-      fc.array(fc.tuple(fc.constantFrom("k", "author", "v1"), text).map(([k, t]) => `  ${k}: ${t}`), { maxLength: 3 }).map((ls) => ["", ...ls].join("\n")),
+      fc
+        .tuple(
+          fc.constantFrom("|", "|-", ">", ">-"),
+          fc.array(
+            fc.oneof(
+              text.map((t) => `  ${t}`),
+              fc.constant(""),
+              text.map((t) => `    ${t}`),
+            ),
+            { maxLength: 4 },
+          ),
+        )
+        .map(([h, ls]) => [h, ...ls].join("\n")),
+      fc
+        .array(
+          text.map((t) => `  - ${t}`),
+          { maxLength: 3 },
+        )
+        .map((ls) => ["", ...ls].join("\n")),
+      fc
+        .array(
+          text.map((t) => `- ${t}`),
+          { maxLength: 3 },
+        )
+        .map((ls) => ["", ...ls].join("\n")),
+      fc
+        .array(
+          fc.tuple(fc.constantFrom("k", "author", "v1"), text).map(([k, t]) => `  ${k}: ${t}`),
+          { maxLength: 3 },
+        )
+        .map((ls) => ["", ...ls].join("\n")),
     );
-    const entry = fc.tuple(fc.constantFrom("name", "description", "metadata", "x-y", "a.b", "1", "_"), value).map(([k, v]) => `${k}:${v.startsWith("\n") ? "" : " "}${v}`);
+    const entry = fc
+      .tuple(fc.constantFrom("name", "description", "metadata", "x-y", "a.b", "1", "_"), value)
+      .map(([k, v]) => `${k}:${v.startsWith("\n") ? "" : " "}${v}`);
     fc.assert(
       fc.property(fc.array(fc.oneof(entry, fc.constant(""), fc.constant("# c")), { maxLength: 5 }), (entries) => {
         const block = entries.join("\n");
@@ -119,26 +173,39 @@ describe("parseSimpleFrontmatter", () => {
       { arbitrary: fc.constantFrom("   ", "    deep", "-", "-x", "#top", "  k: a: b", "?x"), weight: 1 },
     );
     const before = fc.constantFrom("", "# c", "   ", "  # c", "#", " ");
-    const entry = fc.tuple(value, fc.array(below, { maxLength: 4 }), fc.array(before, { maxLength: 2 }), fc.constantFrom(": ", ":", ":  "));
-    const keys = fc.uniqueArray(fc.constantFrom("name", "description", "metadata", "a", "b.c", "x-y", "_", "9", "license"), { minLength: 1, maxLength: 6 });
+    const entry = fc.tuple(
+      value,
+      fc.array(below, { maxLength: 4 }),
+      fc.array(before, { maxLength: 2 }),
+      fc.constantFrom(": ", ":", ":  "),
+    );
+    const keys = fc.uniqueArray(
+      fc.constantFrom("name", "description", "metadata", "a", "b.c", "x-y", "_", "9", "license"),
+      { minLength: 1, maxLength: 6 },
+    );
     let read = 0;
     fc.assert(
-      fc.property(keys, fc.array(entry, { minLength: 6, maxLength: 6 }), fc.boolean(), (names, entries, finalNewline) => {
-        const lines: string[] = [];
-        const lineOf = new Map<string, number>();
-        names.forEach((key, i) => {
-          const [v, more, blanks, colon] = entries[i]!;
-          lines.push(...blanks);
-          lineOf.set(key, lines.length);
-          lines.push(v === "" ? `${key}:` : `${key}${colon}${v}`, ...more);
-        });
-        const block = lines.join("\n") + (finalNewline ? "\n" : "");
-        const fast = parseSimpleFrontmatter(block);
-        if (fast === undefined) return;
-        read++;
-        expect(fast.data).toEqual(viaYaml(block));
-        expect([...fast.keyLines]).toEqual([...lineOf]);
-      }),
+      fc.property(
+        keys,
+        fc.array(entry, { minLength: 6, maxLength: 6 }),
+        fc.boolean(),
+        (names, entries, finalNewline) => {
+          const lines: string[] = [];
+          const lineOf = new Map<string, number>();
+          names.forEach((key, i) => {
+            const [v, more, blanks, colon] = entries[i]!;
+            lines.push(...blanks);
+            lineOf.set(key, lines.length);
+            lines.push(v === "" ? `${key}:` : `${key}${colon}${v}`, ...more);
+          });
+          const block = lines.join("\n") + (finalNewline ? "\n" : "");
+          const fast = parseSimpleFrontmatter(block);
+          if (fast === undefined) return;
+          read++;
+          expect(fast.data).toEqual(viaYaml(block));
+          expect([...fast.keyLines]).toEqual([...lineOf]);
+        },
+      ),
       { numRuns: 5000 },
     );
     expect(read).toBeGreaterThan(50); // the generator reaches the reader's accepting paths

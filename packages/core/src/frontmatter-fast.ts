@@ -20,7 +20,8 @@ export interface FastFrontmatter {
 // One top-level entry, matched at `lastIndex` (the start of the block, or the newline that ends the entry
 // before): blank and comment lines first (1), then `key:` (2) and the rest of its line after the spaces that
 // follow the colon (4), then the lines that belong to its value (5): indented, empty, or `-` items at column 0.
-const ENTRY = /(\n?(?:(?: *#[^\n]*| *)\n)*)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)([^\n]*))?(?=\n|$)((?:\n(?: [^\n]*|- [^\n]*|-(?=\n|$)|(?=\n|$)))*)/y;
+const ENTRY =
+  /(\n?(?:(?: *#[^\n]*| *)\n)*)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)([^\n]*))?(?=\n|$)((?:\n(?: [^\n]*|- [^\n]*|-(?=\n|$)|(?=\n|$)))*)/y;
 // What may follow the last entry: blank and comment lines only.
 const TRAILER = /(?: *#[^\n]*| *)(?:\n(?: *#[^\n]*| *))*$/y;
 const NESTED_KEY_LINE = /^( +)([A-Za-z0-9_][A-Za-z0-9_.-]*):(?:( +)(.*))?$/;

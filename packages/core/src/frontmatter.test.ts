@@ -36,9 +36,9 @@ describe("splitFrontmatter", () => {
   });
 
   it("never closes inside a quoted value that spans lines", () => {
-    const text = "---\ndescription: \"starts here\n---\nends here\"\nname: a\n---\nbody";
+    const text = '---\ndescription: "starts here\n---\nends here"\nname: a\n---\nbody';
     const split = splitFrontmatter(text);
-    expect(split.frontmatter).toBe("description: \"starts here\n---\nends here\"\nname: a");
+    expect(split.frontmatter).toBe('description: "starts here\n---\nends here"\nname: a');
     expect(split.body).toBe("body");
   });
 
@@ -70,7 +70,12 @@ describe("splitFrontmatter", () => {
 
   it("counts the body of a text that ends on its closing fence from the line after it, whatever the line ends", () => {
     for (const text of ["---\n---", "---\r---", "---\r\n---"]) {
-      expect(splitFrontmatter(text), JSON.stringify(text)).toMatchObject({ frontmatter: "", body: "", bodyLine: 3, bodyOffset: 7 });
+      expect(splitFrontmatter(text), JSON.stringify(text)).toMatchObject({
+        frontmatter: "",
+        body: "",
+        bodyLine: 3,
+        bodyOffset: 7,
+      });
     }
   });
 
@@ -87,22 +92,34 @@ describe("parseFrontmatter", () => {
   });
 
   it("reads lists, nested maps, block and quoted scalars", () => {
-    const { data } = parseFrontmatter("---\nlist:\n  - a\n  - 2\nmap:\n  k: v\nlit: |\n  x\n  y\nfold: >-\n  p\n  q\nq: \"a\\tb\"\n---\n");
+    const { data } = parseFrontmatter(
+      '---\nlist:\n  - a\n  - 2\nmap:\n  k: v\nlit: |\n  x\n  y\nfold: >-\n  p\n  q\nq: "a\\tb"\n---\n',
+    );
     expect(data).toEqual({ list: ["a", "2"], map: { k: "v" }, lit: "x\ny\n", fold: "p q", q: "a\tb" });
   });
 
   it("retries a value with an unquoted ': ' as a quoted string, with a warning on its line", () => {
-    const { data, diagnostics, body } = parseFrontmatter("---\nname: a\ndescription: Use when: the user asks\n---\nbody", {
-      path: "x/SKILL.md",
-    });
+    const { data, diagnostics, body } = parseFrontmatter(
+      "---\nname: a\ndescription: Use when: the user asks\n---\nbody",
+      {
+        path: "x/SKILL.md",
+      },
+    );
     expect(data).toEqual({ name: "a", description: "Use when: the user asks" });
     expect(body).toBe("body");
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ code: "YAML_UNQUOTED_COLON", severity: "warning", path: "x/SKILL.md", line: 3 });
+    expect(diagnostics[0]).toMatchObject({
+      code: "YAML_UNQUOTED_COLON",
+      severity: "warning",
+      path: "x/SKILL.md",
+      line: 3,
+    });
   });
 
   it("retries a multi-line plain value with quotes and backslashes inside", () => {
-    const { data } = parseFrontmatter('---\ndescription: Use when: a "quoted" \\ word\n  continues: here\nname: a\n---\n');
+    const { data } = parseFrontmatter(
+      '---\ndescription: Use when: a "quoted" \\ word\n  continues: here\nname: a\n---\n',
+    );
     expect(data).toEqual({ description: 'Use when: a "quoted" \\ word continues: here', name: "a" });
   });
 
@@ -137,7 +154,12 @@ describe("parseFrontmatter", () => {
   });
 
   it("reads an empty or comment-only block as no metadata", () => {
-    expect(parseFrontmatter("---\n# nothing\n---\nbody")).toEqual({ data: {}, body: "body", bodyLine: 4, diagnostics: [] });
+    expect(parseFrontmatter("---\n# nothing\n---\nbody")).toEqual({
+      data: {},
+      body: "body",
+      bodyLine: 4,
+      diagnostics: [],
+    });
   });
 
   it("warns about an unclosed block and keeps the text", () => {
@@ -148,7 +170,12 @@ describe("parseFrontmatter", () => {
   });
 
   it("returns no data and no diagnostics for a file without frontmatter", () => {
-    expect(parseFrontmatter("# Just markdown\n")).toEqual({ data: undefined, body: "# Just markdown\n", bodyLine: 1, diagnostics: [] });
+    expect(parseFrontmatter("# Just markdown\n")).toEqual({
+      data: undefined,
+      body: "# Just markdown\n",
+      bodyLine: 1,
+      diagnostics: [],
+    });
   });
 
   it("never lets a __proto__ key change a prototype: the key is dropped, with a warning", () => {
@@ -160,7 +187,12 @@ describe("parseFrontmatter", () => {
 
   it("refuses alias bombs", () => {
     const lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"];
-    for (let i = 1; i < 8; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]`);
+    for (let i = 1; i < 8; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(", ")}]`,
+      );
     const parsed = parseFrontmatter(`---\n${lines.join("\n")}\n---\n`);
     expect(parsed.data).toBeUndefined();
     expect(parsed.diagnostics[0]?.code).toBe("YAML_INVALID");
@@ -184,8 +216,18 @@ describe("parseFrontmatter: aliases that name no anchor", () => {
 describe("parseFrontmatter: __proto__ keys", () => {
   it.each([
     ["top level", "---\n__proto__: x\nname: a\n---\n", { name: "a" }, "field __proto__"],
-    ["in a mapping", "---\nmetadata:\n  __proto__: a\n  ok: b\n---\n", { metadata: { ok: "b" } }, "field metadata.__proto__"],
-    ["in a flow mapping", "---\nmcp_tools: {__proto__: {command: x}}\n---\n", { mcp_tools: {} }, "field mcp_tools.__proto__"],
+    [
+      "in a mapping",
+      "---\nmetadata:\n  __proto__: a\n  ok: b\n---\n",
+      { metadata: { ok: "b" } },
+      "field metadata.__proto__",
+    ],
+    [
+      "in a flow mapping",
+      "---\nmcp_tools: {__proto__: {command: x}}\n---\n",
+      { mcp_tools: {} },
+      "field mcp_tools.__proto__",
+    ],
   ])("drops one %s, with a warning", (_where, text, data, named) => {
     const result = parseFrontmatter(text, { path: "f.md" });
     expect(result.data).toEqual(data);
@@ -201,8 +243,17 @@ describe("splitFrontmatter: the size cap", () => {
 
   it("stops at the cap: too large when a fence line follows, unclosed when none does", () => {
     const closed = `\n---\n${block}\n---\nbody\n`;
-    expect(splitFrontmatter(closed, { maxFrontmatterChars: 100 })).toMatchObject({ frontmatter: undefined, tooLarge: true, fenceLine: 2, body: closed });
-    expect(splitFrontmatter(closed, { maxFrontmatterChars: 1000 })).toMatchObject({ frontmatter: block, fenceLine: 2, frontmatterLine: 3 });
+    expect(splitFrontmatter(closed, { maxFrontmatterChars: 100 })).toMatchObject({
+      frontmatter: undefined,
+      tooLarge: true,
+      fenceLine: 2,
+      body: closed,
+    });
+    expect(splitFrontmatter(closed, { maxFrontmatterChars: 1000 })).toMatchObject({
+      frontmatter: block,
+      fenceLine: 2,
+      frontmatterLine: 3,
+    });
     const open = `---\n${block}\nmore\n`;
     const split = splitFrontmatter(open, { maxFrontmatterChars: 100 });
     expect(split).toMatchObject({ frontmatter: undefined, unclosed: true, fenceLine: 1 });
@@ -214,7 +265,9 @@ describe("splitFrontmatter: the size cap", () => {
     const parsed = parseFrontmatter(text, { path: "big.md", maxFrontmatterChars: 100 });
     expect(parsed.data).toBeUndefined();
     expect(parsed.body).toBe(text);
-    expect(parsed.diagnostics).toMatchObject([{ code: "FRONTMATTER_TOO_LARGE", severity: "error", path: "big.md", line: 1 }]);
+    expect(parsed.diagnostics).toMatchObject([
+      { code: "FRONTMATTER_TOO_LARGE", severity: "error", path: "big.md", line: 1 },
+    ]);
     expect(parsed.diagnostics[0]!.message).toContain("longer than 100 characters");
   });
 
@@ -232,7 +285,8 @@ describe("splitFrontmatter: the shortcuts agree with the line scanner", () => {
     const open = lines.findIndex((l) => l.trim() !== "");
     if (open === -1 || !/^-{3,}[ \t]*$/.test(lines[open]!)) return undefined;
     const scanner = new FrontmatterScanner();
-    for (let i = open + 1; i < lines.length; i++) if (scanner.push(lines[i]!).closes) return lines.slice(open + 1, i).join("\n");
+    for (let i = open + 1; i < lines.length; i++)
+      if (scanner.push(lines[i]!).closes) return lines.slice(open + 1, i).join("\n");
     return undefined;
   }
 
@@ -245,7 +299,17 @@ describe("splitFrontmatter: the shortcuts agree with the line scanner", () => {
       text.map((t) => `description: '${t}'`),
       text.map((t) => `  ${t}`),
       text.map((t) => `- ${t}`),
-      fc.constantFrom("description: |", "description: >-", "tags:", "---", "----  ", "", "# c", "meta:", '  author: "A"'),
+      fc.constantFrom(
+        "description: |",
+        "description: >-",
+        "tags:",
+        "---",
+        "----  ",
+        "",
+        "# c",
+        "meta:",
+        '  author: "A"',
+      ),
     );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 8 }), fc.array(line, { maxLength: 3 }), (block, after) => {

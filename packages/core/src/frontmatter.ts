@@ -84,7 +84,10 @@ export function splitFrontmatter(text: string, options: SplitFrontmatterOptions 
 }
 
 /** The split, and the fast reader's data when the fast path read the block to find its end. */
-function splitText(text: string, options: SplitFrontmatterOptions): { split: FrontmatterSplit; fast?: FastFrontmatter | undefined } {
+function splitText(
+  text: string,
+  options: SplitFrontmatterOptions,
+): { split: FrontmatterSplit; fast?: FastFrontmatter | undefined } {
   const norm = normalizeText(text);
   const maxChars = options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS;
   const whole: FrontmatterSplit = { frontmatter: undefined, body: norm, bodyLine: 1, bodyOffset: 0 };
@@ -123,7 +126,8 @@ function splitText(text: string, options: SplitFrontmatterOptions): { split: Fro
   const first = firstFence(norm, start, maxChars);
   if (first !== undefined) {
     const block = norm.slice(start, Math.max(start, first.cursor - 1));
-    if (!block.includes('"') && !block.includes("'")) return { split: closed(first.cursor, first.nl, line + first.lines, block) };
+    if (!block.includes('"') && !block.includes("'"))
+      return { split: closed(first.cursor, first.nl, line + first.lines, block) };
     const fast = parseSimpleFrontmatter(block);
     if (fast !== undefined) return { split: closed(first.cursor, first.nl, line + first.lines, block), fast };
   }
@@ -136,7 +140,11 @@ function splitText(text: string, options: SplitFrontmatterOptions): { split: Fro
     if (end - start > maxChars) {
       // Past the cap: a later fence line means a block too large to read; none at all, an unclosed one.
       FENCE_LINE.lastIndex = cursor;
-      return { split: FENCE_LINE.test(norm) ? { ...whole, tooLarge: true, fenceLine } : { ...whole, unclosed: true, fenceLine } };
+      return {
+        split: FENCE_LINE.test(norm)
+          ? { ...whole, tooLarge: true, fenceLine }
+          : { ...whole, unclosed: true, fenceLine },
+      };
     }
     if (scanner.push(norm.slice(cursor, end)).closes) return { split: closed(cursor, nl, lineNo) };
     if (nl === -1) break;
@@ -150,7 +158,11 @@ function splitText(text: string, options: SplitFrontmatterOptions): { split: Fro
  * The first fence line from `start` on that ends within `maxChars` of it: its start (`cursor`), the
  * offset of its newline (`nl`, -1 at the end of the text) and how many lines below the opening fence it is.
  */
-function firstFence(norm: string, start: number, maxChars: number): { cursor: number; nl: number; lines: number } | undefined {
+function firstFence(
+  norm: string,
+  start: number,
+  maxChars: number,
+): { cursor: number; nl: number; lines: number } | undefined {
   let cursor = start;
   for (let lines = 1; cursor <= norm.length; lines++) {
     const nl = norm.indexOf("\n", cursor);
@@ -162,7 +174,6 @@ function firstFence(norm: string, start: number, maxChars: number): { cursor: nu
   }
   return undefined;
 }
-
 
 // A fence line anywhere after lastIndex (the native scan is fast on a 50 MB tail).
 const FENCE_LINE = /^-{3,}[ \t]*$/gm;
@@ -229,11 +240,21 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
     if (split.tooLarge === true) {
       const max = (options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS).toLocaleString("en-US");
       diagnostics.push(
-        diagnostic("FRONTMATTER_TOO_LARGE", "error", `frontmatter is longer than ${max} characters; not read`, where(split.fenceLine)),
+        diagnostic(
+          "FRONTMATTER_TOO_LARGE",
+          "error",
+          `frontmatter is longer than ${max} characters; not read`,
+          where(split.fenceLine),
+        ),
       );
     } else if (split.unclosed === true) {
       diagnostics.push(
-        diagnostic("FRONTMATTER_UNCLOSED", "warning", "frontmatter opened with --- is never closed; the whole file is read as the body", where(split.fenceLine)),
+        diagnostic(
+          "FRONTMATTER_UNCLOSED",
+          "warning",
+          "frontmatter opened with --- is never closed; the whole file is read as the body",
+          where(split.fenceLine),
+        ),
       );
     }
     return unread();
@@ -260,7 +281,9 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
   } catch (error) {
     // Nothing in readYaml should throw on any input; if something does, the file still gets a diagnostic.
     const message = error instanceof Error ? error.message : String(error);
-    diagnostics.push(diagnostic("YAML_INVALID", "error", `invalid YAML in frontmatter: cannot be read (${message})`, where(firstLine)));
+    diagnostics.push(
+      diagnostic("YAML_INVALID", "error", `invalid YAML in frontmatter: cannot be read (${message})`, where(firstLine)),
+    );
     return unread();
   }
 }
@@ -305,7 +328,11 @@ function readYaml(
   const counter = lineCounter;
   const toLine = (offset: number) => firstLine + counter.linePos(offset).line - 1;
   if (parsed.errors.length > 0) {
-    pushYamlErrors(parsed.errors.map((e) => ({ message: yamlMessage(e.message), line: toLine(e.offset) })), diagnostics, where);
+    pushYamlErrors(
+      parsed.errors.map((e) => ({ message: yamlMessage(e.message), line: toLine(e.offset) })),
+      diagnostics,
+      where,
+    );
     return failed;
   }
   const { doc, aliases } = parsed;
@@ -316,7 +343,12 @@ function readYaml(
   }
   if (!isMap(contents)) {
     diagnostics.push(
-      diagnostic("FRONTMATTER_NOT_MAPPING", "warning", "the leading --- block is not a YAML mapping; the whole file is read as the body", where(firstLine)),
+      diagnostic(
+        "FRONTMATTER_NOT_MAPPING",
+        "warning",
+        "the leading --- block is not a YAML mapping; the whole file is read as the body",
+        where(firstLine),
+      ),
     );
     return failed;
   }
@@ -330,7 +362,12 @@ function readYaml(
   }
   for (const alias of unresolvedAliases(doc, aliases)) {
     diagnostics.push(
-      diagnostic("YAML_UNRESOLVED_ALIAS", "warning", `${alias.text} names no anchor; read as the text "${alias.text}" (quote it to be portable)`, where(toLine(alias.offset))),
+      diagnostic(
+        "YAML_UNRESOLVED_ALIAS",
+        "warning",
+        `${alias.text} names no anchor; read as the text "${alias.text}" (quote it to be portable)`,
+        where(toLine(alias.offset)),
+      ),
     );
   }
   let keyLines: Map<string, number> | undefined;
@@ -357,11 +394,19 @@ function pushYamlErrors(
   where: (line: number | undefined) => { path: string | undefined; line: number | undefined },
   prefix = "invalid YAML in frontmatter: ",
 ): void {
-  for (const error of errors.slice(0, MAX_YAML_ERRORS)) diagnostics.push(diagnostic("YAML_INVALID", "error", `${prefix}${error.message}`, where(error.line)));
+  for (const error of errors.slice(0, MAX_YAML_ERRORS))
+    diagnostics.push(diagnostic("YAML_INVALID", "error", `${prefix}${error.message}`, where(error.line)));
   const rest = errors.length - MAX_YAML_ERRORS;
   if (rest > 0) {
     const at = errors[MAX_YAML_ERRORS]!.line;
-    diagnostics.push(diagnostic("YAML_INVALID", "error", `${prefix}${rest.toLocaleString("en-US")} more YAML errors from this line on`, where(at)));
+    diagnostics.push(
+      diagnostic(
+        "YAML_INVALID",
+        "error",
+        `${prefix}${rest.toLocaleString("en-US")} more YAML errors from this line on`,
+        where(at),
+      ),
+    );
   }
 }
 
@@ -383,9 +428,17 @@ function dropPrototypeKeys(
   const record = value as Record<string, unknown>;
   if (Object.hasOwn(record, "__proto__")) {
     delete record["__proto__"];
-    diagnostics.push(diagnostic("FIELD_INVALID", "warning", `field ${trail === "" ? "" : `${trail}.`}__proto__ is not kept (it would change an object's prototype)`, where));
+    diagnostics.push(
+      diagnostic(
+        "FIELD_INVALID",
+        "warning",
+        `field ${trail === "" ? "" : `${trail}.`}__proto__ is not kept (it would change an object's prototype)`,
+        where,
+      ),
+    );
   }
-  for (const [key, item] of Object.entries(record)) dropPrototypeKeys(item, diagnostics, where, trail === "" ? key : `${trail}.${key}`);
+  for (const [key, item] of Object.entries(record))
+    dropPrototypeKeys(item, diagnostics, where, trail === "" ? key : `${trail}.${key}`);
 }
 
 function pairOf(doc: Document, key: string, aliases: AliasTable) {

@@ -32,7 +32,12 @@ export type { KeywordMatch, KeywordMatcher } from "./keyword-matcher.js";
 export type { PathMatch, PathMatcher } from "./path-matcher.js";
 export type { CatalogLevel, CatalogOptions, CatalogResult } from "./catalog.js";
 export type { SearchSkillsOptions, SkillSearchResult } from "./skill-search.js";
-export type { FrontmatterSplit, ParsedFrontmatter, ParseFrontmatterOptions, SplitFrontmatterOptions } from "./frontmatter.js";
+export type {
+  FrontmatterSplit,
+  ParsedFrontmatter,
+  ParseFrontmatterOptions,
+  SplitFrontmatterOptions,
+} from "./frontmatter.js";
 export type { ParseSkillOptions, SafeParseSkillResult } from "./parse-skill.js";
 export type { ValidateSkillOptions, ValidateSkillMdOptions, ValidationResult } from "./validate.js";
 export type { Dialect, DialectField, FieldShape } from "./dialect-fields.js";

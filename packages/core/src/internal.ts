@@ -107,7 +107,11 @@ export {
 } from "./limits.js";
 
 // text that reaches the model: the engine's caps (H6)
-export { DEFAULT_MAX_ATTACHED_SKILL_BYTES, DEFAULT_MAX_GUIDANCE_BLOCK_BYTES, DEFAULT_MAX_LOADED_SKILL_BYTES } from "./limits.js";
+export {
+  DEFAULT_MAX_ATTACHED_SKILL_BYTES,
+  DEFAULT_MAX_GUIDANCE_BLOCK_BYTES,
+  DEFAULT_MAX_LOADED_SKILL_BYTES,
+} from "./limits.js";
 // sub-agents (execute_skill)
 export { DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, MAX_SUB_AGENTS_AT_ONCE } from "./limits.js";
 

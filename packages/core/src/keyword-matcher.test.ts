@@ -6,14 +6,20 @@ import type { Skill } from "./skill.js";
 
 type TriggerSkill = Pick<Skill, "name" | "trigger">;
 
-const keywordSkill = (name: string, keywords: string[]): TriggerSkill => ({ name, trigger: { type: "keyword", keywords } });
+const keywordSkill = (name: string, keywords: string[]): TriggerSkill => ({
+  name,
+  trigger: { type: "keyword", keywords },
+});
 
 // ---- Reference implementation: per keyword, try every position with an /iu regex and check the boundaries by hand.
 const WORD = /^[\p{L}\p{N}\p{M}]$/u;
 const NO_SPACE = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]$/u;
 
 function referenceIndex(keyword: string, text: string): number | undefined {
-  const parts = keyword.trim().split(/\s+/u).filter((part) => part !== "");
+  const parts = keyword
+    .trim()
+    .split(/\s+/u)
+    .filter((part) => part !== "");
   if (parts.length === 0) return undefined;
   const escaped = parts.map((part) => part.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"));
   const regex = new RegExp(escaped.join("\\s+"), "iuy");
@@ -46,7 +52,9 @@ function lastChar(text: string): string {
 
 function referenceMatch(skills: TriggerSkill[], text: string): KeywordMatch[] {
   const result: KeywordMatch[] = [];
-  const sorted = [...skills].sort((a, b) => (codePoints(a.name) < codePoints(b.name) ? -1 : codePoints(a.name) > codePoints(b.name) ? 1 : 0));
+  const sorted = [...skills].sort((a, b) =>
+    codePoints(a.name) < codePoints(b.name) ? -1 : codePoints(a.name) > codePoints(b.name) ? 1 : 0,
+  );
   for (const skill of sorted) {
     if (skill.trigger.type !== "keyword" && skill.trigger.type !== "task") continue;
     for (const keyword of skill.trigger.keywords) {
@@ -205,12 +213,14 @@ describe("foldCodePoint", () => {
     for (const [folded, members] of classes) {
       for (const cp of members) {
         // No false merge: every member of a class is /iu-equal to its representative.
-        if (!new RegExp(`^${escape(cp)}$`, "iu").test(String.fromCodePoint(members[0]!))) mismatches.push(`${cp.toString(16)} merged`);
+        if (!new RegExp(`^${escape(cp)}$`, "iu").test(String.fromCodePoint(members[0]!)))
+          mismatches.push(`${cp.toString(16)} merged`);
       }
       // No missed merge: the class's characters match no other class's representative.
       const regex = new RegExp(`[${members.map(escape).join("")}](?=\\0)`, "giu");
       for (const [found] of haystack.matchAll(regex)) {
-        if (foldCodePoint(found.codePointAt(0)!) !== folded) mismatches.push(`${folded.toString(16)} ~ ${found.codePointAt(0)!.toString(16)} missed`);
+        if (foldCodePoint(found.codePointAt(0)!) !== folded)
+          mismatches.push(`${folded.toString(16)} ~ ${found.codePointAt(0)!.toString(16)} missed`);
       }
     }
     expect(mismatches).toEqual([]);
@@ -219,9 +229,52 @@ describe("foldCodePoint", () => {
 
 // ---- Property tests
 const ALPHABET = [
-  "a", "b", "A", "B", "g", "i", "t", "é", "É", "e\u0301", "ß", "ẞ", "İ", "ı", "I", "ς", "σ", "Σ",
-  "部", "署", "デ", "ー", "ก", "ไ", "1", "٣", "😀", "𐐀", "𐐨",
-  "_", "-", "/", ".", "+", "(", "*", "?", "\\", "[", " ", "  ", "\n", "\t", "\u00a0", "\u3000", "!",
+  "a",
+  "b",
+  "A",
+  "B",
+  "g",
+  "i",
+  "t",
+  "é",
+  "É",
+  "e\u0301",
+  "ß",
+  "ẞ",
+  "İ",
+  "ı",
+  "I",
+  "ς",
+  "σ",
+  "Σ",
+  "部",
+  "署",
+  "デ",
+  "ー",
+  "ก",
+  "ไ",
+  "1",
+  "٣",
+  "😀",
+  "𐐀",
+  "𐐨",
+  "_",
+  "-",
+  "/",
+  ".",
+  "+",
+  "(",
+  "*",
+  "?",
+  "\\",
+  "[",
+  " ",
+  "  ",
+  "\n",
+  "\t",
+  "\u00a0",
+  "\u3000",
+  "!",
 ];
 const piece = fc.constantFrom(...ALPHABET);
 const textArb = fc.array(piece, { maxLength: 40 }).map((parts) => parts.join(""));
@@ -230,7 +283,10 @@ const keywordArb = fc
   .map((parts) => parts.join(""))
   .filter((keyword) => keyword.trim() !== "");
 const skillsArb = fc.uniqueArray(
-  fc.record({ name: fc.constantFrom("alpha", "Beta", "gamma", "émile", "部署", "z"), keywords: fc.array(keywordArb, { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    name: fc.constantFrom("alpha", "Beta", "gamma", "émile", "部署", "z"),
+    keywords: fc.array(keywordArb, { minLength: 1, maxLength: 3 }),
+  }),
   { selector: (skill) => skill.name, minLength: 1, maxLength: 5 },
 );
 
@@ -260,12 +316,17 @@ describe("keyword matcher properties", () => {
   it("never throws and never reports a keyword that is not at the reported offset", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.array(fc.string({ unit: "binary", minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), { maxLength: 4 }),
+        fc.array(fc.array(fc.string({ unit: "binary", minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 3 }), {
+          maxLength: 4,
+        }),
         fc.string({ unit: "binary", maxLength: 60 }),
         (keywordLists, text) => {
           const skills = keywordLists.map((keywords, i) => keywordSkill(`s${i}`, keywords));
           for (const match of createKeywordMatcher(skills).match(text)) {
-            const parts = match.keyword.trim().split(/\s+/u).map((part) => part.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"));
+            const parts = match.keyword
+              .trim()
+              .split(/\s+/u)
+              .map((part) => part.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"));
             const regex = new RegExp(parts.join("\\s+"), "iuy");
             regex.lastIndex = match.index;
             expect(regex.test(text)).toBe(true);

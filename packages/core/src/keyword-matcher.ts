@@ -149,7 +149,8 @@ const WHITESPACE = 4;
 const KNOWN = 8;
 const CLASS_CACHE = new Uint8Array(0x10000);
 const WORD_RE = /^[\p{L}\p{N}\p{M}]$/u;
-const NO_SPACE_RE = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]$/u;
+const NO_SPACE_RE =
+  /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]$/u;
 const WHITESPACE_RE = /^\s$/u;
 
 function classOf(cp: number): number {

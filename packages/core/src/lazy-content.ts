@@ -121,8 +121,12 @@ function remember(entry: CacheEntry, body: string, size: number, mtimeMs: number
 }
 
 function readFailed(path: string, failure: Exclude<ReadTextResult, { ok: true }>): SkillctxError {
-  return new SkillctxError("SKILL_READ_FAILED", `cannot read the body of ${path}: ${failure.message} (${failure.code})`, {
-    path,
-    data: { reason: failure.code },
-  });
+  return new SkillctxError(
+    "SKILL_READ_FAILED",
+    `cannot read the body of ${path}: ${failure.message} (${failure.code})`,
+    {
+      path,
+      data: { reason: failure.code },
+    },
+  );
 }

@@ -67,14 +67,24 @@ export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEn
       ? meta.source
       : { ...meta.source, scope: file.scope, ...(file.origin !== undefined && { origin: file.origin }) };
   // Codex's agents/openai.yaml beside a SKILL.md (display name, invocation policy, MCP dependencies).
-  const codex = file.format === "skill-md" && file.dir !== undefined ? codexMetadataOf(file.dir, entry, { root: file.containRoot }) : undefined;
+  const codex =
+    file.format === "skill-md" && file.dir !== undefined
+      ? codexMetadataOf(file.dir, entry, { root: file.containRoot })
+      : undefined;
   const base = codex?.metadata === undefined ? meta : withCodexMetadata(meta, codex.metadata);
   const skill = withLazyContent(base, source, file, entry);
-  const diagnostics = codex === undefined || codex.diagnostics.length === 0 ? entry.result.diagnostics : [...entry.result.diagnostics, ...codex.diagnostics];
+  const diagnostics =
+    codex === undefined || codex.diagnostics.length === 0
+      ? entry.result.diagnostics
+      : [...entry.result.diagnostics, ...codex.diagnostics];
   return { skill, diagnostics, calls: calls + (codex?.calls ?? 0) };
 }
 
-function parseSkillFile(file: FoundSkillFile, stat: { size: number; mtimeMs: number }, reads: { calls: number }): CacheEntry {
+function parseSkillFile(
+  file: FoundSkillFile,
+  stat: { size: number; mtimeMs: number },
+  reads: { calls: number },
+): CacheEntry {
   const { path } = file;
   const parse = parseOptions(file);
   // Keyed by the stat taken before the read: if the file changes meanwhile, its next mtime differs
@@ -90,7 +100,8 @@ function parseSkillFile(file: FoundSkillFile, stat: { size: number; mtimeMs: num
     // The head stands alone when the parser closed the block at its last line (the head ends at the first
     // dash line; the parser may close later, e.g. past a quoted value, and then the head's body is not
     // empty) and the frontmatter describes the skill.
-    if (!(parsed.ok && parsed.skill.content === "" && describedByFrontmatter(parsed.skill, parsed.diagnostics))) parsed = undefined;
+    if (!(parsed.ok && parsed.skill.content === "" && describedByFrontmatter(parsed.skill, parsed.diagnostics)))
+      parsed = undefined;
   }
   let whole = false;
   if (parsed === undefined) {

@@ -42,12 +42,20 @@ describe.runIf(HAS_CORPUS)("loadSkills on the real-world corpus", () => {
   });
 
   it("reads from each head exactly what parsing the whole file gives, and the body on demand", async () => {
-    const { skills } = await loadSkills(COLLECTIONS.map((c) => path.join(CORPUS, c)), { cache: createSkillCache() });
+    const { skills } = await loadSkills(
+      COLLECTIONS.map((c) => path.join(CORPUS, c)),
+      { cache: createSkillCache() },
+    );
     const fromSkillMd = skills.filter((s) => s.source.format === "skill-md");
     expect(fromSkillMd.length).toBeGreaterThan(200);
     for (const skill of fromSkillMd) {
       const file = skill.source.path!;
-      const parsed = parseSkill(await readFile(file, "utf8"), { path: file, format: "skill-md", scope: "project", dir: path.dirname(file) });
+      const parsed = parseSkill(await readFile(file, "utf8"), {
+        path: file,
+        format: "skill-md",
+        scope: "project",
+        dir: path.dirname(file),
+      });
       // A Codex agents/openai.yaml beside the SKILL.md adds its metadata (75 of the corpus skills have one).
       const codex = readCodexSkillMetadataSync(path.dirname(file)).metadata;
       const whole = codex === undefined ? parsed : withCodexMetadata(parsed, codex);

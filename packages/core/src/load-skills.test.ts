@@ -41,7 +41,12 @@ describe("loadSkills: sources", () => {
     expect(result.diagnostics).toEqual([]);
     expect(names(result.skills)).toEqual(["five", "four", "one", "three", "two"]);
     const byName = new Map(result.skills.map((s) => [s.name, s]));
-    expect(byName.get("one")!.source).toEqual({ kind: "file", path: path.join(dir, "one/SKILL.md"), format: "skill-md", scope: "user" });
+    expect(byName.get("one")!.source).toEqual({
+      kind: "file",
+      path: path.join(dir, "one/SKILL.md"),
+      format: "skill-md",
+      scope: "user",
+    });
     expect(byName.get("one")!.dir).toBe(path.join(dir, "one"));
     expect(byName.get("four")!.source).toMatchObject({ kind: "file", format: "legacy", scope: "user" });
     expect(byName.get("four")!.trigger).toEqual({ type: "keyword", keywords: ["four"] });
@@ -58,11 +63,22 @@ describe("loadSkills: sources", () => {
   it("reports sources it cannot use, and still loads the others", async () => {
     const dir = await tempDir({ "ok/SKILL.md": skillMd("ok", "Fine"), "notes.txt": "text" });
     const result = await loadSkills(
-      [path.join(dir, "missing"), path.join(dir, "notes.txt"), { name: "bad" } as never, 42 as never, path.join(dir, "ok")],
+      [
+        path.join(dir, "missing"),
+        path.join(dir, "notes.txt"),
+        { name: "bad" } as never,
+        42 as never,
+        path.join(dir, "ok"),
+      ],
       { cache: createSkillCache() },
     );
     expect(names(result.skills)).toEqual(["ok"]);
-    expect(codes(result.diagnostics)).toEqual(["PATH_NOT_FOUND", "UNSUPPORTED_SOURCE", "INVALID_SKILL", "INVALID_SOURCE"]);
+    expect(codes(result.diagnostics)).toEqual([
+      "PATH_NOT_FOUND",
+      "UNSUPPORTED_SOURCE",
+      "INVALID_SKILL",
+      "INVALID_SOURCE",
+    ]);
     expect(result.diagnostics.every((d) => d.severity === "error")).toBe(true);
     expect(result.diagnostics[0]!.path).toBe(path.join(dir, "missing"));
     expect(result.diagnostics[2]!.message).toContain('"bad"');
@@ -72,7 +88,9 @@ describe("loadSkills: sources", () => {
     const dir = await tempDir({ "rel/SKILL.md": skillMd("rel", "Relative") });
     const { skills } = await loadSkills(["rel"], { cwd: dir, cache: createSkillCache() });
     expect(skills[0]!.source.path).toBe(path.join(dir, "rel/SKILL.md"));
-    const without = await loadSkills([path.relative(process.cwd(), path.join(dir, "rel"))], { cache: createSkillCache() });
+    const without = await loadSkills([path.relative(process.cwd(), path.join(dir, "rel"))], {
+      cache: createSkillCache(),
+    });
     expect(without.skills).toEqual([]);
     expect(without.diagnostics).toEqual([expect.objectContaining({ code: "PATH_NOT_ABSOLUTE", severity: "error" })]);
   });
@@ -84,7 +102,15 @@ describe("loadSkills: a parent folder", () => {
     await cp(LIBRARY, dir, { recursive: true });
     await put(dir, "node_modules/pkg/SKILL.md", skillMd("from-node-modules", "Never found"));
     const { skills, diagnostics } = await loadSkills([dir], { cache: createSkillCache() });
-    expect(names(skills)).toEqual(["broken", "deep-skill", "lower-case", "nested/a/b/c/d", "pdf", "style", "team/frontend/react"]);
+    expect(names(skills)).toEqual([
+      "broken",
+      "deep-skill",
+      "lower-case",
+      "nested/a/b/c/d",
+      "pdf",
+      "style",
+      "team/frontend/react",
+    ]);
     const byName = new Map(skills.map((s) => [s.name, s]));
     expect(byName.get("team/frontend/react")!.trigger).toEqual({ type: "keyword", keywords: ["react", "jsx"] });
     expect(byName.get("style")!.trigger).toEqual({ type: "always" });
@@ -98,7 +124,8 @@ describe("loadSkills: a parent folder", () => {
   it("orders skills by code point, not by locale or directory order", async () => {
     const dir = await tempDir();
     // Written in an order unlike the expected one.
-    for (const name of ["é", "a", "Z", "B", "b"]) await put(dir, `${name}.md`, `---\ndescription: ${name}\n---\n${name}\n`);
+    for (const name of ["é", "a", "Z", "B", "b"])
+      await put(dir, `${name}.md`, `---\ndescription: ${name}\n---\n${name}\n`);
     const { skills } = await loadSkills([dir], { cache: createSkillCache() });
     expect(names(skills)).toEqual(["B", "Z", "a", "b", "é"]);
   });
@@ -113,7 +140,11 @@ describe("loadSkills: a parent folder", () => {
     });
     expect(skills.map((s) => s.description)).toEqual(["From the second folder"]);
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ code: "NAME_CLASH", severity: "warning", path: path.join(dir, "first/same/SKILL.md") });
+    expect(diagnostics[0]).toMatchObject({
+      code: "NAME_CLASH",
+      severity: "warning",
+      path: path.join(dir, "first/same/SKILL.md"),
+    });
     expect(diagnostics[0]!.message).toContain(path.join(dir, "second/same/SKILL.md"));
   });
 });
@@ -153,9 +184,12 @@ describe("loadSkills: symlinks", () => {
   it("counts a skill reached from two sources once, without a clash", async () => {
     const dir = await tempDir({ "real/skills/x/SKILL.md": skillMd("x", "X") });
     await symlink(path.join(dir, "real/skills"), path.join(dir, "alias"));
-    const result = await loadSkills([path.join(dir, "real/skills"), path.join(dir, "alias"), path.join(dir, "alias/x")], {
-      cache: createSkillCache(),
-    });
+    const result = await loadSkills(
+      [path.join(dir, "real/skills"), path.join(dir, "alias"), path.join(dir, "alias/x")],
+      {
+        cache: createSkillCache(),
+      },
+    );
     expect(names(result.skills)).toEqual(["x"]);
     expect(result.diagnostics).toEqual([]);
   });
@@ -172,7 +206,10 @@ describe("loadSkills: metadata-only scan and lazy bodies", () => {
     expect(isContentLoaded(skill!)).toBe(false);
     expect(entry.body).toBeUndefined();
     expect(JSON.stringify(entry)).not.toContain("must not read");
-    expect(Object.getOwnPropertyDescriptor(skill, "content")).toMatchObject({ enumerable: true, get: expect.any(Function) });
+    expect(Object.getOwnPropertyDescriptor(skill, "content")).toMatchObject({
+      enumerable: true,
+      get: expect.any(Function),
+    });
 
     expect(skill!.content).toBe(body);
     expect(isContentLoaded(skill!)).toBe(true);
@@ -244,10 +281,15 @@ describe("loadSkills: bodies read as repository content", () => {
     const dir = await tempDir({ "a/SKILL.md": skillMd("a", "A"), "b/SKILL.md": skillMd("b", "B") });
     const [a, b] = (await loadSkills([dir], { cache: createSkillCache() })).skills;
     await truncate(path.join(dir, "a/SKILL.md"), 600 * 1024 * 1024);
-    expect(() => a!.content).toThrowError(expect.objectContaining({ code: "SKILL_READ_FAILED", data: { reason: "TOO_LARGE" } }));
+    expect(() => a!.content).toThrowError(
+      expect.objectContaining({ code: "SKILL_READ_FAILED", data: { reason: "TOO_LARGE" } }),
+    );
     await rm(path.join(dir, "b/SKILL.md"));
     execFileSync("mkfifo", [path.join(dir, "b/SKILL.md")]);
-    await expect(readSkillContent(b!)).rejects.toMatchObject({ code: "SKILL_READ_FAILED", data: { reason: "NOT_A_FILE" } });
+    await expect(readSkillContent(b!)).rejects.toMatchObject({
+      code: "SKILL_READ_FAILED",
+      data: { reason: "NOT_A_FILE" },
+    });
   });
 
   it("a legacy skill over the limit is a TOO_LARGE error at scan time; the others load", async () => {
@@ -255,7 +297,9 @@ describe("loadSkills: bodies read as repository content", () => {
     await truncate(path.join(dir, "big.md"), 600 * 1024 * 1024);
     const { skills, diagnostics } = await loadSkills([dir], { cache: createSkillCache() });
     expect(names(skills)).toEqual(["ok"]);
-    expect(diagnostics).toEqual([expect.objectContaining({ code: "TOO_LARGE", severity: "error", path: path.join(dir, "big.md") })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: "TOO_LARGE", severity: "error", path: path.join(dir, "big.md") }),
+    ]);
   });
 });
 
@@ -304,12 +348,24 @@ describe("loadSkills: the cache", () => {
     const cold = await loadSkills([dir], { cache });
     const warm = await loadSkills([dir], { cache });
     const view = (result: typeof cold) => ({
-      skills: result.skills.map((skill) => ({ name: skill.name, description: skill.description, path: skill.source.path, content: skill.content })),
+      skills: result.skills.map((skill) => ({
+        name: skill.name,
+        description: skill.description,
+        path: skill.source.path,
+        content: skill.content,
+      })),
       diagnostics: result.diagnostics.map((d) => `${d.code} ${d.path ?? ""}`).sort(),
     });
     expect(view(cold)).toEqual(view(warm));
     // "linked" names itself "outside": the two are one skill twice, a clash.
-    expect(names(cold.skills)).toEqual(["folder-named/SKILL.md/inner", "lower", "nodesc", "outside", "quoted", "upper"]);
+    expect(names(cold.skills)).toEqual([
+      "folder-named/SKILL.md/inner",
+      "lower",
+      "nodesc",
+      "outside",
+      "quoted",
+      "upper",
+    ]);
     expect(cold.skills.find((skill) => skill.name === "nodesc")?.description).toBe("Described by its body.");
     expect(codes(cold.diagnostics)).toEqual(expect.arrayContaining(["NOT_A_FILE", "NAME_CLASH"]));
   });
@@ -340,12 +396,19 @@ describe("loadSkills: the cache", () => {
   });
 
   it("invalidate() with no path clears every entry; a path clears that file or folder only", async () => {
-    const dir = await tempDir({ "a/SKILL.md": skillMd("a", "A"), "b/SKILL.md": skillMd("b", "B"), "ab/SKILL.md": skillMd("ab", "AB") });
+    const dir = await tempDir({
+      "a/SKILL.md": skillMd("a", "A"),
+      "b/SKILL.md": skillMd("b", "B"),
+      "ab/SKILL.md": skillMd("ab", "AB"),
+    });
     const cache = createSkillCache();
     await loadSkills([dir], { cache });
     expect(cache.size).toBe(3);
     cache.invalidate(path.join(dir, "a"));
-    expect([...cacheEntries(cache).keys()].sort()).toEqual([path.join(dir, "ab/SKILL.md"), path.join(dir, "b/SKILL.md")]);
+    expect([...cacheEntries(cache).keys()].sort()).toEqual([
+      path.join(dir, "ab/SKILL.md"),
+      path.join(dir, "b/SKILL.md"),
+    ]);
     cache.invalidate(path.join(dir, "b/SKILL.md"));
     expect(cache.size).toBe(1);
     cache.invalidate();

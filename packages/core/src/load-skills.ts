@@ -45,11 +45,18 @@ export interface LoadSkillsResult {
  * @example
  * const { skills, diagnostics } = await loadSkills(["./skills", "./extra/AGENTS-review.md"], { cwd: process.cwd() });
  */
-export async function loadSkills(sources: SkillSourceInput[], options: LoadSkillsOptions = {}): Promise<LoadSkillsResult> {
+export async function loadSkills(
+  sources: SkillSourceInput[],
+  options: LoadSkillsOptions = {},
+): Promise<LoadSkillsResult> {
   const scope = options.scope ?? "project";
   return loadSkillSources(
     sources.map((input) => ({ input, scope })),
-    { baseDir: options.cwd === undefined ? undefined : path.resolve(options.cwd), cache: options.cache, signal: options.signal },
+    {
+      baseDir: options.cwd === undefined ? undefined : path.resolve(options.cwd),
+      cache: options.cache,
+      signal: options.signal,
+    },
   );
 }
 
@@ -83,7 +90,8 @@ export async function loadSkillSources(
     } else {
       const { file } = item;
       // A file reached through a symlink into a skill's folder is one of its resources.
-      if (file.realPath !== undefined && file.explicit !== true && insideAny(file.realPath, context.skillDirs)) continue;
+      if (file.realPath !== undefined && file.explicit !== true && insideAny(file.realPath, context.skillDirs))
+        continue;
       const loaded = loadSkillFile(file, entries);
       // The head read by the walk is parsed now; the file object lives on with the skill, the head need not.
       delete file.head;

@@ -56,7 +56,9 @@ describe("parseSkill: Claude Code fields", () => {
   });
 
   it("warns about a value of the wrong type and keeps it in extra", () => {
-    const result = safeParseSkill("---\nname: a\ndescription: d\nuser-invocable: sometimes\nmodel:\n  id: x\narguments:\n  k: v\n---\n");
+    const result = safeParseSkill(
+      "---\nname: a\ndescription: d\nuser-invocable: sometimes\nmodel:\n  id: x\narguments:\n  k: v\n---\n",
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.diagnostics.map((d) => [d.code, d.line])).toEqual([
@@ -70,20 +72,28 @@ describe("parseSkill: Claude Code fields", () => {
   });
 
   it("takes arguments as a YAML list, and argument-hint as written", () => {
-    const skill = parseSkill("---\nname: a\ndescription: d\narguments:\n  - from\n  - to\nargument-hint: <from> <to>\n---\n");
+    const skill = parseSkill(
+      "---\nname: a\ndescription: d\narguments:\n  - from\n  - to\nargument-hint: <from> <to>\n---\n",
+    );
     expect(skill.argumentNames).toEqual(["from", "to"]);
     expect(skill.argumentHint).toBe("<from> <to>");
   });
 
   it("keeps OpenHands' agent (a legacy file's) in extra, and reads Claude Code's in a SKILL.md", () => {
-    const legacy = parseSkill("---\nagent: CodeActAgent\ntriggers: [x]\n---\nbody", { path: "/r/.openhands/microagents/x.md", format: "legacy" });
+    const legacy = parseSkill("---\nagent: CodeActAgent\ntriggers: [x]\n---\nbody", {
+      path: "/r/.openhands/microagents/x.md",
+      format: "legacy",
+    });
     expect(legacy.agent).toBeUndefined();
     expect(legacy.extra).toEqual({ agent: "CodeActAgent" });
     expect(parseSkill("---\nname: a\ndescription: d\nagent: Plan\n---\n").agent).toBe("Plan");
   });
 
   it("paths: makes a SKILL.md path-activated", () => {
-    expect(parseSkill("---\nname: a\ndescription: d\npaths:\n  - src/**/*.ts\n---\n").trigger).toEqual({ type: "path", globs: ["src/**/*.ts"] });
+    expect(parseSkill("---\nname: a\ndescription: d\npaths:\n  - src/**/*.ts\n---\n").trigger).toEqual({
+      type: "path",
+      globs: ["src/**/*.ts"],
+    });
   });
 
   it("names a likely misspelling in the UNKNOWN_FIELDS warning", () => {
@@ -95,9 +105,15 @@ describe("parseSkill: Claude Code fields", () => {
   });
 
   it("keeps a caller's vendor fields in extra without a warning", () => {
-    const result = safeParseSkill("---\ndescription: d\ntools: [a]\nmode: ask\nother: 1\n---\n", { path: "/p/x.prompt.md", format: "skill-md", vendorFields: ["tools", "mode"] });
+    const result = safeParseSkill("---\ndescription: d\ntools: [a]\nmode: ask\nother: 1\n---\n", {
+      path: "/p/x.prompt.md",
+      format: "skill-md",
+      vendorFields: ["tools", "mode"],
+    });
     expect(result.ok && result.skill.extra).toEqual({ tools: ["a"], mode: "ask", other: "1" });
-    expect(result.ok && result.diagnostics.find((d) => d.code === "UNKNOWN_FIELDS")?.message).toBe("fields skillctx does not use, kept in extra: other");
+    expect(result.ok && result.diagnostics.find((d) => d.code === "UNKNOWN_FIELDS")?.message).toBe(
+      "fields skillctx does not use, kept in extra: other",
+    );
   });
 });
 
@@ -116,8 +132,12 @@ describe("suggestField", () => {
 
 describe("catalog: when_to_use", () => {
   it("is appended to the description, as Claude Code lists it", () => {
-    expect(catalogDescription({ description: "Reviews code.", whenToUse: "When a PR is open." })).toBe("Reviews code. When a PR is open.");
-    expect(catalogDescription({ description: "Reviews code", whenToUse: "when a PR is open" })).toBe("Reviews code - when a PR is open");
+    expect(catalogDescription({ description: "Reviews code.", whenToUse: "When a PR is open." })).toBe(
+      "Reviews code. When a PR is open.",
+    );
+    expect(catalogDescription({ description: "Reviews code", whenToUse: "when a PR is open" })).toBe(
+      "Reviews code - when a PR is open",
+    );
     expect(catalogDescription({ whenToUse: "Only this." })).toBe("Only this.");
     const skill = parseSkill("---\nname: r\ndescription: Reviews code.\nwhen_to_use: When a PR is open.\n---\n");
     expect(buildCatalog([skill]).text).toContain("<description>Reviews code. When a PR is open.</description>");
@@ -126,7 +146,10 @@ describe("catalog: when_to_use", () => {
   it("leaves out disable-model-invocation and command skills, keeps user-invocable: false", () => {
     const listed = parseSkill("---\nname: a\ndescription: d\nuser-invocable: false\n---\n");
     const userOnly = parseSkill("---\nname: b\ndescription: d\ndisable-model-invocation: true\n---\n");
-    const command = { ...parseSkill("---\nname: c\ndescription: d\n---\n"), trigger: { type: "command" as const, prefix: "/" as const } };
+    const command = {
+      ...parseSkill("---\nname: c\ndescription: d\n---\n"),
+      trigger: { type: "command" as const, prefix: "/" as const },
+    };
     expect(buildCatalog([listed, userOnly, command]).included).toEqual(["a"]);
   });
 });
@@ -159,8 +182,14 @@ describe("Codex agents/openai.yaml", () => {
       },
     });
     expect(codex.diagnostics.map((d) => [d.code, d.line])).toEqual([["CODEX_FIELD_INVALID", 7]]);
-    const skill = withCodexMetadata(parseSkill("---\nname: docs\ndescription: d\nmetadata:\n  display_name: Mine\n---\n"), codex);
-    expect(skill).toMatchObject({ disableModelInvocation: true, metadata: { display_name: "Mine", short_description: "Search the docs" } });
+    const skill = withCodexMetadata(
+      parseSkill("---\nname: docs\ndescription: d\nmetadata:\n  display_name: Mine\n---\n"),
+      codex,
+    );
+    expect(skill).toMatchObject({
+      disableModelInvocation: true,
+      metadata: { display_name: "Mine", short_description: "Search the docs" },
+    });
     expect(Object.keys(skill.mcpServers ?? {})).toEqual(["github", "local"]);
   });
 

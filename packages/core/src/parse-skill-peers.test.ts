@@ -49,7 +49,9 @@ describe("allowed-tools: empty means no restriction (Strands, Claude Code)", () 
   });
 
   it("drops null entries of a list, with one warning, and keeps the rest", () => {
-    const result = parsed(md("name: a", "description: d", "allowed-tools:", "  - Read", "  - null", "  - ~", '  - "null"', "  - Grep"));
+    const result = parsed(
+      md("name: a", "description: d", "allowed-tools:", "  - Read", "  - null", "  - ~", '  - "null"', "  - Grep"),
+    );
     expect(result.skill.allowedTools).toEqual(["Read", "null", "Grep"]);
     expect(codes(result)).toEqual(["ALLOWED_TOOLS_NULL"]);
     expect(result.diagnostics[0]!.message).toContain("2 null entries");
@@ -60,7 +62,10 @@ describe("allowed-tools: empty means no restriction (Strands, Claude Code)", () 
   });
 
   it("accepts allowed_tools as an alias, string or list", () => {
-    expect(parsed(md("name: a", "description: d", "allowed_tools: Read Grep")).skill.allowedTools).toEqual(["Read", "Grep"]);
+    expect(parsed(md("name: a", "description: d", "allowed_tools: Read Grep")).skill.allowedTools).toEqual([
+      "Read",
+      "Grep",
+    ]);
     const list = parsed(md("name: a", "description: d", "allowed_tools:", "  - Read"));
     expect(list.skill.allowedTools).toEqual(["Read"]);
     expect(list.skill.extra).toBeUndefined();
@@ -103,20 +108,29 @@ describe("legacy names: a leading dot is not an extension (OpenHands: PurePath.w
 
   it("names a lone .openhands_instructions after itself, with no root", () => {
     const skill = parseSkill("Be careful.\n", { path: "/repo/.openhands_instructions" });
-    expect(skill).toMatchObject({ name: ".openhands_instructions", trigger: { type: "always" }, content: "Be careful.\n" });
+    expect(skill).toMatchObject({
+      name: ".openhands_instructions",
+      trigger: { type: "always" },
+      content: "Be careful.\n",
+    });
   });
 });
 
 describe("files that are not skills", () => {
   it("a SKILL.md whose frontmatter never closes is FRONTMATTER_UNCLOSED, with the fence's line", () => {
-    const result = safeParseSkill("\n---\nname: a\ndescription: secret instructions\n# Body\n", { path: "/s/a/SKILL.md" });
+    const result = safeParseSkill("\n---\nname: a\ndescription: secret instructions\n# Body\n", {
+      path: "/s/a/SKILL.md",
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error).toMatchObject({ code: "FRONTMATTER_UNCLOSED", path: "/s/a/SKILL.md", line: 2 });
   });
 
   it("a legacy file whose frontmatter is broken YAML is YAML_INVALID, with the line of the error", () => {
-    const result = safeParseSkill("---\ntriggers: [a\nname: x\n---\nAlways-on text\n", { path: "/r/skills/x.md", root: "/r/skills" });
+    const result = safeParseSkill("---\ntriggers: [a\nname: x\n---\nAlways-on text\n", {
+      path: "/r/skills/x.md",
+      root: "/r/skills",
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.code).toBe("YAML_INVALID");
@@ -143,13 +157,16 @@ describe("files that are not skills", () => {
   it("loadSkills reports the bad files as errors and still loads their siblings", async () => {
     const dir = await tempDir({
       "good/SKILL.md": md("name: good", "description: A good skill"),
-      "unclosed/SKILL.md": "---\nname: unclosed\ndescription: Never closed\n\nBody that must not become a description.\n",
+      "unclosed/SKILL.md":
+        "---\nname: unclosed\ndescription: Never closed\n\nBody that must not become a description.\n",
       "legacy-good.md": "---\ntriggers: [deploy]\n---\nDeploy with care.\n",
       "legacy-bad.md": "---\ntriggers: [deploy\n---\nThis must not reach every system prompt.\n",
     });
     const { skills, diagnostics } = await loadSkills([dir], { cache: createSkillCache() });
     expect(skills.map((s) => s.name)).toEqual(["good", "legacy-good"]);
-    const errors = diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, path.relative(dir, d.path ?? "")]);
+    const errors = diagnostics
+      .filter((d) => d.severity === "error")
+      .map((d) => [d.code, path.relative(dir, d.path ?? "")]);
     expect(errors.sort((a, b) => compareCodePoints(a[1]!, b[1]!))).toEqual([
       ["YAML_INVALID", "legacy-bad.md"],
       ["FRONTMATTER_UNCLOSED", "unclosed/SKILL.md"],

@@ -9,10 +9,61 @@ import { validateSkillMd } from "./validate.js";
 // Pieces that real frontmatter is made of, so generated texts hit the interesting paths
 // (fences, quotes, block scalars, flow collections, anchors, tabs, colons, BOM, CRLF).
 const piece = fc.constantFrom(
-  "---", "----", "--- ", "\n", "\r\n", "\r", "\uFEFF", "\t", " ", "  ", ":", ": ", "- ", "#", "'", '"', "\\", "|", ">-",
-  "[", "]", "{", "}", ",", "&a ", "*a", "!!str ", "? ", "name", "description", "triggers", "inputs", "paths", "trigger",
-  "type: task", "type: keyword", "keywords", "metadata", "allowed-tools", "mcp_tools", "mcpServers", "__proto__", "constructor",
-  "resources", "disable-model-invocation", "true", "~", "123", "é", "😀", "\u0000", "\u2028", "Use when: x", "...", "%YAML 1.2",
+  "---",
+  "----",
+  "--- ",
+  "\n",
+  "\r\n",
+  "\r",
+  "\uFEFF",
+  "\t",
+  " ",
+  "  ",
+  ":",
+  ": ",
+  "- ",
+  "#",
+  "'",
+  '"',
+  "\\",
+  "|",
+  ">-",
+  "[",
+  "]",
+  "{",
+  "}",
+  ",",
+  "&a ",
+  "*a",
+  "!!str ",
+  "? ",
+  "name",
+  "description",
+  "triggers",
+  "inputs",
+  "paths",
+  "trigger",
+  "type: task",
+  "type: keyword",
+  "keywords",
+  "metadata",
+  "allowed-tools",
+  "mcp_tools",
+  "mcpServers",
+  "__proto__",
+  "constructor",
+  "resources",
+  "disable-model-invocation",
+  "true",
+  "~",
+  "123",
+  "é",
+  "😀",
+  "\u0000",
+  "\u2028",
+  "Use when: x",
+  "...",
+  "%YAML 1.2",
 );
 const textLike = fc.oneof(
   fc.string({ unit: "binary", maxLength: 300 }),
@@ -42,7 +93,9 @@ describe("parser properties", () => {
         }
         expect(SkillctxError.isInstance(result.error)).toBe(true);
         // Only deliberate failures: no unexpected exception reached safeParseSkill's safety net.
-        expect(["NAME_MISSING", "YAML_INVALID", "FRONTMATTER_NOT_MAPPING", "FRONTMATTER_UNCLOSED"]).toContain(result.error.code);
+        expect(["NAME_MISSING", "YAML_INVALID", "FRONTMATTER_NOT_MAPPING", "FRONTMATTER_UNCLOSED"]).toContain(
+          result.error.code,
+        );
         expect(result.error.line).toBeGreaterThanOrEqual(1);
       }),
       { numRuns: 3000 },
@@ -110,14 +163,46 @@ const hostileBlock = fc.oneof(
   fc.integer({ min: 1, max: 300_000 }).map((n) => `name: a\ndescription: "${"é😀\u2028".repeat(Math.ceil(n / 4))}"`),
   fc.integer({ min: 2, max: 12 }).map((levels) => {
     const lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"];
-    for (let i = 1; i < levels; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]`);
+    for (let i = 1; i < levels; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(", ")}]`,
+      );
     return lines.join("\n");
   }),
-  fc.array(fc.constantFrom("\u0000", "\uFEFF", "\r\n", "\r", "\t", "\u0085", "\u2029", "\uD800", "\uDFFF", "\u200D", "name: a", "description: b", "- x", "&a", "*a", ": "), { maxLength: 60 }).map((p) => p.join("")),
+  fc
+    .array(
+      fc.constantFrom(
+        "\u0000",
+        "\uFEFF",
+        "\r\n",
+        "\r",
+        "\t",
+        "\u0085",
+        "\u2029",
+        "\uD800",
+        "\uDFFF",
+        "\u200D",
+        "name: a",
+        "description: b",
+        "- x",
+        "&a",
+        "*a",
+        ": ",
+      ),
+      { maxLength: 60 },
+    )
+    .map((p) => p.join("")),
 );
-const hostileText = fc.tuple(fc.constantFrom("", "\uFEFF", "\n\n", "\r\n"), hostileBlock, fc.constantFrom("\n---\n", "\r\n---\r\n", "\n", ""), fc.string({ maxLength: 40 })).map(
-  ([lead, block, close, tail]) => `${lead}---\n${block}${close}${tail}`,
-);
+const hostileText = fc
+  .tuple(
+    fc.constantFrom("", "\uFEFF", "\n\n", "\r\n"),
+    hostileBlock,
+    fc.constantFrom("\n---\n", "\r\n---\r\n", "\n", ""),
+    fc.string({ maxLength: 40 }),
+  )
+  .map(([lead, block, close, tail]) => `${lead}---\n${block}${close}${tail}`);
 
 describe("parser properties on hostile shapes", () => {
   it("safeParseSkill and validateSkillMd never throw; failures are deliberate SkillctxErrors with a code and a line", () => {
@@ -129,7 +214,13 @@ describe("parser properties on hostile shapes", () => {
           for (const d of result.diagnostics) expect(d.line === undefined || d.line >= 1).toBe(true);
         } else {
           expect(SkillctxError.isInstance(result.error)).toBe(true);
-          expect(["NAME_MISSING", "YAML_INVALID", "FRONTMATTER_NOT_MAPPING", "FRONTMATTER_UNCLOSED", "FRONTMATTER_TOO_LARGE"]).toContain(result.error.code);
+          expect([
+            "NAME_MISSING",
+            "YAML_INVALID",
+            "FRONTMATTER_NOT_MAPPING",
+            "FRONTMATTER_UNCLOSED",
+            "FRONTMATTER_TOO_LARGE",
+          ]).toContain(result.error.code);
           expect(result.error.line).toBeGreaterThanOrEqual(1);
         }
         const validated = validateSkillMd(text, { strict, dirName: "x" });
@@ -146,23 +237,49 @@ describe("parser properties on hostile shapes", () => {
 // Frontmatter of the common keys only takes a shorter path through the parser; one key more takes the
 // full one. Both must read the common keys the same: the extra key adds only itself (to extra) and its warning.
 describe("the common-keys path", () => {
-  const value = fc.constantFrom("x", "", "'a: b'", "[a, b]", "{a: 1}", "|\n  text", "true", "~", "123", "\n  k: v", "\n  - a\n  - b", "Read, Grep", "[]");
-  const key = fc.constantFrom("name", "description", "license", "compatibility", "metadata", "allowed-tools", "allowed_tools");
+  const value = fc.constantFrom(
+    "x",
+    "",
+    "'a: b'",
+    "[a, b]",
+    "{a: 1}",
+    "|\n  text",
+    "true",
+    "~",
+    "123",
+    "\n  k: v",
+    "\n  - a\n  - b",
+    "Read, Grep",
+    "[]",
+  );
+  const key = fc.constantFrom(
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+    "allowed_tools",
+  );
   it("reads the same skill as the full path, whatever the common keys hold", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.tuple(key, value), { selector: ([k]) => k, maxLength: 7 }), fc.constantFrom("skill-md" as const, "legacy" as const), (entries, format) => {
-        const block = entries.map(([k, v]) => `${k}: ${v}`).join("\n");
-        const path = format === "skill-md" ? "/s/x/SKILL.md" : "/s/x/a.md";
-        const common = safeParseSkill(`---\n${block}\n---\nBody\n`, { path, format });
-        const full = safeParseSkill(`---\n${block}\nx-other: 1\n---\nBody\n`, { path, format });
-        expect(full.ok).toBe(common.ok);
-        if (!common.ok || !full.ok) return;
-        const { extra: fullExtra, ...fullRest } = full.skill;
-        const { extra: commonExtra, ...commonRest } = common.skill;
-        expect(fullRest).toEqual(commonRest);
-        expect(fullExtra).toEqual({ ...commonExtra, "x-other": "1" });
-        expect(full.diagnostics.filter((d) => d.code !== "UNKNOWN_FIELDS")).toEqual(common.diagnostics);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.tuple(key, value), { selector: ([k]) => k, maxLength: 7 }),
+        fc.constantFrom("skill-md" as const, "legacy" as const),
+        (entries, format) => {
+          const block = entries.map(([k, v]) => `${k}: ${v}`).join("\n");
+          const path = format === "skill-md" ? "/s/x/SKILL.md" : "/s/x/a.md";
+          const common = safeParseSkill(`---\n${block}\n---\nBody\n`, { path, format });
+          const full = safeParseSkill(`---\n${block}\nx-other: 1\n---\nBody\n`, { path, format });
+          expect(full.ok).toBe(common.ok);
+          if (!common.ok || !full.ok) return;
+          const { extra: fullExtra, ...fullRest } = full.skill;
+          const { extra: commonExtra, ...commonRest } = common.skill;
+          expect(fullRest).toEqual(commonRest);
+          expect(fullExtra).toEqual({ ...commonExtra, "x-other": "1" });
+          expect(full.diagnostics.filter((d) => d.code !== "UNKNOWN_FIELDS")).toEqual(common.diagnostics);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -102,7 +102,9 @@ describe("parseSkill: SKILL.md", () => {
   });
 
   it("converts non-string metadata values with a warning and keeps unknown fields in extra", () => {
-    const result = safeParseSkill("---\nname: a\ndescription: d\nmetadata:\n  tags: [x, y]\n  nested:\n    k: v\ntype: knowledge\nauthor: me\nlevel: 2\n---\n");
+    const result = safeParseSkill(
+      "---\nname: a\ndescription: d\nmetadata:\n  tags: [x, y]\n  nested:\n    k: v\ntype: knowledge\nauthor: me\nlevel: 2\n---\n",
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.skill.metadata).toEqual({ tags: '["x","y"]', nested: '{"k":"v"}' });
@@ -182,7 +184,10 @@ describe("parseSkill: legacy .md", () => {
   });
 
   it("triggers → keyword", () => {
-    const skill = parseSkill("---\nname: git\ntriggers:\n- git\n- github\n---\nbody", { path: path.join(root, "git.md"), root });
+    const skill = parseSkill("---\nname: git\ntriggers:\n- git\n- github\n---\nbody", {
+      path: path.join(root, "git.md"),
+      root,
+    });
     expect(skill.trigger).toEqual({ type: "keyword", keywords: ["git", "github"] });
   });
 
@@ -200,13 +205,18 @@ describe("parseSkill: legacy .md", () => {
   });
 
   it("keeps OpenHands type/version/agent quietly in extra", () => {
-    const result = safeParseSkill("---\nname: r\ntype: repo\nversion: 1.0.0\nagent: CodeActAgent\n---\nx", { path: "r.md" });
+    const result = safeParseSkill("---\nname: r\ntype: repo\nversion: 1.0.0\nagent: CodeActAgent\n---\nx", {
+      path: "r.md",
+    });
     expect(result.ok && result.skill.extra).toEqual({ type: "repo", version: "1.0.0", agent: "CodeActAgent" });
     expect(codes(result)).toEqual([]);
   });
 
   it("takes a legacy skill's name from its path and its description from the body, without warnings", () => {
-    const result = safeParseSkill("---\ntriggers: [k8s]\n---\n# Kubernetes\nUse kubectl.\n", { path: "/r/skills/ops/k8s.md", root: "/r/skills" });
+    const result = safeParseSkill("---\ntriggers: [k8s]\n---\n# Kubernetes\nUse kubectl.\n", {
+      path: "/r/skills/ops/k8s.md",
+      root: "/r/skills",
+    });
     expect(result.ok && result.skill.name).toBe("ops/k8s");
     expect(result.ok && result.skill.description).toBe("Use kubectl.");
     expect(codes(result)).toEqual([]);
@@ -219,7 +229,10 @@ describe("parseSkill: legacy .md", () => {
   });
 
   it("paths win over inputs too: no task, no inputs, one warning naming both", () => {
-    const result = safeParseSkill("---\ntriggers: [go]\ninputs:\n  - name: x\npaths: src/**\n---\nx", { path: "/r/deploy.md", root: "/r" });
+    const result = safeParseSkill("---\ntriggers: [go]\ninputs:\n  - name: x\npaths: src/**\n---\nx", {
+      path: "/r/deploy.md",
+      root: "/r",
+    });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.skill.trigger).toEqual({ type: "path", globs: ["src/**"] });
@@ -235,7 +248,9 @@ describe("parseSkill: legacy .md", () => {
 
 describe("parseSkill: hostile field names", () => {
   it("does not keep a __proto__ field, and says so", () => {
-    const result = safeParseSkill("---\nname: x\ndescription: d\n__proto__: {polluted: yes}\nother: kept\n---\n", { path: "/s/x/SKILL.md" });
+    const result = safeParseSkill("---\nname: x\ndescription: d\n__proto__: {polluted: yes}\nother: kept\n---\n", {
+      path: "/s/x/SKILL.md",
+    });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(Object.hasOwn(result.skill.extra ?? {}, "__proto__")).toBe(false);

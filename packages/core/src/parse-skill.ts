@@ -73,7 +73,10 @@ const CLAUDE_STRING_FIELDS: ReadonlyArray<readonly [string, StringFieldName]> = 
   ["effort", "effort"],
   ["context", "context"],
 ];
-const CLAUDE_STRING_FIELDS_SKILL_MD: ReadonlyArray<readonly [string, StringFieldName]> = [...CLAUDE_STRING_FIELDS, ["agent", "agent"]];
+const CLAUDE_STRING_FIELDS_SKILL_MD: ReadonlyArray<readonly [string, StringFieldName]> = [
+  ...CLAUDE_STRING_FIELDS,
+  ["agent", "agent"],
+];
 
 /**
  * Parses a skill file: a SKILL.md (Agent Skills) or a legacy OpenHands `.md`. Tolerant: what it can
@@ -106,7 +109,14 @@ export function safeParseSkill(text: string, options: ParseSkillOptions = {}): S
     if (SkillctxError.isInstance(error)) return { ok: false, error };
     // No input is known to get here (the property tests say so); if one does, it is still a diagnostic.
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: new SkillctxError("SKILL_INVALID", `cannot parse skill: ${message}`, { path: options.path, line: 1, cause: error }) };
+    return {
+      ok: false,
+      error: new SkillctxError("SKILL_INVALID", `cannot parse skill: ${message}`, {
+        path: options.path,
+        line: 1,
+        cause: error,
+      }),
+    };
   }
 }
 
@@ -114,13 +124,18 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   const file = options.path;
   const format = options.format ?? formatOf(file);
   // A plain literal: an object spread here costs more than the rest of a simple skill's conversion.
-  const read = readFrontmatter(text, { path: file, maxFrontmatterChars: options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS });
+  const read = readFrontmatter(text, {
+    path: file,
+    maxFrontmatterChars: options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS,
+  });
   refuseUnreadable(read, format, file, options);
   const diagnostics = [...read.diagnostics];
   const data = read.data ?? {};
   const lineOfKey = read.keyLine;
   const warn = (key: string | undefined, code: string, message: string) =>
-    diagnostics.push(diagnostic(code, "warning", message, { path: file, line: key === undefined ? undefined : lineOfKey(key) }));
+    diagnostics.push(
+      diagnostic(code, "warning", message, { path: file, line: key === undefined ? undefined : lineOfKey(key) }),
+    );
   // Called for every field of every skill a scan reads: an indexed loop allocates nothing.
   const take = <T>(key: string, converted: Converted<T>): T | undefined => {
     const { issues } = converted;
@@ -136,14 +151,23 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
     const derived = deriveName(format, file, options);
     if (derived === undefined) {
       const hidden = read.diagnostics.find((d) => d.severity === "error");
-      throw new SkillctxError(hidden?.code ?? "NAME_MISSING", hidden?.message ?? "skill has no name and none can be derived (no path given)", {
-        path: file,
-        line: hidden?.line ?? 1,
-      });
+      throw new SkillctxError(
+        hidden?.code ?? "NAME_MISSING",
+        hidden?.message ?? "skill has no name and none can be derived (no path given)",
+        {
+          path: file,
+          line: hidden?.line ?? 1,
+        },
+      );
     }
     name = derived;
     // OpenHands names legacy skills by their path; only an Agent Skill is expected to name itself.
-    if (format === "skill-md") warn("name" in data ? "name" : undefined, "NAME_MISSING", `no name in frontmatter; using '${name}' from the ${format === "skill-md" ? "folder name" : "file path"}`);
+    if (format === "skill-md")
+      warn(
+        "name" in data ? "name" : undefined,
+        "NAME_MISSING",
+        `no name in frontmatter; using '${name}' from the ${format === "skill-md" ? "folder name" : "file path"}`,
+      );
   }
 
   let description = take("description", stringField("description", data.description));
@@ -163,11 +187,12 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
     const line = firstBodyLine(read.split.frontmatter === undefined ? read.body : read.split.body);
     description = line === undefined ? undefined : cutToCodePoints(line, MAX_CATALOG_DESCRIPTION_CHARS);
     // Legacy skills (OpenHands) have no description field; the first body line is their summary.
-    if (format === "skill-md") warn(
-      "description" in data ? "description" : undefined,
-      "DESCRIPTION_MISSING",
-      description === undefined ? "no description" : "no description; the first line of the body stands in for it",
-    );
+    if (format === "skill-md")
+      warn(
+        "description" in data ? "description" : undefined,
+        "DESCRIPTION_MISSING",
+        description === undefined ? "no description" : "no description; the first line of the body stands in for it",
+      );
   }
 
   const init: Skill = {
@@ -192,20 +217,28 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   else if (data.metadata !== undefined && data.metadata !== "") keepExtra("metadata");
 
   // `allowed_tools` (Strands, OpenHands) is an alias; an empty list or string means no restriction.
-  const toolsKey = Object.hasOwn(data, "allowed-tools") ? "allowed-tools" : Object.hasOwn(data, "allowed_tools") ? "allowed_tools" : undefined;
+  const toolsKey = Object.hasOwn(data, "allowed-tools")
+    ? "allowed-tools"
+    : Object.hasOwn(data, "allowed_tools")
+      ? "allowed_tools"
+      : undefined;
   if (toolsKey === "allowed-tools" && Object.hasOwn(data, "allowed_tools")) {
     warn("allowed_tools", "FIELD_CONFLICT", "'allowed_tools' ignored: 'allowed-tools' is given too (kept in extra)");
     keepExtra("allowed_tools");
   }
   if (toolsKey !== undefined) {
-    const tools = take(toolsKey, allowedToolsField(toolsKey, data[toolsKey], () => read.typedValue(toolsKey)));
+    const tools = take(
+      toolsKey,
+      allowedToolsField(toolsKey, data[toolsKey], () => read.typedValue(toolsKey)),
+    );
     if (tools !== undefined) init.allowedTools = tools;
     else if (isRecord(data[toolsKey])) keepExtra(toolsKey);
   }
 
   // Most skills stop at the common fields; the other fields' readers have nothing to do then.
   const keys = Object.keys(data);
-  if (!onlyCommonKeys(keys)) readOtherFields(keys, init, { name, data, read, format, vendor: options.vendorFields, take, warn, keepExtra });
+  if (!onlyCommonKeys(keys))
+    readOtherFields(keys, init, { name, data, read, format, vendor: options.vendorFields, take, warn, keepExtra });
   if (Object.keys(extra).length > 0) init.extra = extra;
 
   // Built to fit SkillSchema by construction (tests parse every result with the schema); skipping the
@@ -237,9 +270,13 @@ function readOtherFields(
   if (resources !== undefined) init.resources = resources;
   else if (data.resources !== undefined) keepExtra("resources");
 
-  const disable = take("disable-model-invocation", booleanField("disable-model-invocation", data["disable-model-invocation"]));
+  const disable = take(
+    "disable-model-invocation",
+    booleanField("disable-model-invocation", data["disable-model-invocation"]),
+  );
   if (disable !== undefined) init.disableModelInvocation = disable;
-  else if (data["disable-model-invocation"] !== undefined && data["disable-model-invocation"] !== "") keepExtra("disable-model-invocation");
+  else if (data["disable-model-invocation"] !== undefined && data["disable-model-invocation"] !== "")
+    keepExtra("disable-model-invocation");
 
   readClaudeCodeFields(data, init, { format, take, keepExtra });
 
@@ -247,7 +284,11 @@ function readOtherFields(
     const servers = mcpServers(read);
     if (servers !== undefined) init.mcpServers = servers;
     else {
-      warn("mcp_tools", "FIELD_INVALID", "'mcp_tools' should be a mapping (of servers, or with an mcpServers mapping); ignored (kept in extra)");
+      warn(
+        "mcp_tools",
+        "FIELD_INVALID",
+        "'mcp_tools' should be a mapping (of servers, or with an mcpServers mapping); ignored (kept in extra)",
+      );
       keepExtra("mcp_tools");
     }
   }
@@ -273,7 +314,10 @@ function readOtherFields(
         return near === undefined ? key : `${key} (did you mean ${near}?)`;
       })
       .join(", ");
-    const more = sorted.length > MAX_NAMED_UNKNOWN ? ` and ${(sorted.length - MAX_NAMED_UNKNOWN).toLocaleString("en-US")} more` : "";
+    const more =
+      sorted.length > MAX_NAMED_UNKNOWN
+        ? ` and ${(sorted.length - MAX_NAMED_UNKNOWN).toLocaleString("en-US")} more`
+        : "";
     // Reported on the line of the first of them in the file.
     let first = unknown[0]!;
     let firstLine = read.keyLine(first) ?? Infinity;
@@ -303,7 +347,11 @@ function onlyCommonKeys(keys: readonly string[]): boolean {
 function readClaudeCodeFields(
   data: Record<string, unknown>,
   init: Skill,
-  ctx: { format: "skill-md" | "legacy"; take: <T>(key: string, converted: Converted<T>) => T | undefined; keepExtra: (key: string) => void },
+  ctx: {
+    format: "skill-md" | "legacy";
+    take: <T>(key: string, converted: Converted<T>) => T | undefined;
+    keepExtra: (key: string) => void;
+  },
 ): void {
   const { take, keepExtra } = ctx;
   const kept = (key: string) => {
@@ -323,7 +371,10 @@ function readClaudeCodeFields(
     const [key, field] = strings[i]!;
     if (data[key] === undefined) continue;
     if (typeof data[key] !== "string") {
-      take(key, { value: undefined, issues: [{ code: "FIELD_NOT_STRING", message: `'${key}' should be a string; ignored (kept in extra)` }] });
+      take(key, {
+        value: undefined,
+        issues: [{ code: "FIELD_NOT_STRING", message: `'${key}' should be a string; ignored (kept in extra)` }],
+      });
       keepExtra(key);
       continue;
     }
@@ -355,7 +406,11 @@ function formatOf(file: string | undefined): "skill-md" | "legacy" {
   return path.basename(file).toLowerCase() === "skill.md" ? "skill-md" : "legacy";
 }
 
-function deriveName(format: "skill-md" | "legacy", file: string | undefined, options: ParseSkillOptions): string | undefined {
+function deriveName(
+  format: "skill-md" | "legacy",
+  file: string | undefined,
+  options: ParseSkillOptions,
+): string | undefined {
   if (format === "skill-md") {
     const folder = options.dir ?? (file === undefined ? undefined : path.dirname(file));
     const base = folder === undefined ? "" : path.basename(path.resolve(folder));
@@ -388,14 +443,26 @@ export function withoutSuffix(posixPath: string): string {
  * Refuses a file whose metadata cannot be had (see {@link parseSkill}): its raw frontmatter would
  * otherwise become the catalog entry or an always-on prompt.
  */
-function refuseUnreadable(read: FrontmatterRead, format: "skill-md" | "legacy", file: string | undefined, options: ParseSkillOptions): void {
+function refuseUnreadable(
+  read: FrontmatterRead,
+  format: "skill-md" | "legacy",
+  file: string | undefined,
+  options: ParseSkillOptions,
+): void {
   const { split } = read;
   if (split.tooLarge === true) {
     const max = (options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS).toLocaleString("en-US");
-    throw new SkillctxError("FRONTMATTER_TOO_LARGE", `frontmatter is longer than ${max} characters; not a skill`, { path: file, line: split.fenceLine ?? 1 });
+    throw new SkillctxError("FRONTMATTER_TOO_LARGE", `frontmatter is longer than ${max} characters; not a skill`, {
+      path: file,
+      line: split.fenceLine ?? 1,
+    });
   }
   if (format === "skill-md" && split.unclosed === true) {
-    throw new SkillctxError("FRONTMATTER_UNCLOSED", "SKILL.md frontmatter opened with --- is never closed; not a skill", { path: file, line: split.fenceLine ?? 1 });
+    throw new SkillctxError(
+      "FRONTMATTER_UNCLOSED",
+      "SKILL.md frontmatter opened with --- is never closed; not a skill",
+      { path: file, line: split.fenceLine ?? 1 },
+    );
   }
   if (format !== "legacy") return;
   // A loop, not filter(): this runs for every file of every scan.

@@ -9,7 +9,10 @@ import type { Skill } from "./skill.js";
 
 // Reference: micromatch with dot files, and a glob without `/` put at any depth (OpenHands, Cursor).
 const isMatch = (p: string, g: string) => micromatch.isMatch(p, g.includes("/") ? g : `**/${g}`, { dot: true });
-const pathSkill = (name: string, globs: string[]): Pick<Skill, "name" | "trigger"> => ({ name, trigger: { type: "path", globs } });
+const pathSkill = (name: string, globs: string[]): Pick<Skill, "name" | "trigger"> => ({
+  name,
+  trigger: { type: "path", globs },
+});
 
 let repo: string;
 beforeAll(async () => {
@@ -32,7 +35,9 @@ describe("createPathMatcher", () => {
       pathSkill("ts", ["src/**/*.ts"]),
       { name: "kw", trigger: { type: "keyword", keywords: ["sql"] } },
     ]);
-    expect(matcher.match([path.join(repo, "src", "db", "schema.sql"), ".github/workflows/ci.yml", "./src/app.ts"], repo)).toEqual([
+    expect(
+      matcher.match([path.join(repo, "src", "db", "schema.sql"), ".github/workflows/ci.yml", "./src/app.ts"], repo),
+    ).toEqual([
       { skill: "ci", path: ".github/workflows/ci.yml", glob: ".github/workflows/*.yml" },
       { skill: "sql", path: "src/db/schema.sql", glob: "**/*.sql" },
       { skill: "ts", path: "src/app.ts", glob: "src/**/*.ts" },
@@ -89,7 +94,11 @@ describe("createPathMatcher", () => {
 
   // Changed in issue 10: a glob without `/` matches at any depth, as in OpenHands and Cursor (was: top level only).
   it("a glob without / matches at any depth; ./ and / anchor it", () => {
-    const matcher = createPathMatcher([pathSkill("ts", ["*.ts"]), pathSkill("make", ["Makefile"]), pathSkill("root", ["./*.md"])]);
+    const matcher = createPathMatcher([
+      pathSkill("ts", ["*.ts"]),
+      pathSkill("make", ["Makefile"]),
+      pathSkill("root", ["./*.md"]),
+    ]);
     expect(matcher.match(["src/deep/a.ts", "a/b/Makefile", "docs/a.md"], repo).map((m) => [m.skill, m.path])).toEqual([
       ["make", "a/b/Makefile"],
       ["ts", "src/deep/a.ts"],
@@ -98,8 +107,16 @@ describe("createPathMatcher", () => {
   });
 
   it("braces, classes and escapes work in paths: globs", () => {
-    const matcher = createPathMatcher([pathSkill("ab", ["src/{a,b}/**"]), pathSkill("cls", ["lib/[xy].ts"]), pathSkill("lit", ["/\\[id\\].tsx"])]);
-    expect(matcher.match(["src/b/c.ts", "lib/y.ts", "[id].tsx", "src/c/d.ts", "lib/z.ts"], repo).map((m) => [m.skill, m.path])).toEqual([
+    const matcher = createPathMatcher([
+      pathSkill("ab", ["src/{a,b}/**"]),
+      pathSkill("cls", ["lib/[xy].ts"]),
+      pathSkill("lit", ["/\\[id\\].tsx"]),
+    ]);
+    expect(
+      matcher
+        .match(["src/b/c.ts", "lib/y.ts", "[id].tsx", "src/c/d.ts", "lib/z.ts"], repo)
+        .map((m) => [m.skill, m.path]),
+    ).toEqual([
       ["ab", "src/b/c.ts"],
       ["cls", "lib/y.ts"],
       ["lit", "[id].tsx"],
@@ -108,8 +125,14 @@ describe("createPathMatcher", () => {
 
   it("refuses globs over the caps with GLOB_TOO_COMPLEX in matcher.diagnostics; the skill's other globs still work", () => {
     const matcher = createPathMatcher([
-      { ...pathSkill("hostile", [`**/${"*?".repeat(300)}x`, "{a,b}".repeat(11), "*.sql"]), source: { path: "/r/.openhands/microagents/hostile.md" } },
-      pathSkill("many", Array.from({ length: 300 }, (_, i) => `d${i}/**`)),
+      {
+        ...pathSkill("hostile", [`**/${"*?".repeat(300)}x`, "{a,b}".repeat(11), "*.sql"]),
+        source: { path: "/r/.openhands/microagents/hostile.md" },
+      },
+      pathSkill(
+        "many",
+        Array.from({ length: 300 }, (_, i) => `d${i}/**`),
+      ),
     ]);
     expect(matcher.diagnostics.map((d) => [d.code, d.path])).toEqual([
       ["GLOB_TOO_COMPLEX", "/r/.openhands/microagents/hostile.md"],
@@ -131,10 +154,15 @@ describe("createPathMatcher", () => {
   });
 
   it("never throws on bad input", () => {
-    const matcher = createPathMatcher([pathSkill("x", ["**"]), { name: "y", trigger: { type: "path", globs: [42 as unknown as string, ""] } }]);
+    const matcher = createPathMatcher([
+      pathSkill("x", ["**"]),
+      { name: "y", trigger: { type: "path", globs: [42 as unknown as string, ""] } },
+    ]);
     expect(matcher.match(undefined as unknown as string[], repo)).toEqual([]);
     expect(matcher.match(["a"], "")).toEqual([]);
-    expect(matcher.match([42 as unknown as string, "", "a\0b", "ok.txt"], repo)).toEqual([{ skill: "x", path: "ok.txt", glob: "**" }]);
+    expect(matcher.match([42 as unknown as string, "", "a\0b", "ok.txt"], repo)).toEqual([
+      { skill: "x", path: "ok.txt", glob: "**" },
+    ]);
   });
 
   it("agrees with micromatch on relative paths, a glob without / matching at any depth (property)", () => {
@@ -142,12 +170,16 @@ describe("createPathMatcher", () => {
     const relative = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join("/"));
     const glob = fc.constantFrom("**/*.ts", "*.md", "src/**", ".github/**", "**/.env", "docs/*.md", "**/*");
     fc.assert(
-      fc.property(fc.array(relative, { minLength: 1, maxLength: 4 }), fc.array(glob, { minLength: 1, maxLength: 3 }), (paths, globs) => {
-        const [match] = createPathMatcher([pathSkill("s", globs)]).match(paths, repo);
-        const expectedGlob = globs.find((g) => paths.some((p) => isMatch(p, g)));
-        expect(match?.glob).toBe(expectedGlob);
-        if (expectedGlob !== undefined) expect(match?.path).toBe(paths.find((p) => isMatch(p, expectedGlob)));
-      }),
+      fc.property(
+        fc.array(relative, { minLength: 1, maxLength: 4 }),
+        fc.array(glob, { minLength: 1, maxLength: 3 }),
+        (paths, globs) => {
+          const [match] = createPathMatcher([pathSkill("s", globs)]).match(paths, repo);
+          const expectedGlob = globs.find((g) => paths.some((p) => isMatch(p, g)));
+          expect(match?.glob).toBe(expectedGlob);
+          if (expectedGlob !== undefined) expect(match?.path).toBe(paths.find((p) => isMatch(p, expectedGlob)));
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -49,7 +49,9 @@ export interface PathMatcher {
  * const matcher = createPathMatcher([{ name: "ts", trigger: { type: "path", globs: ["src/**\/*.ts"] } }]);
  * matcher.match(["/repo/src/a.ts"], "/repo") // [{ skill: "ts", path: "src/a.ts", glob: "src/**\/*.ts" }]
  */
-export function createPathMatcher(skills: ReadonlyArray<Pick<Skill, "name" | "trigger"> & { source?: { path?: string | undefined } }>): PathMatcher {
+export function createPathMatcher(
+  skills: ReadonlyArray<Pick<Skill, "name" | "trigger"> & { source?: { path?: string | undefined } }>,
+): PathMatcher {
   const diagnostics: Diagnostic[] = [];
   const rules = skills
     .filter((skill) => skill.trigger?.type === "path" && Array.isArray(skill.trigger.globs))
@@ -88,7 +90,11 @@ interface Rule {
   exclude: CompiledGlob[];
 }
 
-function compileRule(skill: Pick<Skill, "name"> & { source?: { path?: string | undefined } }, globs: unknown[], diagnostics: Diagnostic[]): Rule {
+function compileRule(
+  skill: Pick<Skill, "name"> & { source?: { path?: string | undefined } },
+  globs: unknown[],
+  diagnostics: Diagnostic[],
+): Rule {
   const rule: Rule = { skill: skill.name, include: [], exclude: [] };
   const options = { path: skill.source?.path, source: `skill ${JSON.stringify(skill.name)}` };
   const listed = limitGlobList(globs, options);

@@ -34,7 +34,11 @@ describe("readHeadSync", () => {
 
   it("tolerates a BOM, blank lines before the fence, CRLF and trailing blanks on fences", async () => {
     const target = await file("\uFEFF\n  \r\n---  \r\nname: a\r\n---\t\r\nbody\r\n");
-    expect(readHeadSync(target)).toMatchObject({ text: "\uFEFF\n  \r\n---  \r\nname: a\r\n---\t\r\n", fenced: true, whole: false });
+    expect(readHeadSync(target)).toMatchObject({
+      text: "\uFEFF\n  \r\n---  \r\nname: a\r\n---\t\r\n",
+      fenced: true,
+      whole: false,
+    });
   });
 
   it("reports a file that does not open with a fence, without reading its text", async () => {
@@ -65,18 +69,23 @@ describe("readHeadSync", () => {
   it("agrees with splitFrontmatter on where the block ends, for any block and body", async () => {
     const line = fc.stringMatching(/^[a-z:" \-é#|>]{0,12}$/);
     await fc.assert(
-      fc.asyncProperty(fc.array(line, { maxLength: 8 }), fc.array(line, { maxLength: 4 }), fc.integer({ min: 64, max: 200 }), async (block, body, chunkSize) => {
-        const text = `---\n${block.map((l) => `${l}\n`).join("")}---\n${body.join("\n")}`;
-        const head = readHeadSync(await file(text), { chunkSize });
-        const split = splitFrontmatter(text);
-        // The head ends at the first dash line; when the parser closes the block there too,
-        // the head alone holds the same frontmatter.
-        const headSplit = splitFrontmatter(head.text);
-        if (headSplit.frontmatter !== undefined && headSplit.body === "") {
-          expect(headSplit.frontmatter).toBe(split.frontmatter);
-        }
-        expect(text.startsWith(head.text)).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 8 }),
+        fc.array(line, { maxLength: 4 }),
+        fc.integer({ min: 64, max: 200 }),
+        async (block, body, chunkSize) => {
+          const text = `---\n${block.map((l) => `${l}\n`).join("")}---\n${body.join("\n")}`;
+          const head = readHeadSync(await file(text), { chunkSize });
+          const split = splitFrontmatter(text);
+          // The head ends at the first dash line; when the parser closes the block there too,
+          // the head alone holds the same frontmatter.
+          const headSplit = splitFrontmatter(head.text);
+          if (headSplit.frontmatter !== undefined && headSplit.body === "") {
+            expect(headSplit.frontmatter).toBe(split.frontmatter);
+          }
+          expect(text.startsWith(head.text)).toBe(true);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -92,7 +101,9 @@ describe("readHeadSync", () => {
     await truncate(huge, 600 * 1024 * 1024);
     expect(() => readHeadSync(huge)).toThrowError(expect.objectContaining({ code: "TOO_LARGE" }));
     const long = await file(`---\nname: a\ndescription: ${"x".repeat(500)}\n---\nbody`);
-    expect(() => readHeadSync(long, { maxBytes: 200, chunkSize: 64 })).toThrowError(expect.objectContaining({ code: "TOO_LARGE" }));
+    expect(() => readHeadSync(long, { maxBytes: 200, chunkSize: 64 })).toThrowError(
+      expect.objectContaining({ code: "TOO_LARGE" }),
+    );
     expect(readHeadSync(long, { maxBytes: 1000, chunkSize: 64 }).fenced).toBe(true);
   });
 });
@@ -108,11 +119,17 @@ describe("readSkillHeadSync", () => {
   it("finds SKILL.md (or skill.md) and reads its head in the same open, with the file's size and mtime", async () => {
     const upper = await skillDir({ "SKILL.md": "---\nname: a\n---\nbody text\n" });
     const probe = readSkillHeadSync(upper);
-    expect(probe).toMatchObject({ path: path.join(upper, "SKILL.md"), head: { text: "---\nname: a\n---\n", fenced: true, whole: false } });
+    expect(probe).toMatchObject({
+      path: path.join(upper, "SKILL.md"),
+      head: { text: "---\nname: a\n---\n", fenced: true, whole: false },
+    });
     const stats = await stat(path.join(upper, "SKILL.md"));
     expect(probe).toMatchObject({ head: { size: stats.size, mtimeMs: stats.mtimeMs } });
     const lower = await skillDir({ "skill.md": "---\nname: b\n---\n" });
-    expect(readSkillHeadSync(lower)).toMatchObject({ path: path.join(lower, "skill.md"), head: { text: "---\nname: b\n---\n", whole: true } });
+    expect(readSkillHeadSync(lower)).toMatchObject({
+      path: path.join(lower, "skill.md"),
+      head: { text: "---\nname: b\n---\n", whole: true },
+    });
   });
 
   it("says undefined for a folder without one, or whose SKILL.md is a folder", async () => {

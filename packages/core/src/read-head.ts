@@ -112,7 +112,13 @@ const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"];
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 // The head of an open file: the first chunk, extended until the closing fence line.
-function readOpenedHead(file: string, fd: number, stats: { size: number; mtimeMs: number }, size: number, options: ReadHeadOptions): FileHead {
+function readOpenedHead(
+  file: string,
+  fd: number,
+  stats: { size: number; mtimeMs: number },
+  size: number,
+  options: ReadHeadOptions,
+): FileHead {
   const maxBytes = options.maxBytes ?? MAX_SKILL_FILE_BYTES;
   if (size > maxBytes) throw tooLarge(file, size, maxBytes);
   const chunkSize = Math.max(64, options.chunkSize ?? SCRATCH.length);
@@ -147,8 +153,14 @@ function readOpenedHead(file: string, fd: number, stats: { size: number; mtimeMs
  *
  * @throws SkillctxError with the reader's code (`TOO_LARGE`, `NOT_A_FILE`, `PATH_OUTSIDE_ROOT`, ...).
  */
-export function readSkillFileSync(file: string, options: { maxBytes?: number; containRoot?: string | undefined } = {}): string {
-  const read = readTextFileSync(file, { maxBytes: options.maxBytes ?? MAX_SKILL_FILE_BYTES, root: options.containRoot });
+export function readSkillFileSync(
+  file: string,
+  options: { maxBytes?: number; containRoot?: string | undefined } = {},
+): string {
+  const read = readTextFileSync(file, {
+    maxBytes: options.maxBytes ?? MAX_SKILL_FILE_BYTES,
+    root: options.containRoot,
+  });
   if (!read.ok) throw readError(file, read);
   return read.text;
 }
@@ -162,7 +174,11 @@ export function readError(file: string, failure: ReadFailure): SkillctxError {
 }
 
 function tooLarge(file: string, size: number, maxBytes: number): SkillctxError {
-  return new SkillctxError("TOO_LARGE", `${file} is ${size} bytes, over the ${maxBytes}-byte limit for a skill file; not loaded`, { path: file });
+  return new SkillctxError(
+    "TOO_LARGE",
+    `${file} is ${size} bytes, over the ${maxBytes}-byte limit for a skill file; not loaded`,
+    { path: file },
+  );
 }
 
 const DASH = 0x2d;

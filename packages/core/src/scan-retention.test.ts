@@ -35,7 +35,10 @@ describe("a metadata scan", () => {
       const head = Buffer.from(`---\nname: skill-${i}\ndescription: Skill number ${i}\n---\n# Skill ${i}\n`);
       await mkdir(path.join(dir, `skill-${i}`));
       // Near the start of the body: heap snapshots keep only the first ~1,000 characters of a string.
-      await writeFile(path.join(dir, `skill-${i}`, "SKILL.md"), Buffer.concat([head, needle, Buffer.from("\n"), filler]));
+      await writeFile(
+        path.join(dir, `skill-${i}`, "SKILL.md"),
+        Buffer.concat([head, needle, Buffer.from("\n"), filler]),
+      );
     }
     // Legacy files without a description: the scan reads them whole (the description comes from the
     // body) but must not keep the text.

@@ -54,7 +54,10 @@ export function stringList(field: string, raw: unknown, split: (s: string) => st
       return JSON.stringify(item);
     });
   } else {
-    return { value: undefined, issues: [issue("FIELD_INVALID", `'${field}' should be a list or a string; ignored (kept in extra)`)] };
+    return {
+      value: undefined,
+      issues: [issue("FIELD_INVALID", `'${field}' should be a list or a string; ignored (kept in extra)`)],
+    };
   }
   const value = unique(items.map((s) => s.trim()).filter((s) => s !== ""));
   return { value, issues };
@@ -83,13 +86,22 @@ export function allowedToolsField(field: string, raw: unknown, typed: () => unkn
   let items: unknown[] = raw;
   if (raw.some(isNullSpelling)) {
     const typedItems = typed();
-    items = raw.filter((item, i) => !isNullSpelling(item) || (Array.isArray(typedItems) ? typedItems[i] !== null : item !== ""));
+    items = raw.filter(
+      (item, i) => !isNullSpelling(item) || (Array.isArray(typedItems) ? typedItems[i] !== null : item !== ""),
+    );
     const nulls = raw.length - items.length;
-    if (nulls > 0) issues.push(issue("ALLOWED_TOOLS_NULL", `${nulls === 1 ? "a null entry" : `${nulls} null entries`} of '${field}' dropped (as in Strands)`));
+    if (nulls > 0)
+      issues.push(
+        issue(
+          "ALLOWED_TOOLS_NULL",
+          `${nulls === 1 ? "a null entry" : `${nulls} null entries`} of '${field}' dropped (as in Strands)`,
+        ),
+      );
   }
   const list = stringList(field, items, splitTools);
   issues.push(...list.issues);
-  if (list.value !== undefined && list.value.length === 0) return noRestriction(field, raw.length > 0 ? "a list of nulls" : "an empty list", issues);
+  if (list.value !== undefined && list.value.length === 0)
+    return noRestriction(field, raw.length > 0 ? "a list of nulls" : "an empty list", issues);
   return { value: list.value, issues };
 }
 
@@ -157,7 +169,10 @@ function isWhiteSpace(c: number): boolean {
 export function metadataField(raw: unknown): Converted<Record<string, string>> {
   if (raw === undefined || raw === "") return none();
   if (!isRecord(raw)) {
-    return { value: undefined, issues: [issue("METADATA_NOT_MAPPING", "'metadata' should be a mapping of strings; ignored (kept in extra)")] };
+    return {
+      value: undefined,
+      issues: [issue("METADATA_NOT_MAPPING", "'metadata' should be a mapping of strings; ignored (kept in extra)")],
+    };
   }
   const value: Record<string, string> = {};
   const converted: string[] = [];
@@ -174,7 +189,12 @@ export function metadataField(raw: unknown): Converted<Record<string, string>> {
   const issues =
     converted.length === 0
       ? NO_ISSUES
-      : [issue("METADATA_NOT_STRING", `metadata values that are not strings were converted to JSON: ${converted.sort(compareCodePoints).join(", ")}`)];
+      : [
+          issue(
+            "METADATA_NOT_STRING",
+            `metadata values that are not strings were converted to JSON: ${converted.sort(compareCodePoints).join(", ")}`,
+          ),
+        ];
   return { value, issues };
 }
 
@@ -184,7 +204,10 @@ export function booleanField(field: string, raw: unknown): Converted<boolean> {
   const text = typeof raw === "string" ? raw.trim().toLowerCase() : "";
   if (["true", "yes", "on"].includes(text)) return ok(true);
   if (["false", "no", "off"].includes(text)) return ok(false);
-  return { value: undefined, issues: [issue("FIELD_INVALID", `'${field}' should be true or false; ignored (kept in extra)`)] };
+  return {
+    value: undefined,
+    issues: [issue("FIELD_INVALID", `'${field}' should be true or false; ignored (kept in extra)`)],
+  };
 }
 
 /**
@@ -195,7 +218,10 @@ export function inputsField(raw: unknown): Converted<SkillInput[]> {
   if (raw === undefined) return none();
   if (raw === "") return ok([]);
   if (!Array.isArray(raw)) {
-    return { value: [], issues: [issue("FIELD_INVALID", "'inputs' should be a list of { name, description }; ignored")] };
+    return {
+      value: [],
+      issues: [issue("FIELD_INVALID", "'inputs' should be a list of { name, description }; ignored")],
+    };
   }
   const issues: FieldIssue[] = [];
   const value: SkillInput[] = [];
@@ -208,7 +234,10 @@ export function inputsField(raw: unknown): Converted<SkillInput[]> {
       issues.push(issue("FIELD_INVALID", `input ${i + 1} has no name; ignored`));
       return;
     }
-    const input: SkillInput = { name: item.name.trim(), description: typeof item.description === "string" ? item.description.trim() : "" };
+    const input: SkillInput = {
+      name: item.name.trim(),
+      description: typeof item.description === "string" ? item.description.trim() : "",
+    };
     const required = booleanField("required", item.required);
     if (required.value !== undefined) input.required = required.value;
     if (typeof item.default === "string") input.default = item.default;

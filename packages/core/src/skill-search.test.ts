@@ -21,7 +21,10 @@ beforeAll(async () => {
       if (entry.isDirectory()) await walk(full);
       else if (entry.name === "SKILL.md") {
         const { data } = matter(await readFile(full, "utf8"));
-        found.push({ name: String(data.name), ...(typeof data.description === "string" && { description: data.description }) });
+        found.push({
+          name: String(data.name),
+          ...(typeof data.description === "string" && { description: data.description }),
+        });
       }
     }
   };
@@ -44,7 +47,11 @@ describe("searchSkills", () => {
     expect(results.map((r) => r.name)).toEqual(["pdf", "pdf-forms", "xlsx"]);
     expect(results[0]!.score).toBeGreaterThan(results[1]!.score);
     expect(results[1]!.score).toBeGreaterThan(results[2]!.score);
-    expect(results[0]).toEqual({ name: "pdf", description: "Fill, merge and split PDF files.", score: results[0]!.score });
+    expect(results[0]).toEqual({
+      name: "pdf",
+      description: "Fill, merge and split PDF files.",
+      score: results[0]!.score,
+    });
   });
 
   it("sums over query words and matches word prefixes", () => {
@@ -58,7 +65,11 @@ describe("searchSkills", () => {
   });
 
   it("breaks ties by code-point order of name and honours limit", () => {
-    const tied = [{ name: "b", description: "alpha" }, { name: "B", description: "alpha" }, { name: "a", description: "alpha" }];
+    const tied = [
+      { name: "b", description: "alpha" },
+      { name: "B", description: "alpha" },
+      { name: "a", description: "alpha" },
+    ];
     expect(searchSkills(tied, "alpha").map((r) => r.name)).toEqual(["B", "a", "b"]);
     expect(searchSkills(tied, "alpha", { limit: 2 }).map((r) => r.name)).toEqual(["B", "a"]);
     expect(searchSkills(tied, "alpha", { limit: 0 })).toEqual([]);
@@ -73,7 +84,9 @@ describe("searchSkills", () => {
   it.runIf(HAS_CORPUS)("finds real skills in the corpus by name and by what they do", () => {
     expect(corpus.length).toBeGreaterThan(200);
     // Every skill is the first result for its own name written as words.
-    const misses = corpus.filter((skill) => searchSkills(corpus, skill.name.replace(/-/g, " "), { limit: 1 })[0]?.name !== skill.name);
+    const misses = corpus.filter(
+      (skill) => searchSkills(corpus, skill.name.replace(/-/g, " "), { limit: 1 })[0]?.name !== skill.name,
+    );
     expect(misses.map((skill) => skill.name)).toEqual([]);
     const results = searchSkills(corpus, "fuzzing", { limit: 50 });
     expect(results.length).toBeGreaterThan(3);
@@ -84,16 +97,24 @@ describe("searchSkills", () => {
   });
 
   it("never throws; results are sorted, positive and within the limit", () => {
-    const entry = fc.record({ name: fc.string({ maxLength: 12 }), description: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }) });
+    const entry = fc.record({
+      name: fc.string({ maxLength: 12 }),
+      description: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }),
+    });
     fc.assert(
-      fc.property(fc.array(entry, { maxLength: 10 }), fc.string({ maxLength: 20 }), fc.integer({ min: -2, max: 5 }), (list, query, limit) => {
-        const results = searchSkills(list, query, { limit });
-        expect(results.length).toBeLessThanOrEqual(Math.max(0, limit));
-        for (let i = 0; i < results.length; i++) {
-          expect(results[i]!.score).toBeGreaterThan(0);
-          if (i > 0) expect(results[i - 1]!.score).toBeGreaterThanOrEqual(results[i]!.score);
-        }
-      }),
+      fc.property(
+        fc.array(entry, { maxLength: 10 }),
+        fc.string({ maxLength: 20 }),
+        fc.integer({ min: -2, max: 5 }),
+        (list, query, limit) => {
+          const results = searchSkills(list, query, { limit });
+          expect(results.length).toBeLessThanOrEqual(Math.max(0, limit));
+          for (let i = 0; i < results.length; i++) {
+            expect(results[i]!.score).toBeGreaterThan(0);
+            if (i > 0) expect(results[i - 1]!.score).toBeGreaterThanOrEqual(results[i]!.score);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -43,13 +43,20 @@ export function searchSkills(
     .filter((skill) => typeof skill?.name === "string")
     .map((skill) => {
       const description = typeof skill.description === "string" ? skill.description : undefined;
-      return { name: skill.name, description, nameWords: new Set(words(skill.name)), descriptionWords: new Set(words(description ?? "")) };
+      return {
+        name: skill.name,
+        description,
+        nameWords: new Set(words(skill.name)),
+        descriptionWords: new Set(words(description ?? "")),
+      };
     });
   const whole = terms.join("");
   const results: SkillSearchResult[] = [];
   const idf = new Map<string, number>();
   for (const term of terms) {
-    const containing = indexed.filter((entry) => has(entry.nameWords, term) || has(entry.descriptionWords, term)).length;
+    const containing = indexed.filter(
+      (entry) => has(entry.nameWords, term) || has(entry.descriptionWords, term),
+    ).length;
     idf.set(term, Math.log(1 + (indexed.length + 1) / (containing + 0.5)));
   }
   for (const entry of indexed) {

@@ -51,7 +51,12 @@ export async function collectSource(
   }
 }
 
-async function collectEntry(entry: SourceEntry, baseDir: string | undefined, context: WalkContext, out: FoundSkill[]): Promise<void> {
+async function collectEntry(
+  entry: SourceEntry,
+  baseDir: string | undefined,
+  context: WalkContext,
+  out: FoundSkill[],
+): Promise<void> {
   const { input, scope } = entry;
   if (typeof input !== "string") {
     collectObject(input, context, out);
@@ -59,9 +64,14 @@ async function collectEntry(entry: SourceEntry, baseDir: string | undefined, con
   }
   if (baseDir === undefined && !path.isAbsolute(input)) {
     context.diagnostics.push(
-      diagnostic("PATH_NOT_ABSOLUTE", "error", `skill source ${JSON.stringify(input)} is relative: give an absolute path, or the cwd option`, {
-        path: input,
-      }),
+      diagnostic(
+        "PATH_NOT_ABSOLUTE",
+        "error",
+        `skill source ${JSON.stringify(input)} is relative: give an absolute path, or the cwd option`,
+        {
+          path: input,
+        },
+      ),
     );
     return;
   }
@@ -89,9 +99,14 @@ async function collectEntry(entry: SourceEntry, baseDir: string | undefined, con
   const { containRoot } = entry;
   if (containRoot !== undefined && !isInside(real, containRoot)) {
     context.diagnostics.push(
-      diagnostic("PATH_OUTSIDE_ROOT", "warning", `skipped ${absolute}: it resolves to ${real}, outside the project (${containRoot})`, {
-        path: absolute,
-      }),
+      diagnostic(
+        "PATH_OUTSIDE_ROOT",
+        "warning",
+        `skipped ${absolute}: it resolves to ${real}, outside the project (${containRoot})`,
+        {
+          path: absolute,
+        },
+      ),
     );
     return;
   }
@@ -148,7 +163,10 @@ async function collectEntry(entry: SourceEntry, baseDir: string | undefined, con
   if (context.seenFiles.has(real)) return;
   context.seenFiles.add(real);
   const root = path.dirname(absolute);
-  out.push({ kind: "file", file: contained({ path: absolute, realPath: real, format: "legacy", scope, root, explicit: true }) });
+  out.push({
+    kind: "file",
+    file: contained({ path: absolute, realPath: real, format: "legacy", scope, root, explicit: true }),
+  });
 }
 
 function collectObject(input: SkillInit, context: WalkContext, out: FoundSkill[]): void {
@@ -175,7 +193,8 @@ function collectObject(input: SkillInit, context: WalkContext, out: FoundSkill[]
     out.push({ kind: "inline", skill: parsed.data });
     return;
   }
-  const name = typeof (input as { name?: unknown }).name === "string" ? `"${(input as { name: string }).name}"` : "(unnamed)";
+  const name =
+    typeof (input as { name?: unknown }).name === "string" ? `"${(input as { name: string }).name}"` : "(unnamed)";
   const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
   context.diagnostics.push(
     diagnostic("INVALID_SKILL", "error", `skill object ${name} is not a valid Skill: ${issues.join("; ")}`),

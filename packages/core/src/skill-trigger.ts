@@ -32,7 +32,8 @@ export function resolveTrigger(ctx: TriggerContext): { trigger: Trigger; inputs?
   const explicit = data.trigger;
   if (isRecord(explicit)) {
     const type = typeof explicit.type === "string" ? explicit.type.trim() : "";
-    const keywords = take("trigger", stringList("trigger.keywords", explicit.keywords ?? explicit.triggers, splitCommas)) ?? [];
+    const keywords =
+      take("trigger", stringList("trigger.keywords", explicit.keywords ?? explicit.triggers, splitCommas)) ?? [];
     switch (type) {
       case "keyword":
         if (keywords.length > 0) return { trigger: { type: "keyword", keywords } };
@@ -70,7 +71,11 @@ export function resolveTrigger(ctx: TriggerContext): { trigger: Trigger; inputs?
     ];
     if (lost.length > 0) {
       const names = lost.map((k) => `'${k}'`).join(" and ");
-      warn(lost[0], "TRIGGER_CONFLICT", `${names} ignored: 'paths' makes this a path skill (one trigger per skill; paths win, as in OpenHands)`);
+      warn(
+        lost[0],
+        "TRIGGER_CONFLICT",
+        `${names} ignored: 'paths' makes this a path skill (one trigger per skill; paths win, as in OpenHands)`,
+      );
     }
     return { trigger: { type: "path", globs: paths } };
   }

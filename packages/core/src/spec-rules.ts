@@ -13,7 +13,14 @@ export const MAX_DESCRIPTION_LENGTH = 1024;
 export const MAX_COMPATIBILITY_LENGTH = 500;
 
 /** The frontmatter fields the specification allows. */
-export const ALLOWED_FIELDS: readonly string[] = ["allowed-tools", "compatibility", "description", "license", "metadata", "name"];
+export const ALLOWED_FIELDS: readonly string[] = [
+  "allowed-tools",
+  "compatibility",
+  "description",
+  "license",
+  "metadata",
+  "name",
+];
 
 /** One broken rule. */
 export interface RuleFinding {
@@ -51,13 +58,18 @@ export function checkName(value: unknown, dirName: string | undefined): RuleFind
   const found: RuleFinding[] = [];
   const length = codePoints(name);
   if (length > MAX_NAME_LENGTH) {
-    found.push({ code: "NAME_TOO_LONG", message: `Skill name '${name}' exceeds ${MAX_NAME_LENGTH} character limit (${length} chars)` });
+    found.push({
+      code: "NAME_TOO_LONG",
+      message: `Skill name '${name}' exceeds ${MAX_NAME_LENGTH} character limit (${length} chars)`,
+    });
   }
-  if (name !== name.toLowerCase()) found.push({ code: "NAME_NOT_LOWERCASE", message: `Skill name '${name}' must be lowercase` });
+  if (name !== name.toLowerCase())
+    found.push({ code: "NAME_NOT_LOWERCASE", message: `Skill name '${name}' must be lowercase` });
   if (name.startsWith("-") || name.endsWith("-")) {
     found.push({ code: "NAME_HYPHEN_EDGE", message: "Skill name cannot start or end with a hyphen" });
   }
-  if (name.includes("--")) found.push({ code: "NAME_CONSECUTIVE_HYPHENS", message: "Skill name cannot contain consecutive hyphens" });
+  if (name.includes("--"))
+    found.push({ code: "NAME_CONSECUTIVE_HYPHENS", message: "Skill name cannot contain consecutive hyphens" });
   if (!NAME_CHARS.test(name)) {
     found.push({
       code: "NAME_INVALID_CHARS",
@@ -77,16 +89,27 @@ export function checkDescription(value: unknown): RuleFinding[] {
   }
   const length = codePoints(value);
   return length > MAX_DESCRIPTION_LENGTH
-    ? [{ code: "DESCRIPTION_TOO_LONG", message: `Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)` }]
+    ? [
+        {
+          code: "DESCRIPTION_TOO_LONG",
+          message: `Description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`,
+        },
+      ]
     : [];
 }
 
 /** The compatibility rules: a string of at most 500 code points. */
 export function checkCompatibility(value: unknown): RuleFinding[] {
-  if (typeof value !== "string") return [{ code: "COMPATIBILITY_NOT_STRING", message: "Field 'compatibility' must be a string" }];
+  if (typeof value !== "string")
+    return [{ code: "COMPATIBILITY_NOT_STRING", message: "Field 'compatibility' must be a string" }];
   const length = codePoints(value);
   return length > MAX_COMPATIBILITY_LENGTH
-    ? [{ code: "COMPATIBILITY_TOO_LONG", message: `Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)` }]
+    ? [
+        {
+          code: "COMPATIBILITY_TOO_LONG",
+          message: `Compatibility exceeds ${MAX_COMPATIBILITY_LENGTH} character limit (${length} chars)`,
+        },
+      ]
     : [];
 }
 
@@ -115,7 +138,10 @@ export function checkSoftTypes(data: Record<string, unknown>): RuleFinding[] {
     } else {
       const bad = Object.keys(metadata).filter((k) => typeof (metadata as Record<string, unknown>)[k] !== "string");
       if (bad.length > 0) {
-        found.push({ code: "METADATA_NOT_STRING", message: `metadata values should be strings: ${bad.sort(compareCodePoints).join(", ")}` });
+        found.push({
+          code: "METADATA_NOT_STRING",
+          message: `metadata values should be strings: ${bad.sort(compareCodePoints).join(", ")}`,
+        });
       }
     }
   }
@@ -123,8 +149,15 @@ export function checkSoftTypes(data: Record<string, unknown>): RuleFinding[] {
     found.push({ code: "LICENSE_NOT_STRING", message: "Field 'license' should be a string" });
   }
   const tools = data["allowed-tools"];
-  if (tools !== undefined && typeof tools !== "string" && !(Array.isArray(tools) && tools.every((t) => typeof t === "string"))) {
-    found.push({ code: "ALLOWED_TOOLS_INVALID", message: "Field 'allowed-tools' should be a string or a list of strings" });
+  if (
+    tools !== undefined &&
+    typeof tools !== "string" &&
+    !(Array.isArray(tools) && tools.every((t) => typeof t === "string"))
+  ) {
+    found.push({
+      code: "ALLOWED_TOOLS_INVALID",
+      message: "Field 'allowed-tools' should be a string or a list of strings",
+    });
   }
   return found;
 }

@@ -20,7 +20,8 @@ export interface CappedText {
  */
 export function capText(text: string, maxBytes: number, note: (keptBytes: number, size: number) => string): CappedText {
   // Every UTF-16 unit is 1 to 3 UTF-8 bytes: short texts need no count.
-  if (text.length * 3 <= maxBytes) return { text, cut: false, size: Buffer.byteLength(text), kept: Buffer.byteLength(text) };
+  if (text.length * 3 <= maxBytes)
+    return { text, cut: false, size: Buffer.byteLength(text), kept: Buffer.byteLength(text) };
   const size = Buffer.byteLength(text);
   if (size <= maxBytes) return { text, cut: false, size, kept: size };
   const room = Math.max(0, maxBytes - Buffer.byteLength(note(size, size)) - 2);

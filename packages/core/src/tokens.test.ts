@@ -17,7 +17,12 @@ describe("countTokens", () => {
 
   it("counts with o200k_base", () => {
     expect(TOKENIZER).toBe("o200k_base");
-    for (const text of ["hello world", "Deploy the service to Kubernetes.", "请帮我部署服务", "<skill>\n<name>x</name>\n</skill>"]) {
+    for (const text of [
+      "hello world",
+      "Deploy the service to Kubernetes.",
+      "请帮我部署服务",
+      "<skill>\n<name>x</name>\n</skill>",
+    ]) {
       expect(countTokens(text)).toBe(encode(text).length);
     }
     expect(countTokens("")).toBe(0);

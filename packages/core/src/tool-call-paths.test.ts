@@ -11,21 +11,25 @@ describe("toolCallPaths", () => {
     expect(toolCallPaths({ target_file: "c.go", instructions: "edit" })).toEqual(["c.go"]); // Cursor
     expect(toolCallPaths({ notebook_path: "n.ipynb" })).toEqual(["n.ipynb"]);
     expect(toolCallPaths({ source: "a.txt", destination: "b.txt" })).toEqual(["a.txt", "b.txt"]); // MCP move_file
-    expect(toolCallPaths({ paths: ["a", "b"], filePath: "c", "file-name": "d", FILES: ["e"] })).toEqual(["a", "b", "c", "d", "e"]);
+    expect(toolCallPaths({ paths: ["a", "b"], filePath: "c", "file-name": "d", FILES: ["e"] })).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+      "e",
+    ]);
   });
 
   it("parses JSON argument text and ignores text that is not JSON", () => {
     expect(toolCallPaths(JSON.stringify({ filename: "docs/x.md" }))).toEqual(["docs/x.md"]);
     expect(toolCallPaths("{not json")).toEqual([]);
-    expect(toolCallPaths("\"just a string\"")).toEqual([]);
+    expect(toolCallPaths('"just a string"')).toEqual([]);
   });
 
   it("searches one level of nesting, not deeper", () => {
-    expect(toolCallPaths({ edits: [{ file_path: "a.ts" }, { file_path: "b.ts" }], options: { path: "c.ts" } })).toEqual([
-      "a.ts",
-      "b.ts",
-      "c.ts",
-    ]);
+    expect(toolCallPaths({ edits: [{ file_path: "a.ts" }, { file_path: "b.ts" }], options: { path: "c.ts" } })).toEqual(
+      ["a.ts", "b.ts", "c.ts"],
+    );
     expect(toolCallPaths({ outer: { inner: { path: "deep.ts" } } })).toEqual([]);
     expect(toolCallPaths([{ path: "top-level-array.ts" }])).toEqual(["top-level-array.ts"]);
   });
@@ -51,7 +55,9 @@ describe("toolCallPaths", () => {
     const url = pathToFileURL("/tmp/some dir/a.ts").href;
     expect(toolCallPaths({ path: url })).toEqual(["/tmp/some dir/a.ts"]);
     expect(toolCallPaths({ path: "https://example.com/a.ts", file: "s3://bucket/key" })).toEqual([]);
-    expect(toolCallPaths({ source: "print(1)\nprint(2)", path: "" , file: 42, files: [null, "x", "x"], filename: "a\0b" })).toEqual(["x"]);
+    expect(
+      toolCallPaths({ source: "print(1)\nprint(2)", path: "", file: 42, files: [null, "x", "x"], filename: "a\0b" }),
+    ).toEqual(["x"]);
     expect(toolCallPaths({ path: "  spaced.ts  " })).toEqual(["spaced.ts"]);
   });
 
@@ -67,10 +73,31 @@ describe("toolCallPaths", () => {
   });
 
   it("never throws, and returns only trimmed string values found in the input", () => {
-    const key = fc.constantFrom("path", "file_path", "filePath", "paths", "files", "edits", "options", "command", "input", "x");
-    const leaf = fc.oneof(fc.string(), fc.constantFrom("src/a.ts", " b.md ", "", "a\nb"), fc.integer(), fc.constant(null));
+    const key = fc.constantFrom(
+      "path",
+      "file_path",
+      "filePath",
+      "paths",
+      "files",
+      "edits",
+      "options",
+      "command",
+      "input",
+      "x",
+    );
+    const leaf = fc.oneof(
+      fc.string(),
+      fc.constantFrom("src/a.ts", " b.md ", "", "a\nb"),
+      fc.integer(),
+      fc.constant(null),
+    );
     const args = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(key, tie("node"), { maxKeys: 5 })),
+      node: fc.oneof(
+        { depthSize: "small" },
+        leaf,
+        fc.array(tie("node"), { maxLength: 4 }),
+        fc.dictionary(key, tie("node"), { maxKeys: 5 }),
+      ),
     })).node;
     fc.assert(
       fc.property(fc.oneof(args, fc.anything()), (value) => {
@@ -85,7 +112,11 @@ describe("toolCallPaths", () => {
       }),
       { numRuns: 1000 },
     );
-    const hostile = { get path(): string { throw new Error("boom"); } };
+    const hostile = {
+      get path(): string {
+        throw new Error("boom");
+      },
+    };
     expect(toolCallPaths(hostile)).toEqual([]);
   });
 });

@@ -8,10 +8,33 @@ import { fileURLToPath } from "node:url";
  * `destination`) and common custom tools.
  */
 const PATH_KEYS = new Set([
-  "path", "paths", "file", "files", "filepath", "filepaths", "filename", "filenames",
-  "targetfile", "targetfiles", "targetpath", "targetpaths", "sourcepath", "sourcefile",
-  "destinationpath", "destpath", "destination", "source", "oldpath", "newpath",
-  "notebookpath", "absolutepath", "relativepath", "relativeworkspacepath", "dirpath", "directory", "dir",
+  "path",
+  "paths",
+  "file",
+  "files",
+  "filepath",
+  "filepaths",
+  "filename",
+  "filenames",
+  "targetfile",
+  "targetfiles",
+  "targetpath",
+  "targetpaths",
+  "sourcepath",
+  "sourcefile",
+  "destinationpath",
+  "destpath",
+  "destination",
+  "source",
+  "oldpath",
+  "newpath",
+  "notebookpath",
+  "absolutepath",
+  "relativepath",
+  "relativeworkspacepath",
+  "dirpath",
+  "directory",
+  "dir",
 ]);
 
 /** Keys whose string value may be a Codex / OpenAI `apply_patch` envelope. */

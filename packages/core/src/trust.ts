@@ -45,6 +45,9 @@ export function mayReadOutsideProject(trust: Trust | undefined): boolean {
 }
 
 /** Whether `skill` may run commands, scripts and MCP servers under `trust` (its scope, and its origin when remote). */
-export function isSkillTrusted(skill: { source: { scope: SkillScope; origin?: string | undefined } }, trust: Trust | undefined): boolean {
+export function isSkillTrusted(
+  skill: { source: { scope: SkillScope; origin?: string | undefined } },
+  trust: Trust | undefined,
+): boolean {
   return isScopeTrusted(skill.source.scope, trust, skill.source.origin);
 }

@@ -86,10 +86,20 @@ describe("validateSkill details", () => {
   it("reports every finding of a file, not just the first", async () => {
     const dir = path.join(tmp, "Bad_Name-");
     await mkdir(dir);
-    await writeFile(path.join(dir, "SKILL.md"), `---\nname: Bad_Name-\ndescription: ""\ncompatibility:\n  - x\nextra: 1\n---\n`);
+    await writeFile(
+      path.join(dir, "SKILL.md"),
+      `---\nname: Bad_Name-\ndescription: ""\ncompatibility:\n  - x\nextra: 1\n---\n`,
+    );
     const result = await validateSkill(dir);
     expect(errorCodes(result).sort()).toEqual(
-      ["COMPATIBILITY_NOT_STRING", "DESCRIPTION_EMPTY", "NAME_HYPHEN_EDGE", "NAME_INVALID_CHARS", "NAME_NOT_LOWERCASE", "UNEXPECTED_FIELDS"].sort(),
+      [
+        "COMPATIBILITY_NOT_STRING",
+        "DESCRIPTION_EMPTY",
+        "NAME_HYPHEN_EDGE",
+        "NAME_INVALID_CHARS",
+        "NAME_NOT_LOWERCASE",
+        "UNEXPECTED_FIELDS",
+      ].sort(),
     );
     expect(result.diagnostics.find((d) => d.code === "COMPATIBILITY_NOT_STRING")?.line).toBe(4);
     expect(result.diagnostics.find((d) => d.code === "UNEXPECTED_FIELDS")?.line).toBe(6);
@@ -105,7 +115,10 @@ describe("validateSkill details", () => {
   it("refuses a file that is not UTF-8", async () => {
     const dir = path.join(tmp, "latin1");
     await mkdir(dir);
-    await writeFile(path.join(dir, "SKILL.md"), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a]));
+    await writeFile(
+      path.join(dir, "SKILL.md"),
+      Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0x0a, 0x2d, 0x2d, 0x2d, 0x0a]),
+    );
     expect(errorCodes(await validateSkill(dir))).toEqual(["ENCODING_INVALID"]);
   });
 
@@ -161,7 +174,10 @@ describe("validateSkillMd: strict and portable YAML", () => {
     ["alias", md("name: s", "description: d", "metadata:", "  a: &v x", "  b: *v")],
     ["tag", md("name: !!str s", "description: d")],
     ["tab after a value", md("name: s\t", "description: d")],
-    ["unevenly indented sibling mappings", md("name: s", "description: d", "metadata:", "  a: b", "x-other:", "    c: d")],
+    [
+      "unevenly indented sibling mappings",
+      md("name: s", "description: d", "metadata:", "  a: b", "x-other:", "    c: d"),
+    ],
     ["complex key", md("name: s", "description: d", "metadata:", "  ? - k", "  : v")],
   ])("%s: error with --strict, a warning without", (_what, text) => {
     const strict = check(text, true);
@@ -200,13 +216,18 @@ describe("validateSkillMd: strict and portable YAML", () => {
   it("reads scalars as written: name 123 and true", () => {
     expect(validateSkillMd(md("name: 123", "description: 42"), { dirName: "123", strict: true }).valid).toBe(true);
     expect(validateSkillMd(md("name: true", "description: d"), { dirName: "true", strict: true }).valid).toBe(true);
-    expect(errorCodes(validateSkillMd(md("name: ~", "description: d"), { dirName: "s" }))).toEqual(["NAME_INVALID_CHARS", "NAME_DIR_MISMATCH"]);
+    expect(errorCodes(validateSkillMd(md("name: ~", "description: d"), { dirName: "s" }))).toEqual([
+      "NAME_INVALID_CHARS",
+      "NAME_DIR_MISMATCH",
+    ]);
   });
 
   it("counts code points, not UTF-16 units", () => {
     const emoji = "😀".repeat(1000);
     expect(check(md("name: s", `description: "${emoji}"`), true).valid).toBe(true);
-    expect(errorCodes(check(md("name: s", `description: "${emoji}${"😀".repeat(25)}"`), true))).toEqual(["DESCRIPTION_TOO_LONG"]);
+    expect(errorCodes(check(md("name: s", `description: "${emoji}${"😀".repeat(25)}"`), true))).toEqual([
+      "DESCRIPTION_TOO_LONG",
+    ]);
   });
 
   it("strips and NFKC-normalises the name, Python style", () => {

@@ -12,7 +12,14 @@ import { readTextFile } from "./fs/read-text-file.js";
 import { MAX_FRONTMATTER_CHARS, MAX_SKILL_FILE_BYTES, MAX_YAML_ERRORS } from "./limits.js";
 import { dialectField, suggestField } from "./dialect-fields.js";
 import { checkDialectTypes, codexYamlFindings, DIALECT_NAMES } from "./dialect-rules.js";
-import { ALLOWED_FIELDS, checkCompatibility, checkDescription, checkFields, checkName, checkSoftTypes } from "./spec-rules.js";
+import {
+  ALLOWED_FIELDS,
+  checkCompatibility,
+  checkDescription,
+  checkFields,
+  checkName,
+  checkSoftTypes,
+} from "./spec-rules.js";
 import type { RuleFinding } from "./spec-rules.js";
 import { parseYamlBlock } from "./yaml-document.js";
 import type { AliasTable } from "./yaml-document.js";
@@ -85,7 +92,11 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
   if (file === undefined) return fail("MISSING_SKILL_MD", "Missing required file: SKILL.md", dir);
   // The one reader of repository content: regular files only, size cap, strict UTF-8 (a BOM is kept, as
   // Python's read_text keeps it, so that a BOM is FRONTMATTER_MISSING as the reference says).
-  const read = await readTextFile(file, { maxBytes: options.maxBytes ?? MAX_SKILL_FILE_BYTES, root: options.root, signal: options.signal });
+  const read = await readTextFile(file, {
+    maxBytes: options.maxBytes ?? MAX_SKILL_FILE_BYTES,
+    root: options.root,
+    signal: options.signal,
+  });
   if (!read.ok) {
     if (read.code === "NOT_UTF8") return fail("ENCODING_INVALID", "SKILL.md is not valid UTF-8", file);
     if (read.code === "BINARY") return fail("ENCODING_INVALID", "SKILL.md contains NUL bytes (not a text file)", file);
@@ -109,8 +120,13 @@ function validateCodexYaml(dir: string, options: ValidateSkillOptions): Diagnost
   const read = readCodexSkillMetadataSync(dir, { root: options.root });
   if (!read.found) return [];
   const file = path.join(dir, CODEX_SKILL_YAML);
-  if (read.metadata === undefined) return strict ? [] : read.diagnostics.map((d) => ({ ...d, dialect: "codex" as const }));
-  const out: Diagnostic[] = strict ? [] : read.metadata.diagnostics.filter((d) => d.code === "YAML_INVALID").map((d) => ({ ...d, dialect: "codex" as const }));
+  if (read.metadata === undefined)
+    return strict ? [] : read.diagnostics.map((d) => ({ ...d, dialect: "codex" as const }));
+  const out: Diagnostic[] = strict
+    ? []
+    : read.metadata.diagnostics
+        .filter((d) => d.code === "YAML_INVALID")
+        .map((d) => ({ ...d, dialect: "codex" as const }));
   for (const f of codexYamlFindings(read.metadata, strict)) {
     out.push({ ...diagnostic(f.code, f.severity, f.message, { path: file, line: f.line }), dialect: f.dialect });
   }
@@ -146,7 +162,12 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   // skillctx does not read a larger block (the loader refuses it too), whatever the reference would do.
   const maxChars = options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS;
   if (close - 3 > maxChars) {
-    add("FRONTMATTER_TOO_LARGE", "error", `frontmatter is longer than ${maxChars.toLocaleString("en-US")} characters; not read`, 1);
+    add(
+      "FRONTMATTER_TOO_LARGE",
+      "error",
+      `frontmatter is longer than ${maxChars.toLocaleString("en-US")} characters; not read`,
+      1,
+    );
     return done();
   }
   const lineAt = lineIndex(content, close + 3);
@@ -155,7 +176,10 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   // Where a loader that reads fences as lines would cut; warn when the reference cuts elsewhere.
   const lines = splitFrontmatter(content, { maxFrontmatterChars: maxChars });
   const agrees =
-    /^---[ \t]*\n/.test(content) && lines.frontmatter !== undefined && content[close - 1] === "\n" && lineAt(close) === lines.bodyLine - 1;
+    /^---[ \t]*\n/.test(content) &&
+    lines.frontmatter !== undefined &&
+    content[close - 1] === "\n" &&
+    lineAt(close) === lines.bodyLine - 1;
   if (!agrees) {
     add(
       "FRONTMATTER_CLOSED_EARLY",
@@ -168,10 +192,16 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   const counter = newLineCounter();
   const { doc, errors, aliases } = parseYamlBlock(block, { lineCounter: counter });
   if (errors.length > 0) {
-    for (const e of errors.slice(0, MAX_YAML_ERRORS)) add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${yamlMessage(e.message)}`, fileLine(e.offset));
+    for (const e of errors.slice(0, MAX_YAML_ERRORS))
+      add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${yamlMessage(e.message)}`, fileLine(e.offset));
     if (errors.length > MAX_YAML_ERRORS) {
       const rest = (errors.length - MAX_YAML_ERRORS).toLocaleString("en-US");
-      add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${rest} more YAML errors from this line on`, fileLine(errors[MAX_YAML_ERRORS]!.offset));
+      add(
+        "YAML_INVALID",
+        "error",
+        `Invalid YAML in frontmatter: ${rest} more YAML errors from this line on`,
+        fileLine(errors[MAX_YAML_ERRORS]!.offset),
+      );
     }
     return done();
   }
@@ -182,14 +212,24 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   }
   const contents = doc.contents;
   if (!isMap(contents)) {
-    add("FRONTMATTER_NOT_MAPPING", "error", "SKILL.md frontmatter must be a YAML mapping", fileLine(isNode(contents) ? (contents.range?.[0] ?? 0) : 0));
+    add(
+      "FRONTMATTER_NOT_MAPPING",
+      "error",
+      "SKILL.md frontmatter must be a YAML mapping",
+      fileLine(isNode(contents) ? (contents.range?.[0] ?? 0) : 0),
+    );
     return done();
   }
   let data: Record<string, unknown>;
   try {
     data = asWritten(contents, doc, aliases) as Record<string, unknown>;
   } catch (error) {
-    add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${SkillctxError.isInstance(error) ? error.message : String(error)}`, 1);
+    add(
+      "YAML_INVALID",
+      "error",
+      `Invalid YAML in frontmatter: ${SkillctxError.isInstance(error) ? error.message : String(error)}`,
+      1,
+    );
     return done();
   }
   const keyLine = keyLines(doc, fileLine, aliases);
@@ -197,7 +237,12 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
     for (const f of findings) add(f.code, severity, f.message, key === undefined ? 1 : keyLine(key));
   };
   const keys = Object.keys(data);
-  if (strict) report(checkFields(keys), "error", keys.find((k) => checkFields([k]).length > 0));
+  if (strict)
+    report(
+      checkFields(keys),
+      "error",
+      keys.find((k) => checkFields([k]).length > 0),
+    );
   else {
     // Dialect fields are accepted (a note names the dialect, types are checked); the others are errors,
     // a near miss of a known field with a suggestion.
@@ -217,12 +262,23 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
     const field = dialectField(key);
     if (field === undefined) continue;
     const accepted = strict ? "the reference validator rejects it" : "accepted";
-    addDialect("DIALECT_FIELD", "info", `'${key}' is a ${DIALECT_NAMES[field.dialect]} field (${field.meaning}); ${accepted}`, keyLine(key), field.dialect);
+    addDialect(
+      "DIALECT_FIELD",
+      "info",
+      `'${key}' is a ${DIALECT_NAMES[field.dialect]} field (${field.meaning}); ${accepted}`,
+      keyLine(key),
+      field.dialect,
+    );
   }
-  if (!("name" in data)) report([{ code: "NAME_MISSING", message: "Missing required field in frontmatter: name" }], "error", undefined);
+  if (!("name" in data))
+    report([{ code: "NAME_MISSING", message: "Missing required field in frontmatter: name" }], "error", undefined);
   else report(checkName(data.name, options.dirName), "error", "name");
   if (!("description" in data)) {
-    report([{ code: "DESCRIPTION_MISSING", message: "Missing required field in frontmatter: description" }], "error", undefined);
+    report(
+      [{ code: "DESCRIPTION_MISSING", message: "Missing required field in frontmatter: description" }],
+      "error",
+      undefined,
+    );
   } else report(checkDescription(data.description), "error", "description");
   if ("compatibility" in data) report(checkCompatibility(data.compatibility), "error", "compatibility");
   for (const f of checkSoftTypes(data)) {

@@ -94,7 +94,15 @@ export function findSkillFile(dir: string, containRoot?: string): SkillFileProbe
         if (stats?.isSymbolicLink() === true) {
           const real = realpathSync.native(file);
           if (!isInside(real, containRoot)) {
-            return { path: file, refused: diagnostic("PATH_OUTSIDE_ROOT", "warning", `${file} resolves to ${real}, outside the project (${containRoot}); not read`, { path: file }) };
+            return {
+              path: file,
+              refused: diagnostic(
+                "PATH_OUTSIDE_ROOT",
+                "warning",
+                `${file} resolves to ${real}, outside the project (${containRoot}); not read`,
+                { path: file },
+              ),
+            };
           }
           stats = statSync(real);
         }
@@ -105,7 +113,10 @@ export function findSkillFile(dir: string, containRoot?: string): SkillFileProbe
     if (stats === undefined) continue;
     if (stats.isFile()) return { path: file, size: stats.size, mtimeMs: stats.mtimeMs };
     if (!stats.isDirectory()) {
-      return { path: file, refused: diagnostic("NOT_A_FILE", "warning", `${file} is not a regular file; not read`, { path: file }) };
+      return {
+        path: file,
+        refused: diagnostic("NOT_A_FILE", "warning", `${file} is not a regular file; not read`, { path: file }),
+      };
     }
   }
   return undefined;
@@ -134,13 +145,21 @@ export async function walkParentFolder(
   const { pacer, cached } = context;
   const visit = (entry: WalkEntry): boolean => {
     if (entry.type === "dir") {
-      const probe = cached === undefined || isCached(cached, entry.path) ? "ask-stat" : readSkillHeadSync(entry.path, containRoot);
+      const probe =
+        cached === undefined || isCached(cached, entry.path) ? "ask-stat" : readSkillHeadSync(entry.path, containRoot);
       if (probe !== "ask-stat") {
         pacer.tick(probe === undefined ? 2 : 4);
         if (probe === undefined) return true;
         context.skillDirs.add(entry.realPath);
         const { head } = probe;
-        const found: FoundSkillFile = { path: probe.path, format: "skill-md", scope, dir: entry.path, stat: { size: head.size, mtimeMs: head.mtimeMs }, head };
+        const found: FoundSkillFile = {
+          path: probe.path,
+          format: "skill-md",
+          scope,
+          dir: entry.path,
+          stat: { size: head.size, mtimeMs: head.mtimeMs },
+          head,
+        };
         if (containRoot !== undefined) found.containRoot = containRoot;
         out.push(found);
         return false;
@@ -167,7 +186,9 @@ export async function walkParentFolder(
     if (!isLegacySkillName(entry.name)) return false;
     if (entry.type === "other") {
       context.diagnostics.push(
-        diagnostic("NOT_A_FILE", "warning", `skipped ${entry.path}: not a regular file (a FIFO, socket or device)`, { path: entry.path }),
+        diagnostic("NOT_A_FILE", "warning", `skipped ${entry.path}: not a regular file (a FIFO, socket or device)`, {
+          path: entry.path,
+        }),
       );
       return false;
     }

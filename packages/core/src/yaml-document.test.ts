@@ -14,7 +14,12 @@ const fm = (block: string) => `---\n${block}\n---\nbody\n`;
 /** A "billion laughs" block: `levels` anchors, each a list of ten aliases to the previous one. */
 function laughs(levels: number): string {
   const lines = ["l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
-  for (let i = 1; i < levels; i++) lines.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(", ")}]`);
+  for (let i = 1; i < levels; i++)
+    lines.push(
+      `l${i}: &l${i} [${Array(10)
+        .fill(`*l${i - 1}`)
+        .join(", ")}]`,
+    );
   return lines.join("\n");
 }
 
@@ -37,7 +42,10 @@ describe("the alias guard counts alias expansions, not values", () => {
     expect(parsed.diagnostics[0]!.message).toContain("alias bomb");
     expect(parsed.diagnostics[0]!.message).toContain(MAX_YAML_ALIAS_EXPANSIONS.toLocaleString("en-US"));
     // A legacy file with it is not a skill; the validator says invalid in both modes.
-    expect(safeParseSkill(fm(laughs(9)), { path: "/r/bomb.md", root: "/r" })).toMatchObject({ ok: false, error: { code: "YAML_INVALID" } });
+    expect(safeParseSkill(fm(laughs(9)), { path: "/r/bomb.md", root: "/r" })).toMatchObject({
+      ok: false,
+      error: { code: "YAML_INVALID" },
+    });
     expect(validateSkillMd(fm(`name: a\ndescription: d\nmetadata:\n  x: 1\n${laughs(9)}`)).valid).toBe(false);
   });
 
@@ -78,12 +86,32 @@ describe("duplicate keys, found in one pass", () => {
   });
 
   it("agree with yaml's own check on generated blocks", () => {
-    const key = fc.constantFrom("a", "b", "1", "0x1", "'1'", '"a"', "~", "null", "true", "True", "1.0", "01", ".nan", "");
-    const block = fc.array(fc.tuple(key, fc.constantFrom("x", "{a: 1, a: 2}", "[1]")), { maxLength: 6 }).map((pairs) => pairs.map(([k, v]) => `${k}: ${v}`).join("\n"));
+    const key = fc.constantFrom(
+      "a",
+      "b",
+      "1",
+      "0x1",
+      "'1'",
+      '"a"',
+      "~",
+      "null",
+      "true",
+      "True",
+      "1.0",
+      "01",
+      ".nan",
+      "",
+    );
+    const block = fc
+      .array(fc.tuple(key, fc.constantFrom("x", "{a: 1, a: 2}", "[1]")), { maxLength: 6 })
+      .map((pairs) => pairs.map(([k, v]) => `${k}: ${v}`).join("\n"));
     fc.assert(
       fc.property(block, (text) => {
         const ours = parseYamlBlock(text).errors.map((e) => [e.offset, e.message]);
-        const theirs = parseDocument(text, { uniqueKeys: true, prettyErrors: false }).errors.map((e) => [e.pos[0], e.message.replace(/ at line \d+, column \d+:[\s\S]*$/, "")]);
+        const theirs = parseDocument(text, { uniqueKeys: true, prettyErrors: false }).errors.map((e) => [
+          e.pos[0],
+          e.message.replace(/ at line \d+, column \d+:[\s\S]*$/, ""),
+        ]);
         expect(ours).toEqual(theirs);
       }),
       { numRuns: 500 },
@@ -120,7 +148,9 @@ describe("nesting past the cap", () => {
 
   it("is not fooled by brackets and dashes in quoted text, comments or plain values", () => {
     const many = "[".repeat(200);
-    expect(tooDeep(`a: "${many}"\nb: '${many}'\n# ${many}\nc: x${many}\nd: x ${"- ".repeat(100)}`, MAX_YAML_DEPTH)).toBeUndefined();
+    expect(
+      tooDeep(`a: "${many}"\nb: '${many}'\n# ${many}\nc: x${many}\nd: x ${"- ".repeat(100)}`, MAX_YAML_DEPTH),
+    ).toBeUndefined();
   });
 
   it("refuses deep nesting through aliases, where no bracket shows it", () => {

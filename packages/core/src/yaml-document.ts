@@ -48,7 +48,11 @@ export function parseYamlBlock(block: string, options: ParseYamlBlockOptions = {
       for (let i = block.indexOf("\n"); i !== -1; i = block.indexOf("\n", i + 1)) counter.addNewLine(i + 1);
     }
     const doc = yaml().parseDocument("");
-    return { doc, errors: [{ offset: deep, message: `collections nested deeper than ${maxDepth} levels; refused` }], aliases: new Map() };
+    return {
+      doc,
+      errors: [{ offset: deep, message: `collections nested deeper than ${maxDepth} levels; refused` }],
+      aliases: new Map(),
+    };
   }
   const doc = yaml().parseDocument(block, {
     lineCounter: options.lineCounter,

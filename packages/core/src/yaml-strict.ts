@@ -33,11 +33,17 @@ export function strictFindings(doc: Document, source: string, aliases?: AliasTab
       add("portability", `alias *${node.source} (strictyaml refuses anchors and aliases)`, node.range?.[0]);
       return;
     }
-    if (node.anchor !== undefined) add("portability", `anchor &${node.anchor} (strictyaml refuses anchors and aliases)`, node.range?.[0]);
-    if (node.tag !== undefined) add("portability", `tag ${node.tag} (strictyaml refuses explicit tags)`, node.range?.[0]);
+    if (node.anchor !== undefined)
+      add("portability", `anchor &${node.anchor} (strictyaml refuses anchors and aliases)`, node.range?.[0]);
+    if (node.tag !== undefined)
+      add("portability", `tag ${node.tag} (strictyaml refuses explicit tags)`, node.range?.[0]);
     if (isCollection(node) && node.flow === true) {
       const what = isMap(node) ? "flow mapping {...}" : "flow sequence [...]";
-      add("portability", `${what} (strictyaml refuses flow style; use block style or quote the value)`, node.range?.[0]);
+      add(
+        "portability",
+        `${what} (strictyaml refuses flow style; use block style or quote the value)`,
+        node.range?.[0],
+      );
     }
     if (!isMap(node)) return;
     const seen = new Set<string>();
@@ -59,7 +65,8 @@ export function strictFindings(doc: Document, source: string, aliases?: AliasTab
       if (offset === undefined) continue;
       const col = offset - (source.lastIndexOf("\n", offset - 1) + 1);
       if (column === undefined) column = col;
-      else if (col !== column) add("portability", "mapping indented differently from the previous mapping (strictyaml refuses this)", offset);
+      else if (col !== column)
+        add("portability", "mapping indented differently from the previous mapping (strictyaml refuses this)", offset);
     }
   });
   for (const offset of strayTabs(doc, source)) {
@@ -78,7 +85,12 @@ function strayTabs(doc: Document, source: string): number[] {
   visit(doc, (_key, node) => {
     if (!isScalar(node) || node.range === undefined || node.range === null) return;
     const [start, end] = node.range;
-    const mark = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE" ? QUOTED : node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED" ? BLOCK : 0;
+    const mark =
+      node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE"
+        ? QUOTED
+        : node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED"
+          ? BLOCK
+          : 0;
     if (mark !== 0) marks.fill(mark, Math.max(0, start), Math.min(source.length, end));
   });
   const tabs: number[] = [];

@@ -86,7 +86,15 @@ interface Walker {
 
 function walker(doc: Document, aliases: AliasTable | undefined, limits: YamlValueLimits, typed: boolean): Walker {
   const maxAliasExpansions = limits.maxAliasExpansions ?? MAX_YAML_ALIAS_EXPANSIONS;
-  return { doc, aliases, left: maxAliasExpansions, maxAliasExpansions, maxDepth: limits.maxDepth ?? MAX_YAML_DEPTH, typed, expanding: new Set() };
+  return {
+    doc,
+    aliases,
+    left: maxAliasExpansions,
+    maxAliasExpansions,
+    maxDepth: limits.maxDepth ?? MAX_YAML_DEPTH,
+    typed,
+    expanding: new Set(),
+  };
 }
 
 function resolve(node: Alias, doc: Document, aliases: AliasTable | undefined): Node | undefined {
@@ -107,13 +115,15 @@ function convert(node: unknown, w: Walker, depth: number, viaAlias: boolean): un
       `aliases expand to more than ${w.maxAliasExpansions.toLocaleString("en-US")} values (an alias bomb); refused`,
     );
   }
-  if (depth > w.maxDepth) throw new SkillctxError("YAML_INVALID", `values nested deeper than ${w.maxDepth} levels; refused`);
+  if (depth > w.maxDepth)
+    throw new SkillctxError("YAML_INVALID", `values nested deeper than ${w.maxDepth} levels; refused`);
   if (node === null || node === undefined) return w.typed ? null : "";
   if (isAlias(node)) {
     const target = resolve(node, w.doc, w.aliases);
     // `globs: *.ts` is an alias to nothing: what the author meant is the text itself.
     if (target === undefined) return `*${node.source}`;
-    if (w.expanding.has(target)) throw new SkillctxError("YAML_INVALID", `alias *${node.source} is inside the value it names; refused`);
+    if (w.expanding.has(target))
+      throw new SkillctxError("YAML_INVALID", `alias *${node.source} is inside the value it names; refused`);
     w.expanding.add(target);
     try {
       return convert(target, w, depth, true);

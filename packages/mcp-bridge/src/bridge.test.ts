@@ -29,7 +29,10 @@ describe("createMcpBridge", () => {
     expect(await bridge.callTool("mcp__alpha__echo", { text: "hello" })).toEqual({ content: "hello" });
     expect(await bridge.callTool("mcp__beta__add", { a: 2, b: 40 })).toEqual({ content: "42" });
     expect(bridge.diagnostics).toEqual([]);
-    expect(bridge.servers().map((s) => [s.name, s.state])).toEqual([["alpha", "running"], ["beta", "running"]]);
+    expect(bridge.servers().map((s) => [s.name, s.state])).toEqual([
+      ["alpha", "running"],
+      ["beta", "running"],
+    ]);
     const skilled = await bridgeOf([fixtureServer("gamma", { skill: "gamma-skill" })], { start: ["gamma"] });
     expect(new Set(skilled.tools().map((t) => t.skill))).toEqual(new Set(["gamma-skill"]));
   });
@@ -90,8 +93,14 @@ describe("createMcpBridge", () => {
   it("accepts arguments as a JSON string and refuses non-objects", async () => {
     const bridge = await bridgeOf([fixtureServer("args")], { start: ["args"] });
     expect(await bridge.callTool("mcp__args__add", '{"a":1,"b":2}')).toEqual({ content: "3" });
-    expect(await bridge.callTool("mcp__args__add", [1, 2])).toMatchObject({ isError: true, content: expect.stringContaining("JSON object") });
-    expect(await bridge.callTool("mcp__args__nope", {})).toEqual({ content: 'Unknown MCP tool "mcp__args__nope".', isError: true });
+    expect(await bridge.callTool("mcp__args__add", [1, 2])).toMatchObject({
+      isError: true,
+      content: expect.stringContaining("JSON object"),
+    });
+    expect(await bridge.callTool("mcp__args__nope", {})).toEqual({
+      content: 'Unknown MCP tool "mcp__args__nope".',
+      isError: true,
+    });
   });
 
   it("refreshes the tool list on tools/list_changed", async () => {
@@ -124,7 +133,10 @@ describe("createMcpBridge", () => {
 
   it("uses a server's own timeout when the call gives none", async () => {
     const bridge = await bridgeOf([fixtureServer("own", { config: { timeout: 80 } })], { start: ["own"] });
-    expect(await bridge.callTool("mcp__own__slow", { ms: 3000 })).toMatchObject({ isError: true, content: expect.stringContaining("timed out after 80 ms") });
+    expect(await bridge.callTool("mcp__own__slow", { ms: 3000 })).toMatchObject({
+      isError: true,
+      content: expect.stringContaining("timed out after 80 ms"),
+    });
   });
 
   it("answers a crash mid-call with an error naming the server, then restarts it once", async () => {
@@ -133,9 +145,14 @@ describe("createMcpBridge", () => {
 
     const crashed = await bridge.callTool("mcp__crashy__crash", { code: 7 });
     expect(crashed.isError).toBe(true);
-    expect(crashed.content).toBe('MCP server "crashy" exited with code 7 during the call to "crash"; it will be restarted on the next call.');
+    expect(crashed.content).toBe(
+      'MCP server "crashy" exited with code 7 during the call to "crash"; it will be restarted on the next call.',
+    );
     expect(bridge.diagnostics).toEqual([
-      expect.objectContaining({ code: "MCP_SERVER_EXITED", message: expect.stringContaining("fixture: crashing on purpose") }),
+      expect.objectContaining({
+        code: "MCP_SERVER_EXITED",
+        message: expect.stringContaining("fixture: crashing on purpose"),
+      }),
     ]);
     expect(isProcessAlive(firstPid)).toBe(false);
     expect(bridge.tools().length).toBeGreaterThan(0); // still callable, so the next call can restart it
@@ -145,7 +162,9 @@ describe("createMcpBridge", () => {
     expect(isProcessAlive(secondPid)).toBe(true);
 
     const again = await bridge.callTool("mcp__crashy__crash", { code: 8 });
-    expect(again.content).toBe('MCP server "crashy" exited with code 8 during the call to "crash"; it will not be restarted again.');
+    expect(again.content).toBe(
+      'MCP server "crashy" exited with code 8 during the call to "crash"; it will not be restarted again.',
+    );
     expect(bridge.tools()).toEqual([]);
     expect(bridge.diagnostics.map((d) => d.code)).toEqual(["MCP_SERVER_EXITED", "MCP_SERVER_EXITED"]);
     expect(await bridge.callTool("mcp__crashy__echo", { text: "x" })).toMatchObject({ isError: true });
@@ -158,7 +177,9 @@ describe("createMcpBridge", () => {
     const pid = bridge.servers()[0]!.pid!;
     process.kill(pid, "SIGKILL");
     await waitFor(() => bridge.servers()[0]!.state === "exited");
-    expect(bridge.diagnostics).toEqual([expect.objectContaining({ code: "MCP_SERVER_EXITED", message: 'MCP server "idle" exited with signal SIGKILL' })]);
+    expect(bridge.diagnostics).toEqual([
+      expect.objectContaining({ code: "MCP_SERVER_EXITED", message: 'MCP server "idle" exited with signal SIGKILL' }),
+    ]);
     expect(await bridge.callTool("mcp__idle__echo", { text: "back" })).toEqual({ content: "back" });
     expect(bridge.servers()[0]!.pid).not.toBe(pid);
     expect(changes).toBe(2); // started, restarted
@@ -173,10 +194,18 @@ describe("createMcpBridge", () => {
       shutdownGraceMs: 300,
     });
     expect(bridge.diagnostics).toEqual([
-      expect.objectContaining({ code: "MCP_SERVER_START_TIMEOUT", severity: "error", message: expect.stringContaining('"hang" did not complete the MCP handshake and tool listing within 2500 ms') }),
+      expect.objectContaining({
+        code: "MCP_SERVER_START_TIMEOUT",
+        severity: "error",
+        message: expect.stringContaining('"hang" did not complete the MCP handshake and tool listing within 2500 ms'),
+      }),
     ]);
     expect(bridge.servers().map((s) => s.state)).toEqual(["failed", "running"]);
-    expect(descendants().map(commandLine).filter((c) => c?.includes("hang-server.mjs"))).toEqual([]);
+    expect(
+      descendants()
+        .map(commandLine)
+        .filter((c) => c?.includes("hang-server.mjs")),
+    ).toEqual([]);
     // The other server carries on; a failed server is not retried by start().
     expect(await bridge.callTool("mcp__ok__echo", { text: "fine" })).toEqual({ content: "fine" });
     expect(await bridge.start(["hang"])).toEqual([expect.objectContaining({ code: "MCP_SERVER_START_TIMEOUT" })]);
@@ -189,18 +218,23 @@ describe("createMcpBridge", () => {
     expect(diagnostics).toEqual([
       expect.objectContaining({
         code: "MCP_SERVER_START_FAILED",
-        message: 'MCP server "quitter" exited during startup with code 3; stderr: fixture: missing configuration, giving up',
+        message:
+          'MCP server "quitter" exited during startup with code 3; stderr: fixture: missing configuration, giving up',
       }),
     ]);
     expect(bridge.tools()).toEqual([]);
   });
 
   it("reports a command that does not exist", async () => {
-    const bridge = await bridgeOf([{ name: "ghost", config: { type: "stdio", command: "skillctx-no-such-command" }, trusted: true }]);
+    const bridge = await bridgeOf([
+      { name: "ghost", config: { type: "stdio", command: "skillctx-no-such-command" }, trusted: true },
+    ]);
     const [d] = await bridge.start(["ghost"]);
     expect(d).toMatchObject({ code: "MCP_SERVER_START_FAILED", message: expect.stringContaining("ENOENT") });
     const lost = await bridgeOf([fixtureServer("lost", { config: { cwd: "/nonexistent/skillctx-dir" } })]);
-    expect((await lost.start(["lost"]))[0]!.message).toBe('MCP server "lost" failed to start: working directory /nonexistent/skillctx-dir does not exist');
+    expect((await lost.start(["lost"]))[0]!.message).toBe(
+      'MCP server "lost" failed to start: working directory /nonexistent/skillctx-dir does not exist',
+    );
   });
 
   it("never starts untrusted or disabled servers, and reports unknown names", async () => {
@@ -209,10 +243,18 @@ describe("createMcpBridge", () => {
       fixtureServer("off", { config: { enabled: false } }),
     ]);
     const diagnostics = await bridge.start(["repo", "off", "missing"]);
-    expect(diagnostics.map((d) => d.code)).toEqual(["MCP_SERVER_UNTRUSTED", "MCP_SERVER_DISABLED", "MCP_SERVER_UNKNOWN"]);
+    expect(diagnostics.map((d) => d.code)).toEqual([
+      "MCP_SERVER_UNTRUSTED",
+      "MCP_SERVER_DISABLED",
+      "MCP_SERVER_UNKNOWN",
+    ]);
     expect(bridge.servers().map((s) => s.state)).toEqual(["untrusted", "disabled"]);
     expect(bridge.tools()).toEqual([]);
-    expect(descendants().map(commandLine).filter((c) => c?.includes("--name repo"))).toEqual([]);
+    expect(
+      descendants()
+        .map(commandLine)
+        .filter((c) => c?.includes("--name repo")),
+    ).toEqual([]);
     expect(await bridge.callTool("mcp__repo__echo", { text: "x" })).toMatchObject({ isError: true });
   });
 
@@ -249,7 +291,10 @@ describe("createMcpBridge", () => {
 
   it("close() stops every server and every process they started, and is idempotent", async () => {
     // c1 keeps running after stdin ends (its child holds the event loop), so it takes the SIGTERM stage.
-    const bridge = await createMcpBridge([fixtureServer("c1"), fixtureServer("c2")], { start: ["c1", "c2"], shutdownGraceMs: 300 });
+    const bridge = await createMcpBridge([fixtureServer("c1"), fixtureServer("c2")], {
+      start: ["c1", "c2"],
+      shutdownGraceMs: 300,
+    });
     const pids = bridge.servers().map((s) => s.pid!);
     const grandchild = Number((await bridge.callTool("mcp__c1__spawn_child", {})).content);
     expect([...pids, grandchild].every(isProcessAlive)).toBe(true);
@@ -261,11 +306,16 @@ describe("createMcpBridge", () => {
     expect(descendants()).toEqual([]);
     expect(bridge.tools()).toEqual([]);
     expect(bridge.servers().map((s) => s.state)).toEqual(["closed", "closed"]);
-    await expect(bridge.start(["c1"])).rejects.toSatisfy((e) => SkillctxError.isInstance(e) && e.code === "MCP_BRIDGE_CLOSED");
+    await expect(bridge.start(["c1"])).rejects.toSatisfy(
+      (e) => SkillctxError.isInstance(e) && e.code === "MCP_BRIDGE_CLOSED",
+    );
   });
 
   it("escalates to SIGKILL for a server that ignores stdin's end and SIGTERM", async () => {
-    const bridge = await createMcpBridge([fixtureServer("stubborn", { args: ["--stubborn"] })], { start: ["stubborn"], shutdownGraceMs: 200 });
+    const bridge = await createMcpBridge([fixtureServer("stubborn", { args: ["--stubborn"] })], {
+      start: ["stubborn"],
+      shutdownGraceMs: 200,
+    });
     const pid = bridge.servers()[0]!.pid!;
     await bridge.close();
     // Neither stdin's end nor SIGTERM stops it (process-transport.test.ts shows the stages); only SIGKILL did.

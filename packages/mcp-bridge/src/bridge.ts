@@ -162,7 +162,12 @@ class Bridge implements McpBridge {
       } else if (!sameDeclaration(existing.server, server)) {
         const by = server.skill === undefined ? "" : ` by skill "${server.skill}"`;
         this.#reportOnce(
-          diagnostic("MCP_SERVER_DUPLICATE", "warning", `MCP server "${server.name}" declared again${by} with other settings; the first declaration is kept`, { path: server.path }),
+          diagnostic(
+            "MCP_SERVER_DUPLICATE",
+            "warning",
+            `MCP server "${server.name}" declared again${by} with other settings; the first declaration is kept`,
+            { path: server.path },
+          ),
         );
       }
     }
@@ -175,7 +180,9 @@ class Bridge implements McpBridge {
       [...new Set(names)].map((name) => {
         const connection = this.#connections.get(name);
         if (connection === undefined) {
-          return Promise.resolve(diagnostic("MCP_SERVER_UNKNOWN", "error", `no MCP server named "${name}" is declared`));
+          return Promise.resolve(
+            diagnostic("MCP_SERVER_UNKNOWN", "error", `no MCP server named "${name}" is declared`),
+          );
         }
         return connection.start(options.signal);
       }),
@@ -204,20 +211,30 @@ class Bridge implements McpBridge {
     const route = this.#routes.get(name);
     if (route === undefined) {
       // A tool of a server that is down is withdrawn from tools(); say why instead of "unknown".
-      const down = [...this.#connections.values()].find((c) => c.state !== "running" && name.startsWith(`mcp__${reduce(c.server.name)}__`));
+      const down = [...this.#connections.values()].find(
+        (c) => c.state !== "running" && name.startsWith(`mcp__${reduce(c.server.name)}__`),
+      );
       const why = down === undefined ? "" : `: MCP server "${down.server.name}" is not running (${down.state})`;
       return { content: `Unknown MCP tool "${name}"${why}.`, isError: true };
     }
     const input = toArguments(args);
     if (input === undefined) {
-      return { content: `MCP tool "${name}" takes a JSON object of arguments, not ${JSON.stringify(args)}.`, isError: true };
+      return {
+        content: `MCP tool "${name}" takes a JSON object of arguments, not ${JSON.stringify(args)}.`,
+        isError: true,
+      };
     }
     return route.connection.call(route.tool, input, options);
   }
 
   servers(): McpServerStatus[] {
     return [...this.#connections.values()].map((c) => {
-      const status: McpServerStatus = { name: c.server.name, trusted: c.server.trusted, state: c.state, tools: c.tools.length };
+      const status: McpServerStatus = {
+        name: c.server.name,
+        trusted: c.server.trusted,
+        state: c.state,
+        tools: c.tools.length,
+      };
       if (c.server.skill !== undefined) status.skill = c.server.skill;
       const pid = c.pid;
       if (pid !== undefined) status.pid = pid;

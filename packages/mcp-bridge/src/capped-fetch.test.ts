@@ -13,7 +13,8 @@ let server: Server;
 let base: string;
 beforeAll(async () => {
   server = createServer((req, res) => {
-    const send = (status: number, type: string, body: string) => res.writeHead(status, { "content-type": type }).end(body);
+    const send = (status: number, type: string, body: string) =>
+      res.writeHead(status, { "content-type": type }).end(body);
     switch (req.url) {
       case "/json-ok":
         return send(200, "application/json", JSON.stringify({ small: true }));
@@ -23,9 +24,17 @@ beforeAll(async () => {
         return send(500, "text/plain", big);
       case "/sse-big-event":
         // One event made of many short data lines: each line is small, the event is not.
-        return send(200, "text/event-stream", `${Array.from({ length: 300 }, () => `data: ${"b".repeat(1000)}`).join("\n")}\n\n`);
+        return send(
+          200,
+          "text/event-stream",
+          `${Array.from({ length: 300 }, () => `data: ${"b".repeat(1000)}`).join("\n")}\n\n`,
+        );
       case "/sse-many-events":
-        return send(200, "text/event-stream; charset=utf-8", Array.from({ length: 300 }, (_, i) => `id: ${i}\r\ndata: ${"c".repeat(1000)}\r\n\r\n`).join(""));
+        return send(
+          200,
+          "text/event-stream; charset=utf-8",
+          Array.from({ length: 300 }, (_, i) => `id: ${i}\r\ndata: ${"c".repeat(1000)}\r\n\r\n`).join(""),
+        );
       default:
         return send(404, "text/plain", "no");
     }
@@ -78,11 +87,18 @@ describe("an HTTP MCP server that sends malformed events", () => {
   it("gets one warning and keeps answering", async () => {
     const http = await startHttpFixture(MISBEHAVING_HTTP_SERVER);
     try {
-      await using bridge = await createMcpBridge([{ name: "web", config: { type: "http", url: http.url }, trusted: true }], { start: ["web"] });
+      await using bridge = await createMcpBridge(
+        [{ name: "web", config: { type: "http", url: http.url }, trusted: true }],
+        { start: ["web"] },
+      );
       expect(await bridge.callTool("mcp__web__badsse", {})).toEqual({ content: "after bad events" });
       expect(await bridge.callTool("mcp__web__badsse", {})).toEqual({ content: "after bad events" });
       expect(bridge.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
-        ["MCP_MESSAGE_MALFORMED", "warning", 'MCP server "web" sent a malformed message (not JSON, in an event stream); it is stopped after 100'],
+        [
+          "MCP_MESSAGE_MALFORMED",
+          "warning",
+          'MCP server "web" sent a malformed message (not JSON, in an event stream); it is stopped after 100',
+        ],
       ]);
     } finally {
       await http.stop();
@@ -94,13 +110,19 @@ describe("an HTTP MCP server that answers with an over-size body", () => {
   it("gets an error result and a diagnostic, for a JSON body and for an event stream, and the other server answers", async () => {
     const http = await startHttpFixture(MISBEHAVING_HTTP_SERVER, ["--bytes", String(300_000)]);
     try {
-      await using bridge = await createMcpBridge([{ name: "web", config: { type: "http", url: http.url }, trusted: true }, fixtureServer("good")], {
-        start: ["web", "good"],
-        maxMessageBytes: CAP,
-        maxRestarts: 2,
-      });
+      await using bridge = await createMcpBridge(
+        [{ name: "web", config: { type: "http", url: http.url }, trusted: true }, fixtureServer("good")],
+        {
+          start: ["web", "good"],
+          maxMessageBytes: CAP,
+          maxRestarts: 2,
+        },
+      );
       expect(await bridge.callTool("mcp__web__echo", { text: "fine" })).toEqual({ content: "fine" });
-      for (const [tool, what] of [["json", "an HTTP response"], ["sse", "a server-sent event"]] as const) {
+      for (const [tool, what] of [
+        ["json", "an HTTP response"],
+        ["sse", "a server-sent event"],
+      ] as const) {
         expect(await bridge.callTool(`mcp__web__${tool}`, {})).toEqual({
           content: `MCP server "web" was stopped because it sent ${what} larger than the 64 KiB cap during the call to "${tool}"; it will be restarted on the next call.`,
           isError: true,
@@ -110,8 +132,14 @@ describe("an HTTP MCP server that answers with an over-size body", () => {
         expect(await bridge.callTool("mcp__web__echo", { text: "again" })).toEqual({ content: "again" });
       }
       expect(bridge.diagnostics.map((d) => [d.code, d.message])).toEqual([
-        ["MCP_MESSAGE_TOO_LARGE", 'MCP server "web" sent an HTTP response larger than the 64 KiB cap; it was stopped and it will be restarted on the next call'],
-        ["MCP_MESSAGE_TOO_LARGE", 'MCP server "web" sent a server-sent event larger than the 64 KiB cap; it was stopped and it will be restarted on the next call'],
+        [
+          "MCP_MESSAGE_TOO_LARGE",
+          'MCP server "web" sent an HTTP response larger than the 64 KiB cap; it was stopped and it will be restarted on the next call',
+        ],
+        [
+          "MCP_MESSAGE_TOO_LARGE",
+          'MCP server "web" sent a server-sent event larger than the 64 KiB cap; it was stopped and it will be restarted on the next call',
+        ],
       ]);
     } finally {
       await http.stop();

@@ -25,7 +25,11 @@ export function cappedFetch(options: CappedFetchOptions): typeof fetch {
     if (response.body === null || (response.status >= 300 && response.status < 400)) return response;
     const eventStream = (response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream");
     const body = response.body.pipeThrough(eventStream ? eventCap(options) : totalCap(options));
-    const capped = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const capped = new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
     Object.defineProperty(capped, "url", { value: response.url });
     return capped;
   };
@@ -36,7 +40,13 @@ function totalCap(options: CappedFetchOptions): TransformStream<Uint8Array, Uint
   return new TransformStream({
     transform(chunk, controller) {
       total += chunk.byteLength;
-      if (total > options.maxBytes) return fail(controller, options, `sent an HTTP response larger than the ${formatBytes(options.maxBytes)} cap`, total);
+      if (total > options.maxBytes)
+        return fail(
+          controller,
+          options,
+          `sent an HTTP response larger than the ${formatBytes(options.maxBytes)} cap`,
+          total,
+        );
       controller.enqueue(chunk);
     },
   });
@@ -63,7 +73,12 @@ function eventCap(options: CappedFetchOptions): TransformStream<Uint8Array, Uint
         }
         lineEmpty = false;
         if (++event > options.maxBytes) {
-          return fail(controller, options, `sent a server-sent event larger than the ${formatBytes(options.maxBytes)} cap`, event);
+          return fail(
+            controller,
+            options,
+            `sent a server-sent event larger than the ${formatBytes(options.maxBytes)} cap`,
+            event,
+          );
         }
       }
       controller.enqueue(chunk);
@@ -71,7 +86,12 @@ function eventCap(options: CappedFetchOptions): TransformStream<Uint8Array, Uint
   });
 }
 
-function fail(controller: TransformStreamDefaultController<Uint8Array>, options: CappedFetchOptions, message: string, bytes: number): void {
+function fail(
+  controller: TransformStreamDefaultController<Uint8Array>,
+  options: CappedFetchOptions,
+  message: string,
+  bytes: number,
+): void {
   const error = new McpFrameError("oversize", message, bytes);
   try {
     options.onOversize(error);

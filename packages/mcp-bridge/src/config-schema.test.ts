@@ -4,7 +4,11 @@ import { McpServerConfigSchema } from "./schemas.js";
 
 describe("McpServerConfigSchema", () => {
   it("infers the transport from command or url", () => {
-    expect(McpServerConfigSchema.parse({ command: "npx", args: ["-y", "pkg"] })).toEqual({ type: "stdio", command: "npx", args: ["-y", "pkg"] });
+    expect(McpServerConfigSchema.parse({ command: "npx", args: ["-y", "pkg"] })).toEqual({
+      type: "stdio",
+      command: "npx",
+      args: ["-y", "pkg"],
+    });
     expect(McpServerConfigSchema.parse({ url: "https://example.com/mcp", headers: { A: "b" } })).toEqual({
       type: "http",
       url: "https://example.com/mcp",
@@ -46,11 +50,25 @@ describe("McpServerConfigSchema", () => {
 
 describe("parseServerConfig", () => {
   it("warns about unknown keys and keeps the server", () => {
-    const result = parseServerConfig("s", { command: "x", autoApprove: [], description: "d" }, { path: "/skill/.mcp.json" });
+    const result = parseServerConfig(
+      "s",
+      { command: "x", autoApprove: [], description: "d" },
+      { path: "/skill/.mcp.json" },
+    );
     expect(result.config).toEqual({ type: "stdio", command: "x" });
     expect(result.diagnostics).toEqual([
-      { code: "MCP_CONFIG_UNKNOWN_KEY", severity: "warning", message: 'MCP server "s": unknown key "autoApprove" ignored', path: "/skill/.mcp.json" },
-      { code: "MCP_CONFIG_UNKNOWN_KEY", severity: "warning", message: 'MCP server "s": unknown key "description" ignored', path: "/skill/.mcp.json" },
+      {
+        code: "MCP_CONFIG_UNKNOWN_KEY",
+        severity: "warning",
+        message: 'MCP server "s": unknown key "autoApprove" ignored',
+        path: "/skill/.mcp.json",
+      },
+      {
+        code: "MCP_CONFIG_UNKNOWN_KEY",
+        severity: "warning",
+        message: 'MCP server "s": unknown key "description" ignored',
+        path: "/skill/.mcp.json",
+      },
     ]);
   });
 

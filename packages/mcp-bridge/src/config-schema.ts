@@ -106,7 +106,12 @@ export function parseServerConfig(
   const diagnostics = Object.keys(raw as Record<string, unknown>)
     .filter((key) => !KNOWN_KEYS[config.type].has(key))
     .map((key) =>
-      diagnostic("MCP_CONFIG_UNKNOWN_KEY", "warning", `MCP server "${name}": unknown key ${JSON.stringify(key.slice(0, 60))} ignored`, where),
+      diagnostic(
+        "MCP_CONFIG_UNKNOWN_KEY",
+        "warning",
+        `MCP server "${name}": unknown key ${JSON.stringify(key.slice(0, 60))} ignored`,
+        where,
+      ),
     );
   return { config, diagnostics };
 }
@@ -123,6 +128,7 @@ function normalize(raw: unknown): unknown {
     out.type = "url" in out && !("command" in out) ? "http" : "stdio";
   }
   // A non-boolean `disabled` surfaces as an `enabled` type error rather than vanishing.
-  if (disabled !== undefined && out.enabled === undefined) out.enabled = typeof disabled === "boolean" ? !disabled : disabled;
+  if (disabled !== undefined && out.enabled === undefined)
+    out.enabled = typeof disabled === "boolean" ? !disabled : disabled;
   return out;
 }

@@ -65,7 +65,12 @@ export function expandVars(value: unknown, options: ExpandVarsOptions): ExpandRe
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(node)) {
         // defineProperty: a "__proto__" key stays a plain key instead of replacing the prototype.
-        Object.defineProperty(out, walk(key) as string, { value: walk(child, depth + 1), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, walk(key) as string, {
+          value: walk(child, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }

@@ -7,7 +7,12 @@ function reader(maxBytes = 1024) {
   const messages: JSONRPCMessage[] = [];
   const problems: McpFrameError[] = [];
   const frames = new FrameReader({ maxBytes }, { message: (m) => messages.push(m), problem: (p) => problems.push(p) });
-  return { frames, messages, problems, push: (text: string | Buffer) => frames.push(Buffer.isBuffer(text) ? text : Buffer.from(text)) };
+  return {
+    frames,
+    messages,
+    problems,
+    push: (text: string | Buffer) => frames.push(Buffer.isBuffer(text) ? text : Buffer.from(text)),
+  };
 }
 
 const ping = (id: number) => ({ jsonrpc: "2.0" as const, id, method: "ping" });
@@ -37,7 +42,9 @@ describe("FrameReader", () => {
     r.push(`{"jsonrpc":"2.0","id":1,"result":{"text":"${"a".repeat(60)}`);
     r.push("a".repeat(60));
     r.push("a".repeat(5000));
-    expect(r.problems.map((p) => [p.problem, p.message])).toEqual([["oversize", "sent a message larger than the 100 bytes cap"]]);
+    expect(r.problems.map((p) => [p.problem, p.message])).toEqual([
+      ["oversize", "sent a message larger than the 100 bytes cap"],
+    ]);
     r.push(`"}}\n${line(ping(2))}`);
     expect(r.messages).toEqual([ping(2)]);
     expect(r.problems).toHaveLength(1);
@@ -71,7 +78,13 @@ describe("FrameReader", () => {
   it("never throws, whatever bytes arrive, and finds every message between them (property)", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.constant(line(ping(1))), fc.uint8Array({ maxLength: 50 }).map((b) => Buffer.from(b).toString("latin1")), fc.constant("\n"))),
+        fc.array(
+          fc.oneof(
+            fc.constant(line(ping(1))),
+            fc.uint8Array({ maxLength: 50 }).map((b) => Buffer.from(b).toString("latin1")),
+            fc.constant("\n"),
+          ),
+        ),
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1 }),
         (pieces, sizes) => {
           const bytes = Buffer.from(pieces.join(""), "latin1");
@@ -102,6 +115,12 @@ describe("parseMessage", () => {
 
 describe("formatBytes", () => {
   it("names sizes the way the caps are written", () => {
-    expect([16 * 1024 * 1024, 64 * 1024, 1536, 100, 1.5 * 1024 * 1024].map(formatBytes)).toEqual(["16 MiB", "64 KiB", "1.5 KiB", "100 bytes", "1.5 MiB"]);
+    expect([16 * 1024 * 1024, 64 * 1024, 1536, 100, 1.5 * 1024 * 1024].map(formatBytes)).toEqual([
+      "16 MiB",
+      "64 KiB",
+      "1.5 KiB",
+      "100 bytes",
+      "1.5 MiB",
+    ]);
   });
 });

@@ -82,7 +82,13 @@ export class FrameReader {
       this.#dropping = this.#length + size;
       this.#parts = [];
       this.#length = 0;
-      this.#sink.problem(new McpFrameError("oversize", `sent a message larger than the ${formatBytes(this.#maxBytes)} cap`, this.#dropping));
+      this.#sink.problem(
+        new McpFrameError(
+          "oversize",
+          `sent a message larger than the ${formatBytes(this.#maxBytes)} cap`,
+          this.#dropping,
+        ),
+      );
       return;
     }
     // subarray keeps a view on the chunk: no copy until the line is complete.

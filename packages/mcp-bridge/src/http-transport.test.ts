@@ -30,10 +30,13 @@ describe("streamable HTTP servers", () => {
     let changes = 0;
     let notify!: () => void;
     const changed = new Promise<void>((resolve) => (notify = resolve));
-    await using bridge = await createMcpBridge([{ name: "remote", config: { type: "http", url: http.url }, trusted: true }], {
-      start: ["remote"],
-      onToolsChanged: () => ++changes > 1 && notify(),
-    });
+    await using bridge = await createMcpBridge(
+      [{ name: "remote", config: { type: "http", url: http.url }, trusted: true }],
+      {
+        start: ["remote"],
+        onToolsChanged: () => ++changes > 1 && notify(),
+      },
+    );
     expect(bridge.tools().some((t) => t.tool === "via_http")).toBe(false);
     await bridge.callTool("mcp__remote__add_tool", { name: "via_http" });
     await changed;
@@ -50,7 +53,12 @@ describe("streamable HTTP servers", () => {
       ],
       { start: ["nowhere", "remote"], startupTimeoutMs: 5000 },
     );
-    expect(bridge.diagnostics).toEqual([expect.objectContaining({ code: "MCP_SERVER_START_FAILED", message: expect.stringContaining('"nowhere" failed to start') })]);
+    expect(bridge.diagnostics).toEqual([
+      expect.objectContaining({
+        code: "MCP_SERVER_START_FAILED",
+        message: expect.stringContaining('"nowhere" failed to start'),
+      }),
+    ]);
     expect(bridge.servers().map((s) => s.state)).toEqual(["failed", "running"]);
   });
 });

@@ -35,7 +35,10 @@ const PageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.st
  * repeats a name already listed, is left out; past a cap the listing stops and keeps what it has.
  * Each of these gives a note. Rejects when a request fails (timeout, abort, connection closed).
  */
-export async function listAllTools(client: Client, options: ToolListLimits & { signal: AbortSignal; timeout: number }): Promise<ToolListing> {
+export async function listAllTools(
+  client: Client,
+  options: ToolListLimits & { signal: AbortSignal; timeout: number },
+): Promise<ToolListing> {
   const tools: Tool[] = [];
   const names = new Set<string>();
   const notes: ToolListNote[] = [];
@@ -68,7 +71,9 @@ export async function listAllTools(client: Client, options: ToolListLimits & { s
         continue;
       }
       if (bytes + size > options.maxBytes) {
-        truncated(`listed more than ${formatBytes(options.maxBytes)} of tool definitions; the first ${tools.length} tools are kept`);
+        truncated(
+          `listed more than ${formatBytes(options.maxBytes)} of tool definitions; the first ${tools.length} tools are kept`,
+        );
         break listing;
       }
       bytes += size;
@@ -88,15 +93,26 @@ export async function listAllTools(client: Client, options: ToolListLimits & { s
     truncated(`had more than ${options.maxPages} pages of tools; the tools of the first ${options.maxPages} are kept`);
   }
   if (invalid.length > 0) {
-    notes.push({ code: "MCP_TOOL_INVALID", message: `listed ${invalid.length} invalid ${invalid.length === 1 ? "tool" : "tools"} (${preview(invalid)}), left out` });
+    notes.push({
+      code: "MCP_TOOL_INVALID",
+      message: `listed ${invalid.length} invalid ${invalid.length === 1 ? "tool" : "tools"} (${preview(invalid)}), left out`,
+    });
   }
-  if (duplicates.size > 0) notes.push({ code: "MCP_TOOL_INVALID", message: `listed ${preview([...duplicates])} more than once; the first is kept` });
+  if (duplicates.size > 0)
+    notes.push({
+      code: "MCP_TOOL_INVALID",
+      message: `listed ${preview([...duplicates])} more than once; the first is kept`,
+    });
   return { tools, notes };
 }
 
 // A signal per page: the SDK never removes the abort listener it adds to a request's signal, and a
 // listing of 100 pages on one signal would pile up 100 of them.
-async function listPage(client: Client, cursor: string | undefined, options: { signal: AbortSignal; timeout: number }): Promise<z.infer<typeof PageSchema>> {
+async function listPage(
+  client: Client,
+  cursor: string | undefined,
+  options: { signal: AbortSignal; timeout: number },
+): Promise<z.infer<typeof PageSchema>> {
   const { signal } = options;
   signal.throwIfAborted();
   const local = new AbortController();

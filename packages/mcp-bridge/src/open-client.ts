@@ -96,7 +96,10 @@ export async function openMcpClient(config: McpServerConfig, options: OpenMcpCli
       ? new ProcessTransport({
           command: config.command,
           args: config.args,
-          cwd: config.cwd === undefined || options.baseDir === undefined ? config.cwd : path.resolve(options.baseDir, config.cwd),
+          cwd:
+            config.cwd === undefined || options.baseDir === undefined
+              ? config.cwd
+              : path.resolve(options.baseDir, config.cwd),
           env: { ...options.env, ...config.env },
           graceMs: options.graceMs ?? 2000,
           maxMessageBytes,
@@ -109,7 +112,11 @@ export async function openMcpClient(config: McpServerConfig, options: OpenMcpCli
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      if (transport instanceof StreamableHTTPClientTransport) await within(transport.terminateSession().catch(() => {}), 500);
+      if (transport instanceof StreamableHTTPClientTransport)
+        await within(
+          transport.terminateSession().catch(() => {}),
+          500,
+        );
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
     })();
@@ -117,7 +124,16 @@ export async function openMcpClient(config: McpServerConfig, options: OpenMcpCli
   };
 
   const attempt = new AbortController();
-  const timer = setTimeout(() => attempt.abort(new SkillctxError("MCP_SERVER_START_TIMEOUT", `MCP server "${options.name}" did not complete the MCP handshake within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () =>
+      attempt.abort(
+        new SkillctxError(
+          "MCP_SERVER_START_TIMEOUT",
+          `MCP server "${options.name}" did not complete the MCP handshake within ${timeoutMs} ms`,
+        ),
+      ),
+    timeoutMs,
+  );
   const onAbort = (): void => attempt.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
@@ -128,7 +144,11 @@ export async function openMcpClient(config: McpServerConfig, options: OpenMcpCli
     if (options.signal?.aborted) throw options.signal.reason;
     if (SkillctxError.isInstance(attempt.signal.reason)) throw attempt.signal.reason;
     const tail = stderr() === "" ? "" : `; stderr: ${stderr()}`;
-    throw new SkillctxError("MCP_SERVER_START_FAILED", `MCP server "${options.name}" failed to start: ${describe(thrown)}${tail}`, { cause: thrown });
+    throw new SkillctxError(
+      "MCP_SERVER_START_FAILED",
+      `MCP server "${options.name}" failed to start: ${describe(thrown)}${tail}`,
+      { cause: thrown },
+    );
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);

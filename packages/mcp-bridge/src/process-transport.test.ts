@@ -15,9 +15,14 @@ describe("ProcessTransport", () => {
     process.env.OPENAI_API_KEY = "sk-secret";
     process.env["BASH_FUNC_x%%"] = "() { echo pwned; }";
     try {
-      const transport = new ProcessTransport({ command: process.execPath, args: [fixture("server.mjs")], env: { ONLY: "this", PATH: "/caller/bin" } });
+      const transport = new ProcessTransport({
+        command: process.execPath,
+        args: [fixture("server.mjs")],
+        env: { ONLY: "this", PATH: "/caller/bin" },
+      });
       const client = await connect(transport);
-      const env = async (name: string) => ((await client.callTool({ name: "env", arguments: { name } })).content as { text: string }[])[0]!.text;
+      const env = async (name: string) =>
+        ((await client.callTool({ name: "env", arguments: { name } })).content as { text: string }[])[0]!.text;
       expect(await env("ONLY")).toBe("this");
       expect(await env("PATH")).toBe("/caller/bin"); // the caller's value wins over the inherited one
       expect(await env("HOME")).toBe(process.env.HOME);
@@ -36,7 +41,9 @@ describe("ProcessTransport", () => {
     const transport = new ProcessTransport({ command: "sh", args: ["-c", script], env: {}, graceMs: 200 });
     const client = await connect(transport);
     const wrapper = transport.pid!;
-    const inner = Number(((await client.callTool({ name: "pid", arguments: {} })).content as { text: string }[])[0]!.text);
+    const inner = Number(
+      ((await client.callTool({ name: "pid", arguments: {} })).content as { text: string }[])[0]!.text,
+    );
     expect(inner).not.toBe(wrapper);
     expect(commandLine(inner)).toContain("--stubborn");
 
@@ -50,7 +57,12 @@ describe("ProcessTransport", () => {
 
   it("keeps only the tail of stderr and refuses to send once the process is gone", async () => {
     const noisy = `process.stderr.write("x".repeat(10000) + "END"); process.exit(2)`;
-    const transport = new ProcessTransport({ command: process.execPath, args: ["-e", noisy], env: {}, stderrBytes: 100 });
+    const transport = new ProcessTransport({
+      command: process.execPath,
+      args: ["-e", noisy],
+      env: {},
+      stderrBytes: 100,
+    });
     const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
     await transport.start();
     await closed;

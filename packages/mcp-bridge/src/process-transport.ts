@@ -84,7 +84,10 @@ export class ProcessTransport implements Transport {
     const { command, args = [], env, cwd, scope } = this.#options;
     let child: GroupProcess;
     try {
-      child = await spawnGroup({ file: command, args }, { env, cwd, scope, closeGraceMs: this.#options.graceMs ?? 2000 });
+      child = await spawnGroup(
+        { file: command, args },
+        { env, cwd, scope, closeGraceMs: this.#options.graceMs ?? 2000 },
+      );
     } catch (error) {
       this.#exit ??= { code: null, signal: null };
       throw error;

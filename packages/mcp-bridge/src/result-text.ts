@@ -41,7 +41,8 @@ function partToText(part: unknown): string {
     case "resource": {
       const r = (p.resource ?? {}) as Record<string, unknown>;
       const uri = String(r.uri ?? "(no uri)");
-      if (typeof r.text === "string") return `[resource: ${uri}${r.mimeType ? ` (${String(r.mimeType)})` : ""}]\n${r.text}`;
+      if (typeof r.text === "string")
+        return `[resource: ${uri}${r.mimeType ? ` (${String(r.mimeType)})` : ""}]\n${r.text}`;
       return `[resource: ${uri}, ${String(r.mimeType ?? "unknown type")}, ${base64Bytes(r.blob)} bytes]`;
     }
     case "resource_link": {

@@ -81,31 +81,45 @@ export class ServerConnection {
     if (this.state === "running") return Promise.resolve(undefined);
     if (this.state === "failed") return Promise.resolve(this.failure);
     if (this.state === "untrusted") {
-      const source = this.server.skill === undefined ? "it is declared by the project's MCP configuration" : "its skill comes from an untrusted source";
-      return Promise.resolve(this.#notStarted("MCP_SERVER_UNTRUSTED", `${source} (trust the project scope to allow it)`));
+      const source =
+        this.server.skill === undefined
+          ? "it is declared by the project's MCP configuration"
+          : "its skill comes from an untrusted source";
+      return Promise.resolve(
+        this.#notStarted("MCP_SERVER_UNTRUSTED", `${source} (trust the project scope to allow it)`),
+      );
     }
-    if (this.state === "disabled") return Promise.resolve(this.#notStarted("MCP_SERVER_DISABLED", "it is disabled (enabled: false)"));
+    if (this.state === "disabled")
+      return Promise.resolve(this.#notStarted("MCP_SERVER_DISABLED", "it is disabled (enabled: false)"));
     if (this.state === "closed") return Promise.resolve(this.#notStarted("MCP_BRIDGE_CLOSED", "the bridge is closed"));
     this.#starting ??= this.#connect(signal).finally(() => (this.#starting = undefined));
     return this.#starting;
   }
 
   /** Calls one of the server's tools; failures come back as error results naming the server. */
-  async call(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined }): Promise<McpCallResult> {
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined },
+  ): Promise<McpCallResult> {
     const name = this.server.name;
     if (this.state === "exited") {
       if (this.#restarts >= this.#ctx.maxRestarts) {
-        return error(`MCP server "${name}" is not running: it ${this.#lastExit} and was already restarted ${times(this.#restarts)}.`);
+        return error(
+          `MCP server "${name}" is not running: it ${this.#lastExit} and was already restarted ${times(this.#restarts)}.`,
+        );
       }
       this.#restarts++;
       this.state = "idle";
       const failed = await this.start(options.signal);
-      if (failed !== undefined) return error(`MCP server "${name}" ${this.#lastExit} and could not be restarted: ${failed.message}`);
+      if (failed !== undefined)
+        return error(`MCP server "${name}" ${this.#lastExit} and could not be restarted: ${failed.message}`);
     } else if (this.state === "starting") {
       await this.start(options.signal);
     }
     const client = this.#client;
-    if (this.state !== "running" || client === undefined) return error(`MCP server "${name}" is not running (${this.state}).`);
+    if (this.state !== "running" || client === undefined)
+      return error(`MCP server "${name}" is not running (${this.state}).`);
     if (!this.tools.some((t) => t.name === tool)) return error(`MCP server "${name}" has no tool "${tool}".`);
 
     const timeout = options.timeoutMs ?? this.server.config.timeout ?? this.#ctx.callTimeoutMs;
@@ -125,8 +139,12 @@ export class ServerConnection {
       if (caller?.aborted) throw caller.reason;
       // The SDK rejects in-flight calls with "Connection closed" once the process is gone.
       if (this.#client !== client) {
-        if ((this.state as McpServerState) === "closed") return error(`MCP server "${name}" was stopped (bridge closed) during the call to "${tool}".`);
-        const next = this.#restarts < this.#ctx.maxRestarts ? "it will be restarted on the next call" : "it will not be restarted again";
+        if ((this.state as McpServerState) === "closed")
+          return error(`MCP server "${name}" was stopped (bridge closed) during the call to "${tool}".`);
+        const next =
+          this.#restarts < this.#ctx.maxRestarts
+            ? "it will be restarted on the next call"
+            : "it will not be restarted again";
         return error(`MCP server "${name}" ${this.#lastExit} during the call to "${tool}"; ${next}.`);
       }
       if (thrown instanceof McpError && thrown.code === ErrorCode.RequestTimeout) {
@@ -182,7 +200,10 @@ export class ServerConnection {
           })
         : new StreamableHTTPClientTransport(new URL(config.url), {
             requestInit: { headers: config.headers ?? {} },
-            fetch: cappedFetch({ maxBytes: limits.maxMessageBytes, onOversize: (error) => this.#onError(client, error) }),
+            fetch: cappedFetch({
+              maxBytes: limits.maxMessageBytes,
+              onOversize: (error) => this.#onError(client, error),
+            }),
           });
     this.#client = client;
     this.#transport = transport;
@@ -192,7 +213,11 @@ export class ServerConnection {
       signal?.throwIfAborted();
       // The SDK's own timeout is a backstop; ours (the abort above) fires first.
       await client.connect(transport, { signal: attempt.signal, timeout: timeoutMs + 1000 });
-      const listing = await listAllTools(client, { ...this.#listLimits(), signal: attempt.signal, timeout: timeoutMs + 1000 });
+      const listing = await listAllTools(client, {
+        ...this.#listLimits(),
+        signal: attempt.signal,
+        timeout: timeoutMs + 1000,
+      });
       this.#noteListing(listing);
       this.tools = listing.tools;
       this.state = "running";
@@ -204,13 +229,15 @@ export class ServerConnection {
       this.tools = [];
       await this.#disconnect();
       if (hadTools) this.#ctx.toolsChanged();
-      if (this.#stop.signal.aborted) return this.#notStarted("MCP_BRIDGE_CLOSED", "the bridge was closed while it started");
+      if (this.#stop.signal.aborted)
+        return this.#notStarted("MCP_BRIDGE_CLOSED", "the bridge was closed while it started");
       if (signal?.aborted) {
         this.state = "idle";
         throw signal.reason;
       }
       const timedOut = attempt.signal.reason instanceof StartupTimeout;
-      const stderr = transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";
+      const stderr =
+        transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";
       const exit = transport instanceof ProcessTransport ? transport.exit : undefined;
       const stopped = this.#stopped as StopReason | undefined; // set by #onError while connect() awaited
       const message =
@@ -244,8 +271,13 @@ export class ServerConnection {
     } else {
       const exit = transport instanceof ProcessTransport ? transport.exit : undefined;
       this.#lastExit = exit !== undefined ? `exited with ${exitText(exit)}` : "closed the connection";
-      const stderr = transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";
-      this.#ctx.report(diagnostic("MCP_SERVER_EXITED", "warning", `MCP server "${this.server.name}" ${this.#lastExit}${stderr}`, { path: this.server.path }));
+      const stderr =
+        transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";
+      this.#ctx.report(
+        diagnostic("MCP_SERVER_EXITED", "warning", `MCP server "${this.server.name}" ${this.#lastExit}${stderr}`, {
+          path: this.server.path,
+        }),
+      );
     }
     void transport?.close(); // reap what it left behind
     if (this.#restarts >= this.#ctx.maxRestarts) {
@@ -277,7 +309,14 @@ export class ServerConnection {
           }
         } catch (thrown) {
           if (this.#client !== client || this.state !== "running") return;
-          this.#ctx.report(diagnostic("MCP_TOOLS_LIST_FAILED", "warning", `MCP server "${this.server.name}": refreshing its tools failed: ${describe(thrown)}`, { path: this.server.path }));
+          this.#ctx.report(
+            diagnostic(
+              "MCP_TOOLS_LIST_FAILED",
+              "warning",
+              `MCP server "${this.server.name}": refreshing its tools failed: ${describe(thrown)}`,
+              { path: this.server.path },
+            ),
+          );
         }
       } while (this.#refreshAgain);
     })().finally(() => (this.#refreshing = undefined));
@@ -298,10 +337,18 @@ export class ServerConnection {
     this.#malformed++;
     const max = this.#ctx.limits.maxMalformedMessages;
     if (this.#malformed >= max) {
-      this.#stopServer(client, "MCP_MESSAGE_MALFORMED", `sent ${this.#malformed} malformed messages (the cap is ${max}), the last one ${error.detail}`);
+      this.#stopServer(
+        client,
+        "MCP_MESSAGE_MALFORMED",
+        `sent ${this.#malformed} malformed messages (the cap is ${max}), the last one ${error.detail}`,
+      );
     } else if (this.#malformed === 1) {
       const more = `; it is stopped after ${max}`;
-      this.#ctx.report(diagnostic("MCP_MESSAGE_MALFORMED", "warning", `MCP server "${name}" ${error.message}${more}`, { path: this.server.path }));
+      this.#ctx.report(
+        diagnostic("MCP_MESSAGE_MALFORMED", "warning", `MCP server "${name}" ${error.message}${more}`, {
+          path: this.server.path,
+        }),
+      );
     }
   }
 
@@ -309,8 +356,15 @@ export class ServerConnection {
     this.#stopped = { code, reason };
     // While starting, the start failure carries the reason; once running, it is reported here.
     if (this.state === "running") {
-      const next = this.#restarts < this.#ctx.maxRestarts ? "it will be restarted on the next call" : "it will not be restarted again";
-      this.#ctx.report(diagnostic(code, "error", `MCP server "${this.server.name}" ${reason}; it was stopped and ${next}`, { path: this.server.path }));
+      const next =
+        this.#restarts < this.#ctx.maxRestarts
+          ? "it will be restarted on the next call"
+          : "it will not be restarted again";
+      this.#ctx.report(
+        diagnostic(code, "error", `MCP server "${this.server.name}" ${reason}; it was stopped and ${next}`, {
+          path: this.server.path,
+        }),
+      );
     }
     // Nothing it sends from now on counts: not even an answer already in the same chunk as the garbage.
     const transport = this.#transport;
@@ -328,7 +382,11 @@ export class ServerConnection {
     for (const note of listing.notes) {
       if (this.#noted.has(note.message)) continue;
       this.#noted.add(note.message);
-      this.#ctx.report(diagnostic(note.code, "warning", `MCP server "${this.server.name}" ${note.message}`, { path: this.server.path }));
+      this.#ctx.report(
+        diagnostic(note.code, "warning", `MCP server "${this.server.name}" ${note.message}`, {
+          path: this.server.path,
+        }),
+      );
     }
   }
 
@@ -338,14 +396,19 @@ export class ServerConnection {
     this.#client = undefined;
     if (transport instanceof StreamableHTTPClientTransport) {
       // Best effort: tell the server the session is over, without waiting long.
-      await within(transport.terminateSession().catch(() => {}), 500);
+      await within(
+        transport.terminateSession().catch(() => {}),
+        500,
+      );
     }
     await client?.close().catch(() => {});
     await transport?.close().catch(() => {});
   }
 
   #notStarted(code: string, why: string): Diagnostic {
-    return diagnostic(code, "warning", `MCP server "${this.server.name}" not started: ${why}`, { path: this.server.path });
+    return diagnostic(code, "warning", `MCP server "${this.server.name}" not started: ${why}`, {
+      path: this.server.path,
+    });
   }
 }
 
@@ -354,8 +417,16 @@ class StartupTimeout extends Error {}
 // The SDK's HTTP transport parses each server-sent event itself and hands a bad one to onerror as the
 // parser's error: a SyntaxError (not JSON) or a ZodError (not JSON-RPC). Counted like stdio's.
 function sseFrameError(error: Error): McpFrameError | undefined {
-  const why = error instanceof SyntaxError ? "not JSON" : error.name === "ZodError" ? "not a JSON-RPC 2.0 message" : undefined;
-  return why === undefined ? undefined : new McpFrameError("malformed", `sent a malformed message (${why}, in an event stream)`, 0, `${why} (in an event stream)`);
+  const why =
+    error instanceof SyntaxError ? "not JSON" : error.name === "ZodError" ? "not a JSON-RPC 2.0 message" : undefined;
+  return why === undefined
+    ? undefined
+    : new McpFrameError(
+        "malformed",
+        `sent a malformed message (${why}, in an event stream)`,
+        0,
+        `${why} (in an event stream)`,
+      );
 }
 
 /** Why the bridge stopped a server: a diagnostic code and a phrase that completes "it …". */

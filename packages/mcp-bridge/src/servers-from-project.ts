@@ -30,7 +30,10 @@ export interface ServersFromProjectOptions {
  * @example
  * const { servers, diagnostics } = await serversFromProject(projectRoot, { trust: { project: true } });
  */
-export async function serversFromProject(root: string, options: ServersFromProjectOptions = {}): Promise<{ servers: DeclaredServer[]; diagnostics: Diagnostic[] }> {
+export async function serversFromProject(
+  root: string,
+  options: ServersFromProjectOptions = {},
+): Promise<{ servers: DeclaredServer[]; diagnostics: Diagnostic[] }> {
   const env = processEnv(options.vars);
   const maxBytes = options.maxConfigBytes ?? MCP_MAX_CONFIG_BYTES;
   const trusted = isScopeTrusted("project", options.trust);
@@ -41,7 +44,10 @@ export async function serversFromProject(root: string, options: ServersFromProje
     const read = await readJson(file, { maxBytes, root });
     if (read.diagnostic !== undefined) diagnostics.push(read.diagnostic);
     if (!read.found) continue;
-    declareBlock({ raw: read.value, path: file }, { skill: undefined, trusted, env, fixed: {}, baseDir: root, maxBytes, servers, diagnostics });
+    declareBlock(
+      { raw: read.value, path: file },
+      { skill: undefined, trusted, env, fixed: {}, baseDir: root, maxBytes, servers, diagnostics },
+    );
   }
   return { servers, diagnostics };
 }

@@ -104,7 +104,16 @@ export async function serversFromSkill(
   // The allowlisted environment is copied only for a skill that declares servers (most do not).
   const env = blocks.length === 0 ? {} : processEnv(options.vars);
   for (const block of blocks) {
-    declareBlock(block, { skill: skill.name, trusted, env, fixed: { SKILL_ROOT: skill.dir }, baseDir: skill.dir, maxBytes, servers, diagnostics });
+    declareBlock(block, {
+      skill: skill.name,
+      trusted,
+      env,
+      fixed: { SKILL_ROOT: skill.dir },
+      baseDir: skill.dir,
+      maxBytes,
+      servers,
+      diagnostics,
+    });
   }
   return { servers, diagnostics };
 }
@@ -137,16 +146,28 @@ export function declareBlock(block: { raw: unknown; path: string | undefined }, 
   for (const [name, rawConfig] of Object.entries(map)) {
     const refused = checkServerName(name);
     if (refused !== undefined) {
-      diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", `MCP server name ${refused}; the server is ignored`, where));
+      diagnostics.push(
+        diagnostic("MCP_CONFIG_INVALID", "error", `MCP server name ${refused}; the server is ignored`, where),
+      );
       continue;
     }
     const expanded = expandVars(rawConfig, { env: ctx.env, fixed: ctx.fixed, maxChars: maxBytes });
     if (expanded.overflow) {
-      diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", `MCP server "${name}" expands to more than ${formatBytes(maxBytes)} or nests deeper than ${MAX_EXPAND_DEPTH} levels; the server is ignored`, where));
+      diagnostics.push(
+        diagnostic(
+          "MCP_CONFIG_INVALID",
+          "error",
+          `MCP server "${name}" expands to more than ${formatBytes(maxBytes)} or nests deeper than ${MAX_EXPAND_DEPTH} levels; the server is ignored`,
+          where,
+        ),
+      );
       continue;
     }
     if (expanded.unresolved.length > 0) {
-      const names = expanded.unresolved.slice(0, 10).map((v) => "${" + v + "}").join(", ");
+      const names = expanded.unresolved
+        .slice(0, 10)
+        .map((v) => "${" + v + "}")
+        .join(", ");
       const more = expanded.unresolved.length > 10 ? ` and ${expanded.unresolved.length - 10} more` : "";
       diagnostics.push(
         diagnostic(
@@ -161,7 +182,14 @@ export function declareBlock(block: { raw: unknown; path: string | undefined }, 
     diagnostics.push(...parsed.diagnostics);
     if (parsed.config === undefined) continue;
     if (servers.some((s) => s.name === name)) {
-      diagnostics.push(diagnostic("MCP_SERVER_DUPLICATE", "warning", `MCP server "${name}" is declared twice by ${owner}; the first is kept`, where));
+      diagnostics.push(
+        diagnostic(
+          "MCP_SERVER_DUPLICATE",
+          "warning",
+          `MCP server "${name}" is declared twice by ${owner}; the first is kept`,
+          where,
+        ),
+      );
       continue;
     }
     const config = parsed.config;
@@ -176,41 +204,72 @@ export function declareBlock(block: { raw: unknown; path: string | undefined }, 
 }
 
 // `{ mcpServers: {...} }` or a bare map of servers.
-function serverMap(raw: unknown, where: { path: string | undefined }, diagnostics: Diagnostic[]): Record<string, unknown> {
+function serverMap(
+  raw: unknown,
+  where: { path: string | undefined },
+  diagnostics: Diagnostic[],
+): Record<string, unknown> {
   if (!isRecord(raw)) {
-    diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", "MCP servers must be a map of server name to settings", where));
+    diagnostics.push(
+      diagnostic("MCP_CONFIG_INVALID", "error", "MCP servers must be a map of server name to settings", where),
+    );
     return {};
   }
   if (!("mcpServers" in raw)) return raw;
   const { mcpServers, ...rest } = raw;
   for (const key of Object.keys(rest)) {
-    diagnostics.push(diagnostic("MCP_CONFIG_UNKNOWN_KEY", "warning", `unknown key ${JSON.stringify(key.slice(0, 60))} beside "mcpServers" ignored`, where));
+    diagnostics.push(
+      diagnostic(
+        "MCP_CONFIG_UNKNOWN_KEY",
+        "warning",
+        `unknown key ${JSON.stringify(key.slice(0, 60))} beside "mcpServers" ignored`,
+        where,
+      ),
+    );
   }
   if (!isRecord(mcpServers)) {
-    diagnostics.push(diagnostic("MCP_CONFIG_INVALID", "error", '"mcpServers" must be a map of server name to settings', where));
+    diagnostics.push(
+      diagnostic("MCP_CONFIG_INVALID", "error", '"mcpServers" must be a map of server name to settings', where),
+    );
     return {};
   }
   return mcpServers;
 }
 
 /** @internal Reads a JSON server list through the one file reader (containment, size cap); never throws. */
-export async function readJson(file: string, options: { maxBytes: number; root: string | undefined }): Promise<{ found: boolean; value?: unknown; diagnostic?: Diagnostic }> {
+export async function readJson(
+  file: string,
+  options: { maxBytes: number; root: string | undefined },
+): Promise<{ found: boolean; value?: unknown; diagnostic?: Diagnostic }> {
   // Synchronous: a scan of 1,000 skills asks for 1,000 mostly missing files; a thread-pool trip each costs 10× the call.
   const read = readTextFileSync(file, { maxBytes: options.maxBytes, root: options.root });
   if (!read.ok) {
     if (read.code === "NOT_FOUND") return { found: false };
-    const code = read.code === "PATH_OUTSIDE_ROOT" ? "PATH_OUTSIDE_ROOT" : read.code === "TOO_LARGE" ? "MCP_CONFIG_TOO_LARGE" : "MCP_CONFIG_READ";
+    const code =
+      read.code === "PATH_OUTSIDE_ROOT"
+        ? "PATH_OUTSIDE_ROOT"
+        : read.code === "TOO_LARGE"
+          ? "MCP_CONFIG_TOO_LARGE"
+          : "MCP_CONFIG_READ";
     const why =
       read.code === "PATH_OUTSIDE_ROOT"
         ? "it leads outside the project (symlink); not read"
         : read.code === "TOO_LARGE"
           ? `it is larger than ${formatBytes(options.maxBytes)}; not read`
           : read.message;
-    return { found: false, diagnostic: diagnostic(code, "error", `cannot read ${path.basename(file)}: ${why}`, { path: file }) };
+    return {
+      found: false,
+      diagnostic: diagnostic(code, "error", `cannot read ${path.basename(file)}: ${why}`, { path: file }),
+    };
   }
   if (read.truncated) {
     const why = `it is larger than ${formatBytes(options.maxBytes)}; not read`;
-    return { found: false, diagnostic: diagnostic("MCP_CONFIG_TOO_LARGE", "error", `cannot read ${path.basename(file)}: ${why}`, { path: file }) };
+    return {
+      found: false,
+      diagnostic: diagnostic("MCP_CONFIG_TOO_LARGE", "error", `cannot read ${path.basename(file)}: ${why}`, {
+        path: file,
+      }),
+    };
   }
   const text = read.text;
   try {
@@ -220,7 +279,13 @@ export async function readJson(file: string, options: { maxBytes: number; root: 
     const position = /position (\d+)/.exec((error as Error).message)?.[1];
     const line = position === undefined ? undefined : lineAt(text, Number(position));
     const at = line === undefined ? "" : ` (line ${line})`;
-    return { found: false, diagnostic: diagnostic("MCP_CONFIG_INVALID", "error", `${path.basename(file)} is not valid JSON${at}`, { path: file, line }) };
+    return {
+      found: false,
+      diagnostic: diagnostic("MCP_CONFIG_INVALID", "error", `${path.basename(file)} is not valid JSON${at}`, {
+        path: file,
+        line,
+      }),
+    };
   }
 }
 

@@ -13,7 +13,16 @@ export function fixture(file: string): string {
 }
 
 /** A trusted declaration of the stdio fixture server (or another fixture script). */
-export function fixtureServer(name: string, options: { script?: string; args?: string[]; config?: Partial<StdioServerConfig>; trusted?: boolean; skill?: string } = {}): DeclaredServer {
+export function fixtureServer(
+  name: string,
+  options: {
+    script?: string;
+    args?: string[];
+    config?: Partial<StdioServerConfig>;
+    trusted?: boolean;
+    skill?: string;
+  } = {},
+): DeclaredServer {
   const server: DeclaredServer = {
     name,
     config: {
@@ -29,13 +38,21 @@ export function fixtureServer(name: string, options: { script?: string; args?: s
 }
 
 /** Absolute path of fixtures/adversarial/mcp/misbehaving-server.mjs (a raw JSON-RPC server with a `--mode` of misbehaviour). */
-export const MISBEHAVING_SERVER = fileURLToPath(new URL("../../../fixtures/adversarial/mcp/misbehaving-server.mjs", import.meta.url));
+export const MISBEHAVING_SERVER = fileURLToPath(
+  new URL("../../../fixtures/adversarial/mcp/misbehaving-server.mjs", import.meta.url),
+);
 
 /** Absolute path of fixtures/adversarial/mcp/misbehaving-http-server.mjs (tools `json` and `sse` answer with --bytes). */
-export const MISBEHAVING_HTTP_SERVER = fileURLToPath(new URL("../../../fixtures/adversarial/mcp/misbehaving-http-server.mjs", import.meta.url));
+export const MISBEHAVING_HTTP_SERVER = fileURLToPath(
+  new URL("../../../fixtures/adversarial/mcp/misbehaving-http-server.mjs", import.meta.url),
+);
 
 /** A trusted declaration of the misbehaving server in `mode` (see the script's header for the modes). */
-export function misbehavingServer(name: string, mode: string, options: { bytes?: number; count?: number; skill?: string } = {}): DeclaredServer {
+export function misbehavingServer(
+  name: string,
+  mode: string,
+  options: { bytes?: number; count?: number; skill?: string } = {},
+): DeclaredServer {
   const args = [MISBEHAVING_SERVER, "--mode", mode];
   if (options.bytes !== undefined) args.push("--bytes", String(options.bytes));
   if (options.count !== undefined) args.push("--count", String(options.count));
@@ -91,7 +108,11 @@ export async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
 }
 
 /** Starts fixtures/mcp/http-server.mjs (or another script that prints `LISTENING <url>`) and waits for its URL; `nodeArgs` go before the script. */
-export async function startHttpFixture(script = fixture("http-server.mjs"), args: string[] = [], nodeArgs: string[] = []): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+export async function startHttpFixture(
+  script = fixture("http-server.mjs"),
+  args: string[] = [],
+  nodeArgs: string[] = [],
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";

@@ -39,7 +39,15 @@ export interface McpCallResult {
 }
 
 /** Where one declared server stands. */
-export type McpServerState = "idle" | "starting" | "running" | "exited" | "failed" | "untrusted" | "disabled" | "closed";
+export type McpServerState =
+  | "idle"
+  | "starting"
+  | "running"
+  | "exited"
+  | "failed"
+  | "untrusted"
+  | "disabled"
+  | "closed";
 
 /** Status of one declared server, from {@link McpBridge.servers}. */
 export interface McpServerStatus {

@@ -39,8 +39,16 @@ describe("processEnv", () => {
   });
 
   it("drops exported shell functions, inherited or given", () => {
-    const hostile = { ...inherited, "BASH_FUNC_ls%%": "() { rm -rf ~; }", LC_EVIL: "() { echo pwned; }", LANG: " () { :; }; echo pwned" };
-    const env = processEnv({ GIVEN: "() { echo pwned; }", "BASH_FUNC_x%%": "echo", SAFE: "a () b" }, { inherited: hostile });
+    const hostile = {
+      ...inherited,
+      "BASH_FUNC_ls%%": "() { rm -rf ~; }",
+      LC_EVIL: "() { echo pwned; }",
+      LANG: " () { :; }; echo pwned",
+    };
+    const env = processEnv(
+      { GIVEN: "() { echo pwned; }", "BASH_FUNC_x%%": "echo", SAFE: "a () b" },
+      { inherited: hostile },
+    );
     expect(Object.values(env).some((value) => value.includes("pwned") || value.includes("rm -rf"))).toBe(false);
     expect(Object.keys(env).some((name) => name.startsWith("BASH_FUNC_"))).toBe(false);
     expect(env.SAFE).toBe("a () b");
@@ -48,7 +56,10 @@ describe("processEnv", () => {
   });
 
   it("drops entries no process can take instead of making spawn throw", () => {
-    const env = processEnv({ "": "x", "A=B": "x", "N\0UL": "x", VALUE: "a\0b", __proto__: "x", OK: "yes" } as Record<string, string>, { inherited: {} });
+    const env = processEnv(
+      { "": "x", "A=B": "x", "N\0UL": "x", VALUE: "a\0b", __proto__: "x", OK: "yes" } as Record<string, string>,
+      { inherited: {} },
+    );
     expect(Object.keys(env).sort()).toEqual(["OK"]);
     const proto = processEnv(JSON.parse('{"__proto__": "kept"}') as Record<string, string>, { inherited: {} });
     expect(proto["__proto__"]).toBe("kept");
@@ -58,7 +69,8 @@ describe("processEnv", () => {
   it("reads this process's environment by default", () => {
     const env = processEnv();
     expect(env.PATH).toBe(process.env.PATH);
-    for (const name of Object.keys(env)) expect(INHERITED_ENV_NAMES.includes(name) || name.startsWith("LC_")).toBe(true);
+    for (const name of Object.keys(env))
+      expect(INHERITED_ENV_NAMES.includes(name) || name.startsWith("LC_")).toBe(true);
   });
 });
 

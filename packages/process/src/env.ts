@@ -24,7 +24,10 @@ export interface ProcessEnvOptions {
  * @example
  * processEnv({ PYTHONPATH: dir }) // { PATH: …, HOME: …, LANG: …, PYTHONPATH: dir }
  */
-export function processEnv(extra?: Record<string, string> | undefined, options: ProcessEnvOptions = {}): Record<string, string> {
+export function processEnv(
+  extra?: Record<string, string> | undefined,
+  options: ProcessEnvOptions = {},
+): Record<string, string> {
   // No prototype: a name such as `__proto__` is an ordinary entry, never a prototype change.
   const env = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(options.inherited ?? process.env)) {

@@ -56,7 +56,9 @@ describe("process groups", () => {
     ].join("\n");
     const python = spawn("python3", ["-c", script], { stdio: ["ignore", "pipe", "inherit"] });
     try {
-      const line = await new Promise<string>((resolve) => python.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString())));
+      const line = await new Promise<string>((resolve) =>
+        python.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString())),
+      );
       const [leader, member] = line.trim().split(" ").map(Number) as [number, number];
       expect(signalGroup(leader, 0)).toBe(true); // the kernel still knows the group: its zombie member
       expect(isProcessAlive(member)).toBe(false);

@@ -6,7 +6,12 @@ export { closeAll, liveGroupCount } from "./registry.js";
 export { createProcessScope, ProcessClosedError } from "./scope.js";
 export { capUtf8 } from "./output-collector.js";
 export { within } from "./timing.js";
-export { DEFAULT_CLOSE_GRACE_MS, DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from "./limits.js";
+export {
+  DEFAULT_CLOSE_GRACE_MS,
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+} from "./limits.js";
 
 export type { ProcessCommand, ProcessResult, RunProcessOptions } from "./run-process.js";
 export type { GroupProcess, ProcessExit, SpawnGroupOptions } from "./spawn-group.js";

@@ -24,13 +24,23 @@ afterAll(async () => {
 describe("runProcess", () => {
   it("runs a shell command line", async () => {
     const result = await runProcess("echo one; echo two >&2; exit 4", { cwd });
-    expect(result).toMatchObject({ exitCode: 4, stdout: "one\n", stderr: "two\n", timedOut: false, truncated: false, pipesHeldOpen: false });
+    expect(result).toMatchObject({
+      exitCode: 4,
+      stdout: "one\n",
+      stderr: "two\n",
+      timedOut: false,
+      truncated: false,
+      pipesHeldOpen: false,
+    });
     expect(result.error).toBeUndefined();
   });
 
   it("runs a program with an argument array and no shell", async () => {
     const argument = "a b; echo injected $HOME `id`";
-    const result = await runProcess({ file: process.execPath, args: ["-e", "process.stdout.write(process.argv[1])", argument] }, { cwd });
+    const result = await runProcess(
+      { file: process.execPath, args: ["-e", "process.stdout.write(process.argv[1])", argument] },
+      { cwd },
+    );
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe(argument);
   });
@@ -73,7 +83,11 @@ describe("runProcess", () => {
 
   it("streams stdout to onStdout, within the cap", async () => {
     const chunks: Buffer[] = [];
-    const all = await runProcess("seq 1 20000", { cwd, onStdout: (chunk) => chunks.push(chunk), maxOutputBytes: 1 << 20 });
+    const all = await runProcess("seq 1 20000", {
+      cwd,
+      onStdout: (chunk) => chunks.push(chunk),
+      maxOutputBytes: 1 << 20,
+    });
     expect(all).toMatchObject({ exitCode: 0, stdout: "", truncated: false });
     expect(Buffer.concat(chunks).toString()).toBe(`${Array.from({ length: 20000 }, (_, i) => i + 1).join("\n")}\n`);
 
@@ -107,7 +121,11 @@ describe("runProcess", () => {
 
   it("uses SIGKILL on a group that ignores SIGTERM", async () => {
     const sleep = uniqueSleep();
-    const result = await runProcess(`trap '' TERM; sleep ${sleep} & sleep ${sleep}; wait`, { cwd, timeoutMs: 200, killGraceMs: 100 });
+    const result = await runProcess(`trap '' TERM; sleep ${sleep} & sleep ${sleep}; wait`, {
+      cwd,
+      timeoutMs: 200,
+      killGraceMs: 100,
+    });
     expect(result.timedOut).toBe(true);
     expect(result.exitSignal).toBe("SIGKILL");
     expect(liveProcessesWith(sleep)).toEqual([]);
@@ -149,7 +167,9 @@ describe("runProcess", () => {
     const controller = new AbortController();
     const reason = new Error("stop now");
     setTimeout(() => controller.abort(reason), 150);
-    await expect(runProcess(`sleep ${sleep} & sleep ${sleep}`, { cwd, signal: controller.signal })).rejects.toBe(reason);
+    await expect(runProcess(`sleep ${sleep} & sleep ${sleep}`, { cwd, signal: controller.signal })).rejects.toBe(
+      reason,
+    );
     expect(liveProcessesWith(sleep)).toEqual([]);
   });
 
@@ -160,7 +180,11 @@ describe("runProcess", () => {
   });
 
   it("forgets every group once it settles", async () => {
-    await Promise.all([runProcess("true", { cwd }), runProcess("sleep 5", { cwd, timeoutMs: 50 }), runProcess("yes", { cwd, maxOutputBytes: 10 })]);
+    await Promise.all([
+      runProcess("true", { cwd }),
+      runProcess("sleep 5", { cwd, timeoutMs: 50 }),
+      runProcess("yes", { cwd, maxOutputBytes: 10 }),
+    ]);
     expect(liveGroupCount()).toBe(0);
   });
 });

@@ -3,7 +3,13 @@ import { childProcess } from "./child-process.js";
 import { statSync } from "node:fs";
 import { processEnv } from "./env.js";
 import { killGroup, USE_PROCESS_GROUPS } from "./group.js";
-import { DEFAULT_KILL_GRACE_MS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, PIPE_EOF_GRACE_MS, SIGKILL_WAIT_MS } from "./limits.js";
+import {
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  PIPE_EOF_GRACE_MS,
+  SIGKILL_WAIT_MS,
+} from "./limits.js";
 import { OutputCollector } from "./output-collector.js";
 import { trackGroup } from "./registry.js";
 import { joinScope, ProcessClosedError, type ProcessScope } from "./scope.js";
@@ -126,7 +132,12 @@ export async function runProcess(command: ProcessCommand, options: RunProcessOpt
   return supervise(child, child.pid, started, options);
 }
 
-async function supervise(child: ChildProcess, pgid: number, started: number, options: RunProcessOptions): Promise<ProcessResult> {
+async function supervise(
+  child: ChildProcess,
+  pgid: number,
+  started: number,
+  options: RunProcessOptions,
+): Promise<ProcessResult> {
   const { signal, onStdout } = options;
   const timeoutMs = nonNegative(options.timeoutMs, DEFAULT_TIMEOUT_MS);
   const maxBytes = nonNegative(options.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES);

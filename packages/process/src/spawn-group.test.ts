@@ -30,7 +30,9 @@ function collect(child: GroupProcess): Promise<string> {
 // Prints a line when ready; exits on the end of stdin unless told to ignore it (and SIGTERM).
 const server = (stubborn: boolean) =>
   [
-    stubborn ? "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);" : "process.stdin.on('end', () => process.exit(0)); process.stdin.resume();",
+    stubborn
+      ? "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"
+      : "process.stdin.on('end', () => process.exit(0)); process.stdin.resume();",
     "console.log('ready');",
   ].join(" ");
 
@@ -39,7 +41,10 @@ describe("spawnGroup", () => {
     const saved = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = "sk-secret";
     try {
-      const child = await spawnGroup({ file: process.execPath, args: ["-e", "console.log(JSON.stringify(process.env))"] }, { cwd, env: { OWN: "mine" } });
+      const child = await spawnGroup(
+        { file: process.execPath, args: ["-e", "console.log(JSON.stringify(process.env))"] },
+        { cwd, env: { OWN: "mine" } },
+      );
       const env = JSON.parse(await collect(child)) as Record<string, string>;
       expect(env.OWN).toBe("mine");
       expect(env.PATH).toBe(process.env.PATH);
@@ -59,7 +64,10 @@ describe("spawnGroup", () => {
   });
 
   it("stops a stubborn child behind a shell wrapper: SIGTERM to the group, then SIGKILL", async () => {
-    const child = await spawnGroup(`"${process.execPath}" -e "${server(true)}"; echo wrapper-done`, { cwd, closeGraceMs: 200 });
+    const child = await spawnGroup(`"${process.execPath}" -e "${server(true)}"; echo wrapper-done`, {
+      cwd,
+      closeGraceMs: 200,
+    });
     await new Promise((resolve) => child.stdout.once("data", resolve));
     expect(processesInGroup(child.pid)).toHaveLength(2);
     await child.close();
@@ -93,7 +101,11 @@ describe("spawnGroup", () => {
 
   it("is closed with its scope, and a closed scope starts nothing", async () => {
     const scope = createProcessScope();
-    const children = await Promise.all([1, 2, 3].map(() => spawnGroup({ file: process.execPath, args: ["-e", server(true)] }, { cwd, scope, closeGraceMs: 100 })));
+    const children = await Promise.all(
+      [1, 2, 3].map(() =>
+        spawnGroup({ file: process.execPath, args: ["-e", server(true)] }, { cwd, scope, closeGraceMs: 100 }),
+      ),
+    );
     await waitFor(() => scope.running === 3);
     await scope.close();
     for (const child of children) expect(processesInGroup(child.pid)).toEqual([]);

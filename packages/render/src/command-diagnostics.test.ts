@@ -42,7 +42,9 @@ describe("commandDiagnostics", () => {
       ["COMMAND_NOT_RUN", 5],
       ["COMMANDS_LIMITED", 6],
     ]);
-    expect(diagnostics[2]?.message).toBe("skillctx: 2 command spans were left as written, not rendered: at most 2 are rendered per text (maxCommands).");
+    expect(diagnostics[2]?.message).toBe(
+      "skillctx: 2 command spans were left as written, not rendered: at most 2 are rendered per text (maxCommands).",
+    );
     expect(commandDiagnostics(result.runs).map((d) => d.code)).toEqual(["COMMAND_NOT_RUN", "COMMAND_NOT_RUN"]);
   });
 });

@@ -27,23 +27,33 @@ export function commandDiagnostics(
   for (const run of runs) {
     const where = { path: options.path, line: run.line + offset };
     if (run.skipped === true) {
-      diagnostics.push(diagnostic("COMMAND_NOT_RUN", "warning", `Command not run (untrusted source): ${run.command}`, where));
+      diagnostics.push(
+        diagnostic("COMMAND_NOT_RUN", "warning", `Command not run (untrusted source): ${run.command}`, where),
+      );
     } else if (run.timedOut) {
-      diagnostics.push(diagnostic("COMMAND_TIMEOUT", "warning", run.error ?? `Command timed out: ${run.command}`, where));
+      diagnostics.push(
+        diagnostic("COMMAND_TIMEOUT", "warning", run.error ?? `Command timed out: ${run.command}`, where),
+      );
     } else if (run.error !== undefined) {
       diagnostics.push(diagnostic("COMMAND_FAILED", "warning", run.error, where));
     } else if (run.truncated) {
-      diagnostics.push(diagnostic("COMMAND_OUTPUT_TRUNCATED", "warning", `Output of ${run.command} was truncated`, where));
+      diagnostics.push(
+        diagnostic("COMMAND_OUTPUT_TRUNCATED", "warning", `Output of ${run.command} was truncated`, where),
+      );
     }
   }
   const limited = isRunList(result) ? undefined : result.limited;
   if (limited !== undefined) {
     const message = limitNote(limited.notRendered, limited.reason, limited.limit).slice(1, -1);
-    diagnostics.push(diagnostic("COMMANDS_LIMITED", "warning", message, { path: options.path, line: limited.line + offset }));
+    diagnostics.push(
+      diagnostic("COMMANDS_LIMITED", "warning", message, { path: options.path, line: limited.line + offset }),
+    );
   }
   return diagnostics;
 }
 
-function isRunList(value: Pick<RenderResult, "runs" | "limited"> | readonly CommandRun[]): value is readonly CommandRun[] {
+function isRunList(
+  value: Pick<RenderResult, "runs" | "limited"> | readonly CommandRun[],
+): value is readonly CommandRun[] {
   return Array.isArray(value);
 }

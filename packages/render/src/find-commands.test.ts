@@ -72,7 +72,18 @@ describe("findCommands: fenced code blocks", () => {
   });
 
   it("protects fences inside list items and blockquotes", () => {
-    const text = ["- step:", "  ```sh", "  !`in-list`", "  ```", "", "> ```", "> !`in-quote`", "> ```", "", "!`after`"].join("\n");
+    const text = [
+      "- step:",
+      "  ```sh",
+      "  !`in-list`",
+      "  ```",
+      "",
+      "> ```",
+      "> !`in-quote`",
+      "> ```",
+      "",
+      "!`after`",
+    ].join("\n");
     expect(commandsOf(text)).toEqual(["after"]);
   });
 
@@ -140,7 +151,10 @@ describe("findCommands: escapes and comments", () => {
   });
 
   it("hides commands in HTML comments", () => {
-    expect(commandsOf("Text <!-- !`inline` --> !`after`\n\n<!--\n!`block`\n\n!`still`\n-->\n!`end`")).toEqual(["after", "end"]);
+    expect(commandsOf("Text <!-- !`inline` --> !`after`\n\n<!--\n!`block`\n\n!`still`\n-->\n!`end`")).toEqual([
+      "after",
+      "end",
+    ]);
   });
 });
 
@@ -151,7 +165,7 @@ describe("findCommands: HTML blocks and raw HTML", () => {
       "",
       "!`pre`",
       "</pre>",
-      "<div class=\"x\">",
+      '<div class="x">',
       "!`div`",
       "",
       "<?php !`pi` ?>",
@@ -178,7 +192,6 @@ describe("findCommands: HTML blocks and raw HTML", () => {
 const corpus = process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../../../shared/corpus", import.meta.url));
 
 describe.runIf(existsSync(corpus))("findCommands: real skills", () => {
-
   it("finds no command in the published corpus, where every !` sits in code", async () => {
     const files = await skillFiles(corpus);
     expect(files.length).toBeGreaterThan(200);
@@ -194,7 +207,27 @@ describe.runIf(existsSync(corpus))("findCommands: real skills", () => {
 });
 
 describe("findCommands: properties", () => {
-  const piece = fc.constantFrom("!", "`", "``", "\\", " ", "    ", "\t", "\n", "\n\n", "a", "~", "~~~", "```", ">", "- ", "#", "<!--", "-->", "é");
+  const piece = fc.constantFrom(
+    "!",
+    "`",
+    "``",
+    "\\",
+    " ",
+    "    ",
+    "\t",
+    "\n",
+    "\n\n",
+    "a",
+    "~",
+    "~~~",
+    "```",
+    ">",
+    "- ",
+    "#",
+    "<!--",
+    "-->",
+    "é",
+  );
   const markdown = fc.array(piece, { maxLength: 60 }).map((parts) => parts.join(""));
 
   it("returns ordered, disjoint spans that spell !`command` on the right line", () => {
@@ -220,7 +253,12 @@ describe("findCommands: properties", () => {
         const fence = "~".repeat(Math.max(3, longestTildes + 1));
         const prefix = `${fence}\n${inside}\n${fence}\n\n`;
         const lineShift = prefix.split("\n").length - 1;
-        const expected = findCommands(after).map((s) => ({ ...s, start: s.start + prefix.length, end: s.end + prefix.length, line: s.line + lineShift }));
+        const expected = findCommands(after).map((s) => ({
+          ...s,
+          start: s.start + prefix.length,
+          end: s.end + prefix.length,
+          line: s.line + lineShift,
+        }));
         expect(findCommands(prefix + after)).toEqual(expected);
         expect(findCommands(`${fence}\n${inside}`)).toEqual([]);
       }),

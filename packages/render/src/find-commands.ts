@@ -13,7 +13,9 @@ export interface CommandSpan {
 }
 
 /** A `` !`cmd` `` to run, or a `` \!`cmd` `` to print literally (as `` !`cmd` ``); offsets into the whole text. */
-export type InlineSpan = { kind: "command"; start: number; end: number; command: string } | { kind: "escape"; start: number; end: number };
+export type InlineSpan =
+  | { kind: "command"; start: number; end: number; command: string }
+  | { kind: "escape"; start: number; end: number };
 
 /**
  * Finds the `` !`cmd` `` spans that {@link renderCommands} would run, in document order.
@@ -32,7 +34,8 @@ export function findCommands(text: string): CommandSpan[] {
   const lines = new LineCounter(text);
   const commands: CommandSpan[] = [];
   visitSpans(text, (span) => {
-    if (span.kind === "command") commands.push({ start: span.start, end: span.end, command: span.command, line: lines.lineAt(span.start) });
+    if (span.kind === "command")
+      commands.push({ start: span.start, end: span.end, command: span.command, line: lines.lineAt(span.start) });
   });
   return commands;
 }
@@ -44,7 +47,8 @@ export function visitSpans(text: string, visit: (span: InlineSpan) => void): voi
     if (token.kind !== "code" || token.ticks !== 1 || token.bang === "none") return;
     const inner = text.slice(token.start + 1, token.end - 1);
     if (inner.trim() === "") return;
-    if (token.bang === "live") visit({ kind: "command", start: token.start - 1, end: token.end, command: inner.replace(/\r\n/g, "\n") });
+    if (token.bang === "live")
+      visit({ kind: "command", start: token.start - 1, end: token.end, command: inner.replace(/\r\n/g, "\n") });
     else visit({ kind: "escape", start: token.start - 2, end: token.end });
   });
 }

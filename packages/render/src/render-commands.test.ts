@@ -21,7 +21,9 @@ describe("renderCommands: output", () => {
   it("replaces a command with its stdout", async () => {
     const { text, runs } = await render("Branch: !`echo main`.\nNext line");
     expect(text).toBe("Branch: main.\nNext line");
-    expect(runs).toEqual([{ command: "echo main", line: 1, exitCode: 0, durationMs: expect.any(Number), truncated: false, timedOut: false }]);
+    expect(runs).toEqual([
+      { command: "echo main", line: 1, exitCode: 0, durationMs: expect.any(Number), truncated: false, timedOut: false },
+    ]);
   });
 
   it("trims surrounding whitespace of stdout", async () => {
@@ -98,8 +100,14 @@ describe("renderCommands: output", () => {
 describe("renderCommands: failures render inline", () => {
   it("marks a non-zero exit with the code and the start of stderr", async () => {
     const { text, runs } = await render("Before !`echo partial; echo 'fatal: broken' >&2; exit 3` after");
-    expect(text).toBe("Before [Error: `echo partial; echo 'fatal: broken' >&2; exit 3` exited with code 3: fatal: broken] after");
-    expect(runs[0]).toMatchObject({ exitCode: 3, timedOut: false, error: expect.stringContaining("exited with code 3") });
+    expect(text).toBe(
+      "Before [Error: `echo partial; echo 'fatal: broken' >&2; exit 3` exited with code 3: fatal: broken] after",
+    );
+    expect(runs[0]).toMatchObject({
+      exitCode: 3,
+      timedOut: false,
+      error: expect.stringContaining("exited with code 3"),
+    });
   });
 
   it("marks a non-zero exit without stderr", async () => {
@@ -146,7 +154,9 @@ describe("renderCommands: output cap", () => {
       { char: "😀", bytes: 4, cap: 11 },
     ];
     for (const { char, bytes, cap } of cases) {
-      const { text, runs } = await render(`!\`for i in $(seq 1 100); do printf '${char}'; done\``, { maxOutputBytes: cap });
+      const { text, runs } = await render(`!\`for i in $(seq 1 100); do printf '${char}'; done\``, {
+        maxOutputBytes: cap,
+      });
       const [output, marker] = text.split("\n");
       expect(output).toBe(char.repeat(Math.floor(cap / bytes)));
       expect(marker).toBe(`[Output truncated at ${cap} bytes]`);
@@ -201,7 +211,7 @@ describe("renderCommands: environment", () => {
     process.env.SKILLCTX_TEST_SECRET = "s3cret-token";
     process.env.LC_SKILLCTX_TEST = "locale-ok";
     process.env.PATH = `${process.env.PATH ?? ""}:/skillctx-test-path`;
-    const { text } = await render("[!`echo \"$SKILLCTX_TEST_SECRET\"`] [!`echo $LC_SKILLCTX_TEST`] [!`echo $PATH`]");
+    const { text } = await render('[!`echo "$SKILLCTX_TEST_SECRET"`] [!`echo $LC_SKILLCTX_TEST`] [!`echo $PATH`]');
     expect(text).toBe(`[] [locale-ok] [${process.env.PATH}]`);
 
     const names = (await render("!`env`")).text.split("\n").map((line) => line.split("=")[0] ?? "");
@@ -224,12 +234,28 @@ describe("renderCommands: trust", () => {
     const flag = join(cwd, "untrusted-flag");
     const { text, runs } = await render(`Before !\`touch ${flag}\` after, \\!\`kept\``, { scope: "project" });
     expect(existsSync(flag)).toBe(false);
-    expect(text).toBe(`Before [Command not run: \`touch ${flag}\` comes from an untrusted source. Trust the source to run its commands.] after, !\`kept\``);
-    expect(runs).toEqual([{ command: `touch ${flag}`, line: 1, exitCode: undefined, durationMs: 0, truncated: false, timedOut: false, skipped: true }]);
+    expect(text).toBe(
+      `Before [Command not run: \`touch ${flag}\` comes from an untrusted source. Trust the source to run its commands.] after, !\`kept\``,
+    );
+    expect(runs).toEqual([
+      {
+        command: `touch ${flag}`,
+        line: 1,
+        exitCode: undefined,
+        durationMs: 0,
+        truncated: false,
+        timedOut: false,
+        skipped: true,
+      },
+    ]);
   });
 
   it("uses the caller's marker", async () => {
-    const { text } = await render("!`date` and !`pwd`", { scope: "user", trust: { user: false }, untrustedMarker: (command) => `<${command}: run with --trust>` });
+    const { text } = await render("!`date` and !`pwd`", {
+      scope: "user",
+      trust: { user: false },
+      untrustedMarker: (command) => `<${command}: run with --trust>`,
+    });
     expect(text).toBe("<date: run with --trust> and <pwd: run with --trust>");
   });
 });
@@ -277,7 +303,9 @@ describe("renderCommands: caps on one text", () => {
   const growth = (input: string, output: string) => Buffer.byteLength(output) - Buffer.byteLength(input);
 
   it("renders at most maxCommands spans; the rest stay as written, with one note at the end", async () => {
-    const text = ["!`echo 1` !`echo 2`", "!`touch late-3`", "!`touch late-4`", "\\!`escaped` stays an escape"].join("\n");
+    const text = ["!`echo 1` !`echo 2`", "!`touch late-3`", "!`touch late-4`", "\\!`escaped` stays an escape"].join(
+      "\n",
+    );
     const result = await render(text, { maxCommands: 2 });
     expect(result.text).toBe(
       [
@@ -333,7 +361,12 @@ describe("renderCommands: caps on one text", () => {
   });
 
   it("rejects caps that are not positive integers, and a byte cap too small for its note", async () => {
-    for (const options of [{ maxCommands: 0 }, { maxRenderedBytes: -1 }, { maxCommands: 1.5 }, { maxRenderedBytes: 255 }]) {
+    for (const options of [
+      { maxCommands: 0 },
+      { maxRenderedBytes: -1 },
+      { maxCommands: 1.5 },
+      { maxRenderedBytes: 255 },
+    ]) {
       const error = await render("!`true`", options).catch((e: unknown) => e);
       expect(SkillctxError.isInstance(error) && error.code).toBe("INVALID_RENDER_OPTIONS");
     }

@@ -7,7 +7,14 @@ import type { ProcessResult, RunProcessOptions } from "@skillctx/process";
 import { LineCounter, visitSpans } from "./find-commands.js";
 import type { InlineSpan } from "./find-commands.js";
 import { mapConcurrent } from "@skillctx/core/internal";
-import { defaultUntrustedMarker, errorMarker, limitNote, shownCommand, stderrExcerpt, truncationMarker } from "./markers.js";
+import {
+  defaultUntrustedMarker,
+  errorMarker,
+  limitNote,
+  shownCommand,
+  stderrExcerpt,
+  truncationMarker,
+} from "./markers.js";
 import type { RenderLimitReason } from "./markers.js";
 
 /** Options for {@link renderCommands}. */
@@ -127,7 +134,8 @@ export async function renderCommands(text: string, options: RenderOptions): Prom
   for (const span of spans) {
     if (span.kind === "command" && next >= cut) continue; // left as written
     rendered += text.slice(position, span.start);
-    rendered += span.kind === "escape" ? text.slice(span.start + 1, span.end) : (outcomes[next++] as Outcome).replacement;
+    rendered +=
+      span.kind === "escape" ? text.slice(span.start + 1, span.end) : (outcomes[next++] as Outcome).replacement;
     position = span.end;
   }
   rendered += text.slice(position);
@@ -184,7 +192,11 @@ function fitToCap(
 }
 
 /** Runs (or marks) the commands; `undefined` for a command not started because the byte cap was already spent. */
-async function runAll(commands: ReadonlyArray<{ command: string; line: number }>, options: RenderOptions, maxBytes: number): Promise<Array<Outcome | undefined>> {
+async function runAll(
+  commands: ReadonlyArray<{ command: string; line: number }>,
+  options: RenderOptions,
+  maxBytes: number,
+): Promise<Array<Outcome | undefined>> {
   if (commands.length === 0) return [];
   if (!isScopeTrusted(options.scope ?? "programmatic", options.trust, options.origin)) {
     const marker = options.untrustedMarker ?? defaultUntrustedMarker;
@@ -231,7 +243,13 @@ function processOptions(options: RenderOptions): RunProcessOptions {
   return result;
 }
 
-function outcome(command: string, line: number, result: ProcessResult, options: RenderOptions, stripAnsi: StripAnsi): Outcome {
+function outcome(
+  command: string,
+  line: number,
+  result: ProcessResult,
+  options: RenderOptions,
+  stripAnsi: StripAnsi,
+): Outcome {
   const run: CommandRun = {
     command,
     line,
@@ -246,7 +264,10 @@ function outcome(command: string, line: number, result: ProcessResult, options: 
   } else if (result.timedOut) {
     failure = `${shownCommand(command)} timed out after ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`;
   } else if (!result.truncated && result.exitCode !== 0) {
-    const how = result.exitCode !== undefined ? `exited with code ${result.exitCode}` : `was killed by ${result.exitSignal ?? "a signal"}`;
+    const how =
+      result.exitCode !== undefined
+        ? `exited with code ${result.exitCode}`
+        : `was killed by ${result.exitSignal ?? "a signal"}`;
     const excerpt = stderrExcerpt(cleanOutput(result.stderr, stripAnsi));
     failure = `${shownCommand(command)} ${how}${excerpt === "" ? "" : `: ${excerpt}`}`;
   }
@@ -279,17 +300,24 @@ const MIN_RENDERED_BYTES = 256;
 
 function checkOptions(options: RenderOptions): void {
   const problems: string[] = [];
-  const positiveInteger = (value: number | undefined): boolean => value === undefined || (Number.isInteger(value) && value > 0);
+  const positiveInteger = (value: number | undefined): boolean =>
+    value === undefined || (Number.isInteger(value) && value > 0);
   if (typeof options.cwd !== "string" || options.cwd === "") problems.push("cwd must be a non-empty path");
   if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) problems.push("timeoutMs must be a positive number");
   if (!positiveInteger(options.maxOutputBytes)) problems.push("maxOutputBytes must be a positive integer");
   if (!positiveInteger(options.concurrency)) problems.push("concurrency must be a positive integer");
   if (!positiveInteger(options.maxCommands)) problems.push("maxCommands must be a positive integer");
-  if (!positiveInteger(options.maxRenderedBytes) || (options.maxRenderedBytes ?? MIN_RENDERED_BYTES) < MIN_RENDERED_BYTES) {
+  if (
+    !positiveInteger(options.maxRenderedBytes) ||
+    (options.maxRenderedBytes ?? MIN_RENDERED_BYTES) < MIN_RENDERED_BYTES
+  ) {
     problems.push(`maxRenderedBytes must be an integer of at least ${MIN_RENDERED_BYTES}`);
   }
-  if ((options as { trusted?: unknown }).trusted !== undefined) problems.push("trusted was replaced by trust and scope");
+  if ((options as { trusted?: unknown }).trusted !== undefined)
+    problems.push("trusted was replaced by trust and scope");
   if (problems.length > 0) {
-    throw new SkillctxError("INVALID_RENDER_OPTIONS", `Invalid render options: ${problems.join("; ")}.`, { data: { problems } });
+    throw new SkillctxError("INVALID_RENDER_OPTIONS", `Invalid render options: ${problems.join("; ")}.`, {
+      data: { problems },
+    });
   }
 }

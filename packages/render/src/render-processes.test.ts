@@ -15,7 +15,8 @@ afterAll(async () => {
 
 /** A sleep duration no other process uses, so the process table can be searched for it. */
 let counter = 0;
-const uniqueSleep = (): string => `${5000 + (process.pid % 1000)}.${String(++counter).padStart(3, "0")}${Date.now() % 1000}`;
+const uniqueSleep = (): string =>
+  `${5000 + (process.pid % 1000)}.${String(++counter).padStart(3, "0")}${Date.now() % 1000}`;
 
 /** Live (non-zombie) processes whose arguments contain `marker`, from /proc. */
 async function liveProcessesWith(marker: string): Promise<string[]> {

@@ -9,6 +9,8 @@ try {
 } catch (error) {
   const notBuilt = error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes(`'${fileURLToPath(cli)}'`);
   if (!notBuilt) throw error;
-  process.stderr.write("skillctx: the CLI is not built (no dist/cli.js). In the skillctx repository, run: npx -y pnpm@10.34.9 build\n");
+  process.stderr.write(
+    "skillctx: the CLI is not built (no dist/cli.js). In the skillctx repository, run: npx -y pnpm@10.34.9 build\n",
+  );
   process.exitCode = 1;
 }

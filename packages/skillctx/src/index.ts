@@ -7,11 +7,29 @@ export { toolsets } from "./tools/presets/index.js";
 export { compileAllowedTools, toolNamePart } from "./tools/allowed-tools.js";
 
 export type { Activation, ContextStep, StepAttachment, ToolDefinition } from "./context-types.js";
-export type { AgentContextOptions, CollectInputsRequest, RenderSettings, TextLimits, TrustOptions } from "./engine/options.js";
+export type {
+  AgentContextOptions,
+  CollectInputsRequest,
+  RenderSettings,
+  TextLimits,
+  TrustOptions,
+} from "./engine/options.js";
 export type { Trust } from "@skillctx/core";
 // The core types and the error class that skillctx's API uses, so users need one dependency.
 export { SkillctxError } from "@skillctx/core";
-export type { Skill, SkillInit, SkillSourceInput, Diagnostic, Severity, Trigger, SkillSource, SkillScope, SkillFormat, SkillInput, SkillctxErrorOptions } from "@skillctx/core";
+export type {
+  Skill,
+  SkillInit,
+  SkillSourceInput,
+  Diagnostic,
+  Severity,
+  Trigger,
+  SkillSource,
+  SkillScope,
+  SkillFormat,
+  SkillInput,
+  SkillctxErrorOptions,
+} from "@skillctx/core";
 export type { ContextState, Attachment, Carrier } from "./engine/state.js";
 export type { Templates, InjectionInfo, GuidanceEntry, NestedCatalogInfo } from "./engine/templates.js";
 export type { McpLimits, McpSettings } from "./engine/skill-servers.js";
@@ -41,10 +59,24 @@ export { defineSkill } from "./code/define-skill.js";
 export type { SkillDefinition } from "./code/define-skill.js";
 export type { SkillCodeToolsMode } from "./code/code-tools.js";
 export type { StateDeltaEvent } from "./events/types.js";
-export type { SkillToolSpec, SkillToolContext, SkillStateHandle, SkillStateSpec, SkillToolOutput, JsonSchema } from "./code/skill-code.js";
+export type {
+  SkillToolSpec,
+  SkillToolContext,
+  SkillStateHandle,
+  SkillStateSpec,
+  SkillToolOutput,
+  JsonSchema,
+} from "./code/skill-code.js";
 export type { RunSubAgent, SubAgentRequest, SubAgentResponse, SubAgentTool } from "./code/sub-agent-types.js";
 export type { SubAgentSettings } from "./tools/execute-skill.js";
 
 // --- skills from anywhere (sources/, skills-mcp/) ---
-export type { SourceInput, RemoteSkillSource, McpSkillSource, GitSkillSource, UrlSkillSource, LockMode } from "./sources/types.js";
+export type {
+  SourceInput,
+  RemoteSkillSource,
+  McpSkillSource,
+  GitSkillSource,
+  UrlSkillSource,
+  LockMode,
+} from "./sources/types.js";
 export type { VerifySettings } from "./sources/verify-signatures.js";

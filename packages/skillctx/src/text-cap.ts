@@ -16,12 +16,22 @@ export function capSkillBody(
   maxBytes: number,
   option: string,
 ): { text: string; diagnostic?: Diagnostic } {
-  const capped = capText(body, maxBytes, (kept, size) => `[skillctx: the skill "${skill.name}" is cut here: ${kept} of its ${size} bytes are shown (limit ${maxBytes}).]`);
+  const capped = capText(
+    body,
+    maxBytes,
+    (kept, size) =>
+      `[skillctx: the skill "${skill.name}" is cut here: ${kept} of its ${size} bytes are shown (limit ${maxBytes}).]`,
+  );
   if (!capped.cut) return { text: capped.text };
   return {
     text: capped.text,
-    diagnostic: diagnostic("SKILL_BODY_CUT", "warning", `the body of "${skill.name}" (${capped.size} bytes) is over ${option} (${maxBytes}); only its first part reaches the model`, {
-      path: skill.source.path,
-    }),
+    diagnostic: diagnostic(
+      "SKILL_BODY_CUT",
+      "warning",
+      `the body of "${skill.name}" (${capped.size} bytes) is over ${option} (${maxBytes}); only its first part reaches the model`,
+      {
+        path: skill.source.path,
+      },
+    ),
   };
 }

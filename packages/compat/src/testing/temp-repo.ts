@@ -55,7 +55,8 @@ export function git(cwd: string, ...args: string[]): Promise<string> {
       "git",
       ["-c", "user.name=skillctx", "-c", "user.email=skillctx@example.com", "-c", "commit.gpgsign=false", ...args],
       { cwd, maxBuffer: 256 * 1024 * 1024 },
-      (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(`git ${args.join(" ")}: ${stderr || error.message}`))),
+      (error, stdout, stderr) =>
+        error === null ? resolve(stdout) : reject(new Error(`git ${args.join(" ")}: ${stderr || error.message}`)),
     );
   });
 }

@@ -4,7 +4,14 @@ import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 
 /** Why a file could not be read, as every reader of repository content reports it. */
-export type ReadFailureCode = "NOT_FOUND" | "NOT_A_FILE" | "PATH_OUTSIDE_ROOT" | "TOO_LARGE" | "BINARY" | "NOT_UTF8" | "READ_FAILED";
+export type ReadFailureCode =
+  | "NOT_FOUND"
+  | "NOT_A_FILE"
+  | "PATH_OUTSIDE_ROOT"
+  | "TOO_LARGE"
+  | "BINARY"
+  | "NOT_UTF8"
+  | "READ_FAILED";
 
 /** What a file that is not a regular file turned out to be. */
 export type FileType = "directory" | "fifo" | "socket" | "device" | "symlink" | "other";
@@ -85,8 +92,10 @@ export function fileTypeOf(stats: Stats): FileType {
 /** The failure for an error thrown by a file-system call on `file`. */
 export function readFailure(file: string, error: unknown): ReadFailure {
   const code = errorCode(error);
-  if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, code: "NOT_FOUND", message: `${file} does not exist` };
-  if (code === "EISDIR") return { ok: false, code: "NOT_A_FILE", message: `${file} is a folder, not a file`, fileType: "directory" };
+  if (code === "ENOENT" || code === "ENOTDIR")
+    return { ok: false, code: "NOT_FOUND", message: `${file} does not exist` };
+  if (code === "EISDIR")
+    return { ok: false, code: "NOT_A_FILE", message: `${file} is a folder, not a file`, fileType: "directory" };
   if (code === "ELOOP") return { ok: false, code: "READ_FAILED", message: `${file} is a symlink loop` };
   const reason = code ?? (error instanceof Error ? error.message : String(error));
   return { ok: false, code: "READ_FAILED", message: `cannot read ${file}: ${reason}` };
@@ -102,7 +111,12 @@ function openFailure(file: string, error: unknown): ReadFailure {
   // A socket cannot be opened at all (ENXIO); a device may refuse (ENODEV, ENXIO).
   const code = errorCode(error);
   if (code === "ENXIO" || code === "ENODEV" || code === "EOPNOTSUPP") {
-    return { ok: false, code: "NOT_A_FILE", message: `${file} is not a regular file (a socket or device); not read`, fileType: "other" };
+    return {
+      ok: false,
+      code: "NOT_A_FILE",
+      message: `${file} is not a regular file (a socket or device); not read`,
+      fileType: "other",
+    };
   }
   return readFailure(file, error);
 }

@@ -23,7 +23,9 @@ describe("isInside", () => {
     fc.assert(
       fc.property(absolute, absolute, (child, parent) => {
         const relative = path.relative(parent, child);
-        expect(isInside(child, parent)).toBe(relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative)));
+        expect(isInside(child, parent)).toBe(
+          relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative)),
+        );
       }),
     );
   });
@@ -31,22 +33,59 @@ describe("isInside", () => {
 
 describe("childPath", () => {
   it("is path.join for the folders a scan gives and for those that need normalising", () => {
-    const folders = ["/a/b", "/a/.claude/skills/x", "/a/./b", "/a/../b", "/a/b/.", "/a/b/..", "/a/b/", "/", "/a//b", "a/b", "./a", "/a/.../b", "/a/..b", "/.", "/..", ""];
+    const folders = [
+      "/a/b",
+      "/a/.claude/skills/x",
+      "/a/./b",
+      "/a/../b",
+      "/a/b/.",
+      "/a/b/..",
+      "/a/b/",
+      "/",
+      "/a//b",
+      "a/b",
+      "./a",
+      "/a/.../b",
+      "/a/..b",
+      "/.",
+      "/..",
+      "",
+    ];
     for (const dir of folders) {
-      for (const name of [".mcp.json", "agents/openai.yaml"]) expect(childPath(dir, name), `${dir} + ${name}`).toBe(path.join(dir, name));
+      for (const name of [".mcp.json", "agents/openai.yaml"])
+        expect(childPath(dir, name), `${dir} + ${name}`).toBe(path.join(dir, name));
     }
   });
 
   it("is path.join for any folder built from names, dots and separators (property)", () => {
     const segment = fc.constantFrom("", ".", "..", "...", ".x", "x.", "a", "skills", ".claude");
-    const dir = fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 6 })).map(([absolute, parts]) => (absolute ? "/" : "") + parts.join("/"));
-    fc.assert(fc.property(dir, fc.constantFrom(".mcp.json", "agents/openai.yaml"), (d, name) => childPath(d, name) === path.join(d, name)));
+    const dir = fc
+      .tuple(fc.boolean(), fc.array(segment, { maxLength: 6 }))
+      .map(([absolute, parts]) => (absolute ? "/" : "") + parts.join("/"));
+    fc.assert(
+      fc.property(
+        dir,
+        fc.constantFrom(".mcp.json", "agents/openai.yaml"),
+        (d, name) => childPath(d, name) === path.join(d, name),
+      ),
+    );
   });
 });
 
 describe("checkRelativePath", () => {
   it("refuses traversal, absolute, encoded and empty paths; normalises ./ and //", () => {
-    for (const bad of ["../x", "a/../../x", "/etc/passwd", "~/.ssh/id_rsa", "C:/x", "%2e%2e/x", "a\\b", "a\0b", " ", "./"]) {
+    for (const bad of [
+      "../x",
+      "a/../../x",
+      "/etc/passwd",
+      "~/.ssh/id_rsa",
+      "C:/x",
+      "%2e%2e/x",
+      "a\\b",
+      "a\0b",
+      " ",
+      "./",
+    ]) {
       expect(checkRelativePath(bad).ok, bad).toBe(false);
     }
     expect(checkRelativePath("./a//b/./c")).toEqual({ ok: true, path: "a/b/c" });
@@ -72,7 +111,11 @@ describe("resolveInside", () => {
   });
 
   it("resolves a path inside, through symlinks that stay inside", async () => {
-    expect(await resolveInside(root, "./refs/alias.md")).toMatchObject({ ok: true, path: "refs/alias.md", realPath: path.join(root, "refs/a.md") });
+    expect(await resolveInside(root, "./refs/alias.md")).toMatchObject({
+      ok: true,
+      path: "refs/alias.md",
+      realPath: path.join(root, "refs/a.md"),
+    });
   });
 
   it("refuses with a code: invalid paths, symlinks out, loops and missing files", async () => {
@@ -80,6 +123,10 @@ describe("resolveInside", () => {
     expect(await resolveInside(root, "refs/escape.md")).toMatchObject({ ok: false, code: "PATH_OUTSIDE_ROOT" });
     expect(await resolveInside(root, "loop1")).toMatchObject({ ok: false, code: "SYMLINK_LOOP" });
     expect(await resolveInside(root, "refs/none.md")).toMatchObject({ ok: false, code: "NOT_FOUND", missing: true });
-    expect(await resolveInside(path.join(outside, "gone"), "a.md")).toMatchObject({ ok: false, code: "NOT_FOUND", missing: true });
+    expect(await resolveInside(path.join(outside, "gone"), "a.md")).toMatchObject({
+      ok: false,
+      code: "NOT_FOUND",
+      missing: true,
+    });
   });
 });

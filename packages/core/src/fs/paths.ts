@@ -97,12 +97,17 @@ export async function resolveInside(root: string, relative: string): Promise<Res
     realTarget = await realpath(path.join(realRoot, checked.path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, code: "NOT_FOUND", reason: `no file ${checked.path}`, missing: true };
+    if (code === "ENOENT" || code === "ENOTDIR")
+      return { ok: false, code: "NOT_FOUND", reason: `no file ${checked.path}`, missing: true };
     if (code === "ELOOP") return { ok: false, code: "SYMLINK_LOOP", reason: `${checked.path} is a symlink loop` };
     return { ok: false, code: "READ_FAILED", reason: `${checked.path} cannot be read (${code ?? "error"})` };
   }
   if (!isInside(realTarget, realRoot)) {
-    return { ok: false, code: "PATH_OUTSIDE_ROOT", reason: `${checked.path} resolves (through a symlink) to a place outside the folder` };
+    return {
+      ok: false,
+      code: "PATH_OUTSIDE_ROOT",
+      reason: `${checked.path} resolves (through a symlink) to a place outside the folder`,
+    };
   }
   try {
     return { ok: true, path: checked.path, realPath: realTarget, stats: await stat(realTarget) };

@@ -53,19 +53,30 @@ describe.each(readers)("%s", (_name, read) => {
   it("refuses a sparse 600 MB file without reading it", async () => {
     const file = await put("huge.md", "");
     await truncate(file, 600 * 1024 * 1024);
-    expect(await read(file, { maxBytes: 4096 })).toMatchObject({ ok: false, code: "TOO_LARGE", size: 600 * 1024 * 1024 });
+    expect(await read(file, { maxBytes: 4096 })).toMatchObject({
+      ok: false,
+      code: "TOO_LARGE",
+      size: 600 * 1024 * 1024,
+    });
   });
 
   it("refuses NUL bytes as BINARY and invalid UTF-8 as NOT_UTF8 with its line", async () => {
     const binary = await put("bin.md", Buffer.from([0x61, 0x00, 0x62]));
     expect(await read(binary, { maxBytes: 100 })).toMatchObject({ ok: false, code: "BINARY" });
-    const latin1 = await put("latin1.md", Buffer.concat([Buffer.from("one\ntwo\ncaf"), Buffer.from([0xe9]), Buffer.from("\n")]));
+    const latin1 = await put(
+      "latin1.md",
+      Buffer.concat([Buffer.from("one\ntwo\ncaf"), Buffer.from([0xe9]), Buffer.from("\n")]),
+    );
     expect(await read(latin1, { maxBytes: 100 })).toMatchObject({ ok: false, code: "NOT_UTF8", line: 3 });
   });
 
   it("reports a missing file as NOT_FOUND and a folder as NOT_A_FILE", async () => {
     expect(await read(path.join(dir, "nope.md"), { maxBytes: 10 })).toMatchObject({ ok: false, code: "NOT_FOUND" });
-    expect(await read(path.join(dir, "a"), { maxBytes: 10 })).toMatchObject({ ok: false, code: "NOT_A_FILE", fileType: "directory" });
+    expect(await read(path.join(dir, "a"), { maxBytes: 10 })).toMatchObject({
+      ok: false,
+      code: "NOT_A_FILE",
+      fileType: "directory",
+    });
   });
 
   it("refuses a FIFO at once, without waiting for a writer", async () => {
@@ -83,7 +94,11 @@ describe.each(readers)("%s", (_name, read) => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-    expect(await read("/dev/zero", { maxBytes: 10 })).toMatchObject({ ok: false, code: "NOT_A_FILE", fileType: "device" });
+    expect(await read("/dev/zero", { maxBytes: 10 })).toMatchObject({
+      ok: false,
+      code: "NOT_A_FILE",
+      fileType: "device",
+    });
   });
 
   it("with root, refuses a symlink whose real path leaves it, and follows one that stays inside", async () => {
@@ -96,16 +111,27 @@ describe.each(readers)("%s", (_name, read) => {
     const escape = await read(path.join(project, "escape.md"), { maxBytes: 100, root: project });
     expect(escape).toMatchObject({ ok: false, code: "PATH_OUTSIDE_ROOT" });
     expect(JSON.stringify(escape)).not.toContain("SECRET");
-    expect(await read(path.join(project, "etc/hostname"), { maxBytes: 100, root: project })).toMatchObject({ code: "PATH_OUTSIDE_ROOT" });
-    expect(await read(path.join(project, "alias.md"), { maxBytes: 100, root: project })).toMatchObject({ ok: true, text: "inside\n" });
+    expect(await read(path.join(project, "etc/hostname"), { maxBytes: 100, root: project })).toMatchObject({
+      code: "PATH_OUTSIDE_ROOT",
+    });
+    expect(await read(path.join(project, "alias.md"), { maxBytes: 100, root: project })).toMatchObject({
+      ok: true,
+      text: "inside\n",
+    });
     // Without root the caller chose the file: it is read.
-    expect(await read(path.join(project, "escape.md"), { maxBytes: 100 })).toMatchObject({ ok: true, text: "SECRET\n" });
+    expect(await read(path.join(project, "escape.md"), { maxBytes: 100 })).toMatchObject({
+      ok: true,
+      text: "SECRET\n",
+    });
   });
 
   it("caps a /proc file, whose size says 0, by what it reads", async () => {
     const result = await read("/proc/self/status", { maxBytes: 16 });
     expect(result).toMatchObject({ ok: false, code: "TOO_LARGE" });
-    expect(await read("/proc/self/status", { maxBytes: 16, truncate: true })).toMatchObject({ ok: true, truncated: true });
+    expect(await read("/proc/self/status", { maxBytes: 16, truncate: true })).toMatchObject({
+      ok: true,
+      truncated: true,
+    });
   });
 });
 

@@ -132,7 +132,11 @@ function isMissing(file: string): boolean {
 /** The failure of a file whose real path leaves `realRoot` (both real), or undefined when it stays inside. */
 export function outsideRoot(file: string, realPath: string, realRoot: string): ReadFailure | undefined {
   if (isInside(realPath, realRoot)) return undefined;
-  return { ok: false, code: "PATH_OUTSIDE_ROOT", message: `${file} resolves to ${realPath}, outside ${realRoot}; not read` };
+  return {
+    ok: false,
+    code: "PATH_OUTSIDE_ROOT",
+    message: `${file} resolves to ${realPath}, outside ${realRoot}; not read`,
+  };
 }
 
 async function checkRoot(
@@ -179,7 +183,12 @@ function grow(buffer: Buffer, most: number): Buffer {
 }
 
 function tooLarge(file: string, size: number, maxBytes: number): ReadFailure {
-  return { ok: false, code: "TOO_LARGE", message: `${file} is ${size} bytes, over the ${maxBytes}-byte limit; not read`, size };
+  return {
+    ok: false,
+    code: "TOO_LARGE",
+    message: `${file} is ${size} bytes, over the ${maxBytes}-byte limit; not read`,
+    size,
+  };
 }
 
 function finish(
@@ -202,8 +211,12 @@ function finish(
   const decoded = decodeStrict(buffer.subarray(0, end));
   if (!decoded.ok) {
     const message =
-      decoded.code === "BINARY" ? `${file} looks binary (it contains NUL bytes); not read` : `${file} is not valid UTF-8; not read`;
-    return decoded.line === undefined ? { ok: false, code: decoded.code, message } : { ok: false, code: decoded.code, message, line: decoded.line };
+      decoded.code === "BINARY"
+        ? `${file} looks binary (it contains NUL bytes); not read`
+        : `${file} is not valid UTF-8; not read`;
+    return decoded.line === undefined
+      ? { ok: false, code: decoded.code, message }
+      : { ok: false, code: decoded.code, message, line: decoded.line };
   }
   return { ok: true, text: decoded.text, size, truncated, realPath, mtimeMs: stats.mtimeMs };
 }

@@ -78,12 +78,22 @@ export async function listSkillFiles(dir: string, options: ListSkillFilesOptions
     visit: (entry) => {
       if (options.skip?.(entry.relative, entry.name) === true) return false;
       if (entry.type === "other") {
-        diagnostics.push(diagnostic("NOT_A_FILE", "warning", `skipped ${entry.path}: not a regular file`, { path: entry.path }));
+        diagnostics.push(
+          diagnostic("NOT_A_FILE", "warning", `skipped ${entry.path}: not a regular file`, { path: entry.path }),
+        );
         return;
       }
       if (entry.type !== "file") return;
       if (found.length >= maxFiles) {
-        if (complete) diagnostics.push(diagnostic("SKILL_FILES_LIMIT", "warning", `${dir} has more than ${maxFiles} files; the rest are left out`, { path: dir }));
+        if (complete)
+          diagnostics.push(
+            diagnostic(
+              "SKILL_FILES_LIMIT",
+              "warning",
+              `${dir} has more than ${maxFiles} files; the rest are left out`,
+              { path: dir },
+            ),
+          );
         complete = false;
         return;
       }
@@ -99,7 +109,9 @@ export async function listSkillFiles(dir: string, options: ListSkillFilesOptions
     options.signal?.throwIfAborted();
     const read = readBytes(file.absolute, Math.min(maxFileBytes, maxTotalBytes - total));
     if (!read.ok) {
-      diagnostics.push(diagnostic(read.code, "warning", `skipped ${file.absolute}: ${read.message}`, { path: file.absolute }));
+      diagnostics.push(
+        diagnostic(read.code, "warning", `skipped ${file.absolute}: ${read.message}`, { path: file.absolute }),
+      );
       complete = false;
       continue;
     }

@@ -12,7 +12,9 @@ export function decodeStrict(bytes: Uint8Array): Decoded {
     return { ok: true, text: strict.decode(bytes) };
   } catch {
     const offset = firstInvalidUtf8(bytes);
-    return offset === undefined ? { ok: false, code: "NOT_UTF8" } : { ok: false, code: "NOT_UTF8", line: lineAt(bytes, offset) };
+    return offset === undefined
+      ? { ok: false, code: "NOT_UTF8" }
+      : { ok: false, code: "NOT_UTF8", line: lineAt(bytes, offset) };
   }
 }
 

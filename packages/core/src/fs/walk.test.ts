@@ -22,10 +22,18 @@ async function tree(files: Record<string, string>): Promise<string> {
   return dir;
 }
 
-async function entries(root: string, options: WalkOptions = {}): Promise<{ seen: string[]; codes: string[]; complete: boolean; all: WalkEntry[] }> {
+async function entries(
+  root: string,
+  options: WalkOptions = {},
+): Promise<{ seen: string[]; codes: string[]; complete: boolean; all: WalkEntry[] }> {
   const all: WalkEntry[] = [];
   const result = await walk(root, { ...options, visit: (entry) => void all.push(entry) });
-  return { seen: all.map((e) => `${e.relative}${e.type === "dir" ? "/" : e.type === "other" ? "|" : ""}`), codes: result.diagnostics.map((d) => d.code), complete: result.complete, all };
+  return {
+    seen: all.map((e) => `${e.relative}${e.type === "dir" ? "/" : e.type === "other" ? "|" : ""}`),
+    codes: result.diagnostics.map((d) => d.code),
+    complete: result.complete,
+    all,
+  };
 }
 
 describe("walk", () => {
@@ -80,7 +88,11 @@ describe("walk", () => {
     // "alias" comes first in code-point order, so the real folder is walked through it once.
     expect(seen).toEqual(["alias/", "alias/a.md", "linked.md", "other.md"]);
     expect(codes.sort()).toEqual(["BROKEN_SYMLINK", "BROKEN_SYMLINK", "BROKEN_SYMLINK"]);
-    expect(all.find((e) => e.name === "linked.md")).toMatchObject({ symlink: true, realPath: path.join(root, "other.md"), type: "file" });
+    expect(all.find((e) => e.name === "linked.md")).toMatchObject({
+      symlink: true,
+      realPath: path.join(root, "other.md"),
+      type: "file",
+    });
   });
 
   it("with containRoot, does not follow symlinks that leave it (a file, a folder, /), and reports them", async () => {

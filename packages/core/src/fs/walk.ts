@@ -98,9 +98,14 @@ export async function walk(root: string, options: WalkOptions = {}): Promise<Wal
   let realContain: string | undefined;
   try {
     realStart = realpathSync.native(start);
-    realContain = options.containRoot === undefined ? undefined : realpathSync.native(path.resolve(options.containRoot));
+    realContain =
+      options.containRoot === undefined ? undefined : realpathSync.native(path.resolve(options.containRoot));
   } catch (error) {
-    diagnostics.push(diagnostic("READ_FAILED", "warning", `cannot walk ${start}: ${errorCode(error) ?? String(error)}`, { path: start }));
+    diagnostics.push(
+      diagnostic("READ_FAILED", "warning", `cannot walk ${start}: ${errorCode(error) ?? String(error)}`, {
+        path: start,
+      }),
+    );
     return result;
   }
   if (realContain !== undefined && !isInside(realStart, realContain)) {
@@ -129,7 +134,11 @@ export async function walk(root: string, options: WalkOptions = {}): Promise<Wal
     try {
       dirents = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
-      diagnostics.push(diagnostic("READ_FAILED", "warning", `cannot read folder ${dir}: ${errorCode(error) ?? String(error)}`, { path: dir }));
+      diagnostics.push(
+        diagnostic("READ_FAILED", "warning", `cannot read folder ${dir}: ${errorCode(error) ?? String(error)}`, {
+          path: dir,
+        }),
+      );
       return true;
     }
     if (pacer.tick()) await pacer.pause();
@@ -137,7 +146,12 @@ export async function walk(root: string, options: WalkOptions = {}): Promise<Wal
       result.entries = maxEntries;
       result.complete = false;
       diagnostics.push(
-        diagnostic("WALK_LIMIT", "warning", `stopped walking at ${dir}: more than ${maxEntries} entries below ${start}`, { path: dir }),
+        diagnostic(
+          "WALK_LIMIT",
+          "warning",
+          `stopped walking at ${dir}: more than ${maxEntries} entries below ${start}`,
+          { path: dir },
+        ),
       );
       return false;
     }
@@ -161,8 +175,14 @@ export async function walk(root: string, options: WalkOptions = {}): Promise<Wal
           real = realpathSync.native(full);
         } catch (error) {
           const code = errorCode(error);
-          const why = code === "ELOOP" ? "a symlink loop" : code === "ENOENT" ? "a symlink to nothing" : `unreadable (${code ?? String(error)})`;
-          if (worth) diagnostics.push(diagnostic("BROKEN_SYMLINK", "warning", `skipped ${full}: ${why}`, { path: full }));
+          const why =
+            code === "ELOOP"
+              ? "a symlink loop"
+              : code === "ENOENT"
+                ? "a symlink to nothing"
+                : `unreadable (${code ?? String(error)})`;
+          if (worth)
+            diagnostics.push(diagnostic("BROKEN_SYMLINK", "warning", `skipped ${full}: ${why}`, { path: full }));
           if (pacer.tick()) await pacer.pause();
           continue;
         }
@@ -175,13 +195,26 @@ export async function walk(root: string, options: WalkOptions = {}): Promise<Wal
           const target = statSync(real);
           type = target.isDirectory() ? "dir" : target.isFile() ? "file" : "other";
         } catch (error) {
-          if (worth) diagnostics.push(diagnostic("BROKEN_SYMLINK", "warning", `skipped ${full}: ${errorCode(error) ?? String(error)}`, { path: full }));
+          if (worth)
+            diagnostics.push(
+              diagnostic("BROKEN_SYMLINK", "warning", `skipped ${full}: ${errorCode(error) ?? String(error)}`, {
+                path: full,
+              }),
+            );
           continue;
         } finally {
           if (pacer.tick(2)) await pacer.pause();
         }
       }
-      const entry: WalkEntry = { path: full, realPath: real, relative: relPrefix + name, name, depth: childDepth, type, symlink };
+      const entry: WalkEntry = {
+        path: full,
+        realPath: real,
+        relative: relPrefix + name,
+        name,
+        depth: childDepth,
+        type,
+        symlink,
+      };
       if (type !== "dir") {
         visit?.(entry);
         continue;
@@ -206,7 +239,12 @@ function byName(a: Dirent, b: Dirent): number {
 }
 
 function outside(file: string, real: string, root: string): Diagnostic {
-  return diagnostic("PATH_OUTSIDE_ROOT", "warning", `skipped ${file}: it resolves to ${real}, outside the project (${root})`, { path: file });
+  return diagnostic(
+    "PATH_OUTSIDE_ROOT",
+    "warning",
+    `skipped ${file}: it resolves to ${real}, outside the project (${root})`,
+    { path: file },
+  );
 }
 
 function withSep(dir: string): string {

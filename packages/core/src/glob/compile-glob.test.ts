@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { compileGlob, compileGlobs, compileNamePattern, DEFAULT_GLOB_LIMITS, GLOB_TOO_COMPLEX, limitGlobList } from "./compile-glob.js";
+import {
+  compileGlob,
+  compileGlobs,
+  compileNamePattern,
+  DEFAULT_GLOB_LIMITS,
+  GLOB_TOO_COMPLEX,
+  limitGlobList,
+} from "./compile-glob.js";
 
 const test = (glob: string, path: string): boolean => {
   const compiled = compileGlob(glob);
@@ -96,7 +103,10 @@ describe("compileGlob: semantics", () => {
 
   it("normalises the glob it compiles, and keeps the one it was given", () => {
     const compiled = compileGlob(" *.ts ");
-    expect(compiled.ok && { glob: compiled.glob.glob, pattern: compiled.glob.pattern }).toEqual({ glob: " *.ts ", pattern: "**/*.ts" });
+    expect(compiled.ok && { glob: compiled.glob.glob, pattern: compiled.glob.pattern }).toEqual({
+      glob: " *.ts ",
+      pattern: "**/*.ts",
+    });
   });
 
   it("never throws on a non-string path", () => {
@@ -127,7 +137,10 @@ describe("compileGlob: caps", () => {
 
   it("a path longer than maxPathLength matches nothing", () => {
     const compiled = compileGlob("**", { limits: { maxPathLength: 10 } });
-    expect(compiled.ok && [compiled.glob.test("a".repeat(10)), compiled.glob.test("a".repeat(11))]).toEqual([true, false]);
+    expect(compiled.ok && [compiled.glob.test("a".repeat(10)), compiled.glob.test("a".repeat(11))]).toEqual([
+      true,
+      false,
+    ]);
   });
 });
 
@@ -144,7 +157,9 @@ describe("compileGlobs / limitGlobList", () => {
     const set = compileGlobs(globs, { source: 'rule "r"' });
     expect(set.globs).toHaveLength(256);
     expect(set.diagnostics).toHaveLength(1);
-    expect(set.diagnostics[0]!.message).toBe('Globs of rule "r" refused: 300 globs are declared; only the first 256 are used');
+    expect(set.diagnostics[0]!.message).toBe(
+      'Globs of rule "r" refused: 300 globs are declared; only the first 256 are used',
+    );
     expect([set.test("dir255/a"), set.test("dir256/a")]).toEqual([true, false]);
   });
 

@@ -133,9 +133,14 @@ export function compileGlobs(globs: readonly unknown[], options: GlobOptions = {
  * `maxGlobsPerRule` globs and `maxCharsPerRule` characters together, in the given order; one
  * `GLOB_TOO_COMPLEX` warning says what was dropped past them.
  */
-export function limitGlobList(globs: readonly unknown[], options: GlobOptions = {}): { globs: string[]; diagnostics: Diagnostic[] } {
+export function limitGlobList(
+  globs: readonly unknown[],
+  options: GlobOptions = {},
+): { globs: string[]; diagnostics: Diagnostic[] } {
   const limits = { ...DEFAULT_GLOB_LIMITS, ...options.limits };
-  const strings = (Array.isArray(globs) ? globs : []).filter((g): g is string => typeof g === "string" && g.trim() !== "");
+  const strings = (Array.isArray(globs) ? globs : []).filter(
+    (g): g is string => typeof g === "string" && g.trim() !== "",
+  );
   const kept: string[] = [];
   let chars = 0;
   for (const glob of strings) {
@@ -159,7 +164,8 @@ export function parseWithinLimits(pattern: string, limits: Partial<GlobLimits> =
   const caps = { ...DEFAULT_GLOB_LIMITS, ...limits };
   if (pattern.length > caps.maxLength) return `it is longer than ${count(caps.maxLength)} characters`;
   const parsed = parseGlob(pattern, { mode: "path", maxExpansions: caps.maxBraceExpansions });
-  if (parsed.expansions > caps.maxBraceExpansions) return `its braces stand for more than ${count(caps.maxBraceExpansions)} patterns`;
+  if (parsed.expansions > caps.maxBraceExpansions)
+    return `its braces stand for more than ${count(caps.maxBraceExpansions)} patterns`;
   return parsed;
 }
 
@@ -184,7 +190,8 @@ function compileWith(glob: string, normal: string, mode: GlobMode, options: Glob
   if (typeof parsed === "string") return { ok: false, diagnostic: globTooComplex(glob, parsed, options) };
   const program = compileProgram(parsed);
   const maxPath = limits.maxPathLength;
-  const test = (path: string): boolean => typeof path === "string" && path.length <= maxPath && runProgram(program, path);
+  const test = (path: string): boolean =>
+    typeof path === "string" && path.length <= maxPath && runProgram(program, path);
   return { ok: true, glob: { glob, pattern: normal, test } };
 }
 

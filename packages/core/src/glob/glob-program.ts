@@ -90,7 +90,8 @@ export function runProgram(p: GlobProgram, text: string): boolean {
   if (p.basename !== undefined) return runProgram(p.basename, text.slice(text.lastIndexOf("/") + 1));
   if (p.literal !== undefined) return text === p.literal;
   if (p.last !== undefined && (text.length === 0 || !p.last.includes(text[text.length - 1]!))) return false;
-  if (text.length < p.prefix.length + p.suffix.length || !text.startsWith(p.prefix) || !text.endsWith(p.suffix)) return false;
+  if (text.length < p.prefix.length + p.suffix.length || !text.startsWith(p.prefix) || !text.endsWith(p.suffix))
+    return false;
   if (p.infix !== "" && !text.includes(p.infix)) return false;
   const length = step(p, text, undefined);
   const { op } = p;
@@ -113,7 +114,13 @@ export function lastConsumers(p: GlobProgram, text: string): number[] {
 // ---------------------------------------------------------------------------------------------
 
 // Work space shared by every program: matching is synchronous and calls nothing outside this file.
-const scratch = { a: new Int32Array(64), b: new Int32Array(64), mark: new Int32Array(64), stack: new Int32Array(130), gen: 0 };
+const scratch = {
+  a: new Int32Array(64),
+  b: new Int32Array(64),
+  mark: new Int32Array(64),
+  stack: new Int32Array(130),
+  gen: 0,
+};
 
 function reserve(n: number): void {
   if (scratch.mark.length >= n) return;

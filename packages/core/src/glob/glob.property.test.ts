@@ -17,7 +17,8 @@ const matches = (globs: string | readonly string[], path: string): boolean =>
   });
 
 // micromatch with dot files, a glob without `/` put at any depth (as OpenHands and Cursor read it).
-const reference = (glob: string, path: string): boolean => micromatch.isMatch(path, glob.includes("/") ? glob : `**/${glob}`, { dot: true });
+const reference = (glob: string, path: string): boolean =>
+  micromatch.isMatch(path, glob.includes("/") ? glob : `**/${glob}`, { dot: true });
 
 const name = fc.constantFrom("a", "b", "ab", ".x", "x.ts", "a.ts", "b.md", "[a]", "a,b");
 const path = fc.array(name, { minLength: 1, maxLength: 5 }).map((parts) => parts.join("/"));
@@ -25,7 +26,25 @@ const path = fc.array(name, { minLength: 1, maxLength: 5 }).map((parts) => parts
 // literal), `(...)` (micromatch extglobs), a wildcard segment before a final `/**` (micromatch's `*\/**`
 // does not match `a`; skillctx's `dir/**` always matches `dir`).
 const segment = fc.constantFrom(
-  "a", "b", "ab", ".x", "x.ts", "*", "?", "*.ts", "a*", "*b", "?b", "[ab]", "[a-c]*", "[^a]", "{a,b}", "{a,*.ts}", "{a,b{,.ts}}", "\\[a\\]", "a\\,b",
+  "a",
+  "b",
+  "ab",
+  ".x",
+  "x.ts",
+  "*",
+  "?",
+  "*.ts",
+  "a*",
+  "*b",
+  "?b",
+  "[ab]",
+  "[a-c]*",
+  "[^a]",
+  "{a,b}",
+  "{a,*.ts}",
+  "{a,b{,.ts}}",
+  "\\[a\\]",
+  "a\\,b",
 );
 const glob = fc
   .tuple(fc.boolean(), fc.array(fc.oneof(segment, fc.constant("**")), { minLength: 1, maxLength: 4 }))
@@ -44,7 +63,11 @@ describe("glob matcher (properties)", () => {
   });
 
   it("an escaped literal name matches itself only", () => {
-    const literal = fc.string({ unit: fc.constantFrom("a", "*", "?", "[", "]", "{", "}", ",", "\\", "!", " ", ".", "-"), minLength: 1, maxLength: 8 });
+    const literal = fc.string({
+      unit: fc.constantFrom("a", "*", "?", "[", "]", "{", "}", ",", "\\", "!", " ", ".", "-"),
+      minLength: 1,
+      maxLength: 8,
+    });
     fc.assert(
       fc.property(literal, literal, (text, other) => {
         const escaped = `/${text.replace(/[\\*?[\]{},!\s]/g, "\\$&")}`;
@@ -62,14 +85,19 @@ describe("glob matcher (properties)", () => {
         const normal = normalizeGlob(g);
         if (!("glob" in normal)) return;
         const moved = relocateGlob(normal.glob, { up: prefix });
-        for (const p of paths) expect(matches(moved, p), `${normal.glob} up ${prefix}: ${JSON.stringify(moved)} vs ${p}`).toBe(matches(normal.glob, `${prefix}/${p}`));
+        for (const p of paths)
+          expect(matches(moved, p), `${normal.glob} up ${prefix}: ${JSON.stringify(moved)} vs ${p}`).toBe(
+            matches(normal.glob, `${prefix}/${p}`),
+          );
       }),
       { numRuns: 2000 },
     );
   });
 
   it("relocated globs (down) match exactly the paths below the folder that the original matches there", () => {
-    const down = fc.array(fc.constantFrom("a", "b", "[x]", "{y}", "c d"), { minLength: 1, maxLength: 3 }).map((s) => s.join("/"));
+    const down = fc
+      .array(fc.constantFrom("a", "b", "[x]", "{y}", "c d"), { minLength: 1, maxLength: 3 })
+      .map((s) => s.join("/"));
     fc.assert(
       fc.property(glob, down, fc.array(path, { minLength: 1, maxLength: 6 }), (g, folder, paths) => {
         const normal = normalizeGlob(g);
@@ -78,7 +106,9 @@ describe("glob matcher (properties)", () => {
         for (const p of paths) {
           if (p === folder) continue; // the folder itself, not a path below it
           expect(matches(moved!, `${folder}/${p}`)).toBe(matches(normal.glob, p));
-          expect(matches(moved!, p)).toBe(p.startsWith(`${folder}/`) && matches(normal.glob, p.slice(folder.length + 1)));
+          expect(matches(moved!, p)).toBe(
+            p.startsWith(`${folder}/`) && matches(normal.glob, p.slice(folder.length + 1)),
+          );
         }
       }),
       { numRuns: 1000 },

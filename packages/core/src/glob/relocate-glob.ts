@@ -16,7 +16,11 @@ import { escapeGlob } from "./normalize-glob.js";
  * alive at the end, the rest of the glob's text from there (at most one glob per glob character, in
  * practice one). A glob over the caps is returned unchanged (compiling it refuses it).
  */
-export function relocateGlob(glob: string, where: { down: string } | { up: string }, limits: Partial<GlobLimits> = {}): string[] {
+export function relocateGlob(
+  glob: string,
+  where: { down: string } | { up: string },
+  limits: Partial<GlobLimits> = {},
+): string[] {
   const anchored = glob.startsWith("/");
   const body = anchored ? glob.slice(1) : glob;
   if ("down" in where) return [where.down === "" ? glob : `${escapeGlob(where.down)}/${body}`];

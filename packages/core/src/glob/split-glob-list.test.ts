@@ -5,7 +5,11 @@ import { splitGlobList, splitGlobs } from "./split-glob-list.js";
 describe("splitGlobList", () => {
   it("splits at the commas outside braces and brackets, never inside", () => {
     expect(splitGlobList("src/{a,b}/**")).toEqual(["src/{a,b}/**"]);
-    expect(splitGlobList("src/**/*.{ts,tsx}, lib/[a,b]/*, docs/")).toEqual(["src/**/*.{ts,tsx}", "lib/[a,b]/*", "docs/"]);
+    expect(splitGlobList("src/**/*.{ts,tsx}, lib/[a,b]/*, docs/")).toEqual([
+      "src/**/*.{ts,tsx}",
+      "lib/[a,b]/*",
+      "docs/",
+    ]);
     expect(splitGlobList("{a,{b,c}},d")).toEqual(["{a,{b,c}}", "d"]);
     expect(splitGlobList("a\\,b, c")).toEqual(["a\\,b", "c"]);
   });
@@ -17,9 +21,14 @@ describe("splitGlobList", () => {
 
   it("reads YAML lists (each item split the same way), trims, unquotes and drops empty items", () => {
     expect(splitGlobList(["a/**", "b/*.md, c/**", "{x,y}/*"])).toEqual(["a/**", "b/*.md", "c/**", "{x,y}/*"]);
-    expect(splitGlobList(' "quoted/**" , \'single/*\', ,')).toEqual(["quoted/**", "single/*"]);
+    expect(splitGlobList(" \"quoted/**\" , 'single/*', ,")).toEqual(["quoted/**", "single/*"]);
     expect(splitGlobList("name\\ ")).toEqual(["name\\ "]);
-    expect([splitGlobList(""), splitGlobList(null), splitGlobList(undefined), splitGlobList([])]).toEqual([[], [], [], []]);
+    expect([splitGlobList(""), splitGlobList(null), splitGlobList(undefined), splitGlobList([])]).toEqual([
+      [],
+      [],
+      [],
+      [],
+    ]);
   });
 
   it("refuses other types", () => {
@@ -37,9 +46,14 @@ describe("splitGlobList", () => {
 // OpenHands `paths:` goes through the same splitter as Cursor `globs` (core skill-trigger.ts).
 describe("OpenHands paths: split like every other glob list", () => {
   it("does not split paths: at the comma inside braces", () => {
-    const skill = parseSkill("---\nname: s\npaths: src/{a,b}/**, *.md\n---\nBody\n", { format: "legacy", path: "/r/.openhands/microagents/s.md" });
+    const skill = parseSkill("---\nname: s\npaths: src/{a,b}/**, *.md\n---\nBody\n", {
+      format: "legacy",
+      path: "/r/.openhands/microagents/s.md",
+    });
     expect(skill.trigger).toEqual({ type: "path", globs: ["src/{a,b}/**", "*.md"] });
-    const explicit = parseSkill('---\nname: s\ntrigger:\n  type: path\n  globs: "lib/{x,y}/*.ts"\n---\nBody\n', { format: "legacy" });
+    const explicit = parseSkill('---\nname: s\ntrigger:\n  type: path\n  globs: "lib/{x,y}/*.ts"\n---\nBody\n', {
+      format: "legacy",
+    });
     expect(explicit.trigger).toEqual({ type: "path", globs: ["lib/{x,y}/*.ts"] });
   });
 });

@@ -34,7 +34,8 @@ export function splitGlobs(text: string): string[] {
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5c) i++; // `\x`: x is literal
+    if (c === 0x5c)
+      i++; // `\x`: x is literal
     else if (c === 0x7b || c === 0x5b) depth++;
     else if ((c === 0x7d || c === 0x5d) && depth > 0) depth--;
     else if (c === 0x2c && depth === 0) {

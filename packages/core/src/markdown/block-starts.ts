@@ -46,7 +46,11 @@ export function isThematicBreak(text: string, at: number, end: number): boolean 
 }
 
 /** A list marker at `at`: `-`, `+`, `*`, or one to nine digits and `.` or `)`, then a space, a tab or the end. */
-export function listMarker(text: string, at: number, end: number): { length: number; ordered: boolean; startsAtOne: boolean } | undefined {
+export function listMarker(
+  text: string,
+  at: number,
+  end: number,
+): { length: number; ordered: boolean; startsAtOne: boolean } | undefined {
   const first = text.charCodeAt(at);
   let length: number;
   let ordered = false;

@@ -38,7 +38,16 @@ describe("inCode", () => {
       { start: 2, end: 4 },
       { start: 10, end: 12 },
     ];
-    expect([1, 2, 3, 4, 9, 10, 11, 12].map((o) => inCode(regions, o))).toEqual([false, true, true, false, false, true, true, false]);
+    expect([1, 2, 3, 4, 9, 10, 11, 12].map((o) => inCode(regions, o))).toEqual([
+      false,
+      true,
+      true,
+      false,
+      false,
+      true,
+      true,
+      false,
+    ]);
     expect(inCode([], 0)).toBe(false);
   });
 });

@@ -8,11 +8,65 @@ import { inCode } from "./text-range.js";
 // HTML of every kind, backticks, escapes. (No `[`, `]`, `(`: link syntax is not modelled.)
 const piece = fc.constantFrom(
   ...["```", "~~~", "````", "`", "``", "a`b`c", "!`x`", "\\!`x`", "\\`", "\\", "!", "@a", "x", "y", "&"],
-  ...[" ", "  ", "   ", "    ", "      ", "\t", "\t\t", " \t", "\n", "\n", "\n\n", "\r\n", "\n  ", "\n   ", "\n    ", "\n\n    "],
-  ...["> ", ">>", ">\t", ">\t\t", "\n> ", "\n>     ", "- ", "* ", "+ ", "-", "1. ", "1) ", "1.\t", "\t- ", "-\t", "  - ", "-    ", "-     x", "\n- ", "\n1. "],
+  ...[
+    " ",
+    "  ",
+    "   ",
+    "    ",
+    "      ",
+    "\t",
+    "\t\t",
+    " \t",
+    "\n",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\n  ",
+    "\n   ",
+    "\n    ",
+    "\n\n    ",
+  ],
+  ...[
+    "> ",
+    ">>",
+    ">\t",
+    ">\t\t",
+    "\n> ",
+    "\n>     ",
+    "- ",
+    "* ",
+    "+ ",
+    "-",
+    "1. ",
+    "1) ",
+    "1.\t",
+    "\t- ",
+    "-\t",
+    "  - ",
+    "-    ",
+    "-     x",
+    "\n- ",
+    "\n1. ",
+  ],
   ...["# ", "***", "---", "===", "a\n===", "\n```", "\n~~~~"],
   ...["<!--", "-->", "<!-->", "<!-- x\n", "\n-->", "<?", "<?x", "?>", "<!X", "<![CDATA[", "]]>"],
-  ...["<div>", "</div>", "<DIV>", "<div/>", "<div\n", "</div\n", "<pre>", "</pre>", "<pre>\n", "\n</pre>", "<Pre ", "<script>", "</script>", "<textarea", "<p"],
+  ...[
+    "<div>",
+    "</div>",
+    "<DIV>",
+    "<div/>",
+    "<div\n",
+    "</div\n",
+    "<pre>",
+    "</pre>",
+    "<pre>\n",
+    "\n</pre>",
+    "<Pre ",
+    "<script>",
+    "</script>",
+    "<textarea",
+    "<p",
+  ],
   ...['<span a="`">', "<b>", "</b>", "<a@b.c>", "<http://x>"],
 );
 const markdown = fc.array(piece, { maxLength: 60 }).map((parts) => parts.join(""));
@@ -40,7 +94,11 @@ const CODE_TOKENS = new Set(["codeFenced", "codeIndented", "codeText", "htmlFlow
 /** For each offset of `text`, whether micromark (a CommonMark reference parser) puts it in code, raw HTML or an autolink. */
 function micromarkCode(text: string): boolean[] {
   const code = new Array<boolean>(text.length).fill(false);
-  for (const [kind, token] of postprocess(parse().document().write(preprocess()(text, undefined, true)))) {
+  for (const [kind, token] of postprocess(
+    parse()
+      .document()
+      .write(preprocess()(text, undefined, true)),
+  )) {
     if (kind !== "enter" || !CODE_TOKENS.has(token.type)) continue;
     for (let i = token.start.offset; i < token.end.offset; i++) code[i] = true;
   }
@@ -59,7 +117,12 @@ function knownDisagreement(text: string): boolean {
   if (/<[^\s<>@]*![^\s<>@]*@/.test(text)) return true;
   const lines = text.split("\n");
   const container = /^[ \t]*(?:>|[-+*][ \t]|\d{1,9}[.)][ \t])/;
-  if (lines.some((line, i) => i > 0 && /^ {0,3}<\/?[A-Za-z]/.test(line) && lines.slice(0, i).some((l) => container.test(l)))) return true;
+  if (
+    lines.some(
+      (line, i) => i > 0 && /^ {0,3}<\/?[A-Za-z]/.test(line) && lines.slice(0, i).some((l) => container.test(l)),
+    )
+  )
+    return true;
   const marker = String.raw`(?:[-+*]|\d{1,9}[.)])`;
   const emptyItem = new RegExp(String.raw`^(?:[ \t>]|${marker}[ \t])*${marker}[ \t]*\r?$`);
   const laterStart = new RegExp(String.raw`^(?:[ \t>]|${marker}[ \t])*(?:0*[02-9]\d*|\d{2,9})[.)](?:[ \t]|\r?$)`);

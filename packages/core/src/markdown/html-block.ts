@@ -10,7 +10,13 @@ import type { TextFinder } from "./text-finder.js";
 export type HtmlBlockKind = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 /** The kind of HTML block that starts at `at` (a line's first character after up to three spaces), if any. */
-export function htmlBlockStart(text: string, at: number, lineEnd: number, inParagraph: boolean, finder: TextFinder): HtmlBlockKind | undefined {
+export function htmlBlockStart(
+  text: string,
+  at: number,
+  lineEnd: number,
+  inParagraph: boolean,
+  finder: TextFinder,
+): HtmlBlockKind | undefined {
   if (text.charCodeAt(at) !== LESS) return undefined;
   const next = text.charCodeAt(at + 1);
   if (next === BANG) {
@@ -43,7 +49,13 @@ export function htmlBlockStart(text: string, at: number, lineEnd: number, inPara
  * Whether the line `[from, lineEnd)` holds the end of an HTML block of `kind` 1–5 (kinds 6 and 7 end
  * at a blank line instead).
  */
-export function htmlBlockEnds(kind: HtmlBlockKind, text: string, from: number, lineEnd: number, finder: TextFinder): boolean {
+export function htmlBlockEnds(
+  kind: HtmlBlockKind,
+  text: string,
+  from: number,
+  lineEnd: number,
+  finder: TextFinder,
+): boolean {
   const found =
     kind === 1
       ? finder.match("raw-end", RAW_END, from)

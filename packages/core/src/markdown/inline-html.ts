@@ -45,7 +45,8 @@ export function tagEnd(text: string, at: number, end: number, finder: TextFinder
     if (afterSpace >= end) return undefined;
     const code = text.charCodeAt(afterSpace);
     if (code === GREATER) return afterSpace + 1;
-    if (code === SLASH) return text.charCodeAt(afterSpace + 1) === GREATER && afterSpace + 2 <= end ? afterSpace + 2 : undefined;
+    if (code === SLASH)
+      return text.charCodeAt(afterSpace + 1) === GREATER && afterSpace + 2 <= end ? afterSpace + 2 : undefined;
     if (afterSpace === i || !isAttributeNameStart(code)) return undefined; // an attribute needs whitespace before it
     i = afterSpace + 1;
     while (i < end && isAttributeNameChar(text.charCodeAt(i))) i++;

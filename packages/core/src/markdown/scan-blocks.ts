@@ -1,5 +1,12 @@
 import { MARKDOWN_MAX_NESTING } from "../limits.js";
-import { closesFence, fenceOpener, isAtxHeading, isSetextUnderline, isThematicBreak, listMarker } from "./block-starts.js";
+import {
+  closesFence,
+  fenceOpener,
+  isAtxHeading,
+  isSetextUnderline,
+  isThematicBreak,
+  listMarker,
+} from "./block-starts.js";
 import { htmlBlockEnds, htmlBlockStart, htmlEndSearchStart } from "./html-block.js";
 import type { HtmlBlockKind } from "./html-block.js";
 import { TextFinder } from "./text-finder.js";
@@ -103,7 +110,9 @@ class BlockScanner {
     if (blankLine) {
       // Only list items holding something continue over a blank line; after a blank line that is all of them.
       if (this.#afterBlank) matched = stack.length;
-      else while (matched < stack.length && !(stack[matched] as Container).quote && !(stack[matched] as Container).empty) matched++;
+      else
+        while (matched < stack.length && !(stack[matched] as Container).quote && !(stack[matched] as Container).empty)
+          matched++;
       this.#pos = this.#at;
       this.#col = this.#atCol;
     } else {
@@ -138,7 +147,8 @@ class BlockScanner {
     if (allMatched && leaf !== undefined && leaf.kind !== "paragraph") {
       if (leaf.kind === "fence") {
         leaf.end = end;
-        if (!this.#blank && this.#indent < 4 && closesFence(text, this.#at, end, leaf.char, leaf.length)) this.closeLeaf();
+        if (!this.#blank && this.#indent < 4 && closesFence(text, this.#at, end, leaf.char, leaf.length))
+          this.closeLeaf();
         return;
       }
       if (leaf.kind === "html") {
@@ -249,7 +259,12 @@ class BlockScanner {
     if (leaf === undefined) return;
     this.#leaf = undefined;
     if (leaf.kind !== "paragraph") this.code.push({ start: leaf.start, end: leaf.end });
-    else this.prose.push(leaf.gaps === undefined ? { start: leaf.start, end: leaf.end } : { start: leaf.start, end: leaf.end, gaps: leaf.gaps });
+    else
+      this.prose.push(
+        leaf.gaps === undefined
+          ? { start: leaf.start, end: leaf.end }
+          : { start: leaf.start, end: leaf.end, gaps: leaf.gaps },
+      );
   }
 
   /** Before the first new block of a line: close the leaf and the containers the line did not continue. */

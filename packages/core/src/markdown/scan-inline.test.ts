@@ -5,8 +5,12 @@ import type { InlineToken } from "./scan-inline.js";
 // The tokens of `text` read as one prose segment, as [kind, text, ticks?, bang?].
 function tokens(text: string, gaps?: Array<{ start: number; end: number }>): Array<[string, string, number?, string?]> {
   const found: InlineToken[] = [];
-  scanInline(text, [gaps === undefined ? { start: 0, end: text.length } : { start: 0, end: text.length, gaps }], (t) => found.push(t));
-  return found.map((t) => (t.kind === "code" ? [t.kind, text.slice(t.start, t.end), t.ticks, t.bang] : [t.kind, text.slice(t.start, t.end)]));
+  scanInline(text, [gaps === undefined ? { start: 0, end: text.length } : { start: 0, end: text.length, gaps }], (t) =>
+    found.push(t),
+  );
+  return found.map((t) =>
+    t.kind === "code" ? [t.kind, text.slice(t.start, t.end), t.ticks, t.bang] : [t.kind, text.slice(t.start, t.end)],
+  );
 }
 
 describe("scanInline: code spans", () => {

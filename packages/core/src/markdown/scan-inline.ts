@@ -42,11 +42,20 @@ export function scanInline(text: string, segments: readonly ProseSegment[], visi
       from = gap.end;
     }
     masked += text.slice(from, segment.end);
-    scanSegment(masked, 0, masked.length, new TextFinder(masked), runs, (token) => visit({ ...token, start: token.start + base, end: token.end + base }));
+    scanSegment(masked, 0, masked.length, new TextFinder(masked), runs, (token) =>
+      visit({ ...token, start: token.start + base, end: token.end + base }),
+    );
   }
 }
 
-function scanSegment(text: string, start: number, end: number, finder: TextFinder, runs: RunIndex, visit: (token: InlineToken) => void): void {
+function scanSegment(
+  text: string,
+  start: number,
+  end: number,
+  finder: TextFinder,
+  runs: RunIndex,
+  visit: (token: InlineToken) => void,
+): void {
   let indexed = false;
   let escaped = -1; // offset of the last character taken by a backslash escape
   let i = start;
@@ -73,7 +82,8 @@ function scanSegment(text: string, start: number, end: number, finder: TextFinde
         continue;
       }
       const before = i - 1;
-      const bang = before < start || text.charCodeAt(before) !== BANG ? "none" : before === escaped ? "escaped" : "live";
+      const bang =
+        before < start || text.charCodeAt(before) !== BANG ? "none" : before === escaped ? "escaped" : "live";
       visit({ kind: "code", start: i, end: close + length, ticks: length, bang });
       i = close + length;
       continue;
@@ -97,7 +107,12 @@ function runLength(text: string, from: number, end: number): number {
 }
 
 function isAsciiPunctuation(code: number): boolean {
-  return (code >= 0x21 && code <= 0x2f) || (code >= 0x3a && code <= 0x40) || (code >= 0x5b && code <= 0x60) || (code >= 0x7b && code <= 0x7e);
+  return (
+    (code >= 0x21 && code <= 0x2f) ||
+    (code >= 0x3a && code <= 0x40) ||
+    (code >= 0x5b && code <= 0x60) ||
+    (code >= 0x7b && code <= 0x7e)
+  );
 }
 
 /**

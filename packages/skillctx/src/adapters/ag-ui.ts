@@ -11,12 +11,28 @@
  * - Every other event → `CUSTOM` named `skillctx.<type>` (`skillctx.step`, `skillctx.skill.activated`,
  *   ...) with the event's fields as its value.
  */
-import type { BaseEvent, CustomEvent, EventType, JsonPatchOperation, StateDeltaEvent, StateSnapshotEvent, ToolCallArgsEvent, ToolCallEndEvent, ToolCallStartEvent } from "@ag-ui/core";
+import type {
+  BaseEvent,
+  CustomEvent,
+  EventType,
+  JsonPatchOperation,
+  StateDeltaEvent,
+  StateSnapshotEvent,
+  ToolCallArgsEvent,
+  ToolCallEndEvent,
+  ToolCallStartEvent,
+} from "@ag-ui/core";
 import type { Operation } from "fast-json-patch";
 import type { SkillctxEvent, SkillctxEventType, StateDeltaEvent as SkillctxStateDelta } from "../events/types.js";
 
 /** The AG-UI events this adapter produces. */
-export type AgUiEvent = ToolCallStartEvent | ToolCallArgsEvent | ToolCallEndEvent | StateSnapshotEvent | StateDeltaEvent | CustomEvent;
+export type AgUiEvent =
+  | ToolCallStartEvent
+  | ToolCallArgsEvent
+  | ToolCallEndEvent
+  | StateSnapshotEvent
+  | StateDeltaEvent
+  | CustomEvent;
 
 /** The part of an `AgentContext` the stream reads. */
 export interface AgUiSource {
@@ -85,7 +101,13 @@ export class AgUiEventMapper {
       case "tool.called": {
         const toolCallId = this.prefix + event.callId;
         return [
-          { type: TYPE.TOOL_CALL_START, ...base, toolCallId, toolCallName: event.name, ...skillctxMetadata({ skill: event.skill, kind: event.kind }) },
+          {
+            type: TYPE.TOOL_CALL_START,
+            ...base,
+            toolCallId,
+            toolCallName: event.name,
+            ...skillctxMetadata({ skill: event.skill, kind: event.kind }),
+          },
           { type: TYPE.TOOL_CALL_ARGS, ...base, toolCallId, delta: argumentsText(event.args) },
         ];
       }
@@ -95,7 +117,14 @@ export class AgUiEventMapper {
             type: TYPE.TOOL_CALL_END,
             ...base,
             toolCallId: this.prefix + event.callId,
-            ...skillctxMetadata({ skill: event.skill, kind: event.kind, durationMs: event.durationMs, isError: event.isError, error: event.error, bytes: event.bytes }),
+            ...skillctxMetadata({
+              skill: event.skill,
+              kind: event.kind,
+              durationMs: event.durationMs,
+              isError: event.isError,
+              error: event.error,
+              bytes: event.bytes,
+            }),
           },
         ];
       case "state.delta":
@@ -117,7 +146,11 @@ export class AgUiEventMapper {
  * @example
  * const stop = streamAgUiEvents(ctx, (event) => sse.write(`data: ${JSON.stringify(event)}\n\n`));
  */
-export function streamAgUiEvents(ctx: AgUiSource, send: (event: AgUiEvent) => void, options: AgUiOptions = {}): () => void {
+export function streamAgUiEvents(
+  ctx: AgUiSource,
+  send: (event: AgUiEvent) => void,
+  options: AgUiOptions = {},
+): () => void {
   const mapper = new AgUiEventMapper(() => ctx.state.skillStates ?? {}, options);
   if (options.snapshot !== false) send(mapper.snapshot());
   return ctx.on("*", (event) => {
@@ -126,7 +159,10 @@ export function streamAgUiEvents(ctx: AgUiSource, send: (event: AgUiEvent) => vo
 }
 
 /** A `STATE_SNAPSHOT` of a context's skill states (the AG-UI state a stream starts from). */
-export function agUiStateSnapshot(ctx: Pick<AgUiSource, "state">, options: Pick<AgUiOptions, "now"> = {}): StateSnapshotEvent {
+export function agUiStateSnapshot(
+  ctx: Pick<AgUiSource, "state">,
+  options: Pick<AgUiOptions, "now"> = {},
+): StateSnapshotEvent {
   return new AgUiEventMapper(() => ctx.state.skillStates ?? {}, options).snapshot();
 }
 

@@ -30,7 +30,10 @@ export interface AiSdkSubAgentOptions {
  *   runSubAgent: aiSdkSubAgent((id) => (id === "haiku" ? anthropic("claude-haiku-4-5") : openai("gpt-4o"))),
  * });
  */
-export function aiSdkSubAgent(model: LanguageModel | AiSdkModelResolver, options: AiSdkSubAgentOptions = {}): RunSubAgent {
+export function aiSdkSubAgent(
+  model: LanguageModel | AiSdkModelResolver,
+  options: AiSdkSubAgentOptions = {},
+): RunSubAgent {
   const resolve: AiSdkModelResolver = typeof model === "function" ? model : () => model;
   return async (request: SubAgentRequest): Promise<SubAgentResponse> => {
     const { generateText, jsonSchema, stepCountIs } = await import("ai");
@@ -56,11 +59,16 @@ export function aiSdkSubAgent(model: LanguageModel | AiSdkModelResolver, options
   };
 }
 
-function aiSdkTool(tool: SubAgentTool, signal: AbortSignal, jsonSchema: typeof import("ai").jsonSchema): Tool<unknown, ToolResult> {
+function aiSdkTool(
+  tool: SubAgentTool,
+  signal: AbortSignal,
+  jsonSchema: typeof import("ai").jsonSchema,
+): Tool<unknown, ToolResult> {
   return {
     description: tool.description,
     inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
     execute: (input, options) => tool.execute(input, { signal: options.abortSignal ?? signal }),
-    toModelOutput: ({ output }) => (output.isError === true ? { type: "error-text", value: output.content } : { type: "text", value: output.content }),
+    toModelOutput: ({ output }) =>
+      output.isError === true ? { type: "error-text", value: output.content } : { type: "text", value: output.content },
   };
 }

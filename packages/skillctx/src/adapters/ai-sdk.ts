@@ -1,4 +1,13 @@
-import type { ModelMessage, PrepareStepFunction, PrepareStepResult, Tool, ToolModelMessage, ToolResultPart, ToolSet, UserModelMessage } from "ai";
+import type {
+  ModelMessage,
+  PrepareStepFunction,
+  PrepareStepResult,
+  Tool,
+  ToolModelMessage,
+  ToolResultPart,
+  ToolSet,
+  UserModelMessage,
+} from "ai";
 import type { AgentContext, ContextStep, ToolDefinition } from "../engine/agent-context.js";
 import type { ContentPart, Message } from "../messages.js";
 import { messageText } from "../messages.js";
@@ -77,19 +86,26 @@ export function toAiSdkTools(ctx: AgentContext): ToolSet {
  * not callable until the next call, and the SDK's filtered copy of the set is a plain object, in which a
  * call to a name such as "constructor" finds `Object.prototype` (the run stops with that call unanswered).
  */
-export function skillctxPrepareStep(ctx: AgentContext, options: AiSdkStepOptions & { tools?: ToolSet } = {}): PrepareStepFunction<ToolSet> {
+export function skillctxPrepareStep(
+  ctx: AgentContext,
+  options: AiSdkStepOptions & { tools?: ToolSet } = {},
+): PrepareStepFunction<ToolSet> {
   const history = new ItemHistory<ModelMessage>(modelMessageCodec);
   const sync = options.tools === undefined ? undefined : new ToolSetSync(ctx, options.tools);
   let active: { from: readonly ToolDefinition[]; names: string[] } | undefined;
   return serialized(async ({ messages }): Promise<PrepareStepResult<ToolSet>> => {
-    const step = await ctx.buildContext(history.read(messages), options.signal === undefined ? {} : { signal: options.signal });
+    const step = await ctx.buildContext(
+      history.read(messages),
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
     options.onStep?.(step);
     const result = { system: step.system, messages: history.attach(messages, step, false) };
     if (sync !== undefined) {
       sync.update(step.tools);
       return result;
     }
-    if (active === undefined || !sameList(active.from, step.tools)) active = { from: step.tools, names: step.tools.map((tool) => tool.name) };
+    if (active === undefined || !sameList(active.from, step.tools))
+      active = { from: step.tools, names: step.tools.map((tool) => tool.name) };
     return { ...result, activeTools: active.names.slice() };
   });
 }
@@ -113,9 +129,12 @@ export function toAiSdkMessages(messages: readonly Message[]): ModelMessage[] {
       case "assistant": {
         const calls = message.toolCalls ?? [];
         for (const call of calls) toolNames.set(call.id, call.name);
-        if (calls.length === 0 && typeof message.content === "string") return { role: "assistant", content: message.content };
-        const parts: ContentPart[] = typeof message.content === "string" ? textParts(message.content) : [...message.content];
-        for (const call of calls) parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.args });
+        if (calls.length === 0 && typeof message.content === "string")
+          return { role: "assistant", content: message.content };
+        const parts: ContentPart[] =
+          typeof message.content === "string" ? textParts(message.content) : [...message.content];
+        for (const call of calls)
+          parts.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.args });
         return { role: "assistant", content: parts as Extract<ModelMessage, { role: "assistant" }>["content"] };
       }
       case "tool":
@@ -141,8 +160,10 @@ function aiSdkTool(ctx: AgentContext, definition: ToolDefinition): AiSdkSkillToo
   const tool: AiSdkSkillTool = {
     description: definition.description,
     inputSchema: standardJsonSchema(definition.inputSchema) as AiSdkSkillTool["inputSchema"],
-    execute: (input, options) => ctx.callTool(name, input, options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
-    toModelOutput: ({ output }) => (output.isError === true ? { type: "error-text", value: output.content } : { type: "text", value: output.content }),
+    execute: (input, options) =>
+      ctx.callTool(name, input, options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
+    toModelOutput: ({ output }) =>
+      output.isError === true ? { type: "error-text", value: output.content } : { type: "text", value: output.content },
   };
   madeFrom.set(tool, definition);
   return tool;
@@ -199,21 +220,40 @@ function readModelMessage(message: ModelMessage): ConvertedMessage[] {
     case "system":
       return [{ message: { role: "system", content: message.content }, part: 0 }];
     case "user":
-      return [{ message: { role: "user", content: typeof message.content === "string" ? message.content : (message.content as ContentPart[]) }, part: 0 }];
+      return [
+        {
+          message: {
+            role: "user",
+            content: typeof message.content === "string" ? message.content : (message.content as ContentPart[]),
+          },
+          part: 0,
+        },
+      ];
     case "assistant": {
-      if (typeof message.content === "string") return [{ message: { role: "assistant", content: message.content }, part: 0 }];
+      if (typeof message.content === "string")
+        return [{ message: { role: "assistant", content: message.content }, part: 0 }];
       const content: ContentPart[] = [];
       const toolCalls: NonNullable<Message["toolCalls"]> = [];
       for (const part of message.content) {
-        if (part.type === "tool-call") toolCalls.push({ id: part.toolCallId, name: part.toolName, args: boundedArguments(part.input) });
+        if (part.type === "tool-call")
+          toolCalls.push({ id: part.toolCallId, name: part.toolName, args: boundedArguments(part.input) });
         else content.push(part as ContentPart);
       }
-      return [{ message: toolCalls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls }, part: 0 }];
+      return [
+        {
+          message: toolCalls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls },
+          part: 0,
+        },
+      ];
     }
     case "tool": {
       const out: ConvertedMessage[] = [];
       message.content.forEach((part, index) => {
-        if (part.type === "tool-result") out.push({ message: { role: "tool", content: outputText(part.output), toolCallId: part.toolCallId }, part: index });
+        if (part.type === "tool-result")
+          out.push({
+            message: { role: "tool", content: outputText(part.output), toolCallId: part.toolCallId },
+            part: index,
+          });
       });
       return out;
     }
@@ -240,13 +280,16 @@ function outputText(output: ToolResultPart["output"]): string {
 function attachToModelMessage(message: ModelMessage, texts: ReadonlyMap<number, readonly string[]>): ModelMessage[] {
   if (message.role === "user") {
     const attached = texts.get(0) ?? [];
-    const base: Exclude<UserModelMessage["content"], string> = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+    const base: Exclude<UserModelMessage["content"], string> =
+      typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
     return [{ ...message, content: [...base, ...attached.map((text) => ({ type: "text" as const, text }))] }];
   }
   if (message.role === "tool") {
     const content: ToolModelMessage["content"] = message.content.map((part, index) => {
       const attached = texts.get(index);
-      return attached === undefined || part.type !== "tool-result" ? part : { ...part, output: withAttachedOutput(part.output, attached) };
+      return attached === undefined || part.type !== "tool-result"
+        ? part
+        : { ...part, output: withAttachedOutput(part.output, attached) };
     });
     return [{ ...message, content }];
   }
@@ -254,7 +297,8 @@ function attachToModelMessage(message: ModelMessage, texts: ReadonlyMap<number, 
 }
 
 function withAttachedOutput(output: ToolResultPart["output"], texts: readonly string[]): ToolResultPart["output"] {
-  if (output.type === "content") return { ...output, value: [...output.value, ...texts.map((text) => ({ type: "text" as const, text }))] };
+  if (output.type === "content")
+    return { ...output, value: [...output.value, ...texts.map((text) => ({ type: "text" as const, text }))] };
   const isError = output.type === "error-text" || output.type === "error-json";
   return { type: isError ? "error-text" : "text", value: textWithAttachments(outputText(output), texts) };
 }

@@ -26,7 +26,11 @@ export function withBreakpoints(messages: Anthropic.MessageParam[], control: Ant
 function mark(messages: Anthropic.MessageParam[], index: number, control: Anthropic.CacheControlEphemeral): void {
   const message = messages[index]!;
   if (typeof message.content === "string") {
-    if (message.content !== "") messages[index] = { ...message, content: [{ type: "text", text: message.content, cache_control: control }] } as Anthropic.MessageParam;
+    if (message.content !== "")
+      messages[index] = {
+        ...message,
+        content: [{ type: "text", text: message.content, cache_control: control }],
+      } as Anthropic.MessageParam;
     return;
   }
   for (let k = message.content.length - 1; k >= 0; k--) {

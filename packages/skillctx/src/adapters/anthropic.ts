@@ -50,7 +50,9 @@ export function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.To
     cached(anthropicTools, tool, () => ({
       name: tool.name,
       description: tool.description,
-      input_schema: (tool.inputSchema.type === "object" ? tool.inputSchema : { ...tool.inputSchema, type: "object" }) as Anthropic.Tool.InputSchema,
+      input_schema: (tool.inputSchema.type === "object"
+        ? tool.inputSchema
+        : { ...tool.inputSchema, type: "object" }) as Anthropic.Tool.InputSchema,
     })),
   );
 }
@@ -70,11 +72,23 @@ export function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.To
  */
 export function toAnthropicRequest(step: ContextStep, options: AnthropicRequestOptions = {}): AnthropicRequest {
   const texts = attachmentsByMessage(step);
-  const messages = anthropicSteps.convert(step.messages, (start, out, ends) => convertStep(step.messages, texts, start, out, ends));
+  const messages = anthropicSteps.convert(step.messages, (start, out, ends) =>
+    convertStep(step.messages, texts, start, out, ends),
+  );
   const control = options.cacheControl ?? EPHEMERAL;
   if (control !== false) withBreakpoints(messages, control);
   // Keys in the order the API reads the prompt after tools: system, then messages.
-  const request: AnthropicRequest = step.system === "" ? { messages } : { system: [control === false ? { type: "text", text: step.system } : { type: "text", text: step.system, cache_control: control }], messages };
+  const request: AnthropicRequest =
+    step.system === ""
+      ? { messages }
+      : {
+          system: [
+            control === false
+              ? { type: "text", text: step.system }
+              : { type: "text", text: step.system, cache_control: control },
+          ],
+          messages,
+        };
   if (step.tools.length > 0) {
     const tools = toAnthropicTools(step.tools);
     if (control !== false) tools[tools.length - 1] = { ...tools[tools.length - 1]!, cache_control: control };
@@ -92,7 +106,9 @@ export function toAnthropicRequest(step: ContextStep, options: AnthropicRequestO
  * @throws SkillctxError `MESSAGES_INVALID` naming the message and field that is not a Messages API message.
  */
 export function fromAnthropicMessages(messages: readonly Anthropic.MessageParam[]): Message[] {
-  return convertMessages("fromAnthropicMessages", messages, (list) => convertEach(anthropicInputs, list as readonly Anthropic.MessageParam[], fromAnthropicMessage));
+  return convertMessages("fromAnthropicMessages", messages, (list) =>
+    convertEach(anthropicInputs, list as readonly Anthropic.MessageParam[], fromAnthropicMessage),
+  );
 }
 
 /**
@@ -137,7 +153,11 @@ export async function runAnthropicToolUses(
     }
     seen.add(id);
     const result = await ctx.callTool(typeof block.name === "string" ? block.name : "", block.input, options);
-    out.push(result.isError === true ? { type: "tool_result", tool_use_id: id, content: result.content, is_error: true } : { type: "tool_result", tool_use_id: id, content: result.content });
+    out.push(
+      result.isError === true
+        ? { type: "tool_result", tool_use_id: id, content: result.content, is_error: true }
+        : { type: "tool_result", tool_use_id: id, content: result.content },
+    );
   }
   return out;
 }
@@ -157,24 +177,39 @@ function fromAnthropicMessage(message: unknown, index: number): Message[] {
   if (!isRecord(message)) throw new InvalidMessage(index, ` must be an object`);
   const origin = (slot: number): Origin<unknown> => ({ format: "anthropic", host: message, slot });
   const content = message.content;
-  if (typeof content !== "string" && !Array.isArray(content)) throw new InvalidMessage(index, `.content must be a string or an array of blocks`);
+  if (typeof content !== "string" && !Array.isArray(content))
+    throw new InvalidMessage(index, `.content must be a string or an array of blocks`);
   switch (message.role) {
     case "system":
-      return [withOrigin({ role: "system", content: messageText({ role: "system", content: partsOf(content, index, ".content") }) }, origin(0))];
+      return [
+        withOrigin(
+          { role: "system", content: messageText({ role: "system", content: partsOf(content, index, ".content") }) },
+          origin(0),
+        ),
+      ];
     case "assistant":
       return [withOrigin(fromAssistant(content, index), origin(0))];
     case "user": {
-      if (typeof content === "string") return [withOrigin({ role: "user", content: [textPart(content)] }, origin(USER_BLOCKS))];
+      if (typeof content === "string")
+        return [withOrigin({ role: "user", content: [textPart(content)] }, origin(USER_BLOCKS))];
       const out: Message[] = [];
       const others: unknown[] = [];
       content.forEach((block: unknown, k) => {
         if (!isRecord(block) || block.type !== "tool_result") return void others.push(block);
-        if (typeof block.tool_use_id !== "string") throw new InvalidMessage(index, `.content[${k}].tool_use_id must be a string`);
+        if (typeof block.tool_use_id !== "string")
+          throw new InvalidMessage(index, `.content[${k}].tool_use_id must be a string`);
         const parts = block.content === undefined ? [] : partsOf(block.content, index, `.content[${k}].content`);
-        out.push(withOrigin({ role: "tool", content: atLeastOnePart(parts), toolCallId: block.tool_use_id }, origin(k)));
+        out.push(
+          withOrigin({ role: "tool", content: atLeastOnePart(parts), toolCallId: block.tool_use_id }, origin(k)),
+        );
       });
       if (others.length > 0 || out.length === 0) {
-        out.push(withOrigin({ role: "user", content: atLeastOnePart(partsOf(others, index, ".content")) }, origin(USER_BLOCKS)));
+        out.push(
+          withOrigin(
+            { role: "user", content: atLeastOnePart(partsOf(others, index, ".content")) },
+            origin(USER_BLOCKS),
+          ),
+        );
       }
       return out;
     }
@@ -189,13 +224,16 @@ function fromAssistant(content: string | unknown[], index: number): Message {
   const toolCalls: ToolCall[] = [];
   content.forEach((block: unknown, k) => {
     if (isRecord(block) && block.type === "tool_use") {
-      if (typeof block.id !== "string" || typeof block.name !== "string") throw new InvalidMessage(index, `.content[${k}] (tool_use) needs a string id and name`);
+      if (typeof block.id !== "string" || typeof block.name !== "string")
+        throw new InvalidMessage(index, `.content[${k}] (tool_use) needs a string id and name`);
       toolCalls.push({ id: block.id, name: block.name, args: block.input });
     } else {
       parts.push(...partsOf([block], index, `.content[${k}]`));
     }
   });
-  return toolCalls.length === 0 ? { role: "assistant", content: parts } : { role: "assistant", content: parts, toolCalls };
+  return toolCalls.length === 0
+    ? { role: "assistant", content: parts }
+    : { role: "assistant", content: parts, toolCalls };
 }
 
 // Text blocks become fresh text parts; other blocks are shallow copies.
@@ -203,7 +241,8 @@ function partsOf(content: unknown, index: number, field: string): ContentPart[] 
   if (typeof content === "string") return [textPart(content)];
   if (!Array.isArray(content)) throw new InvalidMessage(index, `${field} must be a string or an array of blocks`);
   return content.map((block: unknown, k) => {
-    if (!isRecord(block) || typeof block.type !== "string") throw new InvalidMessage(index, `${field}[${k}] must be a block with a type`);
+    if (!isRecord(block) || typeof block.type !== "string")
+      throw new InvalidMessage(index, `${field}[${k}] must be a block with a type`);
     if (block.type !== "text") return { ...block } as ContentPart;
     if (typeof block.text !== "string") throw new InvalidMessage(index, `${field}[${k}].text must be a string`);
     return textPart(block.text);
@@ -211,14 +250,27 @@ function partsOf(content: unknown, index: number, field: string): ContentPart[] 
 }
 
 // Converts `messages[start..]`: the skillctx messages made from one host message go back into it.
-function convertStep(messages: readonly Message[], texts: Map<number, string[]>, start: number, out: Anthropic.MessageParam[], ends: number[]): void {
+function convertStep(
+  messages: readonly Message[],
+  texts: Map<number, string[]>,
+  start: number,
+  out: Anthropic.MessageParam[],
+  ends: number[],
+): void {
   let index = start;
   while (index < messages.length) {
     const origin = originOf<Anthropic.MessageParam>(messages[index]!, "anthropic");
     if (origin === undefined) {
       const attached = texts.get(index) ?? [];
       const message = messages[index]!;
-      out.push(attached.length === 0 ? anthropicMessageOf(message) : withTexts(anthropicMessageOf(withoutAttachments(message, attached.length)), new Map([[slotOfMade(message), attached]])));
+      out.push(
+        attached.length === 0
+          ? anthropicMessageOf(message)
+          : withTexts(
+              anthropicMessageOf(withoutAttachments(message, attached.length)),
+              new Map([[slotOfMade(message), attached]]),
+            ),
+      );
       ends.push(++index);
       continue;
     }
@@ -248,13 +300,27 @@ function slotOfMade(message: Message): number {
 }
 
 // A copy of `message` with texts attached: inside the tool_result block of a slot, or at the end.
-function withTexts(message: Anthropic.MessageParam, bySlot: ReadonlyMap<number, readonly string[]>): Anthropic.MessageParam {
-  const blocks: Block[] = typeof message.content === "string" ? (message.content === "" ? [] : [{ type: "text", text: message.content }]) : [...message.content];
-  const textBlocks = (texts: readonly string[]) => texts.map((text): Anthropic.TextBlockParam => ({ type: "text", text }));
+function withTexts(
+  message: Anthropic.MessageParam,
+  bySlot: ReadonlyMap<number, readonly string[]>,
+): Anthropic.MessageParam {
+  const blocks: Block[] =
+    typeof message.content === "string"
+      ? message.content === ""
+        ? []
+        : [{ type: "text", text: message.content }]
+      : [...message.content];
+  const textBlocks = (texts: readonly string[]) =>
+    texts.map((text): Anthropic.TextBlockParam => ({ type: "text", text }));
   for (const [slot, texts] of bySlot) {
     const block = blocks[slot];
     if (slot !== USER_BLOCKS && block?.type === "tool_result") {
-      const content: ToolResultContent = block.content === undefined || block.content === "" ? [] : typeof block.content === "string" ? [{ type: "text", text: block.content }] : block.content;
+      const content: ToolResultContent =
+        block.content === undefined || block.content === ""
+          ? []
+          : typeof block.content === "string"
+            ? [{ type: "text", text: block.content }]
+            : block.content;
       blocks[slot] = { ...block, content: [...content, ...textBlocks(texts)] };
     } else {
       blocks.push(...textBlocks(texts));
@@ -269,17 +335,33 @@ function anthropicMessageOf(message: Message): Anthropic.MessageParam {
     case "system":
       return { role: "system", content: messageText(message) };
     case "user":
-      return { role: "user", content: typeof message.content === "string" ? message.content : message.content.map(blockOf) };
+      return {
+        role: "user",
+        content: typeof message.content === "string" ? message.content : message.content.map(blockOf),
+      };
     case "tool":
       return {
         role: "user",
-        content: [{ type: "tool_result", tool_use_id: message.toolCallId ?? "", content: typeof message.content === "string" ? message.content : (message.content.map(blockOf) as ToolResultContent) }],
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: message.toolCallId ?? "",
+            content:
+              typeof message.content === "string"
+                ? message.content
+                : (message.content.map(blockOf) as ToolResultContent),
+          },
+        ],
       };
     case "assistant": {
       const calls = message.toolCalls ?? [];
-      if (calls.length === 0 && typeof message.content === "string") return { role: "assistant", content: message.content };
-      const blocks: Block[] = (typeof message.content === "string" ? [textPart(message.content)] : message.content).map(blockOf).filter((block) => block.type !== "text" || block.text !== "");
-      for (const call of calls) blocks.push({ type: "tool_use", id: call.id, name: call.name, input: toolInput(call.args) });
+      if (calls.length === 0 && typeof message.content === "string")
+        return { role: "assistant", content: message.content };
+      const blocks: Block[] = (typeof message.content === "string" ? [textPart(message.content)] : message.content)
+        .map(blockOf)
+        .filter((block) => block.type !== "text" || block.text !== "");
+      for (const call of calls)
+        blocks.push({ type: "tool_use", id: call.id, name: call.name, input: toolInput(call.args) });
       return { role: "assistant", content: blocks };
     }
   }
@@ -302,5 +384,7 @@ function toolInput(args: unknown): unknown {
 // Whether the converted message stands for its whole host message (no tool_result blocks were split off).
 function isWhole(origin: Origin<Anthropic.MessageParam>): boolean {
   const content = origin.host.content;
-  return origin.host.role !== "user" || typeof content === "string" || !content.some((block) => block.type === "tool_result");
+  return (
+    origin.host.role !== "user" || typeof content === "string" || !content.some((block) => block.type === "tool_result")
+  );
 }

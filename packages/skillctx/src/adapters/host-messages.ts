@@ -97,11 +97,17 @@ export function convertMessages<T>(converter: string, input: unknown, convert: (
   } catch (error) {
     if (SkillctxError.isInstance(error)) throw error;
     if (error instanceof InvalidMessage) {
-      throw new SkillctxError("MESSAGES_INVALID", `${converter}: messages[${error.index}]${error.problem}`, { data: { index: error.index } });
+      throw new SkillctxError("MESSAGES_INVALID", `${converter}: messages[${error.index}]${error.problem}`, {
+        data: { index: error.index },
+      });
     }
-    throw new SkillctxError("MESSAGES_INVALID", `${converter}: the messages cannot be read: ${(error as Error)?.message ?? String(error)}`, {
-      cause: error,
-    });
+    throw new SkillctxError(
+      "MESSAGES_INVALID",
+      `${converter}: the messages cannot be read: ${(error as Error)?.message ?? String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -110,12 +116,25 @@ export function convertMessages<T>(converter: string, input: unknown, convert: (
  *
  * @throws SkillctxError `TOOL_CALLS_INVALID` naming the first bad entry; nothing has run.
  */
-export function checkToolCalls(runner: string, calls: unknown, isCall: (entry: Record<string, unknown>) => boolean, idKey: string): readonly Record<string, unknown>[] {
-  if (!Array.isArray(calls)) throw new SkillctxError("TOOL_CALLS_INVALID", `${runner}: expected an array; got ${describe(calls)}`);
+export function checkToolCalls(
+  runner: string,
+  calls: unknown,
+  isCall: (entry: Record<string, unknown>) => boolean,
+  idKey: string,
+): readonly Record<string, unknown>[] {
+  if (!Array.isArray(calls))
+    throw new SkillctxError("TOOL_CALLS_INVALID", `${runner}: expected an array; got ${describe(calls)}`);
   calls.forEach((entry: unknown, index) => {
-    if (!isRecord(entry)) throw new SkillctxError("TOOL_CALLS_INVALID", `${runner}: entry ${index} is ${describe(entry)}, not an object`, { data: { index } });
+    if (!isRecord(entry))
+      throw new SkillctxError("TOOL_CALLS_INVALID", `${runner}: entry ${index} is ${describe(entry)}, not an object`, {
+        data: { index },
+      });
     if (isCall(entry) && typeof entry[idKey] !== "string") {
-      throw new SkillctxError("TOOL_CALLS_INVALID", `${runner}: entry ${index} has no string ${idKey}, so no result could answer it`, { data: { index } });
+      throw new SkillctxError(
+        "TOOL_CALLS_INVALID",
+        `${runner}: entry ${index} has no string ${idKey}, so no result could answer it`,
+        { data: { index } },
+      );
     }
   });
   return calls as Record<string, unknown>[];

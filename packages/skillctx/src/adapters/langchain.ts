@@ -1,5 +1,10 @@
 import type { AgentMiddleware } from "langchain";
-import type { BaseMessage, ContentBlock, MessageContent, ToolCall as LangChainToolCall } from "@langchain/core/messages";
+import type {
+  BaseMessage,
+  ContentBlock,
+  MessageContent,
+  ToolCall as LangChainToolCall,
+} from "@langchain/core/messages";
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool } from "@langchain/core/tools";
 import type { ClientTool, ServerTool, ToolRunnableConfig } from "@langchain/core/tools";
@@ -46,19 +51,29 @@ export function skillctxMiddleware(ctx: AgentContext, options: LangChainMiddlewa
   const history = new ItemHistory<BaseMessage>(LANGCHAIN_MESSAGES);
   let system: SystemMessage | undefined;
   // One step at a time (the history is shared); the engine runs its steps one at a time anyway.
-  const prepare = serialized(async ({ messages, signal }: { messages: BaseMessage[]; signal: AbortSignal | undefined }) => {
-    const step = await ctx.buildContext(history.read(messages), signal === undefined ? {} : { signal });
-    options.onStep?.(step);
-    return { step, messages: history.attach(messages, step, false) };
-  });
+  const prepare = serialized(
+    async ({ messages, signal }: { messages: BaseMessage[]; signal: AbortSignal | undefined }) => {
+      const step = await ctx.buildContext(history.read(messages), signal === undefined ? {} : { signal });
+      options.onStep?.(step);
+      return { step, messages: history.attach(messages, step, false) };
+    },
+  );
 
   const middleware: AgentMiddleware = {
     name: "skillctx",
     tools,
     wrapModelCall: async (request, handler) => {
-      const { step, messages } = await prepare({ messages: request.messages, signal: anySignal(options.signal, request.runtime.signal) });
+      const { step, messages } = await prepare({
+        messages: request.messages,
+        signal: anySignal(options.signal, request.runtime.signal),
+      });
       if (system?.content !== step.system) system = new SystemMessage(step.system);
-      return handler({ ...request, systemMessage: system, messages, tools: registry.requestTools(step.tools, request.tools) });
+      return handler({
+        ...request,
+        systemMessage: system,
+        messages,
+        tools: registry.requestTools(step.tools, request.tools),
+      });
     },
     wrapToolCall: (request, handler) => {
       const tool = request.tool;
@@ -80,7 +95,10 @@ export function skillctxMiddleware(ctx: AgentContext, options: LangChainMiddlewa
  * Note that `invoke` checks the arguments against the schema first (LangChain's validator); inside
  * `createAgent`, {@link skillctxMiddleware} leaves that check to `ctx.callTool`.
  */
-export function toLangChainTools(ctx: AgentContext, tools: readonly ToolDefinition[] = ctx.listTools({ all: true })): DynamicStructuredTool[] {
+export function toLangChainTools(
+  ctx: AgentContext,
+  tools: readonly ToolDefinition[] = ctx.listTools({ all: true }),
+): DynamicStructuredTool[] {
   const registry = new ToolRegistry(ctx);
   return tools.map((definition) => registry.toolFor(definition));
 }
@@ -129,13 +147,20 @@ export function toLangChainMessages(messages: readonly Message[]): BaseMessage[]
         if (calls.length === 0) return new AIMessage({ content });
         return new AIMessage({
           content,
-          tool_calls: calls.map((call) => ({ id: call.id, name: call.name, args: call.args as Record<string, unknown>, type: "tool_call" as const })),
+          tool_calls: calls.map((call) => ({
+            id: call.id,
+            name: call.name,
+            args: call.args as Record<string, unknown>,
+            type: "tool_call" as const,
+          })),
         });
       }
       case "tool": {
         const id = message.toolCallId ?? "";
         const name = toolNames.get(id);
-        return new ToolMessage(name === undefined ? { content, tool_call_id: id } : { content, tool_call_id: id, name });
+        return new ToolMessage(
+          name === undefined ? { content, tool_call_id: id } : { content, tool_call_id: id, name },
+        );
       }
     }
   });
@@ -188,7 +213,10 @@ class ToolRegistry {
   }
 
   /** A step's tools for the model request, then the request's other tools (given to createAgent directly) whose names are free. */
-  requestTools(step: readonly ToolDefinition[], current: readonly (ClientTool | ServerTool)[]): (ClientTool | ServerTool)[] {
+  requestTools(
+    step: readonly ToolDefinition[],
+    current: readonly (ClientTool | ServerTool)[],
+  ): (ClientTool | ServerTool)[] {
     const out: (ClientTool | ServerTool)[] = step.map((definition) => this.toolFor(definition));
     let names: Set<string> | undefined;
     for (const tool of current) {
@@ -233,7 +261,12 @@ function callFunction(ctx: AgentContext, name: string) {
 }
 
 function toolMessage(name: string, id: string, result: ToolResult): ToolMessage {
-  return new ToolMessage({ content: result.content, tool_call_id: id, name, status: result.isError === true ? "error" : "success" });
+  return new ToolMessage({
+    content: result.content,
+    tool_call_id: id,
+    name,
+    status: result.isError === true ? "error" : "success",
+  });
 }
 
 function fromLangChainMessage(message: BaseMessage): Message {
@@ -249,7 +282,11 @@ function fromLangChainMessage(message: BaseMessage): Message {
     case "ai": {
       const calls = (message as AIMessage).tool_calls ?? [];
       if (calls.length === 0) return { role: "assistant", content };
-      const toolCalls: ToolCall[] = calls.map((call) => ({ id: call.id ?? "", name: call.name, args: boundedArguments(call.args) }));
+      const toolCalls: ToolCall[] = calls.map((call) => ({
+        id: call.id ?? "",
+        name: call.name,
+        args: boundedArguments(call.args),
+      }));
       return { role: "assistant", content, toolCalls };
     }
     case "generic": {
@@ -271,7 +308,8 @@ function neutralContent(content: unknown): string | ContentPart[] {
   const parts: ContentPart[] = [];
   for (const block of content as unknown[]) {
     if (typeof block === "string") parts.push({ type: "text", text: block });
-    else if (typeof block === "object" && block !== null && typeof (block as { type?: unknown }).type === "string") parts.push(block as ContentPart);
+    else if (typeof block === "object" && block !== null && typeof (block as { type?: unknown }).type === "string")
+      parts.push(block as ContentPart);
   }
   return parts;
 }
@@ -279,19 +317,40 @@ function neutralContent(content: unknown): string | ContentPart[] {
 // A copy of `message` with `texts` as extra text blocks after its own content.
 function withTextContent(message: BaseMessage, texts: readonly string[]): BaseMessage {
   const own: ContentBlock[] =
-    typeof message.content === "string" ? (message.content === "" ? [] : [{ type: "text", text: message.content }]) : [...(message.content as ContentBlock[])];
+    typeof message.content === "string"
+      ? message.content === ""
+        ? []
+        : [{ type: "text", text: message.content }]
+      : [...(message.content as ContentBlock[])];
   const content = [...own, ...texts.map((text): ContentBlock => ({ type: "text", text }))];
-  const fields = { content, id: message.id, name: message.name, additional_kwargs: message.additional_kwargs, response_metadata: message.response_metadata };
+  const fields = {
+    content,
+    id: message.id,
+    name: message.name,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+  };
   switch (message.type) {
     case "human":
       return new HumanMessage(fields);
     case "tool": {
       const tool = message as ToolMessage;
-      return new ToolMessage({ ...fields, tool_call_id: tool.tool_call_id, status: tool.status, artifact: tool.artifact, metadata: tool.metadata });
+      return new ToolMessage({
+        ...fields,
+        tool_call_id: tool.tool_call_id,
+        status: tool.status,
+        artifact: tool.artifact,
+        metadata: tool.metadata,
+      });
     }
     case "ai": {
       const ai = message as AIMessage;
-      return new AIMessage({ ...fields, tool_calls: ai.tool_calls, invalid_tool_calls: ai.invalid_tool_calls, usage_metadata: ai.usage_metadata });
+      return new AIMessage({
+        ...fields,
+        tool_calls: ai.tool_calls,
+        invalid_tool_calls: ai.invalid_tool_calls,
+        usage_metadata: ai.usage_metadata,
+      });
     }
     case "system":
       return new SystemMessage(fields);

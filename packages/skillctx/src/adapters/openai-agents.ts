@@ -1,4 +1,12 @@
-import type { Agent, AgentInputItem, CallModelInputFilter, FunctionTool, ModelInputData, Tool, tool as agentsTool } from "@openai/agents";
+import type {
+  Agent,
+  AgentInputItem,
+  CallModelInputFilter,
+  FunctionTool,
+  ModelInputData,
+  Tool,
+  tool as agentsTool,
+} from "@openai/agents";
 import type { AgentContext, ContextStep, ToolDefinition } from "../engine/agent-context.js";
 import type { Message } from "../messages.js";
 import { ItemHistory, serialized, textWithAttachments } from "./item-history.js";
@@ -48,7 +56,10 @@ export interface OpenAIAgentsLoop {
  * const agent = new Agent({ name: "assistant", tools: loop.tools });
  * const result = await run(agent, "Fill the tax form", { callModelInputFilter: loop.callModelInputFilter, toolNotFoundBehavior: "return_error_to_model" });
  */
-export function createOpenAIAgentsLoop(ctx: AgentContext, options: OpenAIAgentsStepOptions & { tool: AgentsToolFactory }): OpenAIAgentsLoop {
+export function createOpenAIAgentsLoop(
+  ctx: AgentContext,
+  options: OpenAIAgentsStepOptions & { tool: AgentsToolFactory },
+): OpenAIAgentsLoop {
   const sync = new AgentToolSync(ctx, options.tool);
   return { tools: sync.live, callModelInputFilter: inputFilter(ctx, options, sync) };
 }
@@ -79,11 +90,18 @@ export function fromAgentItems(items: readonly AgentInputItem[]): Message[] {
 
 // ---------------------------------------------------------------------------------------------
 
-function inputFilter(ctx: AgentContext, options: OpenAIAgentsStepOptions, sync: AgentToolSync | undefined): CallModelInputFilter {
+function inputFilter(
+  ctx: AgentContext,
+  options: OpenAIAgentsStepOptions,
+  sync: AgentToolSync | undefined,
+): CallModelInputFilter {
   const history = new ItemHistory<AgentInputItem>(agentItemCodec);
   return serialized(async ({ modelData, agent }): Promise<ModelInputData> => {
     const items = modelData.input;
-    const step = await ctx.buildContext(history.read(items), options.signal === undefined ? {} : { signal: options.signal });
+    const step = await ctx.buildContext(
+      history.read(items),
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
     sync?.update(agent, step.tools);
     options.onStep?.(step);
     // The runner hands the filter its own copy of the items for this turn: attached items replace them in it.
@@ -141,7 +159,8 @@ class AgentToolSync {
     }
     if (newAgent) this.agent = agent;
     const tools = this.agent?.tools;
-    if ((changed || newAgent) && tools !== undefined && tools !== (this.live as Tool[])) replaceOwn(tools, this.live, this.ctx);
+    if ((changed || newAgent) && tools !== undefined && tools !== (this.live as Tool[]))
+      replaceOwn(tools, this.live, this.ctx);
   }
 
   // After a tool call: servers a skill tool started are waited for, so the next turn lists their tools.
@@ -209,7 +228,11 @@ function readAgentItem(item: AgentInputItem): Message {
   if (loose.role === "assistant") return { role: "assistant", content: partsText(loose.content) };
   if (loose.type === "function_call") {
     const call = item as Extract<AgentInputItem, { type: "function_call" }>;
-    return { role: "assistant", content: "", toolCalls: [{ id: call.callId, name: call.name, args: parseArguments(call.arguments) }] };
+    return {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: call.callId, name: call.name, args: parseArguments(call.arguments) }],
+    };
   }
   if (loose.type === "function_call_result") {
     const result = item as Extract<AgentInputItem, { type: "function_call_result" }>;
@@ -223,7 +246,8 @@ function partsText(content: unknown): string {
   if (!Array.isArray(content)) return "";
   let text = "";
   for (const part of content as { text?: unknown; refusal?: unknown }[]) {
-    const value = typeof part?.text === "string" ? part.text : typeof part?.refusal === "string" ? part.refusal : undefined;
+    const value =
+      typeof part?.text === "string" ? part.text : typeof part?.refusal === "string" ? part.refusal : undefined;
     if (value !== undefined) text = text === "" ? value : `${text}\n${value}`;
   }
   return text;
@@ -242,7 +266,10 @@ function attachToItem(item: AgentInputItem, texts: readonly string[]): AgentInpu
   const loose = item as Loose;
   const parts = texts.map((text) => ({ type: "input_text" as const, text }));
   if (loose.role === "user") {
-    const base = typeof loose.content === "string" ? [{ type: "input_text" as const, text: loose.content }] : (loose.content as unknown[]);
+    const base =
+      typeof loose.content === "string"
+        ? [{ type: "input_text" as const, text: loose.content }]
+        : (loose.content as unknown[]);
     return [{ ...item, content: [...base, ...parts] } as AgentInputItem];
   }
   if (loose.type === "function_call_result") {

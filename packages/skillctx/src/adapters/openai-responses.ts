@@ -34,7 +34,9 @@ export type OpenAIResponsesItem = OpenAI.Responses.ResponseInputItem | OpenAI.Re
 /** A Responses API function tool. */
 export type OpenAIResponsesTool = OpenAI.Responses.FunctionTool;
 /** An item that answers a call: a function call output, or the error output of a custom tool call. */
-export type OpenAICallOutput = OpenAI.Responses.ResponseInputItem.FunctionCallOutput | OpenAI.Responses.ResponseCustomToolCallOutput;
+export type OpenAICallOutput =
+  | OpenAI.Responses.ResponseInputItem.FunctionCallOutput
+  | OpenAI.Responses.ResponseCustomToolCallOutput;
 
 /** The request body parts that {@link toOpenAIResponsesRequest} fills in; spread it into `responses.create`. */
 export interface OpenAIResponsesRequest {
@@ -48,7 +50,13 @@ export interface OpenAIResponsesRequest {
 /** The tools as Responses API function tools (`strict: false`: skillctx checks arguments itself). */
 export function toOpenAIResponsesTools(tools: readonly ToolDefinition[]): OpenAIResponsesTool[] {
   return tools.map((tool) =>
-    cached(responsesTools, tool, () => ({ type: "function", name: tool.name, description: tool.description, parameters: tool.inputSchema, strict: false })),
+    cached(responsesTools, tool, () => ({
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema,
+      strict: false,
+    })),
   );
 }
 
@@ -65,7 +73,9 @@ export function toOpenAIResponsesTools(tools: readonly ToolDefinition[]): OpenAI
  */
 export function toOpenAIResponsesRequest(step: ContextStep): OpenAIResponsesRequest {
   const texts = attachmentsByMessage(step);
-  const input = convertEach(responsesSteps, step.messages, (message, index) => itemsFor(message, texts.get(index) ?? []));
+  const input = convertEach(responsesSteps, step.messages, (message, index) =>
+    itemsFor(message, texts.get(index) ?? []),
+  );
   const request: OpenAIResponsesRequest = step.system === "" ? { input } : { instructions: step.system, input };
   if (step.tools.length > 0) request.tools = toOpenAIResponsesTools(step.tools);
   return request;
@@ -83,7 +93,9 @@ export function toOpenAIResponsesRequest(step: ContextStep): OpenAIResponsesRequ
  */
 export function fromOpenAIInput(input: string | readonly OpenAIResponsesItem[]): Message[] {
   if (typeof input === "string") return [{ role: "user", content: input }];
-  return convertMessages("fromOpenAIInput", input, (list) => convertEach(responsesInputs, list as readonly OpenAIResponsesItem[], fromItem));
+  return convertMessages("fromOpenAIInput", input, (list) =>
+    convertEach(responsesInputs, list as readonly OpenAIResponsesItem[], fromItem),
+  );
 }
 
 /**
@@ -113,7 +125,8 @@ export async function runOpenAIResponsesCalls(
   items: readonly OpenAIResponsesItem[],
   options: { signal?: AbortSignal } = {},
 ): Promise<OpenAICallOutput[]> {
-  const isCall = (entry: Record<string, unknown>) => entry.type === "function_call" || entry.type === "custom_tool_call";
+  const isCall = (entry: Record<string, unknown>) =>
+    entry.type === "function_call" || entry.type === "custom_tool_call";
   const checked = checkToolCalls("runOpenAIResponsesCalls", items, isCall, "call_id");
   const seen = new Set<string>();
   const out: OpenAICallOutput[] = [];
@@ -121,17 +134,30 @@ export async function runOpenAIResponsesCalls(
     if (!isCall(item)) continue;
     const id = item.call_id as string;
     if (seen.has(id)) {
-      out.push(item.type === "function_call" ? { type: "function_call_output", call_id: id, output: duplicateIdText(id) } : customOutput(id, duplicateIdText(id)));
+      out.push(
+        item.type === "function_call"
+          ? { type: "function_call_output", call_id: id, output: duplicateIdText(id) }
+          : customOutput(id, duplicateIdText(id)),
+      );
       continue;
     }
     seen.add(id);
     if (item.type === "custom_tool_call") {
-      out.push(customOutput(id, `Error: skillctx runs function calls only; this custom tool call (${JSON.stringify(item.name)}) was not run.`));
+      out.push(
+        customOutput(
+          id,
+          `Error: skillctx runs function calls only; this custom tool call (${JSON.stringify(item.name)}) was not run.`,
+        ),
+      );
       continue;
     }
     const name = typeof item.name === "string" ? item.name : "";
     const result = await ctx.callTool(name, item.arguments, options);
-    out.push({ type: "function_call_output", call_id: id, output: result.isError === true ? errorText(result.content) : result.content });
+    out.push({
+      type: "function_call_output",
+      call_id: id,
+      output: result.isError === true ? errorText(result.content) : result.content,
+    });
   }
   return out;
 }
@@ -154,11 +180,19 @@ function fromItem(item: unknown, index: number): Message {
     case "message":
       return withOrigin(fromMessageItem(item, index), origin);
     case "function_call":
-      if (typeof item.call_id !== "string" || typeof item.name !== "string") throw new InvalidMessage(index, ` (function_call) needs a string call_id and name`);
-      return withOrigin({ role: "assistant", content: "", toolCalls: [{ id: item.call_id, name: item.name, args: item.arguments }] }, origin);
+      if (typeof item.call_id !== "string" || typeof item.name !== "string")
+        throw new InvalidMessage(index, ` (function_call) needs a string call_id and name`);
+      return withOrigin(
+        { role: "assistant", content: "", toolCalls: [{ id: item.call_id, name: item.name, args: item.arguments }] },
+        origin,
+      );
     case "function_call_output":
-      if (typeof item.call_id !== "string") throw new InvalidMessage(index, ` (function_call_output) needs a string call_id`);
-      return withOrigin({ role: "tool", content: atLeastOnePart(partsOf(item.output, index, ".output")), toolCallId: item.call_id }, origin);
+      if (typeof item.call_id !== "string")
+        throw new InvalidMessage(index, ` (function_call_output) needs a string call_id`);
+      return withOrigin(
+        { role: "tool", content: atLeastOnePart(partsOf(item.output, index, ".output")), toolCallId: item.call_id },
+        origin,
+      );
     default:
       if (typeof type !== "string") throw new InvalidMessage(index, ` must have a type (or a role)`);
       return withOrigin({ role: "assistant", content: [{ type: "openai_item", item }] }, origin);
@@ -169,13 +203,22 @@ function fromMessageItem(item: Record<string, unknown>, index: number): Message 
   switch (item.role) {
     case "system":
     case "developer":
-      return { role: "system", content: messageText({ role: "system", content: partsOf(item.content, index, ".content") }) };
+      return {
+        role: "system",
+        content: messageText({ role: "system", content: partsOf(item.content, index, ".content") }),
+      };
     case "user":
       return { role: "user", content: atLeastOnePart(partsOf(item.content, index, ".content")) };
     case "assistant":
-      return { role: "assistant", content: typeof item.content === "string" ? item.content : partsOf(item.content, index, ".content") };
+      return {
+        role: "assistant",
+        content: typeof item.content === "string" ? item.content : partsOf(item.content, index, ".content"),
+      };
     default:
-      throw new InvalidMessage(index, `.role must be user, assistant, system or developer; got ${JSON.stringify(item.role)}`);
+      throw new InvalidMessage(
+        index,
+        `.role must be user, assistant, system or developer; got ${JSON.stringify(item.role)}`,
+      );
   }
 }
 
@@ -184,7 +227,8 @@ function partsOf(content: unknown, index: number, field: string): ContentPart[] 
   if (typeof content === "string") return [textPart(content)];
   if (!Array.isArray(content)) throw new InvalidMessage(index, `${field} must be a string or an array of parts`);
   return content.map((part: unknown, k) => {
-    if (!isRecord(part) || typeof part.type !== "string") throw new InvalidMessage(index, `${field}[${k}] must be a part with a type`);
+    if (!isRecord(part) || typeof part.type !== "string")
+      throw new InvalidMessage(index, `${field}[${k}] must be a part with a type`);
     if (part.type !== "input_text" && part.type !== "output_text") return { ...part } as ContentPart;
     if (typeof part.text !== "string") throw new InvalidMessage(index, `${field}[${k}].text must be a string`);
     return textPart(part.text);
@@ -195,7 +239,8 @@ function partsOf(content: unknown, index: number, field: string): ContentPart[] 
 function itemsFor(message: Message, texts: readonly string[]): OpenAIInputItem[] {
   const origin = originOf<OpenAIResponsesItem>(message, "openai-responses");
   if (texts.length === 0) return origin === undefined ? itemsOf(message) : [origin.host as OpenAIInputItem];
-  const base = origin === undefined ? itemsOf(withoutAttachments(message, texts.length)) : [origin.host as OpenAIInputItem];
+  const base =
+    origin === undefined ? itemsOf(withoutAttachments(message, texts.length)) : [origin.host as OpenAIInputItem];
   // A user or tool message is one item; the texts go into the last item written for it.
   const last = base[base.length - 1];
   return last === undefined ? [textsItem(texts)] : [...base.slice(0, -1), ...withItemTexts(last, texts)];
@@ -206,10 +251,19 @@ function itemsFor(message: Message, texts: readonly string[]): OpenAIInputItem[]
 function withItemTexts(item: OpenAIInputItem, texts: readonly string[]): OpenAIInputItem[] {
   const parts = texts.map((text) => ({ type: "input_text" as const, text }));
   if (item.type === "function_call_output") {
-    return [typeof item.output === "string" ? { ...item, output: [item.output, ...texts].join("\n\n") } : { ...item, output: [...item.output, ...parts] }];
+    return [
+      typeof item.output === "string"
+        ? { ...item, output: [item.output, ...texts].join("\n\n") }
+        : { ...item, output: [...item.output, ...parts] },
+    ];
   }
   if ((item.type === undefined || item.type === "message") && "role" in item && item.role !== "assistant") {
-    const base = typeof item.content === "string" ? (item.content === "" ? [] : [{ type: "input_text" as const, text: item.content }]) : item.content;
+    const base =
+      typeof item.content === "string"
+        ? item.content === ""
+          ? []
+          : [{ type: "input_text" as const, text: item.content }]
+        : item.content;
     return [{ ...item, content: [...base, ...parts] } as OpenAIInputItem];
   }
   // The engine attaches to user and tool messages only; anything else keeps the texts visible in a user message after it.
@@ -226,16 +280,28 @@ function itemsOf(message: Message): OpenAIInputItem[] {
     case "system":
       return [{ role: "system", content: messageText(message) }];
     case "user":
-      return [{ role: "user", content: typeof message.content === "string" ? message.content : message.content.map(inputPart) }];
+      return [
+        {
+          role: "user",
+          content: typeof message.content === "string" ? message.content : message.content.map(inputPart),
+        },
+      ];
     case "tool":
       return [{ type: "function_call_output", call_id: message.toolCallId ?? "", output: messageText(message) }];
     case "assistant": {
       const parts = typeof message.content === "string" ? [] : message.content;
-      const items: OpenAIInputItem[] = parts.filter((part) => part.type === "openai_item").map((part) => (part as Record<string, unknown>).item as OpenAIInputItem);
+      const items: OpenAIInputItem[] = parts
+        .filter((part) => part.type === "openai_item")
+        .map((part) => (part as Record<string, unknown>).item as OpenAIInputItem);
       const text = messageText(message);
       if (text !== "") items.unshift({ role: "assistant", content: text });
       for (const call of message.toolCalls ?? []) {
-        items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}) });
+        items.push({
+          type: "function_call",
+          call_id: call.id,
+          name: call.name,
+          arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
+        });
       }
       return items;
     }
@@ -243,5 +309,7 @@ function itemsOf(message: Message): OpenAIInputItem[] {
 }
 
 function inputPart(part: ContentPart): OpenAI.Responses.ResponseInputContent {
-  return part.type === "text" ? { type: "input_text", text: String(part.text) } : (part as unknown as OpenAI.Responses.ResponseInputContent);
+  return part.type === "text"
+    ? { type: "input_text", text: String(part.text) }
+    : (part as unknown as OpenAI.Responses.ResponseInputContent);
 }

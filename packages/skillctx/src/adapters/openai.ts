@@ -49,10 +49,12 @@ export interface OpenAIChatRequest {
 
 /** The tools of a step (or any definitions) as Chat Completions function tools. */
 export function toOpenAITools(tools: readonly ToolDefinition[]): OpenAIChatTool[] {
-  return tools.map((tool) => cached(chatTools, tool, () => ({
-    type: "function",
-    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-  })));
+  return tools.map((tool) =>
+    cached(chatTools, tool, () => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+    })),
+  );
 }
 
 /**
@@ -68,7 +70,9 @@ export function toOpenAITools(tools: readonly ToolDefinition[]): OpenAIChatTool[
  */
 export function toOpenAIChatRequest(step: ContextStep, options: OpenAIChatRequestOptions = {}): OpenAIChatRequest {
   const texts = attachmentsByMessage(step);
-  const converted = convertEach(chatSteps, step.messages, (message, index) => chatMessageFor(message, texts.get(index) ?? []));
+  const converted = convertEach(chatSteps, step.messages, (message, index) =>
+    chatMessageFor(message, texts.get(index) ?? []),
+  );
   if (step.system !== "") converted.unshift({ role: options.systemRole ?? "system", content: step.system });
   return step.tools.length === 0 ? { messages: converted } : { messages: converted, tools: toOpenAITools(step.tools) };
 }
@@ -84,7 +88,9 @@ export function toOpenAIChatRequest(step: ContextStep, options: OpenAIChatReques
  * @throws SkillctxError `MESSAGES_INVALID` naming the message and field that is not a Chat Completions message.
  */
 export function fromOpenAIMessages(messages: readonly OpenAIChatMessage[]): Message[] {
-  return convertMessages("fromOpenAIMessages", messages, (list) => convertEach(chatInputs, list as readonly OpenAIChatMessage[], fromChatMessage));
+  return convertMessages("fromOpenAIMessages", messages, (list) =>
+    convertEach(chatInputs, list as readonly OpenAIChatMessage[], fromChatMessage),
+  );
 }
 
 /**
@@ -92,7 +98,9 @@ export function fromOpenAIMessages(messages: readonly OpenAIChatMessage[]): Mess
  * to the very object it came from; others are written from their fields (tool-call arguments as JSON text).
  */
 export function toOpenAIMessages(messages: readonly Message[]): OpenAIChatMessage[] {
-  return messages.map((message) => ownOrigin<OpenAIChatMessage>(message, "openai-chat")?.host ?? chatMessageOf(message));
+  return messages.map(
+    (message) => ownOrigin<OpenAIChatMessage>(message, "openai-chat")?.host ?? chatMessageOf(message),
+  );
 }
 
 /**
@@ -128,13 +136,20 @@ const chatTools = new WeakMap<ToolDefinition, OpenAIChatTool>();
 const chatInputs = new PrefixCache<OpenAIChatMessage, Message>();
 const chatSteps = new PrefixCache<Message, OpenAIChatMessage>();
 
-async function answer(ctx: AgentContext, call: Record<string, unknown>, seen: Set<string>, options: { signal?: AbortSignal }): Promise<string> {
+async function answer(
+  ctx: AgentContext,
+  call: Record<string, unknown>,
+  seen: Set<string>,
+  options: { signal?: AbortSignal },
+): Promise<string> {
   const id = call.id as string;
   if (seen.has(id)) return duplicateIdText(id);
   seen.add(id);
   const fn = call.function;
-  if (call.type !== "function") return `Error: skillctx runs function tool calls only; this call (type ${JSON.stringify(call.type)}) was not run.`;
-  if (!isRecord(fn) || typeof fn.name !== "string") return "Error: this function call names no function; it was not run.";
+  if (call.type !== "function")
+    return `Error: skillctx runs function tool calls only; this call (type ${JSON.stringify(call.type)}) was not run.`;
+  if (!isRecord(fn) || typeof fn.name !== "string")
+    return "Error: this function call names no function; it was not run.";
   const result = await ctx.callTool(fn.name, fn.arguments, options);
   return result.isError === true ? errorText(result.content) : result.content;
 }
@@ -150,31 +165,48 @@ function fromChatMessage(message: unknown, index: number): Message {
       return withOrigin({ role: "user", content: atLeastOnePart(partsOf(message.content, index)) }, origin);
     case "tool":
       if (typeof message.tool_call_id !== "string") throw new InvalidMessage(index, `.tool_call_id must be a string`);
-      return withOrigin({ role: "tool", content: atLeastOnePart(partsOf(message.content, index)), toolCallId: message.tool_call_id }, origin);
+      return withOrigin(
+        { role: "tool", content: atLeastOnePart(partsOf(message.content, index)), toolCallId: message.tool_call_id },
+        origin,
+      );
     case "assistant":
       return withOrigin(fromAssistant(message, index), origin);
     case "function":
       return withOrigin({ role: "assistant", content: [{ type: "openai_message", message }] }, origin);
     default:
-      throw new InvalidMessage(index, `.role must be system, developer, user, assistant, tool or function; got ${JSON.stringify(message.role)}`);
+      throw new InvalidMessage(
+        index,
+        `.role must be system, developer, user, assistant, tool or function; got ${JSON.stringify(message.role)}`,
+      );
   }
 }
 
 function fromAssistant(message: Record<string, unknown>, index: number): Message {
   const content: string | ContentPart[] =
-    message.content === undefined || message.content === null ? "" : typeof message.content === "string" ? message.content : partsOf(message.content, index);
+    message.content === undefined || message.content === null
+      ? ""
+      : typeof message.content === "string"
+        ? message.content
+        : partsOf(message.content, index);
   if (message.tool_calls === undefined || message.tool_calls === null) return { role: "assistant", content };
   if (!Array.isArray(message.tool_calls)) throw new InvalidMessage(index, `.tool_calls must be an array`);
   const toolCalls: ToolCall[] = [];
   const others: ContentPart[] = [];
   message.tool_calls.forEach((call: unknown, k) => {
-    if (!isRecord(call) || typeof call.id !== "string") throw new InvalidMessage(index, `.tool_calls[${k}] must be an object with a string id`);
+    if (!isRecord(call) || typeof call.id !== "string")
+      throw new InvalidMessage(index, `.tool_calls[${k}] must be an object with a string id`);
     const fn = call.function;
-    if (call.type === "function" && isRecord(fn) && typeof fn.name === "string") toolCalls.push({ id: call.id, name: fn.name, args: fn.arguments });
+    if (call.type === "function" && isRecord(fn) && typeof fn.name === "string")
+      toolCalls.push({ id: call.id, name: fn.name, args: fn.arguments });
     else others.push({ type: "openai_tool_call", call });
   });
-  const withOthers = others.length === 0 ? content : [...(typeof content === "string" ? (content === "" ? [] : [textPart(content)]) : content), ...others];
-  return toolCalls.length === 0 ? { role: "assistant", content: withOthers } : { role: "assistant", content: withOthers, toolCalls };
+  const withOthers =
+    others.length === 0
+      ? content
+      : [...(typeof content === "string" ? (content === "" ? [] : [textPart(content)]) : content), ...others];
+  return toolCalls.length === 0
+    ? { role: "assistant", content: withOthers }
+    : { role: "assistant", content: withOthers, toolCalls };
 }
 
 // Text parts become fresh text parts; other parts are shallow copies (so every part is the message's own).
@@ -182,7 +214,8 @@ function partsOf(content: unknown, index: number): ContentPart[] {
   if (typeof content === "string") return [textPart(content)];
   if (!Array.isArray(content)) throw new InvalidMessage(index, `.content must be a string or an array of parts`);
   return content.map((part: unknown, k) => {
-    if (!isRecord(part) || typeof part.type !== "string") throw new InvalidMessage(index, `.content[${k}] must be a part with a type`);
+    if (!isRecord(part) || typeof part.type !== "string")
+      throw new InvalidMessage(index, `.content[${k}] must be a part with a type`);
     if (part.type !== "text") return { ...part } as ContentPart;
     if (typeof part.text !== "string") throw new InvalidMessage(index, `.content[${k}].text must be a string`);
     return textPart(part.text);
@@ -207,17 +240,27 @@ function withChatTexts(message: OpenAIChatMessage, texts: readonly string[]): Op
   const parts = texts.map((text) => ({ type: "text" as const, text }));
   switch (message.role) {
     case "user": {
-      const base = typeof message.content === "string" ? (message.content === "" ? [] : [{ type: "text" as const, text: message.content }]) : message.content;
+      const base =
+        typeof message.content === "string"
+          ? message.content === ""
+            ? []
+            : [{ type: "text" as const, text: message.content }]
+          : message.content;
       return { ...message, content: [...base, ...parts] };
     }
     case "tool":
     case "system":
     case "developer":
-      return typeof message.content === "string" ? { ...message, content: [message.content, ...texts].join("\n\n") } : { ...message, content: [...message.content, ...parts] };
+      return typeof message.content === "string"
+        ? { ...message, content: [message.content, ...texts].join("\n\n") }
+        : { ...message, content: [...message.content, ...parts] };
     case "assistant":
     case "function":
       // The engine attaches to user and tool messages only; anything else keeps its text visible.
-      return { ...message, content: [typeof message.content === "string" ? message.content : "", ...texts].join("\n\n") } as OpenAIChatMessage;
+      return {
+        ...message,
+        content: [typeof message.content === "string" ? message.content : "", ...texts].join("\n\n"),
+      } as OpenAIChatMessage;
   }
 }
 
@@ -227,7 +270,10 @@ function chatMessageOf(message: Message): OpenAIChatMessage {
     case "system":
       return { role: "system", content: messageText(message) };
     case "user":
-      return { role: "user", content: typeof message.content === "string" ? message.content : message.content.map(chatUserPart) };
+      return {
+        role: "user",
+        content: typeof message.content === "string" ? message.content : message.content.map(chatUserPart),
+      };
     case "tool":
       return { role: "tool", tool_call_id: message.toolCallId ?? "", content: messageText(message) };
     case "assistant": {
@@ -238,14 +284,22 @@ function chatMessageOf(message: Message): OpenAIChatMessage {
       const calls: OpenAIToolCall[] = (message.toolCalls ?? []).map((call) => ({
         id: call.id,
         type: "function",
-        function: { name: call.name, arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}) },
+        function: {
+          name: call.name,
+          arguments: typeof call.args === "string" ? call.args : JSON.stringify(call.args ?? {}),
+        },
       }));
-      for (const part of parts) if (part.type === "openai_tool_call") calls.push((part as Record<string, unknown>).call as OpenAIToolCall);
-      return calls.length === 0 ? { role: "assistant", content: text } : { role: "assistant", content: text === "" ? null : text, tool_calls: calls };
+      for (const part of parts)
+        if (part.type === "openai_tool_call") calls.push((part as Record<string, unknown>).call as OpenAIToolCall);
+      return calls.length === 0
+        ? { role: "assistant", content: text }
+        : { role: "assistant", content: text === "" ? null : text, tool_calls: calls };
     }
   }
 }
 
 function chatUserPart(part: ContentPart): OpenAI.Chat.Completions.ChatCompletionContentPart {
-  return part.type === "text" ? { type: "text", text: String(part.text) } : (part as unknown as OpenAI.Chat.Completions.ChatCompletionContentPart);
+  return part.type === "text"
+    ? { type: "text", text: String(part.text) }
+    : (part as unknown as OpenAI.Chat.Completions.ChatCompletionContentPart);
 }

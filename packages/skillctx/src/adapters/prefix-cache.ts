@@ -39,7 +39,11 @@ export class PrefixCache<I extends object, O> {
 }
 
 /** Each input converted to zero or more outputs, through `cache` (see {@link PrefixCache.convert}). */
-export function convertEach<I extends object, O>(cache: PrefixCache<I, O>, inputs: readonly I[], convert: (input: I, index: number) => O | readonly O[]): O[] {
+export function convertEach<I extends object, O>(
+  cache: PrefixCache<I, O>,
+  inputs: readonly I[],
+  convert: (input: I, index: number) => O | readonly O[],
+): O[] {
   return cache.convert(inputs, (start, out, ends) => {
     for (let index = start; index < inputs.length; index++) {
       const made = convert(inputs[index]!, index);

@@ -26,14 +26,28 @@ export const catalogCommand: CliCommand = {
       const included = shown?.included ?? [];
       const omitted = shown?.omitted ?? [];
       if (flags.bool("json")) {
-        io.stdout.write(jsonText({ format, budgetTokens: budgetTokens ?? null, tokenizer: TOKENIZER, text, tokens, level, included, omitted, diagnostics }));
+        io.stdout.write(
+          jsonText({
+            format,
+            budgetTokens: budgetTokens ?? null,
+            tokenizer: TOKENIZER,
+            text,
+            tokens,
+            level,
+            included,
+            omitted,
+            diagnostics,
+          }),
+        );
       } else {
         if (text !== "") io.stdout.write(`${printable(text)}\n`);
         for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
         const total = included.length + omitted.length;
         const budget = budgetTokens === undefined ? "no budget" : `budget ${budgetTokens}`;
         const left = omitted.length > 0 ? `, ${omitted.length} left out (found with search_skills)` : "";
-        io.stderr.write(`catalog: ${tokens} tokens (${TOKENIZER}), ${budget}, level ${level}, ${included.length} of ${total} skills listed${left}\n`);
+        io.stderr.write(
+          `catalog: ${tokens} tokens (${TOKENIZER}), ${budget}, level ${level}, ${included.length} of ${total} skills listed${left}\n`,
+        );
       }
       return hasErrors(diagnostics) ? EXIT_FINDINGS : EXIT_OK;
     } finally {

@@ -30,7 +30,8 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: "list",
     summary: "list every skill and guidance file an agent in --cwd sees: scope, trigger, who may invoke it, arguments",
-    usage: "skillctx list [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--tokens] [--json]",
+    usage:
+      "skillctx list [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--tokens] [--json]",
     flags: [...LOADING, "tokens"],
     positionals: false,
     notes: [
@@ -41,8 +42,10 @@ export const COMMANDS: readonly CommandInfo[] = [
   },
   {
     name: "catalog",
-    summary: "print the skill catalog the model sees in the system prompt (the one build puts there), with its token count",
-    usage: "skillctx catalog [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--format xml|markdown] [--budget TOKENS] [--json]",
+    summary:
+      "print the skill catalog the model sees in the system prompt (the one build puts there), with its token count",
+    usage:
+      "skillctx catalog [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--format xml|markdown] [--budget TOKENS] [--json]",
     flags: [...LOADING, "format", "budget"],
     positionals: false,
     notes: [
@@ -52,7 +55,8 @@ export const COMMANDS: readonly CommandInfo[] = [
   },
   {
     name: "build",
-    summary: "play messages as user turns and print each step's activations, then the final system prompt, messages and tools",
+    summary:
+      "play messages as user turns and print each step's activations, then the final system prompt, messages and tools",
     usage:
       "skillctx build [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--format xml|markdown] [--budget TOKENS] [-m TEXT]... [--json]",
     flags: [...LOADING, "format", "budget", "message"],
@@ -83,20 +87,23 @@ export const COMMANDS: readonly CommandInfo[] = [
   },
   {
     name: "sync",
-    summary: "fetch the remote skill sources listed in skills.json (git, well-known URL, MCP) and record them in skills.lock.json",
+    summary:
+      "fetch the remote skill sources listed in skills.json (git, well-known URL, MCP) and record them in skills.lock.json",
     usage: "skillctx sync [--cwd DIR] [--frozen] [--offline] [--json]",
     flags: ["cwd", "frozen", "offline", "json"],
     positionals: false,
     notes: [
-      "skills.json at --cwd lists the sources: { \"sources\": [ { \"git\": URL, \"ref\": REF, \"path\": DIR }, { \"url\": URL } ] }. Fetched copies go to $XDG_CACHE_HOME/skillctx (or ~/.cache/skillctx).",
+      'skills.json at --cwd lists the sources: { "sources": [ { "git": URL, "ref": REF, "path": DIR }, { "url": URL } ] }. Fetched copies go to $XDG_CACHE_HOME/skillctx (or ~/.cache/skillctx).',
       "Without --frozen the lock is written (entries of sources no longer listed are removed). With --frozen nothing is written: a source missing from the lock or drifted from it is refused, exit 1. See docs/remote-sources.md.",
     ],
     load: async () => (await import("./sync.js")).syncCommand,
   },
   {
     name: "serve",
-    summary: "serve the skills an agent in --cwd sees over MCP (skills extension SEP-2640, plus load_skill / read_skill_resource tools)",
-    usage: "skillctx serve [--cwd DIR] [--user | --no-user] [--model MODEL] [--skills PATH]... [--stdio | --http PORT [--host HOST]]",
+    summary:
+      "serve the skills an agent in --cwd sees over MCP (skills extension SEP-2640, plus load_skill / read_skill_resource tools)",
+    usage:
+      "skillctx serve [--cwd DIR] [--user | --no-user] [--model MODEL] [--skills PATH]... [--stdio | --http PORT [--host HOST]]",
     flags: ["cwd", "user", "no-user", "model", "skills", "stdio", "http", "host"],
     positionals: false,
     notes: [

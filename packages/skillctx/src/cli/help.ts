@@ -48,7 +48,10 @@ export function helpJson(commands: readonly CommandInfo[]): unknown {
       name: c.name,
       summary: c.summary,
       usage: c.usage,
-      options: [...c.flags, ...COMMON_FLAGS].map((name) => ({ flag: flagLabel(name, FLAGS[name]), help: FLAGS[name].help })),
+      options: [...c.flags, ...COMMON_FLAGS].map((name) => ({
+        flag: flagLabel(name, FLAGS[name]),
+        help: FLAGS[name].help,
+      })),
     })),
   };
 }

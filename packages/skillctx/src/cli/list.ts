@@ -73,7 +73,12 @@ export function invocation(skill: Skill): WhoMayInvoke {
   };
 }
 
-async function describeSkill(skill: Skill, withTokens: boolean, diagnostics: Diagnostic[], signal: AbortSignal | undefined): Promise<ListedSkill> {
+async function describeSkill(
+  skill: Skill,
+  withTokens: boolean,
+  diagnostics: Diagnostic[],
+  signal: AbortSignal | undefined,
+): Promise<ListedSkill> {
   const listed: ListedSkill = {
     name: skill.name,
     scope: skill.source.scope,
@@ -114,7 +119,9 @@ function formatList(skills: ListedSkill[], cwd: string, withTokens: boolean): st
     { title: "TRIGGER", value: (s) => s.trigger },
     { title: "INVOKE", value: (s) => invokeCell(s.invocation) },
     { title: "ARGS", value: (s) => (s.argumentHint === null ? "-" : cell(s.argumentHint, ARGS_WIDTH)) },
-    ...(withTokens ? [{ title: "TOKENS", right: true, value: (s: ListedSkill) => (s.tokens == null ? "?" : String(s.tokens)) }] : []),
+    ...(withTokens
+      ? [{ title: "TOKENS", right: true, value: (s: ListedSkill) => (s.tokens == null ? "?" : String(s.tokens)) }]
+      : []),
     { title: "PATH", value: (s) => (s.path === null ? "(inline)" : cell(shownPath(s.path, cwd))) },
     { title: "DESCRIPTION", value: (s) => cell(s.description ?? "", DESCRIPTION_WIDTH) },
   ];

@@ -15,7 +15,8 @@ import type { Flags } from "./options.js";
  */
 export const cliTemplates: Pick<Templates, "untrustedCommand"> = {
   untrustedCommand(command, scope, origin) {
-    if (scope === "remote") return `[Not run: \`${command}\` comes from a remote skill served by ${JSON.stringify(origin ?? "")}, which is not trusted.]`;
+    if (scope === "remote")
+      return `[Not run: \`${command}\` comes from a remote skill served by ${JSON.stringify(origin ?? "")}, which is not trusted.]`;
     return scope === "project"
       ? `[Not run: \`${command}\` comes from a project skill, which is not trusted. Run skillctx with --trust to allow it.]`
       : `[Not run: \`${command}\` comes from a user skill, which is not trusted.]`;
@@ -38,7 +39,11 @@ export interface LoadedContext {
  * `--budget` for the catalog), so it sees exactly the skill set, guidance and catalog an agent there gets. `io.signal` aborts loading; the caller
  * closes the context (`close()` stops whatever it started).
  */
-export async function openContext(flags: Flags, io: CliIo, extra: Partial<AgentContextOptions> = {}): Promise<LoadedContext> {
+export async function openContext(
+  flags: Flags,
+  io: CliIo,
+  extra: Partial<AgentContextOptions> = {},
+): Promise<LoadedContext> {
   const cwd = resolveCwd(flags.string("cwd"));
   io.signal?.throwIfAborted();
   const skills = flags.list("skills").map((p) => path.resolve(p));

@@ -23,13 +23,20 @@ export const FLAGS = {
     value: "DIR",
     help: "the agent's working folder: the repository whose skills and guidance apply, where commands run (default: the current folder)",
   },
-  user: { type: "boolean", help: "include the user's skill folders (~/.agents/skills, ~/.claude/skills, ~/.openhands/skills); the default" },
+  user: {
+    type: "boolean",
+    help: "include the user's skill folders (~/.agents/skills, ~/.claude/skills, ~/.openhands/skills); the default",
+  },
   "no-user": { type: "boolean", help: "leave the user's skill folders out" },
   trust: {
     type: "boolean",
     help: "trust the project: its !`cmd` spans, scripts and MCP servers run (user skills are trusted already); without it they are shown as not run",
   },
-  model: { type: "string", value: "MODEL", help: "the model id (claude-sonnet-4-5, gpt-4o, ...): guidance written for another model family is left out" },
+  model: {
+    type: "string",
+    value: "MODEL",
+    help: "the model id (claude-sonnet-4-5, gpt-4o, ...): guidance written for another model family is left out",
+  },
   skills: {
     type: "string",
     multiple: true,
@@ -40,7 +47,13 @@ export const FLAGS = {
   debug: { type: "boolean", help: "print the stack trace of an unexpected error" },
   help: { type: "boolean", short: "h", help: "show this help" },
   // Command-specific flags.
-  message: { type: "string", short: "m", multiple: true, value: "TEXT", help: "a user message, played as the next turn (repeatable, in order)" },
+  message: {
+    type: "string",
+    short: "m",
+    multiple: true,
+    value: "TEXT",
+    help: "a user message, played as the next turn (repeatable, in order)",
+  },
   format: { type: "string", value: "xml|markdown", help: "catalog format (default: xml)" },
   budget: {
     type: "string",
@@ -49,11 +62,22 @@ export const FLAGS = {
   },
   tokens: { type: "boolean", help: "count each skill body's tokens (o200k_base) and show them" },
   strict: { type: "boolean", help: "the reference validator's verdicts exactly (fields of other agents are errors)" },
-  frozen: { type: "boolean", help: "check skills.lock.json instead of writing it: a source that drifted from its lock is refused (exit 1)" },
+  frozen: {
+    type: "boolean",
+    help: "check skills.lock.json instead of writing it: a source that drifted from its lock is refused (exit 1)",
+  },
   offline: { type: "boolean", help: "use the cache only; never touch the network" },
   stdio: { type: "boolean", help: "serve MCP on stdin/stdout (the default)" },
-  http: { type: "string", value: "PORT", help: "serve MCP over Streamable HTTP on PORT (0: a free port), at http://HOST:PORT/mcp" },
-  host: { type: "string", value: "HOST", help: "the address --http binds to (default: 127.0.0.1; another address exposes the skills to the network)" },
+  http: {
+    type: "string",
+    value: "PORT",
+    help: "serve MCP over Streamable HTTP on PORT (0: a free port), at http://HOST:PORT/mcp",
+  },
+  host: {
+    type: "string",
+    value: "HOST",
+    help: "the address --http binds to (default: 127.0.0.1; another address exposes the skills to the network)",
+  },
 } as const satisfies Record<string, FlagInfo>;
 
 export type FlagName = keyof typeof FLAGS;
@@ -78,7 +102,11 @@ export function parseFlags(argv: string[], names: readonly FlagName[], options: 
   const spec: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {};
   for (const name of all) {
     const flag: FlagInfo = FLAGS[name];
-    spec[name] = { type: flag.type, ...(flag.short !== undefined && { short: flag.short }), ...(flag.multiple === true && { multiple: true }) };
+    spec[name] = {
+      type: flag.type,
+      ...(flag.short !== undefined && { short: flag.short }),
+      ...(flag.multiple === true && { multiple: true }),
+    };
   }
   let parsed: { values: Record<string, string | boolean | Array<string | boolean> | undefined>; positionals: string[] };
   try {
@@ -87,7 +115,8 @@ export function parseFlags(argv: string[], names: readonly FlagName[], options: 
     throw new UsageError(parseArgsMessage(error));
   }
   const values = parsed.values;
-  if (values["user"] === true && values["no-user"] === true) throw new UsageError("--user and --no-user exclude each other");
+  if (values["user"] === true && values["no-user"] === true)
+    throw new UsageError("--user and --no-user exclude each other");
   return {
     positionals: parsed.positionals,
     string: (name) => {
@@ -133,12 +162,14 @@ export function resolveCwd(given: string | undefined): string {
 /** `--format` and `--budget`: the catalog options of `AgentContext.create`, checked. */
 export function catalogOptions(flags: Flags): { format: "xml" | "markdown"; budgetTokens?: number } {
   const format = flags.string("format") ?? "xml";
-  if (format !== "xml" && format !== "markdown") throw new UsageError(`--format must be xml or markdown, got '${format}'`);
+  if (format !== "xml" && format !== "markdown")
+    throw new UsageError(`--format must be xml or markdown, got '${format}'`);
   const given = flags.string("budget");
   if (given === undefined) return { format };
   // A whole number of tokens, at most 2^53 − 1: a bigger one is a typo, not a budget.
   const budgetTokens = /^\d{1,16}$/.test(given) ? Number(given) : Number.NaN;
-  if (!Number.isSafeInteger(budgetTokens)) throw new UsageError(`--budget must be a whole number of tokens up to ${Number.MAX_SAFE_INTEGER}, got '${given}'`);
+  if (!Number.isSafeInteger(budgetTokens))
+    throw new UsageError(`--budget must be a whole number of tokens up to ${Number.MAX_SAFE_INTEGER}, got '${given}'`);
   return { format, budgetTokens };
 }
 
@@ -163,7 +194,8 @@ function parseArgsMessage(error: unknown): string {
       if (flag === undefined) return message.split(/\.\s/)[0]!;
       if (message.includes("does not take")) return `${flag} takes no value`;
       // "-m --help": a value that starts with a dash must be attached: --message=-x or -m-x.
-      if (message.includes("ambiguous")) return `${flag} needs a value (attach one that starts with a dash: ${longForm(flag)}=-VALUE)`;
+      if (message.includes("ambiguous"))
+        return `${flag} needs a value (attach one that starts with a dash: ${longForm(flag)}=-VALUE)`;
       return `${flag} needs a value`;
     }
     default:

@@ -36,7 +36,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const command = findCommand(first);
   if (command === undefined) {
     const hint = first.startsWith("-") ? `unknown option '${first}'` : `unknown command '${first}'`;
-    io.stderr.write(`skillctx: ${printableLine(hint)} (commands: ${COMMANDS.map((c) => c.name).join(", ")}; see skillctx --help)\n`);
+    io.stderr.write(
+      `skillctx: ${printableLine(hint)} (commands: ${COMMANDS.map((c) => c.name).join(", ")}; see skillctx --help)\n`,
+    );
     return EXIT_USAGE;
   }
   if (wantsHelp(rest, command.flags)) {
@@ -58,7 +60,9 @@ function help(args: string[], io: CliIo): number {
   const json = args.includes("--json");
   const names = args.filter((a) => a !== "--json");
   if (names.length > 1 || names.some((n) => n.startsWith("-"))) {
-    io.stderr.write(`skillctx help: ${printableLine(`unexpected argument '${names.find((n) => n.startsWith("-")) ?? names[1]}'`)} (usage: skillctx help [COMMAND] [--json])\n`);
+    io.stderr.write(
+      `skillctx help: ${printableLine(`unexpected argument '${names.find((n) => n.startsWith("-")) ?? names[1]}'`)} (usage: skillctx help [COMMAND] [--json])\n`,
+    );
     return EXIT_USAGE;
   }
   if (names.length === 0) {
@@ -67,7 +71,9 @@ function help(args: string[], io: CliIo): number {
   }
   const command = findCommand(names[0]!);
   if (command === undefined) {
-    io.stderr.write(`skillctx help: ${printableLine(`unknown command '${names[0]}'`)} (commands: ${COMMANDS.map((c) => c.name).join(", ")})\n`);
+    io.stderr.write(
+      `skillctx help: ${printableLine(`unknown command '${names[0]}'`)} (commands: ${COMMANDS.map((c) => c.name).join(", ")})\n`,
+    );
     return EXIT_USAGE;
   }
   io.stdout.write(json ? jsonText(helpJson([command])) : commandHelp(command));
@@ -76,7 +82,9 @@ function help(args: string[], io: CliIo): number {
 
 /** The version in skillctx's package.json, found by the package's own name (the build bundles this file, so no relative path holds). */
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("skillctx/package.json"), "utf8")) as { version?: unknown };
+  const pkg = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("skillctx/package.json"), "utf8")) as {
+    version?: unknown;
+  };
   return typeof pkg.version === "string" ? pkg.version : "unknown";
 }
 
@@ -89,7 +97,8 @@ function failure(command: CommandInfo, error: unknown, io: CliIo, debug: boolean
   }
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
-  const named = error instanceof Error && error.name === "SkillctxError" && typeof code === "string" ? ` (${code})` : "";
+  const named =
+    error instanceof Error && error.name === "SkillctxError" && typeof code === "string" ? ` (${code})` : "";
   io.stderr.write(`${prefix}${printableLine(message)}${named}\n`);
   if (debug && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
   return EXIT_FINDINGS;

@@ -21,7 +21,10 @@ export const serveCommand: CliCommand = {
     if (port === undefined && flags.string("host") !== undefined) throw new UsageError("--host needs --http PORT");
     const cwd = resolveCwd(flags.string("cwd"));
     const extra = flags.list("skills").map((p) => path.resolve(p));
-    const [{ createSkillServer }, { serveSkillsHttp }] = await Promise.all([import("../skills-mcp/server.js"), import("../skills-mcp/http.js")]);
+    const [{ createSkillServer }, { serveSkillsHttp }] = await Promise.all([
+      import("../skills-mcp/server.js"),
+      import("../skills-mcp/http.js"),
+    ]);
     const skills = await createSkillServer({
       cwd,
       context: {
@@ -67,7 +70,8 @@ function httpPort(flags: Flags): number | undefined {
   const given = flags.string("http");
   if (given === undefined) return undefined;
   const port = /^\d{1,5}$/.test(given) ? Number(given) : Number.NaN;
-  if (!(port >= 0 && port <= 65_535)) throw new UsageError(`--http must be a port number from 0 to 65535, got '${given}'`);
+  if (!(port >= 0 && port <= 65_535))
+    throw new UsageError(`--http must be a port number from 0 to 65535, got '${given}'`);
   return port;
 }
 

@@ -24,7 +24,13 @@ export const syncCommand: CliCommand = {
     const listed = await readProjectSources(cwd);
     const diagnostics: Diagnostic[] = [...listed.diagnostics];
     if (!listed.exists && diagnostics.length === 0) {
-      diagnostics.push(diagnostic("SOURCES_FILE_MISSING", "error", `no ${SOURCES_FILE_NAME} in ${cwd}: list remote sources there as { "sources": [ { "git": URL, "ref": REF }, { "url": URL } ] }`));
+      diagnostics.push(
+        diagnostic(
+          "SOURCES_FILE_MISSING",
+          "error",
+          `no ${SOURCES_FILE_NAME} in ${cwd}: list remote sources there as { "sources": [ { "git": URL, "ref": REF }, { "url": URL } ] }`,
+        ),
+      );
     }
     const resolved = await resolveSources(listed.sources, {
       cwd,
@@ -36,7 +42,8 @@ export const syncCommand: CliCommand = {
     diagnostics.push(...resolved.diagnostics);
     let pruned: string[] = [];
     // A sources file with invalid entries would prune what it failed to list: leave the lock alone then.
-    if (!frozen && listed.exists && listed.diagnostics.length === 0) pruned = await pruneLockfile(cwd, new Set(listed.sources.map(sourceKey)));
+    if (!frozen && listed.exists && listed.diagnostics.length === 0)
+      pruned = await pruneLockfile(cwd, new Set(listed.sources.map(sourceKey)));
 
     const sources = resolved.remote.map((r) => ({
       key: r.key,
@@ -53,7 +60,9 @@ export const syncCommand: CliCommand = {
       const lines: string[] = [];
       for (const source of sources) {
         const at = source.commit ?? source.revision ?? "-";
-        lines.push(`${source.ok ? "ok     " : "FAILED "} ${printable(source.key)}  ${at}  ${source.skills.length} skill${source.skills.length === 1 ? "" : "s"}`);
+        lines.push(
+          `${source.ok ? "ok     " : "FAILED "} ${printable(source.key)}  ${at}  ${source.skills.length} skill${source.skills.length === 1 ? "" : "s"}`,
+        );
         for (const skill of source.skills) lines.push(`         ${printable(skill.name)}  ${skill.digest}`);
       }
       for (const key of pruned) lines.push(`pruned  ${printable(key)}`);

@@ -60,7 +60,9 @@ function formatHuman(results: ValidateResult[], skipped: Diagnostic[]): string {
   }
   const valid = results.filter((r) => r.valid).length;
   const skills = results.length === 1 ? "1 skill" : `${results.length} skills`;
-  lines.push(`${skills} checked: ${valid} valid, ${results.length - valid} invalid (${errors} errors, ${warnings} warnings)`);
+  lines.push(
+    `${skills} checked: ${valid} valid, ${results.length - valid} invalid (${errors} errors, ${warnings} warnings)`,
+  );
   return `${lines.join("\n")}\n`;
 }
 

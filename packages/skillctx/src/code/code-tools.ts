@@ -28,7 +28,10 @@ export type SkillCodeToolsMode = "active" | "always";
  */
 export function checkSkillCodeTools(mode: unknown): SkillCodeToolsMode {
   if (mode === undefined || mode === "active" || mode === "always") return mode ?? "active";
-  throw new SkillctxError("INVALID_OPTIONS", `skillCodeTools must be "active" or "always"; got ${JSON.stringify(mode)}`);
+  throw new SkillctxError(
+    "INVALID_OPTIONS",
+    `skillCodeTools must be "active" or "always"; got ${JSON.stringify(mode)}`,
+  );
 }
 
 /**
@@ -47,7 +50,12 @@ export async function codeToolsForSkill(skill: Skill, host: SkillToolHost, signa
  * carried in `metadata.stateDelta`; the text is capped at `skillTools.maxCodeToolResultBytes`. Never
  * throws for anything the tool or the model did; rejects only when `signal` is aborted.
  */
-export async function runCodeTool(tool: CodeTool, args: unknown, host: SkillToolHost, options: { signal: AbortSignal; callId?: string | undefined }): Promise<ToolResult> {
+export async function runCodeTool(
+  tool: CodeTool,
+  args: unknown,
+  host: SkillToolHost,
+  options: { signal: AbortSignal; callId?: string | undefined },
+): Promise<ToolResult> {
   const { signal } = options;
   const callId = options.callId ?? nextCallId(host);
   let outcome: Awaited<ReturnType<CodeTool["run"]>>;
@@ -62,11 +70,17 @@ export async function runCodeTool(tool: CodeTool, args: unknown, host: SkillTool
     if (signal.aborted) throw error;
     return fail(`The tool ${quoted(tool.name)} of the skill "${tool.skill.name}" failed: ${thrownText(error)}`);
   }
-  const result = capResult(tool, outcome.result, host.settings.maxCodeToolResultBytes ?? DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, host);
+  const result = capResult(
+    tool,
+    outcome.result,
+    host.settings.maxCodeToolResultBytes ?? DEFAULT_MAX_CODE_TOOL_RESULT_BYTES,
+    host,
+  );
   const change = outcome.state;
   if (change === undefined) return result;
   host.state.setSkillState(change.namespace, change.value);
-  if (host.events.wants("state.delta")) host.events.emit({ type: "state.delta", namespace: change.namespace, skill: tool.skill.name, patch: change.patch });
+  if (host.events.wants("state.delta"))
+    host.events.emit({ type: "state.delta", namespace: change.namespace, skill: tool.skill.name, patch: change.patch });
   return { ...result, metadata: { stateDelta: { namespace: change.namespace, patch: change.patch } } };
 }
 
@@ -91,7 +105,8 @@ export class CodeToolOffer {
     const skill = this.mode === "active" ? this.activeSkill() : undefined;
     const version = versionOf(this.host);
     const cached = this.offered;
-    if (cached !== undefined && cached.skills === skills && cached.skill === skill && cached.version === version) return cached.tools;
+    if (cached !== undefined && cached.skills === skills && cached.skill === skill && cached.version === version)
+      return cached.tools;
     const scope = this.mode === "always" ? skills.skills : skill === undefined ? [] : [skill];
     const tools = scope.flatMap((s) => [...programmatic(s, this.host), ...(readyScripts(this.host).get(s) ?? [])]);
     this.offered = { skills, skill, version, tools };
@@ -102,7 +117,9 @@ export class CodeToolOffer {
   async prepare(signal: AbortSignal | undefined): Promise<void> {
     const scope = this.mode === "always" ? this.host.skills.skills : [this.activeSkill()];
     const pending: Promise<CodeTool[]>[] = [];
-    for (const skill of scope) if (skill !== undefined && !readyScripts(this.host).has(skill) && skillFolder(skill) !== undefined) pending.push(scriptToolsFor(skill, this.host, signal));
+    for (const skill of scope)
+      if (skill !== undefined && !readyScripts(this.host).has(skill) && skillFolder(skill) !== undefined)
+        pending.push(scriptToolsFor(skill, this.host, signal));
     if (pending.length > 0) await Promise.all(pending);
   }
 
@@ -141,7 +158,11 @@ export class CodeToolOffer {
  * a hash when longer, or when the skill's name has characters model APIs refuse), with a
  * `TOOL_NAME_CLASH` note. Each renamed tool is one object across steps.
  */
-export function nameCodeTools(tools: readonly CodeTool[], taken: ReadonlySet<string>, report: (d: Diagnostic) => void): CodeTool[] {
+export function nameCodeTools(
+  tools: readonly CodeTool[],
+  taken: ReadonlySet<string>,
+  report: (d: Diagnostic) => void,
+): CodeTool[] {
   // Skills that have each name: two skills' tools of one name are both namespaced; within one skill, the first wins.
   const owners = new Map<string, Set<Skill>>();
   for (const tool of tools) {
@@ -231,7 +252,8 @@ function programmatic(skill: Skill, host: SkillToolHost | undefined): CodeTool[]
     const reg = registry(host);
     if (!reg.reported.has(skill)) {
       reg.reported.add(skill);
-      for (const problem of problems) host.diagnostic(diagnostic("SKILL_TOOL_INVALID", "error", problem, { path: skill.source.path }));
+      for (const problem of problems)
+        host.diagnostic(diagnostic("SKILL_TOOL_INVALID", "error", problem, { path: skill.source.path }));
     }
   }
   return tools;
@@ -244,39 +266,59 @@ function scriptToolsFor(skill: Skill, host: SkillToolHost, signal: AbortSignal |
   let pending = reg.pending.get(skill);
   if (pending === undefined) {
     // The Python reader and runner load on the first skill with a folder that comes on offer.
-    pending = import("./script-tools.js").then(({ scriptToolsOf }) => scriptToolsOf(skill, {
-      trust: host.trust,
-      timeoutMs: host.settings.scripts?.timeoutMs,
-      maxOutputBytes: host.settings.scripts?.maxOutputBytes,
-      env: host.settings.scripts?.env,
-      events: host.events,
-      signal,
-    })).then(
-      ({ tools, diagnostics }) => {
-        for (const d of diagnostics) host.diagnostic(d);
-        reg.ready.set(skill, tools);
-        reg.version++;
-        return tools;
-      },
-      (error: unknown) => {
-        reg.pending.delete(skill);
-        if (signal?.aborted === true) throw error;
-        host.diagnostic(diagnostic("SCRIPT_TOOLS_FAILED", "warning", `the typed script tools of "${skill.name}" could not be derived: ${thrownText(error)}`, { path: skill.source.path }));
-        reg.ready.set(skill, []);
-        reg.version++;
-        return [];
-      },
-    );
+    pending = import("./script-tools.js")
+      .then(({ scriptToolsOf }) =>
+        scriptToolsOf(skill, {
+          trust: host.trust,
+          timeoutMs: host.settings.scripts?.timeoutMs,
+          maxOutputBytes: host.settings.scripts?.maxOutputBytes,
+          env: host.settings.scripts?.env,
+          events: host.events,
+          signal,
+        }),
+      )
+      .then(
+        ({ tools, diagnostics }) => {
+          for (const d of diagnostics) host.diagnostic(d);
+          reg.ready.set(skill, tools);
+          reg.version++;
+          return tools;
+        },
+        (error: unknown) => {
+          reg.pending.delete(skill);
+          if (signal?.aborted === true) throw error;
+          host.diagnostic(
+            diagnostic(
+              "SCRIPT_TOOLS_FAILED",
+              "warning",
+              `the typed script tools of "${skill.name}" could not be derived: ${thrownText(error)}`,
+              { path: skill.source.path },
+            ),
+          );
+          reg.ready.set(skill, []);
+          reg.version++;
+          return [];
+        },
+      );
     reg.pending.set(skill, pending);
   }
   return pending;
 }
 
 function capResult(tool: CodeTool, result: ToolResult, maxBytes: number, host: SkillToolHost): ToolResult {
-  const capped = capText(result.content, maxBytes, (kept, size) => `[skillctx: the result of ${tool.name} is cut here: ${kept} of its ${size} bytes are shown (limit ${maxBytes}).]`);
+  const capped = capText(
+    result.content,
+    maxBytes,
+    (kept, size) =>
+      `[skillctx: the result of ${tool.name} is cut here: ${kept} of its ${size} bytes are shown (limit ${maxBytes}).]`,
+  );
   if (!capped.cut) return result;
   host.diagnostic(
-    diagnostic("TOOL_RESULT_CUT", "warning", `the result of ${quoted(tool.name)} (${capped.size} bytes) is over skillTools.maxCodeToolResultBytes (${maxBytes}); only its first part reaches the model`),
+    diagnostic(
+      "TOOL_RESULT_CUT",
+      "warning",
+      `the result of ${quoted(tool.name)} (${capped.size} bytes) is over skillTools.maxCodeToolResultBytes (${maxBytes}); only its first part reaches the model`,
+    ),
   );
   return { ...result, content: capped.text };
 }

@@ -70,15 +70,19 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * const ctx = await AgentContext.create({ cwd, skills: [counter] });
  */
 export function defineSkill<S = undefined>(definition: SkillDefinition<S>): Skill {
-  if (typeof definition !== "object" || definition === null) throw invalid("(unnamed)", "definition", "defineSkill needs an object");
+  if (typeof definition !== "object" || definition === null)
+    throw invalid("(unnamed)", "definition", "defineSkill needs an object");
   const name = checkSkillName(definition.name);
   const where = (field: string) => ({ name, field });
-  if (typeof definition.description !== "string" || definition.description.trim() === "") throw invalid(name, "description", "must be a non-empty string");
-  if (typeof definition.instructions !== "string") throw invalid(name, "instructions", "must be a string (the skill's body)");
+  if (typeof definition.description !== "string" || definition.description.trim() === "")
+    throw invalid(name, "description", "must be a non-empty string");
+  if (typeof definition.instructions !== "string")
+    throw invalid(name, "instructions", "must be a string (the skill's body)");
   optionalString(definition.model, where("model"));
   optionalStrings(definition.allowedTools, where("allowedTools"));
   optionalStrings(definition.resources, where("resources"));
-  if (definition.dir !== undefined && (typeof definition.dir !== "string" || !path.isAbsolute(definition.dir))) throw invalid(name, "dir", "must be an absolute path");
+  if (definition.dir !== undefined && (typeof definition.dir !== "string" || !path.isAbsolute(definition.dir)))
+    throw invalid(name, "dir", "must be an absolute path");
 
   const runtime: SkillRuntime = {};
   if (definition.tools !== undefined) runtime.tools = checkTools(name, definition.tools);
@@ -103,21 +107,30 @@ export function defineSkill<S = undefined>(definition: SkillDefinition<S>): Skil
 
 function checkSkillName(value: unknown): string {
   const found = checkName(value, undefined);
-  if (found.length > 0) throw invalid(typeof value === "string" ? value.slice(0, 100) : "(unnamed)", "name", found.map((f) => f.message).join("; "));
+  if (found.length > 0)
+    throw invalid(
+      typeof value === "string" ? value.slice(0, 100) : "(unnamed)",
+      "name",
+      found.map((f) => f.message).join("; "),
+    );
   return value as string;
 }
 
 function checkTools(skill: string, tools: unknown): Record<string, SkillToolSpec<any>> {
-  if (typeof tools !== "object" || tools === null || Array.isArray(tools)) throw invalid(skill, "tools", "must be an object mapping tool names to { description, inputSchema, execute }");
+  if (typeof tools !== "object" || tools === null || Array.isArray(tools))
+    throw invalid(skill, "tools", "must be an object mapping tool names to { description, inputSchema, execute }");
   // No prototype: a tool named "__proto__" or "constructor" is a tool like any other.
   const checked = Object.create(null) as Record<string, SkillToolSpec<any>>;
   for (const [toolName, spec] of Object.entries(tools)) {
     const field = `tools.${toolName.length > 100 ? `${toolName.slice(0, 100)}…` : toolName}`;
-    if (!TOOL_NAME.test(toolName)) throw invalid(skill, field, "a tool name must be 1 to 64 letters, digits, '_' or '-'");
-    if (typeof spec !== "object" || spec === null) throw invalid(skill, field, "must be { description, inputSchema, execute }");
+    if (!TOOL_NAME.test(toolName))
+      throw invalid(skill, field, "a tool name must be 1 to 64 letters, digits, '_' or '-'");
+    if (typeof spec !== "object" || spec === null)
+      throw invalid(skill, field, "must be { description, inputSchema, execute }");
     const { description, inputSchema, execute } = spec as Partial<SkillToolSpec>;
     if (typeof execute !== "function") throw invalid(skill, `${field}.execute`, "must be a function");
-    if (description !== undefined && typeof description !== "string") throw invalid(skill, `${field}.description`, "must be a string");
+    if (description !== undefined && typeof description !== "string")
+      throw invalid(skill, `${field}.description`, "must be a string");
     const input = compileInputSchema(inputSchema, `skill "${skill}": ${field}.inputSchema`);
     const copy: SkillToolSpec<any> = { description: description ?? "", inputSchema: inputSchema!, execute };
     rememberInput(copy, input);
@@ -127,11 +140,23 @@ function checkTools(skill: string, tools: unknown): Record<string, SkillToolSpec
 }
 
 function checkStateSpec(skill: string, state: unknown): SkillStateSpec<any> {
-  if (typeof state !== "object" || state === null) throw invalid(skill, "state", "must be { schema, initial?, namespace? }");
+  if (typeof state !== "object" || state === null)
+    throw invalid(skill, "state", "must be { schema, initial?, namespace? }");
   const { schema, initial, namespace } = state as Partial<SkillStateSpec>;
-  if (typeof (schema as { safeParse?: unknown } | undefined)?.safeParse !== "function") throw invalid(skill, "state.schema", "must be a zod schema");
-  if (namespace !== undefined && (typeof namespace !== "string" || namespace === "" || namespace.length > MAX_NAMESPACE_CHARS || /\p{Cc}/u.test(namespace))) {
-    throw invalid(skill, "state.namespace", `must be 1 to ${MAX_NAMESPACE_CHARS} characters without control characters`);
+  if (typeof (schema as { safeParse?: unknown } | undefined)?.safeParse !== "function")
+    throw invalid(skill, "state.schema", "must be a zod schema");
+  if (
+    namespace !== undefined &&
+    (typeof namespace !== "string" ||
+      namespace === "" ||
+      namespace.length > MAX_NAMESPACE_CHARS ||
+      /\p{Cc}/u.test(namespace))
+  ) {
+    throw invalid(
+      skill,
+      "state.namespace",
+      `must be 1 to ${MAX_NAMESPACE_CHARS} characters without control characters`,
+    );
   }
   if (initial !== undefined) {
     const notJson = jsonIssue(initial);
@@ -140,11 +165,20 @@ function checkStateSpec(skill: string, state: unknown): SkillStateSpec<any> {
     try {
       parsed = schema!.safeParse(initial);
     } catch (error) {
-      throw invalid(skill, "state.initial", `could not be checked: the state schema threw ${error instanceof Error ? error.message : String(error)}`);
+      throw invalid(
+        skill,
+        "state.initial",
+        `could not be checked: the state schema threw ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
-    if (!parsed.success) throw invalid(skill, "state.initial", `fails the state schema: ${issuesText(parsed.error.issues)}`);
+    if (!parsed.success)
+      throw invalid(skill, "state.initial", `fails the state schema: ${issuesText(parsed.error.issues)}`);
   }
-  return { schema: schema!, ...(initial === undefined ? {} : { initial: JSON.parse(JSON.stringify(initial)) as unknown }), ...(namespace === undefined ? {} : { namespace }) };
+  return {
+    schema: schema!,
+    ...(initial === undefined ? {} : { initial: JSON.parse(JSON.stringify(initial)) as unknown }),
+    ...(namespace === undefined ? {} : { namespace }),
+  };
 }
 
 function optionalString(value: unknown, at: { name: string; field: string }): void {
@@ -152,9 +186,12 @@ function optionalString(value: unknown, at: { name: string; field: string }): vo
 }
 
 function optionalStrings(value: unknown, at: { name: string; field: string }): void {
-  if (value !== undefined && (!Array.isArray(value) || value.some((item) => typeof item !== "string"))) throw invalid(at.name, at.field, "must be an array of strings");
+  if (value !== undefined && (!Array.isArray(value) || value.some((item) => typeof item !== "string")))
+    throw invalid(at.name, at.field, "must be an array of strings");
 }
 
 function invalid(skill: string, field: string, message: string): SkillctxError {
-  return new SkillctxError("SKILL_DEFINITION_INVALID", `defineSkill "${skill}": ${field} ${message}`, { data: { skill, field } });
+  return new SkillctxError("SKILL_DEFINITION_INVALID", `defineSkill "${skill}": ${field} ${message}`, {
+    data: { skill, field },
+  });
 }

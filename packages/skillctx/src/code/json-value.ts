@@ -25,7 +25,12 @@ export function jsonIssue(value: unknown): string | undefined {
       onPath.delete(item.leave);
       continue;
     }
-    const at = item.path === "" ? "the value" : item.path.length > MAX_PATH_CHARS ? `…${item.path.slice(-MAX_PATH_CHARS)}` : item.path;
+    const at =
+      item.path === ""
+        ? "the value"
+        : item.path.length > MAX_PATH_CHARS
+          ? `…${item.path.slice(-MAX_PATH_CHARS)}`
+          : item.path;
     const v = item.value;
     switch (typeof v) {
       case "string":
@@ -50,7 +55,8 @@ export function jsonIssue(value: unknown): string | undefined {
     const isArray = Array.isArray(object);
     if (!isArray) {
       const proto: unknown = Object.getPrototypeOf(object);
-      if (proto !== Object.prototype && proto !== null) return `${at} is a ${constructorName(object)}, not a plain object`;
+      if (proto !== Object.prototype && proto !== null)
+        return `${at} is a ${constructorName(object)}, not a plain object`;
     }
     onPath.add(object);
     stack.push({ value: undefined, path: item.path, depth: item.depth, leave: object });
@@ -63,7 +69,11 @@ export function jsonIssue(value: unknown): string | undefined {
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, inner] = entries[i]!;
       if (!isArray && inner === undefined) continue;
-      stack.push({ value: inner, path: isArray ? `${item.path}[${key}]` : `${item.path}${item.path === "" ? "" : "."}${shortKey(key)}`, depth: item.depth + 1 });
+      stack.push({
+        value: inner,
+        path: isArray ? `${item.path}[${key}]` : `${item.path}${item.path === "" ? "" : "."}${shortKey(key)}`,
+        depth: item.depth + 1,
+      });
     }
   }
   return undefined;

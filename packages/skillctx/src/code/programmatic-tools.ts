@@ -41,7 +41,9 @@ export function programmaticToolsOf(skill: Skill): { tools: CodeTool[]; problems
         try {
           made.tools.push(programmaticTool(skill, name, spec));
         } catch (error) {
-          made.problems.push(`tool ${quoted(name)} of "${skill.name}" is left out: ${error instanceof Error ? error.message : String(error)}`);
+          made.problems.push(
+            `tool ${quoted(name)} of "${skill.name}" is left out: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }
     }
@@ -54,7 +56,12 @@ export function programmaticToolsOf(skill: Skill): { tools: CodeTool[]; problems
 export function thrownText(error: unknown): string {
   let text: string;
   try {
-    text = error instanceof Error ? `${error.name === "Error" ? "" : `${error.name}: `}${error.message}` : typeof error === "string" ? error : String(error);
+    text =
+      error instanceof Error
+        ? `${error.name === "Error" ? "" : `${error.name}: `}${error.message}`
+        : typeof error === "string"
+          ? error
+          : String(error);
   } catch {
     text = "(an error that cannot be printed)";
   }
@@ -97,7 +104,12 @@ async function runProgrammatic(
   }
   if (!parsed.ok) return { result: invalidArguments(name, parsed.message) };
   const state = openState(skill, context.readState, context.maxStateBytes ?? DEFAULT_MAX_SKILL_STATE_BYTES);
-  const toolContext = { signal: context.signal, skill, state: state?.handle, callId: context.callId } as SkillToolContext<any>;
+  const toolContext = {
+    signal: context.signal,
+    skill,
+    state: state?.handle,
+    callId: context.callId,
+  } as SkillToolContext<any>;
   let output: unknown;
   try {
     // A tool that ignores its signal cannot hold the call (or close()) past an abort.
@@ -108,7 +120,8 @@ async function runProgrammatic(
     return { result: fail(`The tool ${quoted(name)} of the skill "${skill.name}" failed: ${thrownText(error)}`) };
   }
   const finished = await state?.finish();
-  if (finished !== undefined && !finished.ok) return { result: fail(`The tool ${quoted(name)} of the skill "${skill.name}" ran, but ${finished.message}`) };
+  if (finished !== undefined && !finished.ok)
+    return { result: fail(`The tool ${quoted(name)} of the skill "${skill.name}" ran, but ${finished.message}`) };
   return { result: toToolResult(name, skill, output), state: finished?.change };
 }
 
@@ -126,5 +139,7 @@ function toToolResult(name: string, skill: Skill, output: unknown): ToolResult {
   }
   const json = toJsonText(output);
   if (json.ok) return { content: json.text };
-  return fail(`The tool ${quoted(name)} of the skill "${skill.name}" returned a value that is not JSON (${json.reason}), so its result is lost (a state it set is kept).`);
+  return fail(
+    `The tool ${quoted(name)} of the skill "${skill.name}" returned a value that is not JSON (${json.reason}), so its result is lost (a state it set is kept).`,
+  );
 }

@@ -57,14 +57,22 @@ interface ScriptEntry {
 const cache = new Map<string, ScriptEntry>();
 
 /** The typed tools of `skill`'s scripts (memoised per skill folder and file stats), with diagnostics for scripts that have none. */
-export async function scriptToolsOf(skill: Skill, context: ScriptToolsContext): Promise<{ tools: CodeTool[]; diagnostics: Diagnostic[] }> {
+export async function scriptToolsOf(
+  skill: Skill,
+  context: ScriptToolsContext,
+): Promise<{ tools: CodeTool[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const tools: CodeTool[] = [];
   const dir = skillFolder(skill);
   if (dir === undefined) return { tools, diagnostics };
   const scripts = await resolveInside(dir, "scripts");
   if (!scripts.ok) {
-    if (scripts.missing !== true) diagnostics.push(diagnostic("SCRIPT_READ_FAILED", "warning", `scripts/ of the skill "${skill.name}": ${scripts.reason}`, { path: path.join(dir, "scripts") }));
+    if (scripts.missing !== true)
+      diagnostics.push(
+        diagnostic("SCRIPT_READ_FAILED", "warning", `scripts/ of the skill "${skill.name}": ${scripts.reason}`, {
+          path: path.join(dir, "scripts"),
+        }),
+      );
     return { tools, diagnostics };
   }
   if (!scripts.stats.isDirectory()) return { tools, diagnostics };
@@ -78,13 +86,24 @@ export async function scriptToolsOf(skill: Skill, context: ScriptToolsContext): 
     const file = path.join(scripts.realPath, name);
     const resolved = await resolveInside(root, `scripts/${name}`);
     if (!resolved.ok || !resolved.stats.isFile()) {
-      diagnostics.push(diagnostic("SCRIPT_READ_FAILED", "warning", `scripts/${name}: ${resolved.ok ? "not a regular file" : resolved.reason}`, { path: file }));
+      diagnostics.push(
+        diagnostic(
+          "SCRIPT_READ_FAILED",
+          "warning",
+          `scripts/${name}: ${resolved.ok ? "not a regular file" : resolved.reason}`,
+          { path: file },
+        ),
+      );
       continue;
     }
     const key = `${resolved.realPath}\0${resolved.stats.size}\0${resolved.stats.mtimeMs}`;
     entries.set(name, { key, file, realPath: resolved.realPath });
     if (cache.has(key)) continue;
-    const read = await readTextFile(resolved.realPath, { root, maxBytes: MAX_SCRIPT_SOURCE_BYTES, signal: context.signal });
+    const read = await readTextFile(resolved.realPath, {
+      root,
+      maxBytes: MAX_SCRIPT_SOURCE_BYTES,
+      signal: context.signal,
+    });
     if (!read.ok) {
       remember(key, { reading: undefined, failure: read.message, metadata: undefined });
       continue;
@@ -95,9 +114,18 @@ export async function scriptToolsOf(skill: Skill, context: ScriptToolsContext): 
   if (pending.length > 0) {
     const answer = await readOnce(pending, { cwd: root, python: context.python, signal: context.signal });
     if ("error" in answer) {
-      diagnostics.push(diagnostic("SCRIPT_SIGNATURES_UNREAD", "warning", `The scripts of the skill "${skill.name}" are not typed tools: ${answer.error}.`, { path: scripts.realPath }));
+      diagnostics.push(
+        diagnostic(
+          "SCRIPT_SIGNATURES_UNREAD",
+          "warning",
+          `The scripts of the skill "${skill.name}" are not typed tools: ${answer.error}.`,
+          { path: scripts.realPath },
+        ),
+      );
     } else {
-      pending.forEach((item, index) => remember(item.key, { reading: answer.readings[index], metadata: item.metadata }));
+      pending.forEach((item, index) =>
+        remember(item.key, { reading: answer.readings[index], metadata: item.metadata }),
+      );
     }
   }
 
@@ -109,7 +137,14 @@ export async function scriptToolsOf(skill: Skill, context: ScriptToolsContext): 
     const built = toolOf(skill, entry, { file, realPath, shown, root }, context, diagnostics);
     if (built === undefined) continue;
     if (names.has(built.name)) {
-      diagnostics.push(diagnostic("SCRIPT_TOOL_NAME_CLASH", "warning", `${shown} would be the tool "${built.name}", which another script of the skill "${skill.name}" already is; it stays reachable through run_skill_script.`, { path: file }));
+      diagnostics.push(
+        diagnostic(
+          "SCRIPT_TOOL_NAME_CLASH",
+          "warning",
+          `${shown} would be the tool "${built.name}", which another script of the skill "${skill.name}" already is; it stays reachable through run_skill_script.`,
+          { path: file },
+        ),
+      );
       continue;
     }
     names.add(built.name);
@@ -119,7 +154,12 @@ export async function scriptToolsOf(skill: Skill, context: ScriptToolsContext): 
 }
 
 /** The `.py` files directly in `scripts/` (no hidden or `_` names), in code-point order, at most {@link MAX_SCRIPTS_PER_SKILL}. */
-async function listScripts(scriptsDir: string, root: string, diagnostics: Diagnostic[], signal: AbortSignal | undefined): Promise<string[]> {
+async function listScripts(
+  scriptsDir: string,
+  root: string,
+  diagnostics: Diagnostic[],
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
   const names: string[] = [];
   const walked = await walk(scriptsDir, {
     containRoot: root,
@@ -136,9 +176,14 @@ async function listScripts(scriptsDir: string, root: string, diagnostics: Diagno
   diagnostics.push(...walked.diagnostics);
   if (names.length > MAX_SCRIPTS_PER_SKILL) {
     diagnostics.push(
-      diagnostic("SCRIPT_LIMIT", "warning", `${names.length} scripts in ${scriptsDir}: the first ${MAX_SCRIPTS_PER_SKILL} were read for typed tools; the rest stay reachable through run_skill_script.`, {
-        path: scriptsDir,
-      }),
+      diagnostic(
+        "SCRIPT_LIMIT",
+        "warning",
+        `${names.length} scripts in ${scriptsDir}: the first ${MAX_SCRIPTS_PER_SKILL} were read for typed tools; the rest stay reachable through run_skill_script.`,
+        {
+          path: scriptsDir,
+        },
+      ),
     );
   }
   return names.slice(0, MAX_SCRIPTS_PER_SKILL);
@@ -153,12 +198,26 @@ function toolOf(
 ): CodeTool | undefined {
   const { file, shown } = where;
   if (entry.reading === undefined) {
-    diagnostics.push(diagnostic("SCRIPT_READ_FAILED", "warning", `${shown} was not read for a typed tool (${entry.failure ?? "unknown reason"}); it stays reachable through run_skill_script.`, { path: file }));
+    diagnostics.push(
+      diagnostic(
+        "SCRIPT_READ_FAILED",
+        "warning",
+        `${shown} was not read for a typed tool (${entry.failure ?? "unknown reason"}); it stays reachable through run_skill_script.`,
+        { path: file },
+      ),
+    );
     return undefined;
   }
   if (!entry.reading.ok) {
     const line = entry.reading.line ?? undefined;
-    diagnostics.push(diagnostic("SCRIPT_PARSE_FAILED", "warning", `${shown} does not parse (${entry.reading.error}), so it is not a typed tool; it stays reachable through run_skill_script.`, { path: file, line }));
+    diagnostics.push(
+      diagnostic(
+        "SCRIPT_PARSE_FAILED",
+        "warning",
+        `${shown} does not parse (${entry.reading.error}), so it is not a typed tool; it stays reachable through run_skill_script.`,
+        { path: file, line },
+      ),
+    );
     return undefined;
   }
   const built = compiledSpec(entry, entry.reading, { file, shown, skill: skill.name });
@@ -168,7 +227,14 @@ function toolOf(
   }
   const metadata = entry.metadata !== undefined && "error" in entry.metadata ? undefined : entry.metadata;
   if (entry.metadata !== undefined && "error" in entry.metadata) {
-    diagnostics.push(diagnostic("SCRIPT_METADATA_INVALID", "warning", `${shown}: its PEP 723 metadata is invalid (${entry.metadata.error}); it runs with python3.`, { path: file }));
+    diagnostics.push(
+      diagnostic(
+        "SCRIPT_METADATA_INVALID",
+        "warning",
+        `${shown}: its PEP 723 metadata is invalid (${entry.metadata.error}); it runs with python3.`,
+        { path: file },
+      ),
+    );
   } else if (metadata !== undefined && findUv() === undefined) {
     diagnostics.push(unmanagedDependencies(metadata, file, shown));
   }
@@ -228,7 +294,14 @@ function compiledSpec(entry: ScriptEntry, reading: Extract<FileReading, { ok: tr
         made = { spec: built.spec, input: compileJsonSchema(built.spec.inputSchema, place.shown) };
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
-        made = { diagnostic: diagnostic("SCRIPT_UNSUPPORTED_TYPE", "warning", `${place.shown}: its schema cannot be checked (${why}); it stays reachable through run_skill_script.`, { path: place.file }) };
+        made = {
+          diagnostic: diagnostic(
+            "SCRIPT_UNSUPPORTED_TYPE",
+            "warning",
+            `${place.shown}: its schema cannot be checked (${why}); it stays reachable through run_skill_script.`,
+            { path: place.file },
+          ),
+        };
       }
     }
     byPlace.set(key, made);
@@ -240,7 +313,10 @@ type ReaderAnswer = Awaited<ReturnType<typeof readSignatures>>;
 const inFlight = new Map<string, Promise<ReaderAnswer>>();
 
 // Concurrent derivations of the same files (two contexts over one skill folder) share one reader call.
-async function readOnce(pending: readonly { key: string; realPath: string; sha256: string }[], options: Parameters<typeof readSignatures>[1]): Promise<ReaderAnswer> {
+async function readOnce(
+  pending: readonly { key: string; realPath: string; sha256: string }[],
+  options: Parameters<typeof readSignatures>[1],
+): Promise<ReaderAnswer> {
   const key = `${options.python ?? ""}\n${pending.map((item) => item.key).join("\n")}`;
   let answer = inFlight.get(key);
   if (answer === undefined) {

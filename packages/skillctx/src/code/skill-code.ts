@@ -14,7 +14,11 @@ export type JsonSchema = Record<string, unknown>;
 
 /** A schema with zod's `safeParse` (zod 3 or 4); JSON Schema is taken as is. */
 export interface ZodLike<T = unknown> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
 /** Read and write access to a skill's state inside one tool call. */

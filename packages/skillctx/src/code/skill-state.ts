@@ -37,7 +37,11 @@ export interface StateCall {
  * Opens `skill`'s state for one call, or returns undefined when the skill declares none. `readState`
  * reads the committed state of a namespace (a copy; undefined before the first commit).
  */
-export function openState(skill: Skill, readState: (namespace: string) => unknown, maxBytes: number): StateCall | undefined {
+export function openState(
+  skill: Skill,
+  readState: (namespace: string) => unknown,
+  maxBytes: number,
+): StateCall | undefined {
   const spec = skillRuntimeOf(skill)?.state;
   const namespace = stateNamespaceOf(skill);
   if (spec === undefined || namespace === undefined) return undefined;
@@ -47,7 +51,11 @@ export function openState(skill: Skill, readState: (namespace: string) => unknow
   let dirty = false;
   let closed = false;
   const assertOpen = () => {
-    if (closed) throw new SkillctxError("STATE_HANDLE_CLOSED", `the state handle of "${skill.name}" was used after its tool call ended`);
+    if (closed)
+      throw new SkillctxError(
+        "STATE_HANDLE_CLOSED",
+        `the state handle of "${skill.name}" was used after its tool call ended`,
+      );
   };
   const handle: SkillStateHandle = {
     get: () => {
@@ -71,7 +79,11 @@ export function openState(skill: Skill, readState: (namespace: string) => unknow
       closed = true;
       if (!dirty) return { ok: true, change: undefined };
       const checked = checkState(spec, current, maxBytes);
-      if (!checked.ok) return { ok: false, message: `the new state of "${namespace}" is rejected (the state is unchanged): ${checked.message}` };
+      if (!checked.ok)
+        return {
+          ok: false,
+          message: `the new state of "${namespace}" is rejected (the state is unchanged): ${checked.message}`,
+        };
       const patch = await jsonPatch(before, checked.value);
       return { ok: true, change: patch.length === 0 ? undefined : { namespace, value: checked.value, patch } };
     },
@@ -97,7 +109,10 @@ export function initialStateOf(skill: Skill): unknown {
  * The namespaces of `skills` that declare state, with their initial state, for a context to record
  * the ones it has none for yet. Two skills sharing a namespace share the state: a warning says so.
  */
-export function declaredStates(skills: readonly Skill[]): { states: { namespace: string; value: unknown }[]; diagnostics: Diagnostic[] } {
+export function declaredStates(skills: readonly Skill[]): {
+  states: { namespace: string; value: unknown }[];
+  diagnostics: Diagnostic[];
+} {
   const owners = new Map<string, string>();
   const states: { namespace: string; value: unknown }[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -106,7 +121,13 @@ export function declaredStates(skills: readonly Skill[]): { states: { namespace:
     if (namespace === undefined) continue;
     const owner = owners.get(namespace);
     if (owner !== undefined) {
-      diagnostics.push(diagnostic("STATE_NAMESPACE_SHARED", "warning", `skills "${owner}" and "${skill.name}" use the same state namespace "${namespace}": they share one state`));
+      diagnostics.push(
+        diagnostic(
+          "STATE_NAMESPACE_SHARED",
+          "warning",
+          `skills "${owner}" and "${skill.name}" use the same state namespace "${namespace}": they share one state`,
+        ),
+      );
       continue;
     }
     owners.set(namespace, skill.name);
@@ -120,7 +141,11 @@ export function declaredStates(skills: readonly Skill[]): { states: { namespace:
  * Checks a state value against its spec: plain JSON, accepted by the schema (whose output is kept, and
  * must be plain JSON too), at most `maxBytes` as JSON text. Returns the value as it will be stored.
  */
-export function checkState(spec: SkillStateSpec, value: unknown, maxBytes: number): { ok: true; value: unknown } | { ok: false; message: string } {
+export function checkState(
+  spec: SkillStateSpec,
+  value: unknown,
+  maxBytes: number,
+): { ok: true; value: unknown } | { ok: false; message: string } {
   const notJson = jsonIssue(value);
   if (notJson !== undefined) return { ok: false, message: `it is not plain JSON: ${notJson}` };
   let parsed: ReturnType<SkillStateSpec["schema"]["safeParse"]>;
@@ -129,12 +154,17 @@ export function checkState(spec: SkillStateSpec, value: unknown, maxBytes: numbe
   } catch (error) {
     return { ok: false, message: `its schema threw: ${error instanceof Error ? error.message : String(error)}` };
   }
-  if (!parsed.success) return { ok: false, message: `it fails the skill's state schema: ${issuesText(parsed.error.issues)}` };
+  if (!parsed.success)
+    return { ok: false, message: `it fails the skill's state schema: ${issuesText(parsed.error.issues)}` };
   const outputIssue = jsonIssue(parsed.data);
   if (outputIssue !== undefined) return { ok: false, message: `the schema's output is not plain JSON: ${outputIssue}` };
   const text = JSON.stringify(parsed.data) ?? "null";
   const bytes = Buffer.byteLength(text);
-  if (bytes > maxBytes) return { ok: false, message: `it is ${bytes} bytes as JSON, over the limit of ${maxBytes} (skillTools.maxSkillStateBytes)` };
+  if (bytes > maxBytes)
+    return {
+      ok: false,
+      message: `it is ${bytes} bytes as JSON, over the limit of ${maxBytes} (skillTools.maxSkillStateBytes)`,
+    };
   return { ok: true, value: JSON.parse(text) as unknown };
 }
 
@@ -152,10 +182,13 @@ export async function jsonPatch(before: unknown, after: unknown): Promise<Operat
 const initialStates = new WeakMap<SkillStateSpec, { value: unknown }>();
 
 function computeInitial(spec: SkillStateSpec): unknown {
-  if (spec.initial !== undefined) return jsonIssue(spec.initial) === undefined ? JSON.parse(JSON.stringify(spec.initial)) : undefined;
+  if (spec.initial !== undefined)
+    return jsonIssue(spec.initial) === undefined ? JSON.parse(JSON.stringify(spec.initial)) : undefined;
   try {
     const parsed = spec.schema.safeParse({});
-    return parsed.success && parsed.data !== undefined && jsonIssue(parsed.data) === undefined ? JSON.parse(JSON.stringify(parsed.data)) : undefined;
+    return parsed.success && parsed.data !== undefined && jsonIssue(parsed.data) === undefined
+      ? JSON.parse(JSON.stringify(parsed.data))
+      : undefined;
   } catch {
     return undefined;
   }

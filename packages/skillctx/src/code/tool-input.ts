@@ -37,7 +37,10 @@ export function compileInputSchema(schema: unknown, where: string): CompiledInpu
   }
   if (isZod4(schema)) return compileZod(schema, where);
   if (typeof (schema as { safeParse?: unknown }).safeParse === "function") {
-    throw invalid(where, "inputSchema is not a zod 4 schema (zod 3 schemas have no JSON Schema form): use zod 4 or a JSON Schema object");
+    throw invalid(
+      where,
+      "inputSchema is not a zod 4 schema (zod 3 schemas have no JSON Schema form): use zod 4 or a JSON Schema object",
+    );
   }
   return compileJsonSchema(schema as JsonSchema, where);
 }
@@ -49,7 +52,8 @@ export function compileInputSchema(schema: unknown, where: string): CompiledInpu
  */
 export function compileJsonSchema(schema: JsonSchema, where: string): CompiledInput {
   const type = schema["type"];
-  if (type !== undefined && type !== "object") throw invalid(where, `inputSchema must describe an object (type "object"), got type ${JSON.stringify(type)}`);
+  if (type !== undefined && type !== "object")
+    throw invalid(where, `inputSchema must describe an object (type "object"), got type ${JSON.stringify(type)}`);
   let jsonSchema: JsonSchema;
   try {
     jsonSchema = JSON.parse(JSON.stringify({ ...schema, type: "object" })) as JsonSchema;
@@ -91,7 +95,11 @@ function compileZod(schema: object, where: string): CompiledInput {
   } catch (error) {
     throw invalid(where, `inputSchema has no JSON Schema form: ${messageOf(error)}`);
   }
-  if (json["type"] !== "object") throw invalid(where, `inputSchema must be an object schema (z.object(...)), got ${JSON.stringify(json["type"] ?? "a non-object schema")}`);
+  if (json["type"] !== "object")
+    throw invalid(
+      where,
+      `inputSchema must be an object schema (z.object(...)), got ${JSON.stringify(json["type"] ?? "a non-object schema")}`,
+    );
   const validator = schema as ZodLike;
   return { jsonSchema: json, parse: (args) => parseWith(validator, args) };
 }

@@ -1,7 +1,16 @@
 import { within } from "@skillctx/process";
 import type { CatalogResult, Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { createSkillCache, diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
-import type { Activation, ContextStep, SkillSet, SkillState, TextLimits, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
+import type {
+  Activation,
+  ContextStep,
+  SkillSet,
+  SkillState,
+  TextLimits,
+  ToolDefinition,
+  ToolProvider,
+  ToolResult,
+} from "../context-types.js";
 import type { Message } from "../messages.js";
 import { EventBus } from "../events/event-bus.js";
 import { ContextTelemetry } from "../events/context-telemetry.js";
@@ -106,7 +115,9 @@ export class AgentContext {
   ) {
     this.events = new EventBus((error, event) => {
       const reason = error instanceof Error ? error.message : String(error);
-      this.pendingDiagnostics.push(diagnostic("EVENT_LISTENER_FAILED", "warning", `a listener of "${event.type}" threw: ${reason}`));
+      this.pendingDiagnostics.push(
+        diagnostic("EVENT_LISTENER_FAILED", "warning", `a listener of "${event.type}" threw: ${reason}`),
+      );
     });
     if (options.onEvent !== undefined) this.events.on("*", options.onEvent);
     this.telemetry = new ContextTelemetry(this.events, this.telemetrySources(), options.usage);
@@ -116,7 +127,13 @@ export class AgentContext {
     const sessionId = options.sessionId ?? state.sessionId;
     if (sessionId !== undefined) this.store.setSessionId(sessionId);
     this.tracker = new ConversationTracker(this.store);
-    this.nested = new NestedSkills({ cwd: options.cwd, homeDir: options.homeDir, trust: options.trust, cache: options.cache, setting: options.nestedSkills });
+    this.nested = new NestedSkills({
+      cwd: options.cwd,
+      homeDir: options.homeDir,
+      trust: options.trust,
+      cache: options.cache,
+      setting: options.nestedSkills,
+    });
     this.servers = new SkillServerPool({
       trust: () => this.options.trust,
       settings: options.mcp,
@@ -176,7 +193,8 @@ export class AgentContext {
    * `INVALID_OPTIONS` for a bad `tools`, `toolset`, `toolFilter` or `limits`.
    */
   static async create(options: AgentContextOptions): Promise<AgentContext> {
-    if (typeof options !== "object" || options === null) throw new SkillctxError("INVALID_OPTIONS", "AgentContext.create needs an options object with a cwd");
+    if (typeof options !== "object" || options === null)
+      throw new SkillctxError("INVALID_OPTIONS", "AgentContext.create needs an options object with a cwd");
     checkInvocationOptions(options);
     const state = options.state === undefined ? emptyState() : parseContextState(options.state);
     const ctx = new AgentContext({ ...options, cache: options.cache ?? createSkillCache() }, state);
@@ -250,7 +268,9 @@ export class AgentContext {
    * is recorded); `CONTEXT_CLOSED` after `close()`. Rejects with the signal's reason when aborted.
    */
   buildContext(messages: readonly Message[], options: { signal?: AbortSignal } = {}): Promise<ContextStep> {
-    return this.exclusive(options?.signal, (signal) => this.telemetry.step((notes) => this.step(messages, signal, notes)));
+    return this.exclusive(options?.signal, (signal) =>
+      this.telemetry.step((notes) => this.step(messages, signal, notes)),
+    );
   }
 
   /**
@@ -284,7 +304,8 @@ export class AgentContext {
     const signal = options?.signal;
     if (this.closing !== undefined) return Promise.reject(closedError());
     // Skill tools read and change the state: they wait their turn. Host and MCP tools do not touch it.
-    if (this.toolbox.runsExclusive(name) && !runsBeside(name)) return this.exclusive(signal, (linked) => this.observedCall(name, args, linked));
+    if (this.toolbox.runsExclusive(name) && !runsBeside(name))
+      return this.exclusive(signal, (linked) => this.observedCall(name, args, linked));
     return this.run(signal, (linked) => this.observedCall(name, args, linked));
   }
 
@@ -334,7 +355,10 @@ export class AgentContext {
   // Runs `operation` in turn (after every exclusive operation asked for before it), with a signal that
   // aborts when the caller's does or the context closes. Dropped while waiting for its turn, it rejects
   // with the signal's reason (close() aborts with CONTEXT_CLOSED).
-  private async exclusive<T>(signal: AbortSignal | undefined, operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async exclusive<T>(
+    signal: AbortSignal | undefined,
+    operation: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     if (this.closing !== undefined) throw closedError();
     const turn = this.queue.acquire(signal, this.lifetime.signal);
     if (turn !== undefined) await turn;
@@ -386,12 +410,17 @@ export class AgentContext {
       isSkillTool: (name) => this.toolbox.kindOf(name) === "skill",
     });
     const notes: Diagnostic[] = [...scan.notes];
-    const invoked = this.invocations.length === 0 ? { pending: [], placed: 0 } : this.placeInvocations(messages, skills, notes);
+    const invoked =
+      this.invocations.length === 0 ? { pending: [], placed: 0 } : this.placeInvocations(messages, skills, notes);
     const pending = invoked.pending.length === 0 ? scan.pending : [...scan.pending, ...invoked.pending];
-    const lookNested = scan.touched.length > 0 && this.nested.hasWork(scan.touched, (folder) => this.store.isNoted(folder));
+    const lookNested =
+      scan.touched.length > 0 && this.nested.hasWork(scan.touched, (folder) => this.store.isNoted(folder));
     const discovery = lookNested ? await this.discoverNested(scan.touched, skills, signal) : undefined;
     // Most steps fire nothing: they skip the attachment work altogether.
-    const prepared = pending.length === 0 ? [] : await Promise.all(pending.map((p) => buildAttachment(p, this.attachmentContext, signal)));
+    const prepared =
+      pending.length === 0
+        ? []
+        : await Promise.all(pending.map((p) => buildAttachment(p, this.attachmentContext, signal)));
     signal.throwIfAborted();
     const due = this.store.due;
     const reattached = due.length === 0 ? undefined : this.reattach(due, messages, skills, pending);
@@ -405,7 +434,14 @@ export class AgentContext {
     });
     const carriers: Carrier[] = [];
     built.forEach(({ attachment, body }) => {
-      if (attachment.trigger === "command") carriers.push({ skill: attachment.skill, kind: "command", fingerprint: attachment.fingerprint, match: attachment.match, body });
+      if (attachment.trigger === "command")
+        carriers.push({
+          skill: attachment.skill,
+          kind: "command",
+          fingerprint: attachment.fingerprint,
+          match: attachment.match,
+          body,
+        });
     });
     const revealed = discovery?.found ?? [];
     const made = [
@@ -425,10 +461,17 @@ export class AgentContext {
     this.invocations.splice(0, invoked.placed);
     if (discovery !== undefined) {
       this.nested.markChecked(discovery.checked);
-      this.skillSet = withNestedSkills(this.skillSet, revealed.flatMap((f) => f.skills));
+      this.skillSet = withNestedSkills(
+        this.skillSet,
+        revealed.flatMap((f) => f.skills),
+      );
     }
     this.assertOpen();
-    if (fired.length > 0) this.servers.activate(fired.map((p) => p.skill), signal);
+    if (fired.length > 0)
+      this.servers.activate(
+        fired.map((p) => p.skill),
+        signal,
+      );
     await this.servers.settled();
     await this.toolbox.prepareCodeTools(signal);
     const tools = this.toolbox.definitions();
@@ -437,14 +480,30 @@ export class AgentContext {
       ...this.pendingActivations,
       ...fired.map((p) => activationOf(p.skill, { trigger: p.trigger, match: p.match, messageIndex: p.index })),
     ];
-    const diagnostics = [...this.pendingDiagnostics, ...notes, ...(discovery?.diagnostics ?? []), ...(reattached?.diagnostics ?? [])];
+    const diagnostics = [
+      ...this.pendingDiagnostics,
+      ...notes,
+      ...(discovery?.diagnostics ?? []),
+      ...(reattached?.diagnostics ?? []),
+    ];
     this.pendingActivations = [];
     this.pendingDiagnostics = [];
-    return { system: this.parts.system, messages: committed.messages, attachments: committed.attachments, tools, activated, diagnostics };
+    return {
+      system: this.parts.system,
+      messages: committed.messages,
+      attachments: committed.attachments,
+      tools,
+      activated,
+      diagnostics,
+    };
   }
 
   // `ctx.invoke` calls become commands on the last new user message, else on the newest message; with no message they wait.
-  private placeInvocations(messages: readonly Message[], skills: SkillSet, notes: Diagnostic[]): { pending: PendingActivation[]; placed: number } {
+  private placeInvocations(
+    messages: readonly Message[],
+    skills: SkillSet,
+    notes: Diagnostic[],
+  ): { pending: PendingActivation[]; placed: number } {
     const index = this.tracker.invocationIndex(messages);
     if (index < 0) return { pending: [], placed: 0 };
     const placed = this.invocations.length;
@@ -453,7 +512,12 @@ export class AgentContext {
   }
 
   // Bodies due again after condensation, to the newest message; skills invoked in this step are attached afresh.
-  private reattach(due: Carrier[], messages: readonly Message[], skills: SkillSet, pending: readonly PendingActivation[]): Reattachments {
+  private reattach(
+    due: Carrier[],
+    messages: readonly Message[],
+    skills: SkillSet,
+    pending: readonly PendingActivation[],
+  ): Reattachments {
     const context = {
       cwd: this.options.cwd,
       templates: this.templates,
@@ -466,7 +530,11 @@ export class AgentContext {
     return reattachments(due, this.tracker.fingerprintAt(messages.length - 1), context, invokedNow);
   }
 
-  private discoverNested(touched: Parameters<NestedSkills["discover"]>[0], skills: SkillSet, signal: AbortSignal): Promise<NestedDiscovery> {
+  private discoverNested(
+    touched: Parameters<NestedSkills["discover"]>[0],
+    skills: SkillSet,
+    signal: AbortSignal,
+  ): Promise<NestedDiscovery> {
     return this.nested.discover(touched, {
       skills,
       revealed: this.store.nested,
@@ -537,14 +605,21 @@ export class AgentContext {
       toolset: { loadInstruction: this.toolbox.toolset.loadInstruction, searchTool: SEARCH_TOOL },
     });
     // Nested skill folders revealed earlier in the conversation (or in a resumed one) join again, outside `system`.
-    const nested = await this.nested.restore(this.store.nested, skillSet, new Set(o.disabled ?? []), signal, diagnostics);
+    const nested = await this.nested.restore(
+      this.store.nested,
+      skillSet,
+      new Set(o.disabled ?? []),
+      signal,
+      diagnostics,
+    );
     this.assertOpen();
     const previous = this.skillSet as SkillSet | undefined;
     this.skillSet = withNestedSkills(skillSet, nested);
     this.parts = this.hotReload.settle(previous, this.skillSet, parts);
     // Skills that declare state start from their initial state (a resumed conversation keeps its own).
     const declared = declaredStates(this.skillSet.skills);
-    for (const { namespace, value } of declared.states) if (this.store.skillState(namespace) === undefined) this.store.setSkillState(namespace, value);
+    for (const { namespace, value } of declared.states)
+      if (this.store.skillState(namespace) === undefined) this.store.setSkillState(namespace, value);
     diagnostics.push(...declared.diagnostics);
     this.pendingDiagnostics.push(...diagnostics, ...parts.diagnostics);
     // The conversation is left as it is: new skills fire on new messages only, so the prefix stays stable.
@@ -556,7 +631,11 @@ export class AgentContext {
   }
 
   // Guidance with commands is rendered once and frozen in state, so `system` stays byte-stable.
-  private async frozenGuidance(skill: Skill, signal: AbortSignal | undefined, diagnostics: Diagnostic[]): Promise<string | undefined> {
+  private async frozenGuidance(
+    skill: Skill,
+    signal: AbortSignal | undefined,
+    diagnostics: Diagnostic[],
+  ): Promise<string | undefined> {
     const key = `guidance:${skill.name}`;
     const frozen = this.store.frozen(key);
     if (frozen !== undefined) return frozen;
@@ -568,7 +647,9 @@ export class AgentContext {
     } catch (error) {
       signal?.throwIfAborted();
       diagnostics.push(
-        diagnostic("SKILL_READ_FAILED", "error", `guidance "${skill.name}" is left out: ${errorText(error)}`, { path: skill.source.path }),
+        diagnostic("SKILL_READ_FAILED", "error", `guidance "${skill.name}" is left out: ${errorText(error)}`, {
+          path: skill.source.path,
+        }),
       );
       return undefined;
     }
@@ -612,7 +693,8 @@ export class AgentContext {
       activate: (name) => {
         const previous = store.activate(name);
         const skill = this.skillSet.byName.get(name);
-        const activation: Activation = skill === undefined ? { skill: name, trigger: "load" } : activationOf(skill, { trigger: "load" });
+        const activation: Activation =
+          skill === undefined ? { skill: name, trigger: "load" } : activationOf(skill, { trigger: "load" });
         this.pendingActivations.push(activation);
         if (previous !== undefined) this.telemetry.unloaded(previous);
         this.telemetry.activated(activation);
@@ -639,7 +721,12 @@ export class AgentContext {
   // A tool call through the toolbox, observed (events, span) when someone listens or traces.
   private observedCall(name: string, args: unknown, signal: AbortSignal): Promise<ToolResult> {
     const kind = this.toolbox.kindOf(name);
-    const skill = () => (kind === "provider" ? this.servers.skillOf(name) : kind === "code" ? this.toolbox.codeToolSkill(name) : undefined) ?? this.store.activeSkill;
+    const skill = () =>
+      (kind === "provider"
+        ? this.servers.skillOf(name)
+        : kind === "code"
+          ? this.toolbox.codeToolSkill(name)
+          : undefined) ?? this.store.activeSkill;
     const info = { name: typeof name === "string" ? name : String(name), kind, skill };
     return this.telemetry.tool(info, args, (callId) => this.toolbox.call(name, args, { signal, callId }));
   }

@@ -153,7 +153,8 @@ export function splitArguments(text: string): string[] {
  * `${CLAUDE_SKILL_DIR}` / `${SKILL_DIR}` / `${CLAUDE_SESSION_ID}`, `$ARGUMENTS[N]`, `$N` (not followed
  * by a word character), or `$word` (a name or `ARGUMENTS`, not followed by `[`).
  */
-const PLACEHOLDER = /\$(?:\{(CLAUDE_SKILL_DIR|SKILL_DIR|CLAUDE_SESSION_ID)\}|ARGUMENTS\[(\d{1,6})\]|(\d{1,6})(?!\w)|([A-Za-z_]\w*)(?![[\w]))/g;
+const PLACEHOLDER =
+  /\$(?:\{(CLAUDE_SKILL_DIR|SKILL_DIR|CLAUDE_SESSION_ID)\}|ARGUMENTS\[(\d{1,6})\]|(\d{1,6})(?!\w)|([A-Za-z_]\w*)(?![[\w]))/g;
 const NAME = /^[A-Za-z_]\w*$/;
 const WHITE_SPACE = /\s/u;
 const DOUBLE_QUOTE_ESCAPES = new Set(['"', "\\", "$", "`"]);
@@ -163,7 +164,8 @@ function namePositions(names: readonly string[] | undefined): Map<string, number
   const positions = new Map<string, number>();
   if (!Array.isArray(names)) return positions;
   names.forEach((name, i) => {
-    if (typeof name === "string" && NAME.test(name) && name !== "ARGUMENTS" && !positions.has(name)) positions.set(name, i);
+    if (typeof name === "string" && NAME.test(name) && name !== "ARGUMENTS" && !positions.has(name))
+      positions.set(name, i);
   });
   return positions;
 }

@@ -21,7 +21,9 @@ export interface AttachmentContext {
   renderOnTrigger: boolean;
   /** The session id, for `${CLAUDE_SESSION_ID}` (made on first need). */
   sessionId(): string;
-  collectInputs: ((request: CollectInputsRequest) => Promise<InputValues | undefined> | InputValues | undefined) | undefined;
+  collectInputs:
+    | ((request: CollectInputsRequest) => Promise<InputValues | undefined> | InputValues | undefined)
+    | undefined;
   render(text: string, skill: Skill, signal: AbortSignal): Promise<string>;
   report(d: Diagnostic): void;
 }
@@ -39,7 +41,11 @@ export interface BuiltAttachment {
  * Undefined (with a diagnostic) when the body cannot be read or rendered, so one broken skill does not
  * stop the others. Rejects only when `signal` aborts (or `collectInputs` throws).
  */
-export async function buildAttachment(p: PendingActivation, context: AttachmentContext, signal: AbortSignal): Promise<BuiltAttachment | undefined> {
+export async function buildAttachment(
+  p: PendingActivation,
+  context: AttachmentContext,
+  signal: AbortSignal,
+): Promise<BuiltAttachment | undefined> {
   const { skill } = p;
   let content: string;
   try {
@@ -55,7 +61,8 @@ export async function buildAttachment(p: PendingActivation, context: AttachmentC
   if (skill.trigger.type === "task") {
     // Declared inputs, then `${name}` placeholders the skill uses without declaring (as OpenHands asks for them).
     inputs = [...skill.trigger.inputs, ...undeclaredInputs(content, skill.trigger.inputs)];
-    if (inputs.length > 0) values = (await context.collectInputs?.({ skill, inputs, message: p.message, signal })) ?? {};
+    if (inputs.length > 0)
+      values = (await context.collectInputs?.({ skill, inputs, message: p.message, signal })) ?? {};
     signal.throwIfAborted();
   }
 
@@ -87,7 +94,10 @@ export async function buildAttachment(p: PendingActivation, context: AttachmentC
     body: capped.text,
     missingInputs: filled.missing,
   });
-  return { attachment: { skill: skill.name, trigger: p.trigger, match: p.match, fingerprint: p.fingerprint, text }, body: capped.text };
+  return {
+    attachment: { skill: skill.name, trigger: p.trigger, match: p.match, fingerprint: p.fingerprint, text },
+    body: capped.text,
+  };
 }
 
 /** The absolute folder `${CLAUDE_SKILL_DIR}` stands for: the skill's folder, else its file's; undefined for a skill given in code without one. */
@@ -103,9 +113,15 @@ export function skillDirOf(skill: Pick<Skill, "dir" | "source">): string | undef
 const SUBSTITUTION_SLACK = 4;
 
 function attachFailed(p: PendingActivation, error: unknown): Diagnostic {
-  const code = SkillctxError.isInstance(error) && error.code === "SKILL_READ_FAILED" ? "SKILL_READ_FAILED" : "SKILL_ATTACH_FAILED";
+  const code =
+    SkillctxError.isInstance(error) && error.code === "SKILL_READ_FAILED" ? "SKILL_READ_FAILED" : "SKILL_ATTACH_FAILED";
   const reason = error instanceof Error ? error.message : String(error);
-  return diagnostic(code, "error", `the skill "${p.skill.name}" fired (${p.trigger} "${p.match}") but is not attached: ${reason}`, {
-    path: p.skill.source.path,
-  });
+  return diagnostic(
+    code,
+    "error",
+    `the skill "${p.skill.name}" fired (${p.trigger} "${p.match}") but is not attached: ${reason}`,
+    {
+      path: p.skill.source.path,
+    },
+  );
 }

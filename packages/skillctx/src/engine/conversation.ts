@@ -114,7 +114,8 @@ export class ConversationTracker {
     const pendingLoad = this.store.pendingLoad;
     for (let index = same; index < messages.length; index++) {
       const message = messages[index]!;
-      if (message.role === "assistant") for (const call of message.toolCalls ?? []) this.toolCalls.set(call.id, { name: call.name, args: call.args });
+      if (message.role === "assistant")
+        for (const call of message.toolCalls ?? []) this.toolCalls.set(call.id, { name: call.name, args: call.args });
       const fingerprint = this.fingerprints[index]!;
       if ((message.role !== "user" && message.role !== "tool") || this.store.isScanned(fingerprint)) continue;
       this.scannedNow.push(fingerprint);
@@ -125,7 +126,13 @@ export class ConversationTracker {
         const call = message.toolCallId === undefined ? undefined : this.toolCalls.get(message.toolCallId);
         const paths = call === undefined ? [] : toolCallPaths(call.args);
         if (options.withTouched === true && paths.length > 0) result.touched.push({ index, fingerprint, paths });
-        if (pendingLoad !== undefined && result.loadCarrier === undefined && call !== undefined && options.isSkillTool?.(call.name) === true && namesSkill(call.args, pendingLoad)) {
+        if (
+          pendingLoad !== undefined &&
+          result.loadCarrier === undefined &&
+          call !== undefined &&
+          options.isSkillTool?.(call.name) === true &&
+          namesSkill(call.args, pendingLoad)
+        ) {
           result.loadCarrier = { skill: pendingLoad, fingerprint };
         }
         hits = paths.length === 0 ? [] : pathHits(paths, skills, cwd);
@@ -168,7 +175,8 @@ export class ConversationTracker {
     this.store.attach(attachments);
     for (const carrier of record.carriers ?? []) this.store.carry(carrier);
     for (const name of record.dropCarriers ?? []) this.store.dropCarrier(name);
-    if (record.loadCarrier !== undefined) this.store.placeLoad(record.loadCarrier.skill, record.loadCarrier.fingerprint);
+    if (record.loadCarrier !== undefined)
+      this.store.placeLoad(record.loadCarrier.skill, record.loadCarrier.fingerprint);
     if (record.revealed !== undefined && record.revealed.length > 0) this.store.reveal(record.revealed);
     // Text attached to a message kept from the last step (an invocation when nothing new came): rebuilt.
     const older = attachments.filter((a) => (this.indexOf.get(a.fingerprint) ?? this.keep) < this.keep);
@@ -241,7 +249,6 @@ export class ConversationTracker {
     this.fingerprints.push(fingerprint);
     this.present.add(fingerprint);
   }
-
 }
 
 // How many leading messages are the same objects as last step's (a hot loop, kept small for the JIT).

@@ -96,7 +96,9 @@ export class HotReload {
     const watch = options.watch;
     if (watch === true || (typeof watch === "object" && watch !== null)) {
       const ms = typeof watch === "object" ? watch.debounceMs : undefined;
-      this.watchSetting = { debounceMs: typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_WATCH_DEBOUNCE_MS };
+      this.watchSetting = {
+        debounceMs: typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_WATCH_DEBOUNCE_MS,
+      };
     }
     this.mode = options.catalogUpdates ?? (this.watchSetting !== undefined ? "append" : "system");
     this.tracking = this.watchSetting !== undefined || options.catalogUpdates !== undefined;
@@ -123,7 +125,8 @@ export class HotReload {
     this.remoteDue = ttls.length === 0 ? undefined : now + Math.min(...ttls);
     // Guidance rendered with commands is frozen; a changed file is rendered afresh when `system` is rebuilt.
     if (this.mode === "system" && this.batch.size > 0) {
-      for (const skill of this.host.skills()?.guidance ?? []) if (touches(this.batch, skill)) this.host.thaw(`guidance:${skill.name}`);
+      for (const skill of this.host.skills()?.guidance ?? [])
+        if (touches(this.batch, skill)) this.host.thaw(`guidance:${skill.name}`);
     }
     await this.watch(watchRoots(options));
   }
@@ -155,11 +158,14 @@ export class HotReload {
       if (old === undefined) changes.added.push(name);
       else if (old !== print || touches(batch, next.byName.get(name)!)) changes.changed.push(name);
     }
-    for (const name of new Set([...before.keys(), ...previous.byName.keys()])) if (!fingerprints.has(name)) changes.removed.push(name);
+    for (const name of new Set([...before.keys(), ...previous.byName.keys()]))
+      if (!fingerprints.has(name)) changes.removed.push(name);
     changes.removed.sort(compareCodePoints);
     for (const name of [...changes.changed, ...changes.removed]) this.host.thaw(`load:${name}`);
     if (changes.added.length + changes.changed.length + changes.removed.length > 0) {
-      if (this.mode === "append") for (const kind of ["added", "changed", "removed"] as const) for (const name of changes[kind]) this.merge(name, kind);
+      if (this.mode === "append")
+        for (const kind of ["added", "changed", "removed"] as const)
+          for (const name of changes[kind]) this.merge(name, kind);
       if (this.host.events.wants("skills.changed")) this.host.events.emit({ type: "skills.changed", ...changes });
     }
     return this.mode === "append" ? this.keptParts : parts;
@@ -227,7 +233,9 @@ export class HotReload {
     try {
       chokidar = (await import("chokidar")) as unknown as typeof chokidar;
     } catch (error) {
-      this.host.report(diagnostic("WATCH_FAILED", "error", `watch is off: chokidar cannot be loaded (${errorText(error)})`));
+      this.host.report(
+        diagnostic("WATCH_FAILED", "error", `watch is off: chokidar cannot be loaded (${errorText(error)})`),
+      );
       return;
     }
     if (this.closed) return;
@@ -244,7 +252,13 @@ export class HotReload {
     watcher.on("error", (error) => {
       if (this.warnedError) return;
       this.warnedError = true;
-      this.host.report(diagnostic("WATCH_FAILED", "warning", `watching skill sources failed: ${errorText(error)}; changes may be missed until refresh()`));
+      this.host.report(
+        diagnostic(
+          "WATCH_FAILED",
+          "warning",
+          `watching skill sources failed: ${errorText(error)}; changes may be missed until refresh()`,
+        ),
+      );
     });
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, READY_WAIT_MS);
@@ -279,7 +293,17 @@ export class HotReload {
     for (const [root, targets] of this.roots) {
       if (file === root || root.startsWith(file + path.sep)) return false;
       if (!file.startsWith(root + path.sep)) continue;
-      if (targets === undefined || isTarget(file.slice(root.length + 1).split(path.sep).join("/").toLowerCase(), targets)) {
+      if (
+        targets === undefined ||
+        isTarget(
+          file
+            .slice(root.length + 1)
+            .split(path.sep)
+            .join("/")
+            .toLowerCase(),
+          targets,
+        )
+      ) {
         relevant = true;
         break;
       }
@@ -290,7 +314,11 @@ export class HotReload {
       if (!this.warnedLimit) {
         this.warnedLimit = true;
         this.host.report(
-          diagnostic("WATCH_LIMIT", "warning", `more than ${MAX_WATCHED_PATHS} files and folders below the watched skill sources; the rest is not watched (call refresh() to pick up their changes)`),
+          diagnostic(
+            "WATCH_LIMIT",
+            "warning",
+            `more than ${MAX_WATCHED_PATHS} files and folders below the watched skill sources; the rest is not watched (call refresh() to pick up their changes)`,
+          ),
         );
       }
       return true;
@@ -340,13 +368,28 @@ function fingerprintOf(skill: Skill): string {
   ]);
 }
 
-function updateNote(changes: { added: Skill[]; changed: Skill[]; removed: string[]; other: string[] }, format: "xml" | "markdown" | undefined): string {
+function updateNote(
+  changes: { added: Skill[]; changed: Skill[]; removed: string[]; other: string[] },
+  format: "xml" | "markdown" | undefined,
+): string {
   const options = format === undefined ? {} : { format };
-  const lines = ["<skills_update>", "The available skills changed since the list above; where they differ, this note wins."];
+  const lines = [
+    "<skills_update>",
+    "The available skills changed since the list above; where they differ, this note wins.",
+  ];
   if (changes.added.length > 0) lines.push("", "New skills:", renderCatalog(changes.added, options).trim());
-  if (changes.changed.length > 0) lines.push("", "Changed skills (load them again to see their new text):", renderCatalog(changes.changed, options).trim());
+  if (changes.changed.length > 0)
+    lines.push(
+      "",
+      "Changed skills (load them again to see their new text):",
+      renderCatalog(changes.changed, options).trim(),
+    );
   if (changes.removed.length > 0) lines.push("", `Removed, no longer available: ${changes.removed.join(", ")}.`);
-  if (changes.other.length > 0) lines.push("", `Also changed (guidance, commands or user-only skills; re-read their files): ${changes.other.join(", ")}.`);
+  if (changes.other.length > 0)
+    lines.push(
+      "",
+      `Also changed (guidance, commands or user-only skills; re-read their files): ${changes.other.join(", ")}.`,
+    );
   lines.push("</skills_update>");
   return lines.join("\n");
 }

@@ -54,7 +54,11 @@ export function slashCommand(text: string, skills: SkillSet): { hit?: CommandHit
   if (skill === undefined || skill.trigger.type === "task") return {};
   const reason = notInvocableReason(skill, "/");
   if (reason !== undefined) {
-    return { refused: diagnostic("COMMAND_NOT_INVOCABLE", "info", `"/${name}" invokes nothing: ${reason}`, { path: skill.source.path }) };
+    return {
+      refused: diagnostic("COMMAND_NOT_INVOCABLE", "info", `"/${name}" invokes nothing: ${reason}`, {
+        path: skill.source.path,
+      }),
+    };
   }
   const args = text.slice(end).trim();
   return { hit: { skill, args, match: matchText(`/${name}`, args) } };
@@ -86,18 +90,35 @@ export interface Invocation {
  *
  * @throws SkillctxError `INVALID_ARGUMENTS`, `SKILL_NOT_FOUND`, `SKILL_NOT_INVOCABLE`.
  */
-export function resolveInvocation(skills: SkillSet, name: unknown, args: unknown): { invocation: Invocation; activation: Activation } {
-  if (typeof name !== "string") throw new SkillctxError("INVALID_ARGUMENTS", "invoke(name, args?): name must be a string");
-  if (args !== undefined && typeof args !== "string") throw new SkillctxError("INVALID_ARGUMENTS", "invoke(name, args?): args must be a string");
+export function resolveInvocation(
+  skills: SkillSet,
+  name: unknown,
+  args: unknown,
+): { invocation: Invocation; activation: Activation } {
+  if (typeof name !== "string")
+    throw new SkillctxError("INVALID_ARGUMENTS", "invoke(name, args?): name must be a string");
+  if (args !== undefined && typeof args !== "string")
+    throw new SkillctxError("INVALID_ARGUMENTS", "invoke(name, args?): args must be a string");
   const written = name.trim();
   const bare = /^[/@]/.test(written) && !skills.byName.has(written) ? written.slice(1) : written;
   const skill = skills.byName.get(bare);
-  if (skill === undefined) throw new SkillctxError("SKILL_NOT_FOUND", `invoke: no skill named ${JSON.stringify(bare.slice(0, MAX_MATCH_CHARS))}`);
+  if (skill === undefined)
+    throw new SkillctxError(
+      "SKILL_NOT_FOUND",
+      `invoke: no skill named ${JSON.stringify(bare.slice(0, MAX_MATCH_CHARS))}`,
+    );
   const prefix = skill.trigger.type === "command" ? skill.trigger.prefix : "/";
   const reason = notInvocableReason(skill, prefix);
-  if (reason !== undefined) throw new SkillctxError("SKILL_NOT_INVOCABLE", `invoke: ${reason}`, skill.source.path === undefined ? {} : { path: skill.source.path });
+  if (reason !== undefined)
+    throw new SkillctxError(
+      "SKILL_NOT_INVOCABLE",
+      `invoke: ${reason}`,
+      skill.source.path === undefined ? {} : { path: skill.source.path },
+    );
   const invocation: Invocation =
-    prefix === "@" ? { name: skill.name, args: undefined, match: `@${skill.name}` } : { name: skill.name, args: args ?? "", match: matchText(`/${skill.name}`, args) };
+    prefix === "@"
+      ? { name: skill.name, args: undefined, match: `@${skill.name}` }
+      : { name: skill.name, args: args ?? "", match: matchText(`/${skill.name}`, args) };
   return { invocation, activation: activationOf(skill, { trigger: "command", match: invocation.match }) };
 }
 
@@ -114,7 +135,10 @@ export function invocationHits(
   const pending: PendingActivation[] = [];
   for (const invocation of invocations) {
     const skill = skills.byName.get(invocation.name);
-    const reason = skill === undefined ? "it is no longer in the skill set" : notInvocableReason(skill, invocation.args === undefined ? "@" : "/");
+    const reason =
+      skill === undefined
+        ? "it is no longer in the skill set"
+        : notInvocableReason(skill, invocation.args === undefined ? "@" : "/");
     if (skill === undefined || reason !== undefined) {
       notes.push(diagnostic("COMMAND_NOT_INVOCABLE", "warning", `invoke("${invocation.name}") is dropped: ${reason}`));
       continue;
@@ -159,14 +183,20 @@ function isSpace(code: number): boolean {
 function mentionMatcher(skills: SkillSet): KeywordMatcher {
   let matcher = matchers.get(skills);
   if (matcher === undefined) {
-    const mentionable = skills.skills.filter((skill) => skill.trigger.type === "command" && skill.trigger.prefix === "@" && skill.userInvocable !== false);
+    const mentionable = skills.skills.filter(
+      (skill) => skill.trigger.type === "command" && skill.trigger.prefix === "@" && skill.userInvocable !== false,
+    );
     // `cursor:style` is also `@style`, as Cursor users type it, when no other rule or skill has that short name.
     const shortNames = new Map<string, number>();
-    for (const skill of mentionable) shortNames.set(shortName(skill.name), (shortNames.get(shortName(skill.name)) ?? 0) + 1);
+    for (const skill of mentionable)
+      shortNames.set(shortName(skill.name), (shortNames.get(shortName(skill.name)) ?? 0) + 1);
     const rules = mentionable.map((skill) => {
       const short = shortName(skill.name);
       const unique = short !== skill.name && shortNames.get(short) === 1 && !skills.byName.has(short);
-      return { name: skill.name, trigger: { type: "keyword" as const, keywords: unique ? [`@${skill.name}`, `@${short}`] : [`@${skill.name}`] } };
+      return {
+        name: skill.name,
+        trigger: { type: "keyword" as const, keywords: unique ? [`@${skill.name}`, `@${short}`] : [`@${skill.name}`] },
+      };
     });
     matcher = createKeywordMatcher(rules);
     matchers.set(skills, matcher);

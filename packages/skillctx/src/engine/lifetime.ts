@@ -2,7 +2,11 @@ import { SkillctxError } from "@skillctx/core";
 
 /** The error of every call on a closed context. */
 export function closedError(cause?: unknown): SkillctxError {
-  return new SkillctxError("CONTEXT_CLOSED", "this AgentContext was closed; create a new one", cause === undefined ? {} : { cause });
+  return new SkillctxError(
+    "CONTEXT_CLOSED",
+    "this AgentContext was closed; create a new one",
+    cause === undefined ? {} : { cause },
+  );
 }
 
 export function isClosedError(error: unknown): boolean {
@@ -13,7 +17,10 @@ export function isClosedError(error: unknown): boolean {
  * A signal that aborts when the caller's or the context's (`lifetime`) does, and a `dispose` that
  * detaches it, so no listener outlives the call. Without a caller signal it is `lifetime` itself.
  */
-export function linkSignals(signal: AbortSignal | undefined, lifetime: AbortSignal): { signal: AbortSignal; dispose: () => void } {
+export function linkSignals(
+  signal: AbortSignal | undefined,
+  lifetime: AbortSignal,
+): { signal: AbortSignal; dispose: () => void } {
   if (signal === undefined) return { signal: lifetime, dispose: noop };
   if (signal.aborted) return { signal, dispose: noop };
   if (lifetime.aborted) return { signal: lifetime, dispose: noop };

@@ -8,7 +8,14 @@
  */
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { compareCodePoints, createKeywordMatcher, createPathMatcher, diagnostic, mayReadOutsideProject, renderCatalog } from "@skillctx/core";
+import {
+  compareCodePoints,
+  createKeywordMatcher,
+  createPathMatcher,
+  diagnostic,
+  mayReadOutsideProject,
+  renderCatalog,
+} from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, Trust } from "@skillctx/core";
 import { isInside, loadSkillSources, projectRoot } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
@@ -96,7 +103,8 @@ export class NestedSkills {
   constructor(private readonly options: NestedSkillsOptions) {
     const setting = options.setting ?? true;
     this.enabled = setting !== false;
-    this.maxFolders = typeof setting === "object" && setting.maxFolders !== undefined ? setting.maxFolders : DEFAULT_MAX_NESTED_FOLDERS;
+    this.maxFolders =
+      typeof setting === "object" && setting.maxFolders !== undefined ? setting.maxFolders : DEFAULT_MAX_NESTED_FOLDERS;
     const cwd = path.resolve(options.cwd);
     this.root = projectRoot(cwd, { homeDir: options.homeDir });
     this.containRoot = mayReadOutsideProject(options.trust) ? undefined : realOrSelf(this.root);
@@ -150,7 +158,10 @@ export class NestedSkills {
           if (seen.has(dir) || this.known.has(dir) || this.checked.has(dir)) continue;
           seen.add(dir);
           if (checks >= MAX_NESTED_CHECKS_PER_STEP) {
-            this.warnOnce(result, `more than ${MAX_NESTED_CHECKS_PER_STEP} folders to look at in one step; the rest are looked at when touched again`);
+            this.warnOnce(
+              result,
+              `more than ${MAX_NESTED_CHECKS_PER_STEP} folders to look at in one step; the rest are looked at when touched again`,
+            );
             return result;
           }
           checks++;
@@ -162,13 +173,20 @@ export class NestedSkills {
             if (lookup.revealed.has(folder)) {
               holdsRevealed = true;
               if (!lookup.isNoted(folder) && !result.found.some((f) => f.folder === folder)) {
-                result.found.push({ folder, skills: [], note: this.note(folder, this.folders.get(folder) ?? [], touchedPath, fingerprint, lookup) });
+                result.found.push({
+                  folder,
+                  skills: [],
+                  note: this.note(folder, this.folders.get(folder) ?? [], touchedPath, fingerprint, lookup),
+                });
               }
               continue;
             }
             if (!isFolder(absolute)) continue;
             if (revealed >= this.maxFolders) {
-              this.warnOnce(result, `more than ${this.maxFolders} nested skill folders (nestedSkills.maxFolders); ${folder} is not read`);
+              this.warnOnce(
+                result,
+                `more than ${this.maxFolders} nested skill folders (nestedSkills.maxFolders); ${folder} is not read`,
+              );
               continue;
             }
             const skills = await this.load(absolute, folder, taken, lookup, result.diagnostics);
@@ -195,14 +213,26 @@ export class NestedSkills {
    * The skills of folders revealed before (a resumed state, or a reload): read again, contained in the
    * project root. A folder that is not below the root is skipped with a `PATH_OUTSIDE_ROOT` warning.
    */
-  async restore(folders: ReadonlySet<string>, skills: SkillSet, disabled: ReadonlySet<string>, signal: AbortSignal | undefined, diagnostics: Diagnostic[]): Promise<Skill[]> {
+  async restore(
+    folders: ReadonlySet<string>,
+    skills: SkillSet,
+    disabled: ReadonlySet<string>,
+    signal: AbortSignal | undefined,
+    diagnostics: Diagnostic[],
+  ): Promise<Skill[]> {
     if (!this.enabled || folders.size === 0) return [];
     const taken = new Set(skills.byName.keys());
     const all: Skill[] = [];
     for (const folder of folders) {
       const absolute = path.resolve(this.root, folder);
       if (path.isAbsolute(folder) || !isInside(absolute, this.root) || absolute === this.root) {
-        diagnostics.push(diagnostic("PATH_OUTSIDE_ROOT", "warning", `nested skill folder ${JSON.stringify(folder)} in the saved state is not below the project root; skipped`));
+        diagnostics.push(
+          diagnostic(
+            "PATH_OUTSIDE_ROOT",
+            "warning",
+            `nested skill folder ${JSON.stringify(folder)} in the saved state is not below the project root; skipped`,
+          ),
+        );
         continue;
       }
       const loaded = await this.load(absolute, folder, taken, { disabled, signal }, diagnostics);
@@ -248,17 +278,31 @@ export class NestedSkills {
     context: { disabled: ReadonlySet<string>; signal: AbortSignal | undefined },
     diagnostics: Diagnostic[],
   ): Promise<Skill[]> {
-    const entry = { input: absolute, scope: "project" as const, optional: true, ...(this.containRoot !== undefined && { containRoot: this.containRoot }) };
-    const loaded = await loadSkillSources([entry], { baseDir: this.root, cache: this.options.cache, signal: context.signal });
+    const entry = {
+      input: absolute,
+      scope: "project" as const,
+      optional: true,
+      ...(this.containRoot !== undefined && { containRoot: this.containRoot }),
+    };
+    const loaded = await loadSkillSources([entry], {
+      baseDir: this.root,
+      cache: this.options.cache,
+      signal: context.signal,
+    });
     diagnostics.push(...loaded.diagnostics);
     const skills: Skill[] = [];
     for (const skill of loaded.skills) {
       if (context.disabled.has(skill.name) || skill.trigger.type === "always") continue;
       if (taken.has(skill.name)) {
         diagnostics.push(
-          diagnostic("NAME_CLASH", "warning", `nested skill "${skill.name}" in ${folder} is shadowed by the skill of that name already in use`, {
-            path: skill.source.path,
-          }),
+          diagnostic(
+            "NAME_CLASH",
+            "warning",
+            `nested skill "${skill.name}" in ${folder} is shadowed by the skill of that name already in use`,
+            {
+              path: skill.source.path,
+            },
+          ),
         );
         continue;
       }
@@ -267,7 +311,13 @@ export class NestedSkills {
     return skills;
   }
 
-  private note(folder: string, skills: readonly Skill[], match: string, fingerprint: string, lookup: NestedLookup): Attachment | undefined {
+  private note(
+    folder: string,
+    skills: readonly Skill[],
+    match: string,
+    fingerprint: string,
+    lookup: NestedLookup,
+  ): Attachment | undefined {
     const catalog = renderCatalog(skills, lookup.catalogFormat === undefined ? {} : { format: lookup.catalogFormat });
     if (catalog === "") return undefined;
     const text = lookup.templates.nestedCatalog({ folder, match, catalog, loadInstruction: lookup.loadInstruction });

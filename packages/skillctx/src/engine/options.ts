@@ -193,12 +193,21 @@ const MAX_SESSION_ID_CHARS = 256;
  */
 export function checkInvocationOptions(options: Pick<AgentContextOptions, "sessionId" | "nestedSkills">): void {
   const id: unknown = options.sessionId;
-  if (id !== undefined && (typeof id !== "string" || id.length === 0 || id.length > MAX_SESSION_ID_CHARS || /\p{Cc}/u.test(id))) {
-    throw new SkillctxError("INVALID_OPTIONS", `sessionId must be a string of 1 to ${MAX_SESSION_ID_CHARS} characters without control characters`);
+  if (
+    id !== undefined &&
+    (typeof id !== "string" || id.length === 0 || id.length > MAX_SESSION_ID_CHARS || /\p{Cc}/u.test(id))
+  ) {
+    throw new SkillctxError(
+      "INVALID_OPTIONS",
+      `sessionId must be a string of 1 to ${MAX_SESSION_ID_CHARS} characters without control characters`,
+    );
   }
   const nested: unknown = options.nestedSkills;
   if (nested === undefined || typeof nested === "boolean") return;
   const max = typeof nested === "object" && nested !== null ? (nested as { maxFolders?: unknown }).maxFolders : null;
   if (max === undefined || (typeof max === "number" && Number.isInteger(max) && max >= 0)) return;
-  throw new SkillctxError("INVALID_OPTIONS", "nestedSkills must be a boolean or { maxFolders?: a non-negative integer }");
+  throw new SkillctxError(
+    "INVALID_OPTIONS",
+    "nestedSkills must be a boolean or { maxFolders?: a non-negative integer }",
+  );
 }

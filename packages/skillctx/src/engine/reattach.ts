@@ -39,7 +39,12 @@ export interface Reattachments {
  * `maxTotalBytes` is not re-attached (`SKILL_REATTACH_LIMIT`). Skills in `invokedNow` are skipped:
  * the step attaches them afresh.
  */
-export function reattachments(due: readonly Carrier[], fingerprint: string | undefined, context: ReattachContext, invokedNow: ReadonlySet<string>): Reattachments {
+export function reattachments(
+  due: readonly Carrier[],
+  fingerprint: string | undefined,
+  context: ReattachContext,
+  invokedNow: ReadonlySet<string>,
+): Reattachments {
   const result: Reattachments = { attachments: [], dropped: [], diagnostics: [] };
   let total = 0;
   for (const carrier of due) {

@@ -9,7 +9,12 @@ import type { SkillSet, ToolDefinition, ToolProvider, ToolResult } from "../cont
 /** Caps on what an MCP server may send; see `McpBridgeOptions` for each default. */
 export type McpLimits = Pick<
   McpBridgeOptions,
-  "maxMessageBytes" | "maxToolPages" | "maxToolsPerServer" | "maxToolListBytes" | "maxMalformedMessages" | "maxResultChars"
+  | "maxMessageBytes"
+  | "maxToolPages"
+  | "maxToolsPerServer"
+  | "maxToolListBytes"
+  | "maxMalformedMessages"
+  | "maxResultChars"
 >;
 
 /** MCP settings of an AgentContext. */
@@ -108,7 +113,8 @@ export class SkillServerPool implements ToolProvider {
     if (this.closed) return bridge.close(); // closed while declaring: start nothing
     this.bridge = bridge;
     const byName = (names: readonly string[]) => names.flatMap((name) => skills.byName.get(name) ?? []);
-    if (this.projectServers.length > 0) this.starting.push(this.afterStart(bridge.start(this.projectServers, signal === undefined ? {} : { signal })));
+    if (this.projectServers.length > 0)
+      this.starting.push(this.afterStart(bridge.start(this.projectServers, signal === undefined ? {} : { signal })));
     const held = byName([...this.leases.keys()]);
     for (const skill of held) this.startServers([skill], this.leases.get(skill.name)!, signal);
     this.activate([...skills.guidance, ...byName(active.filter((name) => name !== loaded))], signal);
@@ -147,7 +153,11 @@ export class SkillServerPool implements ToolProvider {
       // The same definition object while the bridge's tool is unchanged: callers compare by identity.
       let definition = this.definitionOf.get(tool);
       if (definition === undefined) {
-        definition = { name: tool.name, description: tool.description ?? `${tool.tool} (MCP server ${tool.server})`, inputSchema: tool.inputSchema };
+        definition = {
+          name: tool.name,
+          description: tool.description ?? `${tool.tool} (MCP server ${tool.server})`,
+          inputSchema: tool.inputSchema,
+        };
         this.definitionOf.set(tool, definition);
       }
       return definition;
@@ -160,11 +170,15 @@ export class SkillServerPool implements ToolProvider {
   }
 
   async call(name: string, args: unknown, options: { signal?: AbortSignal | undefined }): Promise<ToolResult> {
-    if (this.bridge === undefined) return { content: `Unknown tool "${name}": no MCP server is configured.`, isError: true };
+    if (this.bridge === undefined)
+      return { content: `Unknown tool "${name}": no MCP server is configured.`, isError: true };
     const tool = this.bridge.tools().find((t) => t.name === name);
     if (tool !== undefined && !this.offeredServers().has(tool.server)) {
       const owner = tool.skill === undefined ? "" : ` of skill "${tool.skill}"`;
-      return { content: `MCP tool "${name}"${owner} is not available: the skill is not active. Load it again to use its tools.`, isError: true };
+      return {
+        content: `MCP tool "${name}"${owner} is not available: the skill is not active. Load it again to use its tools.`,
+        isError: true,
+      };
     }
     // A server that exited since the last look is restarted by this call: its crash is told before the restart.
     this.noteServers();
@@ -194,7 +208,9 @@ export class SkillServerPool implements ToolProvider {
     }
     const bridge = this.bridge;
     if (bridge === undefined) return;
-    const names = skills.flatMap((skill) => this.bySkill.get(skill.name) ?? []).filter((name) => !this.started.has(name));
+    const names = skills
+      .flatMap((skill) => this.bySkill.get(skill.name) ?? [])
+      .filter((name) => !this.started.has(name));
     if (names.length === 0) return;
     for (const name of names) this.started.add(name);
     this.starting.push(this.afterStart(bridge.start(names, signal === undefined ? {} : { signal })));
@@ -245,7 +261,11 @@ export class SkillServerPool implements ToolProvider {
       const base = { server: status.name, ...(status.skill !== undefined && { skill: status.skill }) };
       if (status.state === "running" && events.wants("mcp.server.started")) {
         events.emit({ type: "mcp.server.started", ...base });
-      } else if (before === "running" && (status.state === "exited" || status.state === "failed") && events.wants("mcp.server.crashed")) {
+      } else if (
+        before === "running" &&
+        (status.state === "exited" || status.state === "failed") &&
+        events.wants("mcp.server.crashed")
+      ) {
         events.emit({ type: "mcp.server.crashed", ...base, reason: crashReason(bridge, status.name) ?? status.state });
       } else if (before === "running" && status.state === "closed" && events.wants("mcp.server.stopped")) {
         events.emit({ type: "mcp.server.stopped", ...base, reason: "closed" });
@@ -263,7 +283,12 @@ export class SkillServerPool implements ToolProvider {
     for (const [server, state] of known) {
       if (state !== "running") continue;
       const skill = skills.get(server);
-      events.emit({ type: "mcp.server.stopped", server, ...(skill !== undefined && { skill }), reason: this.closed ? "closed" : "reload" });
+      events.emit({
+        type: "mcp.server.stopped",
+        server,
+        ...(skill !== undefined && { skill }),
+        reason: this.closed ? "closed" : "reload",
+      });
     }
   }
 
@@ -274,7 +299,10 @@ export class SkillServerPool implements ToolProvider {
     const vars = { ...settings.env, ...settings.vars };
     const trust = this.options.trust();
     if (this.project !== undefined) {
-      const root = projectRoot(this.project.cwd, this.project.homeDir === undefined ? {} : { homeDir: this.project.homeDir });
+      const root = projectRoot(
+        this.project.cwd,
+        this.project.homeDir === undefined ? {} : { homeDir: this.project.homeDir },
+      );
       const found = await serversFromProject(root, { trust, vars });
       diagnostics.push(...found.diagnostics);
       declared.push(...found.servers);
@@ -286,7 +314,10 @@ export class SkillServerPool implements ToolProvider {
       for (const server of found.servers) {
         const owner = declared.find((d) => d.name === server.name);
         if (owner !== undefined) {
-          const by = owner.skill === undefined ? `the project's ${owner.path ?? "MCP configuration"}` : `the one of skill "${owner.skill}"`;
+          const by =
+            owner.skill === undefined
+              ? `the project's ${owner.path ?? "MCP configuration"}`
+              : `the one of skill "${owner.skill}"`;
           const message = `MCP server "${server.name}" of skill "${skill.name}" is shadowed by ${by}`;
           diagnostics.push(diagnostic("MCP_SERVER_NAME_CLASH", "warning", message, { path: server.path }));
           continue;

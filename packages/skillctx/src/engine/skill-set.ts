@@ -61,7 +61,8 @@ export interface SkillSetOptions {
 
 /** Repository guidance and command files for `options.cwd`, as the `guidance` option asks. */
 function loadGuidanceAndCommands(options: SkillSetOptions) {
-  const { user, commands, ...settings } = typeof options.guidance === "object" ? options.guidance : ({} as GuidanceSettings);
+  const { user, commands, ...settings } =
+    typeof options.guidance === "object" ? options.guidance : ({} as GuidanceSettings);
   const userGuidance = user ?? options.userSkills === true;
   return Promise.all([
     loadGuidance(options.cwd, {
@@ -101,7 +102,12 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
   });
   const diagnostics: Diagnostic[] = [...discovered.diagnostics];
   const remote = await loadRemoteSkills(options.remote ?? [], options, diagnostics);
-  const verified = await verifySignatures(mergeRemoteSkills(discovered.skills, remote, diagnostics), options.verify, diagnostics, options.signal);
+  const verified = await verifySignatures(
+    mergeRemoteSkills(discovered.skills, remote, diagnostics),
+    options.verify,
+    diagnostics,
+    options.signal,
+  );
   const all: Skill[] = verified;
 
   if (extras !== undefined) {
@@ -109,7 +115,10 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     diagnostics.push(...found.diagnostics, ...(commandFiles?.diagnostics ?? []));
     const taken = new Map(all.map((skill) => [skill.name, skill]));
     // Skills win over guidance and commands of the same name (Claude Code: a skill wins over a command).
-    for (const [what, skills] of [["guidance", found.skills], ["command", commandFiles?.skills ?? []]] as const) {
+    for (const [what, skills] of [
+      ["guidance", found.skills],
+      ["command", commandFiles?.skills ?? []],
+    ] as const) {
       for (const skill of skills) {
         const first = taken.get(skill.name);
         if (first !== undefined) {
@@ -153,16 +162,23 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
 
 // Each remote source's folders, loaded on their own (a clash with a local skill is settled by
 // mergeRemoteSkills, not by first-wins), with scope `remote`, the source's origin, and containment in the folder.
-async function loadRemoteSkills(remote: readonly ResolvedRemote[], options: SkillSetOptions, diagnostics: Diagnostic[]): Promise<Skill[]> {
+async function loadRemoteSkills(
+  remote: readonly ResolvedRemote[],
+  options: SkillSetOptions,
+  diagnostics: Diagnostic[],
+): Promise<Skill[]> {
   const skills: Skill[] = [];
   for (const source of remote) {
     // One folder at a time: two skills of one source may share a name (mergeRemoteSkills qualifies them by path).
     for (const s of source.skills) {
-      const loaded = await loadSkillSources([{ input: s.dir, scope: "remote" as const, origin: source.origin, containRoot: s.dir }], {
-        baseDir: undefined,
-        cache: options.cache,
-        signal: options.signal,
-      });
+      const loaded = await loadSkillSources(
+        [{ input: s.dir, scope: "remote" as const, origin: source.origin, containRoot: s.dir }],
+        {
+          baseDir: undefined,
+          cache: options.cache,
+          signal: options.signal,
+        },
+      );
       diagnostics.push(...loaded.diagnostics);
       skills.push(...loaded.skills);
     }

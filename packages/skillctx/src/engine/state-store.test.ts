@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { ContextStateStore } from "./state-store.js";
 import { parseContextState } from "./state.js";
 
-const attachment = (skill: string, fingerprint: string) => ({ skill, trigger: "keyword" as const, match: skill, fingerprint, text: `<${skill}>` });
+const attachment = (skill: string, fingerprint: string) => ({
+  skill,
+  trigger: "keyword" as const,
+  match: skill,
+  fingerprint,
+  text: `<${skill}>`,
+});
 
 describe("ContextStateStore", () => {
   it("round-trips a state and shares no object with it or with its snapshots", () => {
@@ -32,7 +38,9 @@ describe("ContextStateStore", () => {
   });
 
   it("keeps a session id it was given", () => {
-    const store = new ContextStateStore(parseContextState({ version: 1, attachments: [], scanned: [], rendered: {}, sessionId: "s-1" }));
+    const store = new ContextStateStore(
+      parseContextState({ version: 1, attachments: [], scanned: [], rendered: {}, sessionId: "s-1" }),
+    );
     expect(store.sessionId).toBe("s-1");
     expect(store.snapshot().sessionId).toBe("s-1");
   });

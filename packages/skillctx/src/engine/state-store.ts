@@ -269,14 +269,16 @@ export class ContextStateStore {
     state.sessionId = this.sessionId;
     if (this.#carriers.size > 0) state.carriers = [...this.#carriers.values()].map((c) => ({ ...c }));
     if (this.#nested.size > 0) state.nested = [...this.#nested];
-    if (this.#skillStates.size > 0) state.skillStates = Object.fromEntries([...this.#skillStates].map(([k, v]) => [k, structuredClone(v) as never]));
+    if (this.#skillStates.size > 0)
+      state.skillStates = Object.fromEntries([...this.#skillStates].map(([k, v]) => [k, structuredClone(v) as never]));
     return state;
   }
 }
 
 function countBySkill(attachments: readonly Attachment[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const a of attachments) if (a.trigger !== "catalog" && a.trigger !== "update") counts.set(a.skill, (counts.get(a.skill) ?? 0) + 1);
+  for (const a of attachments)
+    if (a.trigger !== "catalog" && a.trigger !== "update") counts.set(a.skill, (counts.get(a.skill) ?? 0) + 1);
   return counts;
 }
 

@@ -93,12 +93,23 @@ export function parseContextState(value: unknown): ContextState {
     parsed = ContextStateSchema.safeParse(value);
   } catch (error) {
     // A getter that throws, a revoked proxy, ...
-    throw new SkillctxError("STATE_INVALID", `options.state cannot be read: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    throw new SkillctxError(
+      "STATE_INVALID",
+      `options.state cannot be read: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
+    );
   }
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const where = issue === undefined || issue.path.length === 0 ? "options.state" : `options.state.${issue.path.map(String).join(".")}`;
-  throw new SkillctxError("STATE_INVALID", `${where}: ${issue?.message ?? "invalid"} (pass a value saved from ctx.state)`, {
-    data: { issues: parsed.error.issues.length },
-  });
+  const where =
+    issue === undefined || issue.path.length === 0
+      ? "options.state"
+      : `options.state.${issue.path.map(String).join(".")}`;
+  throw new SkillctxError(
+    "STATE_INVALID",
+    `${where}: ${issue?.message ?? "invalid"} (pass a value saved from ctx.state)`,
+    {
+      data: { issues: parsed.error.issues.length },
+    },
+  );
 }

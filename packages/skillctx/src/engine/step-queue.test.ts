@@ -17,14 +17,20 @@ describe("StepQueue", () => {
   it("hands out one turn at a time, in the order asked for, whatever the outcome of each", async () => {
     const queue = new StepQueue();
     const log: string[] = [];
-    const op = (name: string, fail = false) => async () => {
-      log.push(`start ${name}`);
-      await tick();
-      log.push(`end ${name}`);
-      if (fail) throw new Error(name);
-      return name;
-    };
-    const results = await Promise.allSettled([inTurn(queue, op("a")), inTurn(queue, op("b", true)), inTurn(queue, op("c"))]);
+    const op =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`start ${name}`);
+        await tick();
+        log.push(`end ${name}`);
+        if (fail) throw new Error(name);
+        return name;
+      };
+    const results = await Promise.allSettled([
+      inTurn(queue, op("a")),
+      inTurn(queue, op("b", true)),
+      inTurn(queue, op("c")),
+    ]);
     expect(log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
   });
@@ -39,7 +45,9 @@ describe("StepQueue", () => {
     const queue = new StepQueue();
     const log: string[] = [];
     let release!: () => void;
-    const first = inTurn(queue, () => new Promise<void>((resolve) => (release = resolve)).then(() => void log.push("first")));
+    const first = inTurn(queue, () =>
+      new Promise<void>((resolve) => (release = resolve)).then(() => void log.push("first")),
+    );
     const controller = new AbortController();
     const dropped = inTurn(queue, async () => void log.push("dropped"), controller.signal);
     const third = inTurn(queue, async () => void log.push("third"));

@@ -41,7 +41,8 @@ export function buildSystem(options: {
   const sections: string[] = [];
   const diagnostics: Diagnostic[] = [];
   let guidance: GuidanceEntry[] = [];
-  if (options.systemPrompt !== undefined && options.systemPrompt.trim() !== "") sections.push(options.systemPrompt.trimEnd());
+  if (options.systemPrompt !== undefined && options.systemPrompt.trim() !== "")
+    sections.push(options.systemPrompt.trimEnd());
   if (options.skills.guidance.length > 0) {
     const entries = options.skills.guidance.map((skill) => ({
       name: skill.name,
@@ -88,8 +89,17 @@ function capGuidance(entries: GuidanceEntry[], maxBytes: number, diagnostics: Di
     const omitted = entries.slice(i);
     const note = omittedNote(omitted, maxBytes);
     const last = kept.pop();
-    kept.push(last === undefined ? { name: entry.name, location: undefined, text: note } : { ...last, text: `${last.text.trimEnd()}\n\n${note}` });
-    diagnostics.push(cutDiagnostic(`${omitted.length} ${omitted.length === 1 ? "file was" : "files were"} left out: ${names(omitted)}`, maxBytes));
+    kept.push(
+      last === undefined
+        ? { name: entry.name, location: undefined, text: note }
+        : { ...last, text: `${last.text.trimEnd()}\n\n${note}` },
+    );
+    diagnostics.push(
+      cutDiagnostic(
+        `${omitted.length} ${omitted.length === 1 ? "file was" : "files were"} left out: ${names(omitted)}`,
+        maxBytes,
+      ),
+    );
     return kept;
   }
   return kept;
@@ -110,7 +120,11 @@ function names(entries: readonly GuidanceEntry[]): string {
 }
 
 function cutDiagnostic(what: string, maxBytes: number): Diagnostic {
-  return diagnostic("GUIDANCE_BLOCK_CUT", "warning", `the repository guidance is over limits.maxGuidanceBlockBytes (${maxBytes}): ${what}`);
+  return diagnostic(
+    "GUIDANCE_BLOCK_CUT",
+    "warning",
+    `the repository guidance is over limits.maxGuidanceBlockBytes (${maxBytes}): ${what}`,
+  );
 }
 
 function guidancePath(file: string | undefined, cwd: string, skill: Skill): string | undefined {

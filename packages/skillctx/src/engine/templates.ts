@@ -74,7 +74,8 @@ export const defaultTemplates: Templates = {
     `Skills are available for specialised tasks. When a task matches a skill's description, load the skill with ${loadInstruction} before acting.`,
 
   injection(info) {
-    const where = info.location === undefined ? "" : ` Its files are in ${info.location}; resolve relative references there.`;
+    const where =
+      info.location === undefined ? "" : ` Its files are in ${info.location}; resolve relative references there.`;
     const lines = [
       `<skill name="${attr(info.skill)}" trigger="${info.trigger}" match="${attr(info.match)}">`,
       `${injectionReason(info)}${where}`,
@@ -82,7 +83,10 @@ export const defaultTemplates: Templates = {
       info.body.trim(),
     ];
     if (info.missingInputs.length > 0) {
-      lines.push("", "Ask the user for these inputs before you start, then use their values in place of the ${…} placeholders above:");
+      lines.push(
+        "",
+        "Ask the user for these inputs before you start, then use their values in place of the ${…} placeholders above:",
+      );
       for (const input of info.missingInputs) {
         lines.push(`- ${input.name}${input.description ? `: ${input.description}` : ""}`);
       }

@@ -28,7 +28,10 @@ export function resolveLimits(limits: TextLimits | undefined): Required<TextLimi
     const value = limits?.[key];
     if (value === undefined) return fallback;
     if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-      throw new SkillctxError("INVALID_OPTIONS", `limits.${key} must be a positive integer (bytes); got ${JSON.stringify(value)}`);
+      throw new SkillctxError(
+        "INVALID_OPTIONS",
+        `limits.${key} must be a positive integer (bytes); got ${JSON.stringify(value)}`,
+      );
     }
     return value;
   };

@@ -68,15 +68,24 @@ export function watchRoots(options: AgentContextOptions): Map<string, readonly s
     if (dir === root || path.dirname(dir) === dir || !dir.startsWith(root)) break;
   }
   const guidance = options.guidance;
-  const userGuidance = guidance !== false && ((typeof guidance === "object" ? guidance.user : undefined) ?? options.userSkills === true);
-  const userTargets = [...(options.userSkills === true ? USER_SKILL_DIRS : []), ...(userGuidance ? USER_GUIDANCE_TARGETS : [])];
-  if (userTargets.length > 0 && !roots.has(home)) roots.set(home, userTargets.map((t) => t.toLowerCase()));
+  const userGuidance =
+    guidance !== false && ((typeof guidance === "object" ? guidance.user : undefined) ?? options.userSkills === true);
+  const userTargets = [
+    ...(options.userSkills === true ? USER_SKILL_DIRS : []),
+    ...(userGuidance ? USER_GUIDANCE_TARGETS : []),
+  ];
+  if (userTargets.length > 0 && !roots.has(home))
+    roots.set(
+      home,
+      userTargets.map((t) => t.toLowerCase()),
+    );
   if (Array.isArray(options.userSkills)) {
     for (const folder of options.userSkills) {
       const expanded = folder === "~" || folder.startsWith("~/") ? path.join(home, folder.slice(1)) : folder;
       roots.set(path.resolve(cwd, expanded), undefined);
     }
   }
-  for (const input of options.skills ?? []) if (typeof input === "string") roots.set(path.resolve(cwd, input), undefined);
+  for (const input of options.skills ?? [])
+    if (typeof input === "string") roots.set(path.resolve(cwd, input), undefined);
   return roots;
 }

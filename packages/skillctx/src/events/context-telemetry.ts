@@ -66,7 +66,12 @@ export class ContextTelemetry {
   /** Runs one step; `run` gets notes to fill only when someone observes the step. */
   step(run: (notes: StepNotes | undefined) => Promise<ContextStep>): Promise<ContextStep> {
     const number = ++this.steps;
-    if (this.usage !== true && !this.events.wants("step") && !this.events.wants("skill.activated") && !tracerProviderRegistered()) {
+    if (
+      this.usage !== true &&
+      !this.events.wants("step") &&
+      !this.events.wants("skill.activated") &&
+      !tracerProviderRegistered()
+    ) {
       return run(undefined);
     }
     return this.observedStep(number, run);
@@ -76,8 +81,13 @@ export class ContextTelemetry {
    * Runs one tool call; events and a span only when someone observes it. `run` gets the call's id
    * (the `callId` of its events, passed on to code tools) when observed, else undefined.
    */
-  tool(info: ToolCallInfo, args: unknown, run: (callId: string | undefined) => Promise<ToolResult>): Promise<ToolResult> {
-    if (!this.events.wants("tool.called") && !this.events.wants("tool.finished") && !tracerProviderRegistered()) return run(undefined);
+  tool(
+    info: ToolCallInfo,
+    args: unknown,
+    run: (callId: string | undefined) => Promise<ToolResult>,
+  ): Promise<ToolResult> {
+    if (!this.events.wants("tool.called") && !this.events.wants("tool.finished") && !tracerProviderRegistered())
+      return run(undefined);
     return this.observedTool(info, args, run);
   }
 
@@ -92,7 +102,10 @@ export class ContextTelemetry {
     if (this.events.wants("skill.unloaded")) this.events.emit({ type: "skill.unloaded", skill });
   }
 
-  private async observedStep(number: number, run: (notes: StepNotes | undefined) => Promise<ContextStep>): Promise<ContextStep> {
+  private async observedStep(
+    number: number,
+    run: (notes: StepNotes | undefined) => Promise<ContextStep>,
+  ): Promise<ContextStep> {
     const started = performance.now();
     const span = await this.tracing.start("skillctx.step", () => ({ "skillctx.step": number }));
     const notes: StepNotes = { made: [] };
@@ -108,12 +121,15 @@ export class ContextTelemetry {
     }
     const recording = span?.isRecording() === true;
     const wantsStep = this.events.wants("step");
-    const usage = this.usage === true || (this.usage === undefined && (wantsStep || recording)) ? this.measure() : undefined;
+    const usage =
+      this.usage === true || (this.usage === undefined && (wantsStep || recording)) ? this.measure() : undefined;
     if (usage !== undefined) result.usage = usage;
     if (this.events.wants("skill.activated")) {
-      for (const activation of result.activated) if (activation.trigger !== "load") this.events.emit({ type: "skill.activated", ...activation });
+      for (const activation of result.activated)
+        if (activation.trigger !== "load") this.events.emit({ type: "skill.activated", ...activation });
     }
-    const event = wantsStep || recording ? this.stepEvent(number, result, notes, usage, performance.now() - started) : undefined;
+    const event =
+      wantsStep || recording ? this.stepEvent(number, result, notes, usage, performance.now() - started) : undefined;
     if (span !== undefined) {
       if (event !== undefined && recording) recordStep(span, event, result.diagnostics.length);
       span.end();
@@ -122,7 +138,13 @@ export class ContextTelemetry {
     return result;
   }
 
-  private stepEvent(number: number, result: ContextStep, notes: StepNotes, usage: StepUsage | undefined, durationMs: number): StepEvent {
+  private stepEvent(
+    number: number,
+    result: ContextStep,
+    notes: StepNotes,
+    usage: StepUsage | undefined,
+    durationMs: number,
+  ): StepEvent {
     const catalog = this.sources.catalog;
     return {
       type: "step",
@@ -134,7 +156,10 @@ export class ContextTelemetry {
         messageIndex: this.sources.messageIndexOf(a.fingerprint) ?? -1,
         bytes: Buffer.byteLength(a.text),
       })),
-      catalog: catalog === undefined ? undefined : { level: catalog.level, listed: catalog.included.length, tokens: catalog.tokens },
+      catalog:
+        catalog === undefined
+          ? undefined
+          : { level: catalog.level, listed: catalog.included.length, tokens: catalog.tokens },
       usage,
       durationMs,
     };
@@ -145,10 +170,19 @@ export class ContextTelemetry {
       .present()
       .filter(({ attachment }) => attachment.trigger !== "catalog")
       .map(({ attachment }) => ({ skill: attachment.skill, text: attachment.text }));
-    return this.meter.measure({ catalog: this.sources.catalog, guidance: this.sources.guidance(), attachments, loaded: this.sources.loaded() });
+    return this.meter.measure({
+      catalog: this.sources.catalog,
+      guidance: this.sources.guidance(),
+      attachments,
+      loaded: this.sources.loaded(),
+    });
   }
 
-  private async observedTool(info: ToolCallInfo, args: unknown, run: (callId: string | undefined) => Promise<ToolResult>): Promise<ToolResult> {
+  private async observedTool(
+    info: ToolCallInfo,
+    args: unknown,
+    run: (callId: string | undefined) => Promise<ToolResult>,
+  ): Promise<ToolResult> {
     const callId = `call-${++this.calls}`;
     const skill = info.skill();
     const base = { callId, name: info.name, kind: info.kind, skill };
@@ -165,7 +199,14 @@ export class ContextTelemetry {
         span.end();
       }
       if (this.events.wants("tool.finished")) {
-        this.events.emit({ type: "tool.finished", ...base, durationMs: performance.now() - started, isError: true, error: text, bytes: 0 });
+        this.events.emit({
+          type: "tool.finished",
+          ...base,
+          durationMs: performance.now() - started,
+          isError: true,
+          error: text,
+          bytes: 0,
+        });
       }
       throw error;
     }

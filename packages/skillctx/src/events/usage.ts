@@ -73,20 +73,31 @@ export class UsageMeter {
 
   private systemPart(input: UsageInput): SystemPart {
     const cached = this.base;
-    if (cached !== undefined && cached.catalog === input.catalog && (cached.guidance === input.guidance || (cached.guidance.length === 0 && input.guidance.length === 0))) {
+    if (
+      cached !== undefined &&
+      cached.catalog === input.catalog &&
+      (cached.guidance === input.guidance || (cached.guidance.length === 0 && input.guidance.length === 0))
+    ) {
       return cached;
     }
     const bySkill = new Map<string, SkillUsage>();
     const entry = (skill: string): SkillUsage => {
       let usage = bySkill.get(skill);
-      if (usage === undefined) bySkill.set(skill, (usage = { skill, catalog: 0, guidance: 0, attachments: 0, loaded: 0, total: 0 }));
+      if (usage === undefined)
+        bySkill.set(skill, (usage = { skill, catalog: 0, guidance: 0, attachments: 0, loaded: 0, total: 0 }));
       return usage;
     };
-    if (input.catalog !== undefined) for (const [skill, tokens] of this.catalogTokens(input.catalog)) entry(skill).catalog += tokens;
+    if (input.catalog !== undefined)
+      for (const [skill, tokens] of this.catalogTokens(input.catalog)) entry(skill).catalog += tokens;
     for (const { name, text } of input.guidance) entry(name).guidance += this.tokens(text);
     const skills = [...bySkill.values()].filter((u) => (u.total = u.catalog + u.guidance) > 0);
     skills.sort((a, b) => compareCodePoints(a.skill, b.skill));
-    this.base = { catalog: input.catalog, guidance: input.guidance, skills, names: new Map(skills.map((u, i) => [u.skill, i])) };
+    this.base = {
+      catalog: input.catalog,
+      guidance: input.guidance,
+      skills,
+      names: new Map(skills.map((u, i) => [u.skill, i])),
+    };
     return this.base;
   }
 
@@ -120,7 +131,7 @@ export class UsageMeter {
  */
 export function catalogEntryTokens(catalog: CatalogResult): ReadonlyMap<string, number> {
   const tokens = new Map<string, number>();
-  const pieces = catalog.text.startsWith("<") ? catalog.text.match(XML_ENTRY) ?? [] : markdownEntries(catalog.text);
+  const pieces = catalog.text.startsWith("<") ? (catalog.text.match(XML_ENTRY) ?? []) : markdownEntries(catalog.text);
   if (pieces.length !== catalog.included.length) return tokens;
   catalog.included.forEach((name, i) => tokens.set(name, (tokens.get(name) ?? 0) + countTokens(pieces[i]!)));
   return tokens;

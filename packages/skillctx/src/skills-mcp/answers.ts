@@ -12,7 +12,6 @@ import { makeCursor, readCursor } from "./cursor.js";
 import type { DirectoryReadResult, SkillsGetResult, SkillsListResult } from "./protocol.js";
 import type { ServedFile, SkillIndex } from "./skill-index.js";
 
-
 /** Paging settings of a server. */
 export interface PageSettings {
   /** Skills per `skills/list` page. */
@@ -27,7 +26,12 @@ export interface PageSettings {
 export type SnapshotOf = (generation: string) => SkillIndex | undefined;
 
 /** `skills/list`: a page of entries (an entry is never split), its `nextCursor`, and `ttlMs`. */
-export function listSkills(current: SkillIndex, snapshotOf: SnapshotOf, cursor: string | undefined, settings: PageSettings): SkillsListResult {
+export function listSkills(
+  current: SkillIndex,
+  snapshotOf: SnapshotOf,
+  cursor: string | undefined,
+  settings: PageSettings,
+): SkillsListResult {
   const { index, offset } = position("skills", current, snapshotOf, cursor);
   const skills = [];
   let bytes = 0;
@@ -54,7 +58,12 @@ export function getSkill(index: SkillIndex, uri: string): SkillsGetResult {
 }
 
 /** `resources/list`: every skill's SKILL.md (name and description from its frontmatter), paginated. */
-export function listResources(current: SkillIndex, snapshotOf: SnapshotOf, cursor: string | undefined, settings: PageSettings): { resources: Resource[]; nextCursor?: string } {
+export function listResources(
+  current: SkillIndex,
+  snapshotOf: SnapshotOf,
+  cursor: string | undefined,
+  settings: PageSettings,
+): { resources: Resource[]; nextCursor?: string } {
   const { index, offset } = position("resources", current, snapshotOf, cursor);
   const page = index.skills.slice(offset, offset + settings.resourcePageSize);
   const resources: Resource[] = page.map((skill) => ({
@@ -65,7 +74,9 @@ export function listResources(current: SkillIndex, snapshotOf: SnapshotOf, curso
     size: skill.files.find((f) => f.path === "SKILL.md")?.size ?? 0,
   }));
   const end = offset + page.length;
-  return end < index.skills.length ? { resources, nextCursor: makeCursor("resources", index.generation, end) } : { resources };
+  return end < index.skills.length
+    ? { resources, nextCursor: makeCursor("resources", index.generation, end) }
+    : { resources };
 }
 
 /** `resources/templates/list`: one template, `skill://{+path}`. */
@@ -75,7 +86,8 @@ export function listTemplates(): { resourceTemplates: ResourceTemplate[] } {
       {
         uriTemplate: "skill://{+path}",
         name: "skill-file",
-        description: "A file of a served skill: skill://<skill-path>/<file>, e.g. skill://my-skill/references/guide.md. skills/list names every file.",
+        description:
+          "A file of a served skill: skill://<skill-path>/<file>, e.g. skill://my-skill/references/guide.md. skills/list names every file.",
       },
     ],
   };
@@ -100,7 +112,13 @@ export function fileContents(file: ServedFile): ReadResourceResult["contents"][n
 }
 
 /** `resources/directory/read`: the direct children of a directory resource, paginated. */
-export function readDirectory(current: SkillIndex, snapshotOf: SnapshotOf, uri: string, cursor: string | undefined, settings: PageSettings): DirectoryReadResult {
+export function readDirectory(
+  current: SkillIndex,
+  snapshotOf: SnapshotOf,
+  uri: string,
+  cursor: string | undefined,
+  settings: PageSettings,
+): DirectoryReadResult {
   checkUri(uri);
   const kind = `dir:${uri}`;
   const found = current.directories.get(uri);
@@ -113,11 +131,18 @@ export function readDirectory(current: SkillIndex, snapshotOf: SnapshotOf, uri: 
   if (children === undefined) throw new McpError(ErrorCode.InvalidParams, `no such directory: ${shown(uri)}`);
   const page = children.slice(offset, offset + settings.resourcePageSize);
   const end = offset + page.length;
-  return end < children.length ? { resources: page, nextCursor: makeCursor(kind, index.generation, end) } : { resources: page };
+  return end < children.length
+    ? { resources: page, nextCursor: makeCursor(kind, index.generation, end) }
+    : { resources: page };
 }
 
 // The snapshot and offset a cursor names; no cursor: the current snapshot from the start.
-function position(kind: string, current: SkillIndex, snapshotOf: SnapshotOf, cursor: string | undefined): { index: SkillIndex; offset: number } {
+function position(
+  kind: string,
+  current: SkillIndex,
+  snapshotOf: SnapshotOf,
+  cursor: string | undefined,
+): { index: SkillIndex; offset: number } {
   if (cursor === undefined) return { index: current, offset: 0 };
   if (typeof cursor !== "string") throw new McpError(ErrorCode.InvalidParams, "cursor must be a string");
   const read = readCursor(kind, cursor);
@@ -129,8 +154,10 @@ function position(kind: string, current: SkillIndex, snapshotOf: SnapshotOf, cur
 }
 
 function checkUri(uri: unknown): asserts uri is string {
-  if (typeof uri !== "string" || uri.length === 0) throw new McpError(ErrorCode.InvalidParams, "uri must be a non-empty string");
-  if (uri.length > MAX_REQUEST_URI_CHARS) throw new McpError(ErrorCode.InvalidParams, `uri is longer than ${MAX_REQUEST_URI_CHARS} characters`);
+  if (typeof uri !== "string" || uri.length === 0)
+    throw new McpError(ErrorCode.InvalidParams, "uri must be a non-empty string");
+  if (uri.length > MAX_REQUEST_URI_CHARS)
+    throw new McpError(ErrorCode.InvalidParams, `uri is longer than ${MAX_REQUEST_URI_CHARS} characters`);
 }
 
 // A URI quoted back in an error: short, printable.

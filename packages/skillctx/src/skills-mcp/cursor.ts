@@ -6,7 +6,6 @@
 import { MAX_CURSOR_CHARS } from "@skillctx/core/internal";
 export { MAX_CURSOR_CHARS } from "@skillctx/core/internal";
 
-
 /** What a cursor points at. */
 export interface CursorPosition {
   generation: string;

@@ -19,7 +19,8 @@ const MAX_ARG_CHARS = 4096;
 /** The two tools, with `load_skill`'s description listing the served skills. */
 export function fallbackToolDefinitions(index: SkillIndex): Tool[] {
   const listed = index.skills.slice(0, MAX_LISTED).map((s) => `- ${toolName(index, s)}: ${oneLine(s.description)}`);
-  const more = index.skills.length > MAX_LISTED ? [`(${index.skills.length - MAX_LISTED} more; list them with skills/list)`] : [];
+  const more =
+    index.skills.length > MAX_LISTED ? [`(${index.skills.length - MAX_LISTED} more; list them with skills/list)`] : [];
   return [
     {
       name: "load_skill",
@@ -31,11 +32,16 @@ export function fallbackToolDefinitions(index: SkillIndex): Tool[] {
         ...(listed.length === 0 ? ["(none)"] : listed),
         ...more,
       ].join("\n"),
-      inputSchema: { type: "object", properties: { name: { type: "string", description: "The skill's name, as listed" } }, required: ["name"] },
+      inputSchema: {
+        type: "object",
+        properties: { name: { type: "string", description: "The skill's name, as listed" } },
+        required: ["name"],
+      },
     },
     {
       name: "read_skill_resource",
-      description: "Read a file of a skill (a path relative to the skill's folder, e.g. references/guide.md), or list a folder of it. Text files come back as text, from startLine to endLine when given; other files as a blob.",
+      description:
+        "Read a file of a skill (a path relative to the skill's folder, e.g. references/guide.md), or list a folder of it. Text files come back as text, from startLine to endLine when given; other files as a blob.",
       inputSchema: {
         type: "object",
         properties: {
@@ -51,7 +57,11 @@ export function fallbackToolDefinitions(index: SkillIndex): Tool[] {
 }
 
 /** Runs `load_skill` or `read_skill_resource`; undefined for another tool name. */
-export function callFallbackTool(index: SkillIndex, name: string, args: Record<string, unknown> | undefined): CallToolResult | undefined {
+export function callFallbackTool(
+  index: SkillIndex,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): CallToolResult | undefined {
   if (name === "load_skill") return loadSkill(index, args ?? {});
   if (name === "read_skill_resource") return readSkillResource(index, args ?? {});
   return undefined;
@@ -65,10 +75,15 @@ function loadSkill(index: SkillIndex, args: Record<string, unknown>): CallToolRe
   const others = skill.files.filter((f) => f.path !== "SKILL.md").map((f) => f.path);
   const header = [
     `[Skill "${skill.name}" from ${skill.uri}, served as text: nothing in it has been run.`,
-    others.length === 0 ? "It has no other files.]" : `Its other files (read them with read_skill_resource): ${capList(others)}]`,
+    others.length === 0
+      ? "It has no other files.]"
+      : `Its other files (read them with read_skill_resource): ${capList(others)}]`,
   ].join(" ");
-  const capped = capText(skillMd.text ?? "", MAX_SERVED_TOOL_TEXT_BYTES - header.length - 2, (kept, size) =>
-    `[Cut at ${kept} of ${size} bytes: read the rest with read_skill_resource { name: "${skill.name}", path: "SKILL.md", startLine }.]`,
+  const capped = capText(
+    skillMd.text ?? "",
+    MAX_SERVED_TOOL_TEXT_BYTES - header.length - 2,
+    (kept, size) =>
+      `[Cut at ${kept} of ${size} bytes: read the rest with read_skill_resource { name: "${skill.name}", path: "SKILL.md", startLine }.]`,
   );
   return { content: [{ type: "text", text: `${header}\n\n${capped.text}` }] };
 }
@@ -78,35 +93,60 @@ function readSkillResource(index: SkillIndex, args: Record<string, unknown>): Ca
   if ("error" in found) return failure(found.error);
   const { skill } = found;
   const relative = args["path"];
-  if (typeof relative !== "string" || relative === "" || relative.length > MAX_ARG_CHARS) return failure("path must be a non-empty string: a file of the skill, e.g. SKILL.md");
+  if (typeof relative !== "string" || relative === "" || relative.length > MAX_ARG_CHARS)
+    return failure("path must be a non-empty string: a file of the skill, e.g. SKILL.md");
   const wanted = relative.replace(/^\.\//, "").replace(/\/+$/, "");
   const file = skill.files.find((f) => f.path === wanted);
   if (file === undefined) {
     const inFolder = skill.files.filter((f) => f.path.startsWith(`${wanted}/`)).map((f) => f.path);
-    if (inFolder.length > 0) return { content: [{ type: "text", text: `${wanted} is a folder of ${skill.name}; its files: ${capList(inFolder)}` }] };
-    return failure(`No file ${JSON.stringify(cut(relative))} in the skill "${skill.name}". Its files: ${capList(skill.files.map((f) => f.path))}`);
+    if (inFolder.length > 0)
+      return {
+        content: [{ type: "text", text: `${wanted} is a folder of ${skill.name}; its files: ${capList(inFolder)}` }],
+      };
+    return failure(
+      `No file ${JSON.stringify(cut(relative))} in the skill "${skill.name}". Its files: ${capList(skill.files.map((f) => f.path))}`,
+    );
   }
   if (file.text === undefined) {
-    if (file.size > MAX_SERVED_TOOL_TEXT_BYTES) return failure(`${file.path} is a ${file.size}-byte binary file, larger than ${MAX_SERVED_TOOL_TEXT_BYTES} bytes; read ${file.uri} as a resource instead.`);
-    return { content: [{ type: "resource", resource: { uri: file.uri, mimeType: file.mimeType, blob: file.bytes!.toString("base64") } }] };
+    if (file.size > MAX_SERVED_TOOL_TEXT_BYTES)
+      return failure(
+        `${file.path} is a ${file.size}-byte binary file, larger than ${MAX_SERVED_TOOL_TEXT_BYTES} bytes; read ${file.uri} as a resource instead.`,
+      );
+    return {
+      content: [
+        {
+          type: "resource",
+          resource: { uri: file.uri, mimeType: file.mimeType, blob: file.bytes!.toString("base64") },
+        },
+      ],
+    };
   }
   const lines = lineRange(file.text, args["startLine"], args["endLine"]);
   if (typeof lines === "string") return failure(lines);
-  const capped = capText(lines.text, MAX_SERVED_TOOL_TEXT_BYTES, (kept, size) =>
-    `[Cut at ${kept} of ${size} bytes: read on with startLine ${lines.first + countNewlines(lines.text.slice(0, kept))}.]`,
+  const capped = capText(
+    lines.text,
+    MAX_SERVED_TOOL_TEXT_BYTES,
+    (kept, size) =>
+      `[Cut at ${kept} of ${size} bytes: read on with startLine ${lines.first + countNewlines(lines.text.slice(0, kept))}.]`,
   );
   return { content: [{ type: "text", text: capped.text }] };
 }
 
 // The skill a tool call names: by name, by skill path (when names clash), or by its SKILL.md URI.
 function findSkill(index: SkillIndex, name: unknown): { skill: ServedSkill } | { error: string } {
-  if (typeof name !== "string" || name === "" || name.length > MAX_ARG_CHARS) return { error: "name must be a non-empty string: a skill's name, as load_skill lists it" };
+  if (typeof name !== "string" || name === "" || name.length > MAX_ARG_CHARS)
+    return { error: "name must be a non-empty string: a skill's name, as load_skill lists it" };
   const byUri = index.byUri.get(name);
   if (byUri !== undefined) return { skill: byUri };
   const named = index.byName.get(name) ?? [];
   if (named.length === 1) return { skill: named[0]! };
-  if (named.length > 1) return { error: `Several skills are named "${name}"; name one by its path: ${named.map((s) => s.skillPath).join(", ")}` };
-  return { error: `No skill named ${JSON.stringify(cut(name))}. Skills: ${capList(index.skills.map((s) => toolName(index, s)))}` };
+  if (named.length > 1)
+    return {
+      error: `Several skills are named "${name}"; name one by its path: ${named.map((s) => s.skillPath).join(", ")}`,
+    };
+  return {
+    error: `No skill named ${JSON.stringify(cut(name))}. Skills: ${capList(index.skills.map((s) => toolName(index, s)))}`,
+  };
 }
 
 // The name a tool call uses for a skill: its name, or its path when another skill has the same name.
@@ -117,8 +157,10 @@ function toolName(index: SkillIndex, skill: ServedSkill): string {
 function lineRange(text: string, start: unknown, end: unknown): { text: string; first: number } | string {
   const first = start === undefined ? 1 : start;
   const last = end === undefined ? Number.POSITIVE_INFINITY : end;
-  if (typeof first !== "number" || !Number.isSafeInteger(first) || first < 1) return "startLine must be a whole number from 1";
-  if (typeof last !== "number" || (last !== Number.POSITIVE_INFINITY && (!Number.isSafeInteger(last) || last < 1))) return "endLine must be a whole number from 1";
+  if (typeof first !== "number" || !Number.isSafeInteger(first) || first < 1)
+    return "startLine must be a whole number from 1";
+  if (typeof last !== "number" || (last !== Number.POSITIVE_INFINITY && (!Number.isSafeInteger(last) || last < 1)))
+    return "endLine must be a whole number from 1";
   if (last < first) return `endLine (${last}) is before startLine (${first})`;
   if (first === 1 && last === Number.POSITIVE_INFINITY) return { text, first };
   const lines = text.split("\n");

@@ -21,7 +21,11 @@ export function skillFrontmatterJson(text: string, options: { path?: string } = 
   const read = readFrontmatter(text, options.path === undefined ? {} : { path: options.path });
   if (read.data === undefined) {
     const error = read.diagnostics.find((d) => d.severity === "error") ?? read.diagnostics[0];
-    return { ok: false, message: error?.message ?? "SKILL.md has no frontmatter (a --- block at the top)", line: error?.line };
+    return {
+      ok: false,
+      message: error?.message ?? "SKILL.md has no frontmatter (a --- block at the top)",
+      line: error?.line,
+    };
   }
   const frontmatter: Record<string, unknown> = {};
   for (const [key, written] of Object.entries(read.data)) {

@@ -108,15 +108,18 @@ export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOpt
   });
   port = (server.address() as AddressInfo).port;
 
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (now - session.lastSeen > idleMs) {
-        sessions.delete(id);
-        void session.transport.close();
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (now - session.lastSeen > idleMs) {
+          sessions.delete(id);
+          void session.transport.close();
+        }
       }
-    }
-  }, Math.min(idleMs, 60_000));
+    },
+    Math.min(idleMs, 60_000),
+  );
   sweep.unref();
 
   let closing: Promise<void> | undefined;
@@ -178,5 +181,7 @@ function reply(res: ServerResponse, status: number, text: string): void {
 }
 
 function replyRpc(res: ServerResponse, status: number, message: string, code = -32000): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }

@@ -18,7 +18,9 @@ export const DIRECTORY_MIME_TYPE = "inode/directory";
 const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/, "a digest is sha256:<64 lowercase hex>");
 
 /** One file of a skill: its resource URI and SHA-256 digest (skillctx adds `size` in bytes; clients must not require it). */
-export const SkillResourceRefSchema = z.object({ uri: z.string().min(1), digest: Digest, size: z.number().int().nonnegative().optional() }).loose();
+export const SkillResourceRefSchema = z
+  .object({ uri: z.string().min(1), digest: Digest, size: z.number().int().nonnegative().optional() })
+  .loose();
 
 /** One skill: the URI of its SKILL.md, the frontmatter verbatim as JSON, and every file with its digest. */
 export const SkillEntrySchema = z

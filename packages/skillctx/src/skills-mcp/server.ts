@@ -28,10 +28,14 @@ import type { AgentContextOptions } from "../engine/options.js";
 import { getSkill, listResources, listSkills, listTemplates, readDirectory, readResource } from "./answers.js";
 import type { PageSettings } from "./answers.js";
 import { callFallbackTool, fallbackToolDefinitions } from "./fallback-tools.js";
-import { DirectoryReadRequestSchema, SKILLS_EXTENSION, SkillsGetRequestSchema, SkillsListRequestSchema } from "./protocol.js";
+import {
+  DirectoryReadRequestSchema,
+  SKILLS_EXTENSION,
+  SkillsGetRequestSchema,
+  SkillsListRequestSchema,
+} from "./protocol.js";
 import { buildSkillIndex } from "./skill-index.js";
 import type { SkillIndex } from "./skill-index.js";
-
 
 /** Options of {@link createSkillServer}: where the skills come from (`cwd` or `skills`), and paging. */
 export interface SkillServerOptions {
@@ -89,7 +93,10 @@ export interface SkillServer {
  */
 export async function createSkillServer(options: SkillServerOptions): Promise<SkillServer> {
   if ((options.cwd === undefined) === (options.skills === undefined)) {
-    throw new SkillctxError("INVALID_OPTIONS", "createSkillServer needs exactly one of cwd (load the skills there) and skills");
+    throw new SkillctxError(
+      "INVALID_OPTIONS",
+      "createSkillServer needs exactly one of cwd (load the skills there) and skills",
+    );
   }
   const settings: PageSettings = {
     ttlMs: positive(options.ttlMs, DEFAULT_SKILLS_TTL_MS, "ttlMs", 0),
@@ -119,7 +126,9 @@ class SkillServerImpl implements SkillServer {
     index: SkillIndex,
     diagnostics: readonly Diagnostic[],
     private readonly settings: PageSettings,
-    private readonly build: (signal: AbortSignal | undefined) => Promise<{ index: SkillIndex; diagnostics: Diagnostic[] }>,
+    private readonly build: (
+      signal: AbortSignal | undefined,
+    ) => Promise<{ index: SkillIndex; diagnostics: Diagnostic[] }>,
     private readonly options: SkillServerOptions,
   ) {
     this.current = index;
@@ -141,18 +150,32 @@ class SkillServerImpl implements SkillServer {
       },
     );
     const snapshotOf = (generation: string) =>
-      generation === this.current.generation ? this.current : generation === this.previous?.generation ? this.previous : undefined;
+      generation === this.current.generation
+        ? this.current
+        : generation === this.previous?.generation
+          ? this.previous
+          : undefined;
     const index = () => this.fresh();
-    server.setRequestHandler(SkillsListRequestSchema, (request) => listSkills(index(), snapshotOf, request.params?.cursor, this.settings));
+    server.setRequestHandler(SkillsListRequestSchema, (request) =>
+      listSkills(index(), snapshotOf, request.params?.cursor, this.settings),
+    );
     server.setRequestHandler(SkillsGetRequestSchema, (request) => getSkill(index(), request.params.uri));
-    server.setRequestHandler(DirectoryReadRequestSchema, (request) => readDirectory(index(), snapshotOf, request.params.uri, request.params.cursor, this.settings));
-    server.setRequestHandler(ListResourcesRequestSchema, (request) => listResources(index(), snapshotOf, request.params?.cursor, this.settings));
+    server.setRequestHandler(DirectoryReadRequestSchema, (request) =>
+      readDirectory(index(), snapshotOf, request.params.uri, request.params.cursor, this.settings),
+    );
+    server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+      listResources(index(), snapshotOf, request.params?.cursor, this.settings),
+    );
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => listTemplates());
     server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(index(), request.params.uri));
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: fallbackToolDefinitions(index()) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => {
       const result = callFallbackTool(index(), request.params.name, request.params.arguments);
-      if (result === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${JSON.stringify(request.params.name.slice(0, 200))}`);
+      if (result === undefined)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `unknown tool: ${JSON.stringify(request.params.name.slice(0, 200))}`,
+        );
       return result;
     });
     return server;
@@ -195,11 +218,19 @@ class SkillServerImpl implements SkillServer {
 
   // The snapshot to answer from; past ttlMs a refresh starts in the background (the answer does not wait).
   private fresh(): SkillIndex {
-    if (!this.closed && this.settings.ttlMs > 0 && this.refreshing === undefined && Date.now() - this.builtAt > this.settings.ttlMs) {
+    if (
+      !this.closed &&
+      this.settings.ttlMs > 0 &&
+      this.refreshing === undefined &&
+      Date.now() - this.builtAt > this.settings.ttlMs
+    ) {
       // A failed refresh keeps the old snapshot; the next request after ttlMs tries again.
       this.refresh().catch((error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
-        this.diagnostics = [...this.diagnostics, diagnostic("SKILLS_REFRESH_FAILED", "warning", `re-reading the skills failed: ${message}`)];
+        this.diagnostics = [
+          ...this.diagnostics,
+          diagnostic("SKILLS_REFRESH_FAILED", "warning", `re-reading the skills failed: ${message}`),
+        ];
       });
     }
     return this.current;
@@ -207,13 +238,20 @@ class SkillServerImpl implements SkillServer {
 }
 
 // How the skills are loaded each time: the given ones, the host's function, or an AgentContext in cwd.
-function loader(options: SkillServerOptions): (signal: AbortSignal | undefined) => Promise<{ skills: readonly Skill[]; diagnostics: Diagnostic[] }> {
+function loader(
+  options: SkillServerOptions,
+): (signal: AbortSignal | undefined) => Promise<{ skills: readonly Skill[]; diagnostics: Diagnostic[] }> {
   const given = options.skills;
   if (typeof given === "function") return async () => ({ skills: await given(), diagnostics: [] });
   if (given !== undefined) return async () => ({ skills: given, diagnostics: [] });
   return async (signal) => {
     // Loading renders nothing for anyone: no trust, so no !`cmd` of guidance runs while the skills are read.
-    const ctx = await AgentContext.create({ ...options.context, cwd: options.cwd!, trust: { project: false, user: false }, ...(signal !== undefined && { signal }) });
+    const ctx = await AgentContext.create({
+      ...options.context,
+      cwd: options.cwd!,
+      trust: { project: false, user: false },
+      ...(signal !== undefined && { signal }),
+    });
     try {
       const first = await ctx.buildContext([], signal === undefined ? {} : { signal });
       return { skills: [...ctx.skills], diagnostics: first.diagnostics };
@@ -225,6 +263,10 @@ function loader(options: SkillServerOptions): (signal: AbortSignal | undefined) 
 
 function positive(value: number | undefined, fallback: number, name: string, min: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min) throw new SkillctxError("INVALID_OPTIONS", `${name} must be a whole number of at least ${min}, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new SkillctxError(
+      "INVALID_OPTIONS",
+      `${name} must be a whole number of at least ${min}, got ${String(value)}`,
+    );
   return value;
 }

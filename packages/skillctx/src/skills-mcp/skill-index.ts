@@ -17,7 +17,6 @@ import { fileContent } from "./mime.js";
 import { DIRECTORY_MIME_TYPE } from "./protocol.js";
 import type { SkillEntry } from "./protocol.js";
 
-
 /** One file of a served skill. */
 export interface ServedFile {
   uri: string;
@@ -91,7 +90,10 @@ export const SKILL_SCHEME = "skill://";
  * skills, skills made in code, remote skills) or `warning` (a served kind that failed a check)
  * diagnostic naming why. Never throws, except on abort.
  */
-export async function buildSkillIndex(skills: readonly Skill[], options: BuildSkillIndexOptions = {}): Promise<SkillIndex> {
+export async function buildSkillIndex(
+  skills: readonly Skill[],
+  options: BuildSkillIndexOptions = {},
+): Promise<SkillIndex> {
   const diagnostics: Diagnostic[] = [];
   const budget = options.maxTotalBytes ?? DEFAULT_MAX_SERVED_BYTES;
   let total = 0;
@@ -99,23 +101,38 @@ export async function buildSkillIndex(skills: readonly Skill[], options: BuildSk
   for (const skill of skills) {
     const reason = notServedReason(skill);
     if (reason !== undefined) {
-      diagnostics.push(diagnostic("SKILL_NOT_SERVED", "info", `${skill.name} is not served: ${reason}`, { path: skill.source.path }));
+      diagnostics.push(
+        diagnostic("SKILL_NOT_SERVED", "info", `${skill.name} is not served: ${reason}`, { path: skill.source.path }),
+      );
       continue;
     }
     candidates.push({ skill, dir: skill.dir!, file: skill.source.path! });
   }
   // Enclosing folders first, so a nested skill finds its parent's path; then by name, for stable paths.
-  candidates.sort((a, b) => depth(a.dir) - depth(b.dir) || compareCodePoints(a.skill.name, b.skill.name) || compareCodePoints(a.dir, b.dir));
+  candidates.sort(
+    (a, b) =>
+      depth(a.dir) - depth(b.dir) || compareCodePoints(a.skill.name, b.skill.name) || compareCodePoints(a.dir, b.dir),
+  );
 
   const served: ServedSkill[] = [];
   const tree = new UriTree();
   for (const { skill, dir, file } of candidates) {
     options.signal?.throwIfAborted();
-    const skip = (message: string) => void diagnostics.push(diagnostic("SKILL_NOT_SERVED", "warning", `${skill.name} is not served: ${message}`, { path: file }));
-    const listing = await listSkillFiles(dir, { containRoot: dir, withBytes: true, maxTotalBytes: Math.max(0, budget - total), signal: options.signal });
+    const skip = (message: string) =>
+      void diagnostics.push(
+        diagnostic("SKILL_NOT_SERVED", "warning", `${skill.name} is not served: ${message}`, { path: file }),
+      );
+    const listing = await listSkillFiles(dir, {
+      containRoot: dir,
+      withBytes: true,
+      maxTotalBytes: Math.max(0, budget - total),
+      signal: options.signal,
+    });
     if (!listing.complete) {
       const why = listing.diagnostics.filter((d) => d.severity !== "info").map((d) => d.message);
-      skip(`its folder could not be read completely within the caps (${why.slice(0, 3).join("; ") || "a cap was reached"})`);
+      skip(
+        `its folder could not be read completely within the caps (${why.slice(0, 3).join("; ") || "a cap was reached"})`,
+      );
       continue;
     }
     const skillMd = listing.files.find((f) => f.path === "SKILL.md");
@@ -131,7 +148,9 @@ export async function buildSkillIndex(skills: readonly Skill[], options: BuildSk
     }
     const { name, description } = parsed.frontmatter;
     if (name !== skill.name) {
-      skip(`the frontmatter name ${JSON.stringify(name)} is not the skill's name (SEP-2640: the URI's last segment is the frontmatter name)`);
+      skip(
+        `the frontmatter name ${JSON.stringify(name)} is not the skill's name (SEP-2640: the URI's last segment is the frontmatter name)`,
+      );
       continue;
     }
     if (!isUriSegment(skill.name)) {
@@ -145,7 +164,13 @@ export async function buildSkillIndex(skills: readonly Skill[], options: BuildSk
     const skillPath = choosePath(skill, dir, served, tree, diagnostics, file);
     const files: ServedFile[] = listing.files.map((f) => {
       const content = fileContent(f.path, f.bytes!);
-      const one: ServedFile = { uri: fileUri(skillPath, f.path), path: f.path, size: f.size, digest: f.digest, mimeType: content.mimeType };
+      const one: ServedFile = {
+        uri: fileUri(skillPath, f.path),
+        path: f.path,
+        size: f.size,
+        digest: f.digest,
+        mimeType: content.mimeType,
+      };
       if (content.text !== undefined) one.text = content.text;
       else one.bytes = f.bytes!;
       return one;
@@ -157,7 +182,17 @@ export async function buildSkillIndex(skills: readonly Skill[], options: BuildSk
       frontmatter: parsed.frontmatter,
       resources: files.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size })),
     };
-    const one: ServedSkill = { name: skill.name, skillPath, uri, description, dir, scope: skill.source.scope, files, entry, entryBytes: JSON.stringify(entry).length };
+    const one: ServedSkill = {
+      name: skill.name,
+      skillPath,
+      uri,
+      description,
+      dir,
+      scope: skill.source.scope,
+      files,
+      entry,
+      entryBytes: JSON.stringify(entry).length,
+    };
     tree.addSkill(one);
     served.push(one);
   }
@@ -170,11 +205,18 @@ function notServedReason(skill: Skill): string | undefined {
   if (skill.source.scope === "remote") {
     return `it comes from the remote source ${JSON.stringify(skill.source.origin ?? "?")}; serving it again would hide its origin`;
   }
-  if (skill.source.format === "guidance") return "it is repository guidance, not a SKILL.md folder (SEP-2640 serves Agent Skills folders)";
+  if (skill.source.format === "guidance")
+    return "it is repository guidance, not a SKILL.md folder (SEP-2640 serves Agent Skills folders)";
   if (skill.source.kind !== "file" || skill.source.path === undefined) {
-    return skill.source.kind === "inline" ? "it is made in code (no folder of files to serve)" : "it is a compatibility entry, not a skill folder";
+    return skill.source.kind === "inline"
+      ? "it is made in code (no folder of files to serve)"
+      : "it is a compatibility entry, not a skill folder";
   }
-  if (skill.source.format !== "skill-md" || path.basename(skill.source.path) !== "SKILL.md" || skill.dir === undefined) {
+  if (
+    skill.source.format !== "skill-md" ||
+    path.basename(skill.source.path) !== "SKILL.md" ||
+    skill.dir === undefined
+  ) {
     return `it is a ${skill.source.format} file, not a SKILL.md folder (SEP-2640 serves Agent Skills folders)`;
   }
   return undefined;
@@ -182,10 +224,15 @@ function notServedReason(skill: Skill): string | undefined {
 
 // A skill's path: inside its enclosing served skill's namespace when it is nested in that folder under
 // its own name; else its name; on a clash `<scope>/<name>`, then `<scope>-<n>/<name>`.
-function choosePath(skill: Skill, dir: string, served: readonly ServedSkill[], tree: UriTree, diagnostics: Diagnostic[], file: string): string {
-  const parent = served
-    .filter((s) => dir.startsWith(s.dir + path.sep))
-    .sort((a, b) => b.dir.length - a.dir.length)[0];
+function choosePath(
+  skill: Skill,
+  dir: string,
+  served: readonly ServedSkill[],
+  tree: UriTree,
+  diagnostics: Diagnostic[],
+  file: string,
+): string {
+  const parent = served.filter((s) => dir.startsWith(s.dir + path.sep)).sort((a, b) => b.dir.length - a.dir.length)[0];
   if (parent !== undefined && path.basename(dir) === skill.name) {
     const relative = path.relative(parent.dir, dir).split(path.sep).map(encodeSegment).join("/");
     const nested = `${parent.skillPath}/${relative}`;
@@ -196,7 +243,14 @@ function choosePath(skill: Skill, dir: string, served: readonly ServedSkill[], t
   for (const candidate of candidates) {
     if (!tree.isFree(candidate)) continue;
     if (candidate !== skill.name) {
-      diagnostics.push(diagnostic("SKILL_PATH_QUALIFIED", "info", `${skill.name} is served as skill://${candidate}/SKILL.md: skill://${skill.name} is taken`, { path: file }));
+      diagnostics.push(
+        diagnostic(
+          "SKILL_PATH_QUALIFIED",
+          "info",
+          `${skill.name} is served as skill://${candidate}/SKILL.md: skill://${skill.name} is taken`,
+          { path: file },
+        ),
+      );
     }
     return candidate;
   }
@@ -270,7 +324,12 @@ class UriTree {
   private link(parent: string, child: string, mimeType: string): void {
     let set = this.children.get(parent);
     if (set === undefined) this.children.set(parent, (set = new Map()));
-    if (!set.has(child)) set.set(child, { uri: `${SKILL_SCHEME}${child}`, name: decodeURIComponent(child.slice(child.lastIndexOf("/") + 1)), mimeType });
+    if (!set.has(child))
+      set.set(child, {
+        uri: `${SKILL_SCHEME}${child}`,
+        name: decodeURIComponent(child.slice(child.lastIndexOf("/") + 1)),
+        mimeType,
+      });
   }
 }
 
@@ -286,7 +345,10 @@ function indexOf(served: ServedSkill[], tree: UriTree, diagnostics: Diagnostic[]
   }
   const directories = new Map<string, DirectoryChild[]>();
   for (const [dir, children] of tree.children) {
-    directories.set(`${SKILL_SCHEME}${dir}`, [...children.values()].sort((a, b) => compareCodePoints(a.uri, b.uri)));
+    directories.set(
+      `${SKILL_SCHEME}${dir}`,
+      [...children.values()].sort((a, b) => compareCodePoints(a.uri, b.uri)),
+    );
   }
   const generation = randomBytes(6).toString("hex");
   return { skills: served, byUri, byName, files, directories, generation, diagnostics };

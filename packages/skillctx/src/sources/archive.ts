@@ -33,13 +33,16 @@ export type ArchiveContents = { ok: true; files: ArchiveFile[]; skipped: string[
 export function readArchive(bytes: Buffer, limits: ArchiveLimits): ArchiveContents {
   if (bytes.length < 4) return { ok: false, reason: "not a .tar.gz or .zip archive" };
   try {
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) return finish(readTar(gunzipSync(bytes, { maxOutputLength: limits.maxUnpackedBytes + 1024 * 1024 }), limits));
-    if (bytes.readUInt32LE(0) === 0x04034b50 || bytes.readUInt32LE(0) === 0x06054b50) return finish(readZip(bytes, limits));
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b)
+      return finish(readTar(gunzipSync(bytes, { maxOutputLength: limits.maxUnpackedBytes + 1024 * 1024 }), limits));
+    if (bytes.readUInt32LE(0) === 0x04034b50 || bytes.readUInt32LE(0) === 0x06054b50)
+      return finish(readZip(bytes, limits));
     return { ok: false, reason: "not a .tar.gz or .zip archive" };
   } catch (error) {
     if (error instanceof ArchiveError) return { ok: false, reason: error.message };
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError) return { ok: false, reason: `unpacks to more than ${limits.maxUnpackedBytes} bytes` };
+    if (code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError)
+      return { ok: false, reason: `unpacks to more than ${limits.maxUnpackedBytes} bytes` };
     return { ok: false, reason: `cannot be unpacked (${(error as Error).message})` };
   }
 }
@@ -56,7 +59,8 @@ export async function writeArchiveFiles(dir: string, files: readonly ArchiveFile
 class ArchiveError extends Error {}
 
 function finish(contents: { files: ArchiveFile[]; skipped: string[] }): ArchiveContents {
-  if (!contents.files.some((f) => f.path === "SKILL.md")) return { ok: false, reason: "it has no SKILL.md at its root" };
+  if (!contents.files.some((f) => f.path === "SKILL.md"))
+    return { ok: false, reason: "it has no SKILL.md at its root" };
   return { ok: true, ...contents };
 }
 
@@ -79,9 +83,11 @@ class Collector {
     const file = this.checkedPath(raw);
     if (file === undefined) return;
     if (this.seen.has(file)) throw new ArchiveError(`entry ${file} appears twice`);
-    if (this.files.length >= this.limits.maxFiles) throw new ArchiveError(`it has more than ${this.limits.maxFiles} files`);
+    if (this.files.length >= this.limits.maxFiles)
+      throw new ArchiveError(`it has more than ${this.limits.maxFiles} files`);
     this.total += bytes.length;
-    if (this.total > this.limits.maxUnpackedBytes) throw new ArchiveError(`unpacks to more than ${this.limits.maxUnpackedBytes} bytes`);
+    if (this.total > this.limits.maxUnpackedBytes)
+      throw new ArchiveError(`unpacks to more than ${this.limits.maxUnpackedBytes} bytes`);
     this.seen.add(file);
     this.files.push({ path: file, bytes, executable: (mode & 0o111) !== 0 });
   }
@@ -109,7 +115,8 @@ function readTar(tar: Buffer, limits: ArchiveLimits): { files: ArchiveFile[]; sk
     offset = dataStart + Math.ceil(size / 512) * 512;
     const magic = header.subarray(257, 263).toString("latin1");
     const prefix = magic.startsWith("ustar") ? cString(header.subarray(345, 500)) : "";
-    let name = longName ?? (prefix === "" ? cString(header.subarray(0, 100)) : `${prefix}/${cString(header.subarray(0, 100))}`);
+    let name =
+      longName ?? (prefix === "" ? cString(header.subarray(0, 100)) : `${prefix}/${cString(header.subarray(0, 100))}`);
     longName = undefined;
     if (type === "x") {
       longName = paxPath(data);
@@ -121,7 +128,8 @@ function readTar(tar: Buffer, limits: ArchiveLimits): { files: ArchiveFile[]; sk
     }
     if (type === "g") continue;
     name = name.replace(/\0.*$/s, "");
-    if (type === "0" || type === "\0" || type === "7") out.add(name, Buffer.from(data), Number.parseInt(cString(header.subarray(100, 108)).trim() || "0", 8) || 0);
+    if (type === "0" || type === "\0" || type === "7")
+      out.add(name, Buffer.from(data), Number.parseInt(cString(header.subarray(100, 108)).trim() || "0", 8) || 0);
     else if (type === "5") out.checkedPath(name);
     else out.skip(name);
   }
@@ -168,7 +176,8 @@ function readZip(zip: Buffer, limits: ArchiveLimits): { files: ArchiveFile[]; sk
   let at = zip.readUInt32LE(end + 16);
   if (count === 0xffff || at === 0xffffffff) throw new ArchiveError("zip64 archives are not supported");
   for (let i = 0; i < count; i++) {
-    if (at + 46 > zip.length || zip.readUInt32LE(at) !== 0x02014b50) throw new ArchiveError("the zip central directory is damaged");
+    if (at + 46 > zip.length || zip.readUInt32LE(at) !== 0x02014b50)
+      throw new ArchiveError("the zip central directory is damaged");
     const flags = zip.readUInt16LE(at + 8);
     const method = zip.readUInt16LE(at + 10);
     const compressed = zip.readUInt32LE(at + 20);
@@ -190,7 +199,8 @@ function readZip(zip: Buffer, limits: ArchiveLimits): { files: ArchiveFile[]; sk
       continue;
     }
     if ((flags & 1) !== 0) throw new ArchiveError(`entry ${name} is encrypted`);
-    if (local + 30 > zip.length || zip.readUInt32LE(local) !== 0x04034b50) throw new ArchiveError("a zip entry is damaged");
+    if (local + 30 > zip.length || zip.readUInt32LE(local) !== 0x04034b50)
+      throw new ArchiveError("a zip entry is damaged");
     const dataStart = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
     if (dataStart + compressed > zip.length) throw new ArchiveError("the zip archive is cut short");
     const raw = zip.subarray(dataStart, dataStart + compressed);
@@ -198,7 +208,8 @@ function readZip(zip: Buffer, limits: ArchiveLimits): { files: ArchiveFile[]; sk
     let bytes: Buffer;
     if (method === 0) bytes = Buffer.from(raw);
     else if (method === 8) bytes = inflateRawSync(raw, { maxOutputLength: Math.max(1, size) });
-    else throw new ArchiveError(`entry ${name} uses compression method ${method} (only stored and deflate are supported)`);
+    else
+      throw new ArchiveError(`entry ${name} uses compression method ${method} (only stored and deflate are supported)`);
     if (bytes.length !== size) throw new ArchiveError(`entry ${name} does not have the size its header says`);
     out.add(name, bytes, mode);
   }

@@ -6,7 +6,9 @@ import * as path from "node:path";
 /** The cache of remote sources: `$XDG_CACHE_HOME/skillctx`, else `<home>/.cache/skillctx`. */
 export function defaultCacheDir(homeDir?: string): string {
   const xdg = process.env["XDG_CACHE_HOME"];
-  return xdg !== undefined && path.isAbsolute(xdg) ? path.join(xdg, "skillctx") : path.join(homeDir ?? homedir(), ".cache", "skillctx");
+  return xdg !== undefined && path.isAbsolute(xdg)
+    ? path.join(xdg, "skillctx")
+    : path.join(homeDir ?? homedir(), ".cache", "skillctx");
 }
 
 /** A short, file-name-safe key for a URL (first 16 hex of its SHA-256): one cache folder per source location. */

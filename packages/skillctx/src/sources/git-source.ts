@@ -40,7 +40,10 @@ export function gitSourceKey(source: GitSkillSource): string {
 /** The source's label: `name`, else the URL's last two path segments without `.git` (`owner/repo`). */
 export function gitSourceName(source: GitSkillSource): string {
   if (source.name !== undefined && source.name !== "") return source.name;
-  const tail = source.git.replace(/[?#].*$/, "").replace(/\/+$/, "").replace(/\.git$/, "");
+  const tail = source.git
+    .replace(/[?#].*$/, "")
+    .replace(/\/+$/, "")
+    .replace(/\.git$/, "");
   const parts = tail.split(/[/:]/).filter((p) => p !== "");
   return parts.slice(-2).join("/") || source.git;
 }
@@ -58,7 +61,8 @@ export function gitUrlProblem(url: string): string | undefined {
   if (url.includes("::")) return "transport helpers (such as ext::) are not allowed";
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url)?.[1]?.toLowerCase();
   if (scheme !== undefined) {
-    if (!(ALLOWED_PROTOCOLS as readonly string[]).includes(scheme)) return `the ${scheme}:// transport is not allowed (allowed: ${ALLOWED_PROTOCOLS.join(", ")})`;
+    if (!(ALLOWED_PROTOCOLS as readonly string[]).includes(scheme))
+      return `the ${scheme}:// transport is not allowed (allowed: ${ALLOWED_PROTOCOLS.join(", ")})`;
     const host = /^[^:]+:\/\/(?:[^@/]*@)?([^/:]*)/.exec(url)?.[1] ?? "";
     if (host.startsWith("-")) return "a host must not start with '-'";
     return undefined;
@@ -77,8 +81,16 @@ export function gitUrlProblem(url: string): string | undefined {
 export function gitRefProblem(ref: string): string | undefined {
   if (ref === "") return "the ref is empty";
   if (ref.startsWith("-")) return "a ref must not start with '-'";
-  if (/[\s\u0000-\u001f\u007f:~^?*[\\]/.test(ref)) return "a ref must not contain whitespace, control characters or any of : ~ ^ ? * [ \\";
-  if (ref.includes("..") || ref.includes("@{") || ref.includes("//") || ref.endsWith("/") || ref.endsWith(".lock") || ref.startsWith("/")) {
+  if (/[\s\u0000-\u001f\u007f:~^?*[\\]/.test(ref))
+    return "a ref must not contain whitespace, control characters or any of : ~ ^ ? * [ \\";
+  if (
+    ref.includes("..") ||
+    ref.includes("@{") ||
+    ref.includes("//") ||
+    ref.endsWith("/") ||
+    ref.endsWith(".lock") ||
+    ref.startsWith("/")
+  ) {
     return "not a valid ref name";
   }
   return undefined;
@@ -95,21 +107,34 @@ export function gitRefProblem(ref: string): string | undefined {
  * prompts. Never throws for a bad source: the result carries an error diagnostic and no skills.
  */
 export async function resolveGitSource(source: GitSkillSource, options: GitSourceOptions): Promise<ResolvedRemote> {
-  const result: ResolvedRemote = { key: gitSourceKey(source), origin: gitSourceName(source), resolved: {}, skills: [], diagnostics: [] };
+  const result: ResolvedRemote = {
+    key: gitSourceKey(source),
+    origin: gitSourceName(source),
+    resolved: {},
+    skills: [],
+    diagnostics: [],
+  };
   const fail = (code: string, message: string): ResolvedRemote => {
     result.diagnostics.push(diagnostic(code, "error", `git source ${source.git}: ${message}`));
     return result;
   };
   const urlProblem = typeof source.git === "string" ? gitUrlProblem(source.git) : "the URL is not a string";
   if (urlProblem !== undefined) return fail("GIT_SOURCE_INVALID", urlProblem);
-  const refProblem = source.ref === undefined ? undefined : typeof source.ref === "string" ? gitRefProblem(source.ref) : "the ref is not a string";
+  const refProblem =
+    source.ref === undefined
+      ? undefined
+      : typeof source.ref === "string"
+        ? gitRefProblem(source.ref)
+        : "the ref is not a string";
   if (refProblem !== undefined) return fail("GIT_SOURCE_INVALID", `ref ${JSON.stringify(source.ref)}: ${refProblem}`);
   const subPath = normalisedPath(source.path);
   if (source.path !== undefined && subPath === undefined) {
-    const checked = typeof source.path === "string" ? checkRelativePath(source.path) : { ok: false as const, reason: "not a string" };
+    const checked =
+      typeof source.path === "string" ? checkRelativePath(source.path) : { ok: false as const, reason: "not a string" };
     if (!checked.ok) return fail("GIT_SOURCE_INVALID", `path ${JSON.stringify(source.path)}: ${checked.reason}`);
   }
-  if (options.lockedCommit !== undefined && !COMMIT.test(options.lockedCommit)) return fail("LOCK_INVALID", `the locked commit ${JSON.stringify(options.lockedCommit)} is not a full commit id`);
+  if (options.lockedCommit !== undefined && !COMMIT.test(options.lockedCommit))
+    return fail("LOCK_INVALID", `the locked commit ${JSON.stringify(options.lockedCommit)} is not a full commit id`);
 
   const repoDir = path.join(options.cacheDir, "git", locationKey(source.git));
   const refName = source.ref ?? "HEAD";
@@ -120,23 +145,40 @@ export async function resolveGitSource(source: GitSkillSource, options: GitSourc
     if (options.offline !== true) {
       const listed = await git.lsRemote(refName);
       if (listed.ok) {
-        if (listed.commit === undefined) return fail("GIT_REF_NOT_FOUND", `no branch, tag or ref ${JSON.stringify(refName)}`);
+        if (listed.commit === undefined)
+          return fail("GIT_REF_NOT_FOUND", `no branch, tag or ref ${JSON.stringify(refName)}`);
         commit = listed.commit;
       } else {
-        result.diagnostics.push(diagnostic("GIT_UNREACHABLE", "warning", `git source ${source.git}: ${listed.message}; using the cache`));
+        result.diagnostics.push(
+          diagnostic("GIT_UNREACHABLE", "warning", `git source ${source.git}: ${listed.message}; using the cache`),
+        );
       }
     }
     if (commit === undefined) {
       commit = await cachedCommit(repoDir, refName, options.cachedHint);
-      if (commit === undefined) return fail("GIT_NOT_CACHED", `${options.offline === true ? "offline and " : ""}no cached checkout of ${refName}`);
-      result.diagnostics.push(diagnostic("GIT_CACHED", "warning", `git source ${source.git}: ${refName} was not resolved on the network; using the cached commit ${commit}`));
+      if (commit === undefined)
+        return fail(
+          "GIT_NOT_CACHED",
+          `${options.offline === true ? "offline and " : ""}no cached checkout of ${refName}`,
+        );
+      result.diagnostics.push(
+        diagnostic(
+          "GIT_CACHED",
+          "warning",
+          `git source ${source.git}: ${refName} was not resolved on the network; using the cached commit ${commit}`,
+        ),
+      );
     }
   }
 
   const checkout = path.join(repoDir, commit);
   if (!(await isDir(checkout))) {
     if (options.offline === true) return fail("GIT_NOT_CACHED", `offline and commit ${commit} is not in the cache`);
-    const fetched = await git.fetchCheckout(commit, refName === "HEAD" || COMMIT.test(refName) ? undefined : refName, checkout);
+    const fetched = await git.fetchCheckout(
+      commit,
+      refName === "HEAD" || COMMIT.test(refName) ? undefined : refName,
+      checkout,
+    );
     if (!fetched.ok) return fail(fetched.code, fetched.message);
   }
   result.resolved.commit = commit;
@@ -145,14 +187,26 @@ export async function resolveGitSource(source: GitSkillSource, options: GitSourc
   let root = checkout;
   if (subPath !== undefined) {
     const inside = await resolveInside(checkout, subPath);
-    if (!inside.ok) return fail(inside.code === "NOT_FOUND" ? "GIT_PATH_NOT_FOUND" : "GIT_SOURCE_INVALID", `path ${subPath} at ${commit.slice(0, 12)}: ${inside.reason}`);
-    if (!inside.stats.isDirectory()) return fail("GIT_SOURCE_INVALID", `path ${subPath} at ${commit.slice(0, 12)} is not a folder`);
+    if (!inside.ok)
+      return fail(
+        inside.code === "NOT_FOUND" ? "GIT_PATH_NOT_FOUND" : "GIT_SOURCE_INVALID",
+        `path ${subPath} at ${commit.slice(0, 12)}: ${inside.reason}`,
+      );
+    if (!inside.stats.isDirectory())
+      return fail("GIT_SOURCE_INVALID", `path ${subPath} at ${commit.slice(0, 12)} is not a folder`);
     root = inside.realPath;
   }
   const found = await skillFoldersIn(root, checkout, options.signal);
   result.diagnostics.push(...found.diagnostics);
   result.skills = found.skills;
-  if (found.skills.length === 0) result.diagnostics.push(diagnostic("NO_SKILLS", "warning", `git source ${source.git}: no SKILL.md under ${subPath ?? "the repository root"} at ${commit.slice(0, 12)}`));
+  if (found.skills.length === 0)
+    result.diagnostics.push(
+      diagnostic(
+        "NO_SKILLS",
+        "warning",
+        `git source ${source.git}: no SKILL.md under ${subPath ?? "the repository root"} at ${commit.slice(0, 12)}`,
+      ),
+    );
   return result;
 }
 
@@ -176,14 +230,23 @@ class Git {
   /** The commit `ref` names on the remote: a branch first, then a tag (peeled), then a full ref name. */
   async lsRemote(ref: string): Promise<{ ok: true; commit: string | undefined } | { ok: false; message: string }> {
     await mkdir(this.repoDir, { recursive: true });
-    const run = await this.run(["ls-remote", "--", this.url, ref, `${ref}^{}`], { cwd: this.repoDir, network: true, maxOutputBytes: GIT_LS_REMOTE_MAX_BYTES });
+    const run = await this.run(["ls-remote", "--", this.url, ref, `${ref}^{}`], {
+      cwd: this.repoDir,
+      network: true,
+      maxOutputBytes: GIT_LS_REMOTE_MAX_BYTES,
+    });
     if (run.exitCode !== 0) return { ok: false, message: `git ls-remote failed (${failure(run)})` };
     const refs = new Map<string, string>();
     for (const line of run.stdout.split("\n")) {
       const [sha, name] = line.split("\t");
       if (sha !== undefined && name !== undefined && COMMIT.test(sha)) refs.set(name, sha);
     }
-    const commit = refs.get(`refs/heads/${ref}`) ?? refs.get(`refs/tags/${ref}^{}`) ?? refs.get(`refs/tags/${ref}`) ?? refs.get(`${ref}^{}`) ?? refs.get(ref);
+    const commit =
+      refs.get(`refs/heads/${ref}`) ??
+      refs.get(`refs/tags/${ref}^{}`) ??
+      refs.get(`refs/tags/${ref}`) ??
+      refs.get(`${ref}^{}`) ??
+      refs.get(ref);
     return { ok: true, commit };
   }
 
@@ -192,33 +255,68 @@ class Git {
     await mkdir(this.repoDir, { recursive: true });
     if (!(await isDir(this.bare))) {
       const temp = await tempDirFor(this.bare);
-      const init = await this.run(["init", "--bare", "--quiet", "--template=", temp], { cwd: this.repoDir, isolated: true });
+      const init = await this.run(["init", "--bare", "--quiet", "--template=", temp], {
+        cwd: this.repoDir,
+        isolated: true,
+      });
       if (init.exitCode !== 0) {
         await rm(temp, { recursive: true, force: true });
         return { ok: false, code: "GIT_FAILED", message: `git init failed (${failure(init)})` };
       }
       await publishDir(temp, this.bare);
     }
-    const fetchArgs = ["fetch", "--quiet", "--depth", "1", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head", "--"];
+    const fetchArgs = [
+      "fetch",
+      "--quiet",
+      "--depth",
+      "1",
+      "--no-tags",
+      "--no-recurse-submodules",
+      "--no-write-fetch-head",
+      "--",
+    ];
     let fetched = await this.run([...fetchArgs, this.url, commit], { cwd: this.bare, network: true, gitDir: true });
     if (fetched.exitCode !== 0 && refName !== undefined) {
       // A server that refuses fetching by commit id: fetch the ref and check that it still names the commit.
-      fetched = await this.run([...fetchArgs.filter((a) => a !== "--no-write-fetch-head"), this.url, refName], { cwd: this.bare, network: true, gitDir: true });
+      fetched = await this.run([...fetchArgs.filter((a) => a !== "--no-write-fetch-head"), this.url, refName], {
+        cwd: this.bare,
+        network: true,
+        gitDir: true,
+      });
       if (fetched.exitCode === 0) {
-        const head = await this.run(["rev-parse", "--verify", "--quiet", "FETCH_HEAD^{commit}"], { cwd: this.bare, gitDir: true });
-        if (head.stdout.trim() !== commit) return { ok: false, code: "GIT_FAILED", message: `${refName} moved while it was fetched; try again` };
+        const head = await this.run(["rev-parse", "--verify", "--quiet", "FETCH_HEAD^{commit}"], {
+          cwd: this.bare,
+          gitDir: true,
+        });
+        if (head.stdout.trim() !== commit)
+          return { ok: false, code: "GIT_FAILED", message: `${refName} moved while it was fetched; try again` };
       }
     }
-    if (fetched.exitCode !== 0) return { ok: false, code: "GIT_FETCH_FAILED", message: `git fetch of ${commit} failed (${failure(fetched)})` };
+    if (fetched.exitCode !== 0)
+      return { ok: false, code: "GIT_FETCH_FAILED", message: `git fetch of ${commit} failed (${failure(fetched)})` };
     const present = await this.run(["cat-file", "-e", `${commit}^{commit}`], { cwd: this.bare, gitDir: true });
-    if (present.exitCode !== 0) return { ok: false, code: "GIT_FETCH_FAILED", message: `commit ${commit} is not in what the remote sent` };
+    if (present.exitCode !== 0)
+      return { ok: false, code: "GIT_FETCH_FAILED", message: `commit ${commit} is not in what the remote sent` };
 
     const temp = await tempDirFor(final);
     const index = `${temp}.index`;
     try {
       const env = { GIT_INDEX_FILE: index };
-      const read = await this.run(["--work-tree", temp, "read-tree", commit], { cwd: this.bare, gitDir: true, isolated: true, env });
-      const written = read.exitCode === 0 ? await this.run(["--work-tree", temp, "checkout-index", "--all", "--force"], { cwd: this.bare, gitDir: true, isolated: true, env }) : read;
+      const read = await this.run(["--work-tree", temp, "read-tree", commit], {
+        cwd: this.bare,
+        gitDir: true,
+        isolated: true,
+        env,
+      });
+      const written =
+        read.exitCode === 0
+          ? await this.run(["--work-tree", temp, "checkout-index", "--all", "--force"], {
+              cwd: this.bare,
+              gitDir: true,
+              isolated: true,
+              env,
+            })
+          : read;
       if (written.exitCode !== 0) {
         await rm(temp, { recursive: true, force: true });
         return { ok: false, code: "GIT_FAILED", message: `checkout of ${commit} failed (${failure(written)})` };
@@ -238,11 +336,27 @@ class Git {
    */
   private run(
     args: string[],
-    how: { cwd: string; network?: boolean; gitDir?: boolean; isolated?: boolean; env?: Record<string, string>; maxOutputBytes?: number },
+    how: {
+      cwd: string;
+      network?: boolean;
+      gitDir?: boolean;
+      isolated?: boolean;
+      env?: Record<string, string>;
+      maxOutputBytes?: number;
+    },
   ): Promise<ProcessResult> {
-    const config = ["core.fsmonitor=false", "core.hooksPath=/dev/null", "protocol.allow=never", ...ALLOWED_PROTOCOLS.map((p) => `protocol.${p}.allow=always`)];
+    const config = [
+      "core.fsmonitor=false",
+      "core.hooksPath=/dev/null",
+      "protocol.allow=never",
+      ...ALLOWED_PROTOCOLS.map((p) => `protocol.${p}.allow=always`),
+    ];
     if (how.isolated === true) config.push("core.symlinks=true", "core.autocrlf=false");
-    const argv = [...config.flatMap((c) => ["-c", c]), ...(how.gitDir === true ? ["--git-dir", this.bare] : []), ...args];
+    const argv = [
+      ...config.flatMap((c) => ["-c", c]),
+      ...(how.gitDir === true ? ["--git-dir", this.bare] : []),
+      ...args,
+    ];
     const env: Record<string, string> = {
       GIT_TERMINAL_PROMPT: "0",
       GIT_OPTIONAL_LOCKS: "0",
@@ -252,14 +366,28 @@ class Git {
     if (how.isolated === true) Object.assign(env, { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" });
     const agent = process.env["SSH_AUTH_SOCK"];
     if (how.network === true && agent !== undefined) env["SSH_AUTH_SOCK"] = agent;
-    return runProcess({ file: "git", args: argv }, { cwd: how.cwd, env, timeoutMs: how.network === true ? this.timeoutMs : 60_000, maxOutputBytes: how.maxOutputBytes, signal: this.options.signal });
+    return runProcess(
+      { file: "git", args: argv },
+      {
+        cwd: how.cwd,
+        env,
+        timeoutMs: how.network === true ? this.timeoutMs : 60_000,
+        maxOutputBytes: how.maxOutputBytes,
+        signal: this.options.signal,
+      },
+    );
   }
 }
 
 function failure(run: ProcessResult): string {
   if (run.error !== undefined) return run.error;
   if (run.timedOut) return "timed out";
-  const last = run.stderr.trim().split("\n").filter((l) => l.trim() !== "").slice(-1)[0] ?? "";
+  const last =
+    run.stderr
+      .trim()
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .slice(-1)[0] ?? "";
   return `exit ${run.exitCode ?? run.exitSignal ?? "?"}${last === "" ? "" : `: ${last.slice(0, 300)}`}`;
 }
 
@@ -291,7 +419,9 @@ async function readRefs(repoDir: string): Promise<Record<string, string>> {
   try {
     const parsed: unknown = JSON.parse(await readFile(path.join(repoDir, REFS_FILE), "utf8"));
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
-    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string" && COMMIT.test(e[1])));
+    return Object.fromEntries(
+      Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string" && COMMIT.test(e[1])),
+    );
   } catch {
     return {};
   }

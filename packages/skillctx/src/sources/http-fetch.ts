@@ -12,7 +12,12 @@ export interface FetchBytesOptions {
 /** A body read whole within the caps, with the URL it finally came from. */
 export type FetchedBytes =
   | { ok: true; bytes: Buffer; url: string; contentType: string }
-  | { ok: false; code: "HTTP_FAILED" | "HTTP_TOO_LARGE" | "HTTP_TIMEOUT" | "HTTP_REDIRECT" | "HTTP_STATUS"; message: string; network: boolean };
+  | {
+      ok: false;
+      code: "HTTP_FAILED" | "HTTP_TOO_LARGE" | "HTTP_TIMEOUT" | "HTTP_REDIRECT" | "HTTP_STATUS";
+      message: string;
+      network: boolean;
+    };
 
 /**
  * The one HTTP reader of remote skill sources: Node's fetch, redirects followed by hand (at most
@@ -26,34 +31,83 @@ export async function fetchBytes(url: string, options: FetchBytesOptions): Promi
   let current = url;
   try {
     for (let hop = 0; ; hop++) {
-      const response = await fetch(current, { redirect: "manual", signal, headers: { accept: "application/json, text/markdown, text/plain, application/gzip, application/zip, */*" } });
+      const response = await fetch(current, {
+        redirect: "manual",
+        signal,
+        headers: { accept: "application/json, text/markdown, text/plain, application/gzip, application/zip, */*" },
+      });
       if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
         await response.body?.cancel();
-        if (hop >= options.maxRedirects) return { ok: false, code: "HTTP_REDIRECT", message: `more than ${options.maxRedirects} redirects from ${url}`, network: false };
+        if (hop >= options.maxRedirects)
+          return {
+            ok: false,
+            code: "HTTP_REDIRECT",
+            message: `more than ${options.maxRedirects} redirects from ${url}`,
+            network: false,
+          };
         const next = new URL(response.headers.get("location")!, current);
-        if (next.protocol !== "https:" && next.protocol !== "http:") return { ok: false, code: "HTTP_REDIRECT", message: `${current} redirects to a ${next.protocol} URL`, network: false };
-        if (new URL(current).protocol === "https:" && next.protocol === "http:") return { ok: false, code: "HTTP_REDIRECT", message: `${current} redirects from https to http`, network: false };
+        if (next.protocol !== "https:" && next.protocol !== "http:")
+          return {
+            ok: false,
+            code: "HTTP_REDIRECT",
+            message: `${current} redirects to a ${next.protocol} URL`,
+            network: false,
+          };
+        if (new URL(current).protocol === "https:" && next.protocol === "http:")
+          return {
+            ok: false,
+            code: "HTTP_REDIRECT",
+            message: `${current} redirects from https to http`,
+            network: false,
+          };
         current = next.href;
         continue;
       }
       if (response.status !== 200) {
         await response.body?.cancel();
-        return { ok: false, code: "HTTP_STATUS", message: `${current} answered ${response.status}`, network: response.status >= 500 };
+        return {
+          ok: false,
+          code: "HTTP_STATUS",
+          message: `${current} answered ${response.status}`,
+          network: response.status >= 500,
+        };
       }
       const declared = Number(response.headers.get("content-length") ?? Number.NaN);
       if (declared > options.maxBytes) {
         await response.body?.cancel();
-        return { ok: false, code: "HTTP_TOO_LARGE", message: `${current} is ${declared} bytes, over the ${options.maxBytes}-byte cap`, network: false };
+        return {
+          ok: false,
+          code: "HTTP_TOO_LARGE",
+          message: `${current} is ${declared} bytes, over the ${options.maxBytes}-byte cap`,
+          network: false,
+        };
       }
       const bytes = await readCapped(response, options.maxBytes);
-      if (bytes === undefined) return { ok: false, code: "HTTP_TOO_LARGE", message: `${current} sent more than the ${options.maxBytes}-byte cap`, network: false };
+      if (bytes === undefined)
+        return {
+          ok: false,
+          code: "HTTP_TOO_LARGE",
+          message: `${current} sent more than the ${options.maxBytes}-byte cap`,
+          network: false,
+        };
       return { ok: true, bytes, url: current, contentType: response.headers.get("content-type") ?? "" };
     }
   } catch (error) {
     options.signal?.throwIfAborted();
-    if (deadline.aborted) return { ok: false, code: "HTTP_TIMEOUT", message: `${current} did not answer in full within ${options.timeoutMs} ms`, network: true };
+    if (deadline.aborted)
+      return {
+        ok: false,
+        code: "HTTP_TIMEOUT",
+        message: `${current} did not answer in full within ${options.timeoutMs} ms`,
+        network: true,
+      };
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { ok: false, code: "HTTP_FAILED", message: `${current}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, network: true };
+    return {
+      ok: false,
+      code: "HTTP_FAILED",
+      message: `${current}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      network: true,
+    };
   }
 }
 

@@ -18,7 +18,10 @@ export const LockedSourceSchema = z.object({
   /** The git ref the source named (`HEAD` when none). */
   ref: z.string().optional(),
   /** Git: the commit checked out. */
-  commit: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
+  commit: z
+    .string()
+    .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/)
+    .optional(),
   /** URL and MCP sources: the digest of the index (or listing) bytes. */
   revision: DigestSchema.optional(),
   /** Each skill's folder digest (`folderDigest` of its files), by skill name. */
@@ -53,19 +56,42 @@ export async function readLockfile(cwd: string): Promise<LoadedLockfile> {
   const read = await readTextFile(file, { maxBytes: MAX_LOCKFILE_BYTES });
   if (!read.ok) {
     if (read.code === "NOT_FOUND") return { file, lock: empty, exists: false, diagnostics: [] };
-    return { file, lock: empty, exists: true, diagnostics: [diagnostic("LOCK_INVALID", "error", `${LOCKFILE_NAME} cannot be read: ${read.message}`, { path: file })] };
+    return {
+      file,
+      lock: empty,
+      exists: true,
+      diagnostics: [
+        diagnostic("LOCK_INVALID", "error", `${LOCKFILE_NAME} cannot be read: ${read.message}`, { path: file }),
+      ],
+    };
   }
   let json: unknown;
   try {
     json = JSON.parse(read.text);
   } catch (error) {
-    return { file, lock: empty, exists: true, diagnostics: [diagnostic("LOCK_INVALID", "error", `${LOCKFILE_NAME} is not JSON: ${(error as Error).message}`, { path: file })] };
+    return {
+      file,
+      lock: empty,
+      exists: true,
+      diagnostics: [
+        diagnostic("LOCK_INVALID", "error", `${LOCKFILE_NAME} is not JSON: ${(error as Error).message}`, {
+          path: file,
+        }),
+      ],
+    };
   }
   const parsed = LockfileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined ? "" : ` at ${issue.path.join(".") || "(root)"}: ${issue.message}`;
-    return { file, lock: empty, exists: true, diagnostics: [diagnostic("LOCK_INVALID", "error", `${LOCKFILE_NAME} is not a version 1 lockfile${where}`, { path: file })] };
+    return {
+      file,
+      lock: empty,
+      exists: true,
+      diagnostics: [
+        diagnostic("LOCK_INVALID", "error", `${LOCKFILE_NAME} is not a version 1 lockfile${where}`, { path: file }),
+      ],
+    };
   }
   return { file, lock: parsed.data, exists: true, diagnostics: [] };
 }
@@ -86,8 +112,13 @@ export function lockEntryOf(resolved: ResolvedRemote, ref?: string): LockedSourc
  * skills' files, and those are compared one by one.
  */
 export function lockDrift(locked: LockedSource, resolved: ResolvedRemote, ref?: string): string | undefined {
-  if (ref !== undefined && locked.ref !== undefined && locked.ref !== ref) return `the ref is ${ref}, the lock has ${locked.ref}`;
-  if (locked.commit !== undefined && resolved.resolved.commit !== undefined && locked.commit !== resolved.resolved.commit) {
+  if (ref !== undefined && locked.ref !== undefined && locked.ref !== ref)
+    return `the ref is ${ref}, the lock has ${locked.ref}`;
+  if (
+    locked.commit !== undefined &&
+    resolved.resolved.commit !== undefined &&
+    locked.commit !== resolved.resolved.commit
+  ) {
     return `the commit is ${resolved.resolved.commit}, the lock has ${locked.commit}`;
   }
   const now = new Map(resolved.skills.map((s) => [s.name, s.digest]));
@@ -98,7 +129,9 @@ export function lockDrift(locked: LockedSource, resolved: ResolvedRemote, ref?: 
     else if (current !== digest) changes.push(`${name} changed`);
   }
   for (const name of now.keys()) if (!(name in locked.skills)) changes.push(`${name} added`);
-  return changes.length === 0 ? undefined : `skills differ from the lock: ${changes.sort(compareCodePoints).join(", ")}`;
+  return changes.length === 0
+    ? undefined
+    : `skills differ from the lock: ${changes.sort(compareCodePoints).join(", ")}`;
 }
 
 /** The lockfile's text: keys sorted at every level, two-space indent, a trailing newline (stable diffs). */
@@ -145,7 +178,10 @@ export async function pruneLockfile(cwd: string, keys: ReadonlySet<string>): Pro
   if (!loaded.exists || loaded.diagnostics.length > 0) return [];
   const removed = Object.keys(loaded.lock.sources).filter((key) => !keys.has(key));
   if (removed.length === 0) return [];
-  const kept: Lockfile = { version: 1, sources: Object.fromEntries(Object.entries(loaded.lock.sources).filter(([key]) => keys.has(key))) };
+  const kept: Lockfile = {
+    version: 1,
+    sources: Object.fromEntries(Object.entries(loaded.lock.sources).filter(([key]) => keys.has(key))),
+  };
   await writeLockfile(cwd, kept);
   return removed.sort(compareCodePoints);
 }

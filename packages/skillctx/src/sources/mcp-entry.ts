@@ -75,10 +75,15 @@ export function checkEntry(raw: SkillEntry, limits: EntryLimits): EntryCheck {
   }
   const name = segments[segments.length - 1]!;
   if (raw.frontmatter["name"] !== name) {
-    return { ok: false, reason: `the last segment of its uri ("${name}") is not its frontmatter name (${shortJson(raw.frontmatter["name"])})` };
+    return {
+      ok: false,
+      reason: `the last segment of its uri ("${name}") is not its frontmatter name (${shortJson(raw.frontmatter["name"])})`,
+    };
   }
-  if (raw.resources === undefined) return { ok: false, reason: "it lists no resources (no digests): a skill that cannot be verified is declined" };
-  if (raw.resources.length > limits.maxFiles) return { ok: false, reason: `it lists ${raw.resources.length} files (the cap is ${limits.maxFiles})` };
+  if (raw.resources === undefined)
+    return { ok: false, reason: "it lists no resources (no digests): a skill that cannot be verified is declined" };
+  if (raw.resources.length > limits.maxFiles)
+    return { ok: false, reason: `it lists ${raw.resources.length} files (the cap is ${limits.maxFiles})` };
   const files: EntryFile[] = [];
   const seen = new Set<string>();
   let declared = 0;
@@ -87,17 +92,23 @@ export function checkEntry(raw: SkillEntry, limits: EntryLimits): EntryCheck {
     if (relative === undefined) return { ok: false, reason: "it lists a file outside the skill", file: ref.uri };
     for (const segment of relative.split("/")) {
       const why = unsafeSegment(segment);
-      if (why !== undefined) return { ok: false, reason: `it lists a file whose path has a segment that ${why}`, file: ref.uri };
+      if (why !== undefined)
+        return { ok: false, reason: `it lists a file whose path has a segment that ${why}`, file: ref.uri };
     }
     if (seen.has(relative)) return { ok: false, reason: "it lists a file twice", file: ref.uri };
     seen.add(relative);
     if (ref.size !== undefined && ref.size > limits.maxFileBytes) {
-      return { ok: false, reason: `it lists a file of ${ref.size} bytes (the cap is ${limits.maxFileBytes})`, file: ref.uri };
+      return {
+        ok: false,
+        reason: `it lists a file of ${ref.size} bytes (the cap is ${limits.maxFileBytes})`,
+        file: ref.uri,
+      };
     }
     declared += ref.size ?? 0;
     files.push({ uri: ref.uri, path: relative, digest: ref.digest as Sha256Digest, size: ref.size });
   }
-  if (declared > limits.maxSkillBytes) return { ok: false, reason: `its files add up to ${declared} bytes (the cap is ${limits.maxSkillBytes})` };
+  if (declared > limits.maxSkillBytes)
+    return { ok: false, reason: `its files add up to ${declared} bytes (the cap is ${limits.maxSkillBytes})` };
   if (!seen.has("SKILL.md")) return { ok: false, reason: "its resources do not list its own SKILL.md (incomplete)" };
   return { ok: true, entry: { uri, name, segments, files, digest: folderDigest(files) } };
 }

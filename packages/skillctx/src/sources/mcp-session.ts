@@ -31,11 +31,17 @@ export interface Listing {
 
 // A page is read leniently: one malformed entry is left out (with a note), not the whole page.
 const PageSchema = z
-  .object({ skills: z.array(z.unknown()), nextCursor: z.string().optional(), ttlMs: z.number().int().nonnegative().optional() })
+  .object({
+    skills: z.array(z.unknown()),
+    nextCursor: z.string().optional(),
+    ttlMs: z.number().int().nonnegative().optional(),
+  })
   .loose();
 
 const ReadResultSchema = z
-  .object({ contents: z.array(z.object({ uri: z.string(), text: z.string().optional(), blob: z.string().optional() }).loose()) })
+  .object({
+    contents: z.array(z.object({ uri: z.string(), text: z.string().optional(), blob: z.string().optional() }).loose()),
+  })
   .loose();
 
 /** A request failed: timed out, refused, or its answer was over the cap or malformed. */
@@ -58,7 +64,8 @@ export class SkillSession {
 
   /** Fails the request in flight: its answer was dropped by the transport (over the cap). Wired to `onProblem`. */
   problem(error: McpFrameError): void {
-    if (error.problem === "oversize") this.#current?.abort(new SessionRequestError(`its answer was dropped: ${error.message}`));
+    if (error.problem === "oversize")
+      this.#current?.abort(new SessionRequestError(`its answer was dropped: ${error.message}`));
   }
 
   /** `skills/list`, page by page, within `limits`; a repeated cursor ends the listing. */
@@ -73,7 +80,12 @@ export class SkillSession {
     let invalid = 0;
     for (let page = 0; ; page++) {
       if (page >= limits.maxPages) {
-        notes.push(this.#note("MCP_SKILLS_LIST_TRUNCATED", `skills/list has more than ${limits.maxPages} pages; the skills of the first ${limits.maxPages} are kept`));
+        notes.push(
+          this.#note(
+            "MCP_SKILLS_LIST_TRUNCATED",
+            `skills/list has more than ${limits.maxPages} pages; the skills of the first ${limits.maxPages} are kept`,
+          ),
+        );
         break;
       }
       const result = await this.#request("skills/list", cursor === undefined ? {} : { cursor }, PageSchema);
@@ -86,8 +98,16 @@ export class SkillSession {
         }
         const size = JSON.stringify(entry.data).length;
         if (entries.length >= limits.maxSkills || bytes + size > limits.maxListBytes) {
-          const cap = entries.length >= limits.maxSkills ? `${limits.maxSkills} skills` : `${limits.maxListBytes} bytes of entries`;
-          notes.push(this.#note("MCP_SKILLS_LIST_TRUNCATED", `skills/list goes past the cap of ${cap}; the first ${entries.length} skills are kept`));
+          const cap =
+            entries.length >= limits.maxSkills
+              ? `${limits.maxSkills} skills`
+              : `${limits.maxListBytes} bytes of entries`;
+          notes.push(
+            this.#note(
+              "MCP_SKILLS_LIST_TRUNCATED",
+              `skills/list goes past the cap of ${cap}; the first ${entries.length} skills are kept`,
+            ),
+          );
           return done();
         }
         bytes += size;
@@ -95,7 +115,12 @@ export class SkillSession {
       }
       if (result.nextCursor === undefined) break;
       if (cursors.has(result.nextCursor)) {
-        notes.push(this.#note("MCP_SKILLS_LIST_TRUNCATED", "skills/list repeated a cursor (endless pagination); the skills listed so far are kept"));
+        notes.push(
+          this.#note(
+            "MCP_SKILLS_LIST_TRUNCATED",
+            "skills/list repeated a cursor (endless pagination); the skills listed so far are kept",
+          ),
+        );
         break;
       }
       cursors.add(result.nextCursor);
@@ -107,7 +132,11 @@ export class SkillSession {
       return { entries, ttlMs, notes: invalid === 0 ? notes : [...notes, invalidNote(invalid)] };
     }
     function invalidNote(count: number): Diagnostic {
-      return diagnostic("MCP_SKILL_REFUSED", "warning", `MCP server "${server}": ${count} skills/list entries are not valid skill entries (uri, frontmatter, resources with sha256 digests) and were left out`);
+      return diagnostic(
+        "MCP_SKILL_REFUSED",
+        "warning",
+        `MCP server "${server}": ${count} skills/list entries are not valid skill entries (uri, frontmatter, resources with sha256 digests) and were left out`,
+      );
     }
   }
 
@@ -126,12 +155,20 @@ export class SkillSession {
   async read(uri: string, maxBytes: number): Promise<Buffer> {
     const result = await this.#request("resources/read", { uri }, ReadResultSchema);
     if (result.contents.length !== 1 || result.contents[0]!.uri !== uri) {
-      throw new SessionRequestError(`resources/read answered ${result.contents.length} contents instead of exactly the file asked for`);
+      throw new SessionRequestError(
+        `resources/read answered ${result.contents.length} contents instead of exactly the file asked for`,
+      );
     }
     const content = result.contents[0]!;
-    const bytes = content.text !== undefined ? Buffer.from(content.text, "utf8") : content.blob !== undefined ? Buffer.from(content.blob, "base64") : undefined;
+    const bytes =
+      content.text !== undefined
+        ? Buffer.from(content.text, "utf8")
+        : content.blob !== undefined
+          ? Buffer.from(content.blob, "base64")
+          : undefined;
     if (bytes === undefined) throw new SessionRequestError("resources/read answered neither text nor blob");
-    if (bytes.length > maxBytes) throw new SessionRequestError(`the file has ${bytes.length} bytes (the cap is ${maxBytes})`);
+    if (bytes.length > maxBytes)
+      throw new SessionRequestError(`the file has ${bytes.length} bytes (the cap is ${maxBytes})`);
     return bytes;
   }
 
@@ -143,7 +180,11 @@ export class SkillSession {
     this.#signal.addEventListener("abort", forward, { once: true });
     this.#current = local;
     try {
-      const raw = await this.#open.client.request({ method, params }, z.unknown(), { signal: local.signal, timeout: this.#timeoutMs, maxTotalTimeout: this.#timeoutMs });
+      const raw = await this.#open.client.request({ method, params }, z.unknown(), {
+        signal: local.signal,
+        timeout: this.#timeoutMs,
+        maxTotalTimeout: this.#timeoutMs,
+      });
       const parsed = schema.safeParse(raw);
       if (!parsed.success) throw new SessionRequestError(`${method} answered something that is not a valid result`);
       return parsed.data;
@@ -151,7 +192,8 @@ export class SkillSession {
       if (this.#signal.aborted) throw this.#signal.reason;
       if (error instanceof SessionRequestError) throw error;
       if (local.signal.reason instanceof SessionRequestError) throw local.signal.reason;
-      if (this.#open.stopped !== undefined) throw new SessionRequestError(`the connection was closed: the server ${this.#open.stopped}`);
+      if (this.#open.stopped !== undefined)
+        throw new SessionRequestError(`the connection was closed: the server ${this.#open.stopped}`);
       throw new SessionRequestError(`${method} failed: ${describe(error)}`);
     } finally {
       this.#current = undefined;

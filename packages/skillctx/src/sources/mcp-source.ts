@@ -14,7 +14,16 @@ import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import { digestBytes, isInside, listSkillFiles, MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES, MCP_MAX_MESSAGE_BYTES, readTextFile } from "@skillctx/core/internal";
+import {
+  digestBytes,
+  isInside,
+  listSkillFiles,
+  MAX_SKILL_FILE_DIGEST_BYTES,
+  MAX_SKILL_FILES,
+  MAX_SKILL_FOLDER_BYTES,
+  MCP_MAX_MESSAGE_BYTES,
+  readTextFile,
+} from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
 export { DEFAULT_MCP_TTL_MS } from "@skillctx/core/internal";
 import { parseServerConfig } from "@skillctx/mcp-bridge";
@@ -57,7 +66,6 @@ export const DEFAULT_MCP_SOURCE_LIMITS: McpSourceLimits = {
   deadlineMs: 300_000,
 };
 
-
 /** Options of {@link resolveMcpSource} beyond the source and the context. */
 export interface ResolveMcpOptions {
   limits?: Partial<McpSourceLimits>;
@@ -74,7 +82,9 @@ const ListingFileSchema = z.object({
   ttlMs: z.number(),
   revision: z.string(),
   skills: z.array(z.object({ name: z.string(), uri: z.string(), digest: z.string(), dir: z.string() })),
-  diagnostics: z.array(z.object({ code: z.string(), severity: z.enum(["error", "warning", "info"]), message: z.string() }).loose()),
+  diagnostics: z.array(
+    z.object({ code: z.string(), severity: z.enum(["error", "warning", "info"]), message: z.string() }).loose(),
+  ),
 });
 type ListingFile = z.infer<typeof ListingFileSchema>;
 
@@ -91,14 +101,29 @@ type ListingFile = z.infer<typeof ListingFileSchema>;
  * without connecting; offline, or when the server cannot be reached, the cached listing is used.
  * Never throws for what a server does; rejects only when `ctx.signal` aborts.
  */
-export async function resolveMcpSource(source: McpSkillSource, ctx: RemoteContext, options: ResolveMcpOptions = {}): Promise<ResolvedRemote> {
+export async function resolveMcpSource(
+  source: McpSkillSource,
+  ctx: RemoteContext,
+  options: ResolveMcpOptions = {},
+): Promise<ResolvedRemote> {
   const name = source.name;
   const key = `mcp:${name}`;
-  const refused = (code: string, message: string): ResolvedRemote => ({ key, origin: name, resolved: {}, skills: [], diagnostics: [diagnostic(code, "error", message)] });
+  const refused = (code: string, message: string): ResolvedRemote => ({
+    key,
+    origin: name,
+    resolved: {},
+    skills: [],
+    diagnostics: [diagnostic(code, "error", message)],
+  });
   const badName = typeof name === "string" ? unsafeSegment(name) : "is not a string";
-  if (badName !== undefined) return refused("MCP_SOURCE_INVALID", `MCP skill source name ${JSON.stringify(String(name)).slice(0, 80)} ${badName}`);
+  if (badName !== undefined)
+    return refused(
+      "MCP_SOURCE_INVALID",
+      `MCP skill source name ${JSON.stringify(String(name)).slice(0, 80)} ${badName}`,
+    );
   const parsed = parseServerConfig(name, source.mcp);
-  if (parsed.config === undefined) return { key, origin: name, resolved: {}, skills: [], diagnostics: parsed.diagnostics };
+  if (parsed.config === undefined)
+    return { key, origin: name, resolved: {}, skills: [], diagnostics: parsed.diagnostics };
   const config = parsed.config;
   const limits = { ...DEFAULT_MCP_SOURCE_LIMITS, ...options.limits };
   const now = options.now ?? Date.now;
@@ -110,7 +135,8 @@ export async function resolveMcpSource(source: McpSkillSource, ctx: RemoteContex
     const reused = await fromListing(cached, root, key, name);
     if (reused !== undefined) return { ...reused, diagnostics: [...parsed.diagnostics, ...reused.diagnostics] };
   }
-  if (ctx.offline === true) return refused("MCP_SOURCE_OFFLINE", `MCP server "${name}": working offline and its skills are not cached yet`);
+  if (ctx.offline === true)
+    return refused("MCP_SOURCE_OFFLINE", `MCP server "${name}": working offline and its skills are not cached yet`);
 
   const deadline = AbortSignal.timeout(limits.deadlineMs);
   const signal = ctx.signal === undefined ? deadline : AbortSignal.any([ctx.signal, deadline]);
@@ -123,7 +149,12 @@ export async function resolveMcpSource(source: McpSkillSource, ctx: RemoteContex
       fetchedAt: now(),
       ttlMs,
       revision: revisionOf(fetched.skills),
-      skills: fetched.skills.map((s) => ({ name: s.name, uri: s.uri, digest: s.digest, dir: path.relative(root, s.dir) })),
+      skills: fetched.skills.map((s) => ({
+        name: s.name,
+        uri: s.uri,
+        digest: s.digest,
+        dir: path.relative(root, s.dir),
+      })),
       diagnostics: fetched.diagnostics,
     };
     await writeListing(root, listing);
@@ -140,9 +171,17 @@ export async function resolveMcpSource(source: McpSkillSource, ctx: RemoteContex
     const why = deadline.aborted ? `did not finish within ${limits.deadlineMs} ms` : describe(error);
     const failure = diagnostic(codeOf(error), "error", `MCP server "${name}": its skills could not be fetched: ${why}`);
     const stale = cached === undefined ? undefined : await fromListing(cached, root, key, name);
-    if (stale === undefined) return { key, origin: name, resolved: {}, skills: [], diagnostics: [...parsed.diagnostics, failure] };
-    const note = diagnostic("MCP_SOURCE_STALE", "warning", `MCP server "${name}": using its skills cached at ${new Date(cached!.fetchedAt).toISOString()}`);
-    return { ...stale, diagnostics: [...parsed.diagnostics, { ...failure, severity: "warning" }, note, ...stale.diagnostics] };
+    if (stale === undefined)
+      return { key, origin: name, resolved: {}, skills: [], diagnostics: [...parsed.diagnostics, failure] };
+    const note = diagnostic(
+      "MCP_SOURCE_STALE",
+      "warning",
+      `MCP server "${name}": using its skills cached at ${new Date(cached!.fetchedAt).toISOString()}`,
+    );
+    return {
+      ...stale,
+      diagnostics: [...parsed.diagnostics, { ...failure, severity: "warning" }, note, ...stale.diagnostics],
+    };
   }
 }
 
@@ -159,7 +198,10 @@ interface FetchedSkill extends ResolvedSkill {
   uri: string;
 }
 
-async function fetchSkills(config: McpServerConfig, f: FetchContext): Promise<{ skills: FetchedSkill[]; diagnostics: Diagnostic[]; ttlMs: number | undefined }> {
+async function fetchSkills(
+  config: McpServerConfig,
+  f: FetchContext,
+): Promise<{ skills: FetchedSkill[]; diagnostics: Diagnostic[]; ttlMs: number | undefined }> {
   const server = f.source.name;
   let session: SkillSession | undefined;
   const open = await openMcpClient(config, {
@@ -173,9 +215,16 @@ async function fetchSkills(config: McpServerConfig, f: FetchContext): Promise<{ 
   });
   try {
     if (open.serverCapabilities?.extensions?.[SKILLS_EXTENSION] === undefined) {
-      throw new SkillctxError("MCP_SKILLS_UNSUPPORTED", `the server does not declare the ${SKILLS_EXTENSION} extension`);
+      throw new SkillctxError(
+        "MCP_SKILLS_UNSUPPORTED",
+        `the server does not declare the ${SKILLS_EXTENSION} extension`,
+      );
     }
-    session = new SkillSession(open, { server, timeoutMs: config.timeout ?? f.limits.requestTimeoutMs, signal: f.signal });
+    session = new SkillSession(open, {
+      server,
+      timeoutMs: config.timeout ?? f.limits.requestTimeoutMs,
+      signal: f.signal,
+    });
     const listing = await session.list(f.limits).catch((error: unknown) => {
       if (error instanceof SessionRequestError) throw new SkillctxError("MCP_SKILLS_LIST_FAILED", error.message);
       throw error;
@@ -187,7 +236,13 @@ async function fetchSkills(config: McpServerConfig, f: FetchContext): Promise<{ 
     for (const raw of listing.entries) {
       f.signal.throwIfAborted();
       const refuse = (code: string, reason: string, file?: string): void => {
-        diagnostics.push(diagnostic(code, "error", `MCP server "${server}": skill ${cut(raw.uri)}${file === undefined ? "" : ` (file ${cut(file)})`} refused: ${reason}`));
+        diagnostics.push(
+          diagnostic(
+            code,
+            "error",
+            `MCP server "${server}": skill ${cut(raw.uri)}${file === undefined ? "" : ` (file ${cut(file)})`} refused: ${reason}`,
+          ),
+        );
       };
       if (seen.has(raw.uri)) {
         refuse("MCP_SKILL_REFUSED", "it is listed twice");
@@ -207,7 +262,13 @@ type Refuse = (code: string, reason: string, file?: string) => void;
 
 // One skill: checked, reused from the cache when a verified copy is there, else fetched, verified and
 // written. A digest mismatch gets one fresh entry from skills/get (the skill may have changed since the listing).
-async function fetchSkill(raw: SkillEntry, session: SkillSession, f: FetchContext, budget: { left: number }, refuse: Refuse): Promise<FetchedSkill | undefined> {
+async function fetchSkill(
+  raw: SkillEntry,
+  session: SkillSession,
+  f: FetchContext,
+  budget: { left: number },
+  refuse: Refuse,
+): Promise<FetchedSkill | undefined> {
   let entry = raw;
   for (let attempt = 0; ; attempt++) {
     const checked = checkEntry(entry, f.limits);
@@ -220,7 +281,8 @@ async function fetchSkill(raw: SkillEntry, session: SkillSession, f: FetchContex
       refuse("MCP_SKILL_REFUSED", "its cache folder would leave the cache");
       return undefined;
     }
-    if (await verifiedCopy(dir, checked.entry.digest, f.signal)) return { name: checked.entry.name, uri: entry.uri, dir, digest: checked.entry.digest };
+    if (await verifiedCopy(dir, checked.entry.digest, f.signal))
+      return { name: checked.entry.name, uri: entry.uri, dir, digest: checked.entry.digest };
     const outcome = await download(checked.entry, entry, session, f, budget);
     if (outcome.ok) {
       await place(outcome.tmp, dir, f.root);
@@ -241,13 +303,24 @@ async function fetchSkill(raw: SkillEntry, session: SkillSession, f: FetchContex
 type Download = { ok: true; tmp: string } | { ok: false; code: string; reason: string; file?: string };
 
 // Reads every listed file into a fresh temporary folder under the cache; nothing is kept unless all verify.
-async function download(checked: CheckedEntry, entry: SkillEntry, session: SkillSession, f: FetchContext, budget: { left: number }): Promise<Download> {
+async function download(
+  checked: CheckedEntry,
+  entry: SkillEntry,
+  session: SkillSession,
+  f: FetchContext,
+  budget: { left: number },
+): Promise<Download> {
   const tmp = path.join(f.root, `.partial-${process.pid}-${randomBytes(6).toString("hex")}`);
   let ok = false;
   try {
     let total = 0;
     for (const file of checked.files) {
-      if (budget.left <= 0) return { ok: false, code: "MCP_SOURCE_TOO_LARGE", reason: `the server sent more than ${f.limits.maxSourceBytes} bytes in this resolution` };
+      if (budget.left <= 0)
+        return {
+          ok: false,
+          code: "MCP_SOURCE_TOO_LARGE",
+          reason: `the server sent more than ${f.limits.maxSourceBytes} bytes in this resolution`,
+        };
       let bytes: Buffer;
       try {
         bytes = await session.read(file.uri, Math.min(f.limits.maxFileBytes, f.limits.maxSkillBytes - total));
@@ -258,19 +331,36 @@ async function download(checked: CheckedEntry, entry: SkillEntry, session: Skill
       total += bytes.length;
       budget.left -= bytes.length;
       if (digestBytes(bytes) !== file.digest) {
-        return { ok: false, code: "MCP_SKILL_DIGEST_MISMATCH", reason: `its content does not match the listed digest ${file.digest}`, file: file.uri };
+        return {
+          ok: false,
+          code: "MCP_SKILL_DIGEST_MISMATCH",
+          reason: `its content does not match the listed digest ${file.digest}`,
+          file: file.uri,
+        };
       }
       if (file.path === "SKILL.md") {
         const mismatch = frontmatterMismatch(entry.frontmatter, bytes.toString("utf8"));
-        if (mismatch !== undefined) return { ok: false, code: "MCP_SKILL_FRONTMATTER_MISMATCH", reason: mismatch, file: file.uri };
+        if (mismatch !== undefined)
+          return { ok: false, code: "MCP_SKILL_FRONTMATTER_MISMATCH", reason: mismatch, file: file.uri };
       }
       const target = path.join(tmp, ...file.path.split("/"));
-      if (!isInside(target, tmp)) return { ok: false, code: "MCP_SKILL_REFUSED", reason: "the file would leave its skill folder", file: file.uri };
+      if (!isInside(target, tmp))
+        return {
+          ok: false,
+          code: "MCP_SKILL_REFUSED",
+          reason: "the file would leave its skill folder",
+          file: file.uri,
+        };
       try {
         await mkdir(path.dirname(target), { recursive: true });
         await writeFile(target, bytes, { flag: "wx" });
       } catch (error) {
-        return { ok: false, code: "MCP_SKILL_REFUSED", reason: `its files cannot be laid out as a folder (${(error as NodeJS.ErrnoException).code ?? "error"})`, file: file.uri };
+        return {
+          ok: false,
+          code: "MCP_SKILL_REFUSED",
+          reason: `its files cannot be laid out as a folder (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+          file: file.uri,
+        };
       }
     }
     ok = true;
@@ -306,7 +396,12 @@ async function verifiedCopy(dir: string, digest: Sha256Digest, signal: AbortSign
 }
 
 // A cached listing whose folders are all still there (and verify), as a resolved source.
-async function fromListing(listing: ListingFile, root: string, key: string, origin: string): Promise<ResolvedRemote | undefined> {
+async function fromListing(
+  listing: ListingFile,
+  root: string,
+  key: string,
+  origin: string,
+): Promise<ResolvedRemote | undefined> {
   const skills: ResolvedSkill[] = [];
   for (const skill of listing.skills) {
     const dir = path.resolve(root, skill.dir);
@@ -314,10 +409,21 @@ async function fromListing(listing: ListingFile, root: string, key: string, orig
     if (!(await verifiedCopy(dir, skill.digest as Sha256Digest, AbortSignal.timeout(60_000)))) return undefined;
     skills.push({ name: skill.name, dir, digest: skill.digest as Sha256Digest });
   }
-  return { key, origin, resolved: { revision: listing.revision }, skills, diagnostics: listing.diagnostics as Diagnostic[], ttlMs: listing.ttlMs };
+  return {
+    key,
+    origin,
+    resolved: { revision: listing.revision },
+    skills,
+    diagnostics: listing.diagnostics as Diagnostic[],
+    ttlMs: listing.ttlMs,
+  };
 }
 
-async function readListing(root: string, configDigest: string, signal: AbortSignal | undefined): Promise<ListingFile | undefined> {
+async function readListing(
+  root: string,
+  configDigest: string,
+  signal: AbortSignal | undefined,
+): Promise<ListingFile | undefined> {
   const read = await readTextFile(path.join(root, "listing.json"), { maxBytes: 64 * 1024 * 1024, signal });
   if (!read.ok) return undefined;
   try {
@@ -342,7 +448,12 @@ function sameResources(a: SkillEntry, b: SkillEntry): boolean {
 
 /** The digest of what a source resolved to: its skills' URIs and folder digests. */
 function revisionOf(skills: readonly { uri: string; digest: string }[]): string {
-  return digestBytes([...skills].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0)).map((s) => `${s.uri}\0${s.digest}\n`).join(""));
+  return digestBytes(
+    [...skills]
+      .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0))
+      .map((s) => `${s.uri}\0${s.digest}\n`)
+      .join(""),
+  );
 }
 
 function digestDir(digest: Sha256Digest): string {
@@ -364,7 +475,7 @@ function stableJson(value: unknown): string {
 }
 
 function codeOf(error: unknown): string {
-    const code = (error as { code?: unknown } | null)?.code;
+  const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && code.startsWith("MCP_") ? code : "MCP_SOURCE_FAILED";
 }
 

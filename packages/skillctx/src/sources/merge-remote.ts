@@ -16,7 +16,11 @@ import * as path from "node:path";
  *
  * Renaming assigns `name` on the scanned object (a copy would read its lazy body).
  */
-export function mergeRemoteSkills(local: readonly Skill[], remote: readonly Skill[], diagnostics: Diagnostic[]): Skill[] {
+export function mergeRemoteSkills(
+  local: readonly Skill[],
+  remote: readonly Skill[],
+  diagnostics: Diagnostic[],
+): Skill[] {
   if (remote.length === 0) return [...local];
   const byOrigin = new Map<string, Skill[]>();
   for (const skill of remote) {
@@ -30,7 +34,8 @@ export function mergeRemoteSkills(local: readonly Skill[], remote: readonly Skil
 
   // Who holds each (possibly already qualified) name: "" is the local origin.
   const holders = new Map<string, Set<string>>();
-  const hold = (name: string, origin: string) => (holders.get(name) ?? holders.set(name, new Set()).get(name)!).add(origin);
+  const hold = (name: string, origin: string) =>
+    (holders.get(name) ?? holders.set(name, new Set()).get(name)!).add(origin);
   for (const skill of local) hold(skill.name, "");
   for (const skill of remote) hold(skill.name, skill.source.origin ?? "remote");
 
@@ -41,13 +46,20 @@ export function mergeRemoteSkills(local: readonly Skill[], remote: readonly Skil
     const origin = skill.source.origin ?? "remote";
     const shared = holders.get(skill.name)!;
     if (!qualified.has(skill) && shared.size > 1) {
-      const others = [...shared].filter((o) => o !== origin).map((o) => (o === "" ? "a local skill" : `a skill from "${o}"`));
+      const others = [...shared]
+        .filter((o) => o !== origin)
+        .map((o) => (o === "" ? "a local skill" : `a skill from "${o}"`));
       const name = skill.name;
       skill.name = `${origin}:${name}`;
       diagnostics.push(
-        diagnostic("NAME_CLASH", "warning", `remote skill "${name}" from "${origin}" is listed as "${skill.name}": ${others.join(" and ")} has the same name`, {
-          path: skill.source.path,
-        }),
+        diagnostic(
+          "NAME_CLASH",
+          "warning",
+          `remote skill "${name}" from "${origin}" is listed as "${skill.name}": ${others.join(" and ")} has the same name`,
+          {
+            path: skill.source.path,
+          },
+        ),
       );
     }
     renamed.push(skill);
@@ -56,9 +68,14 @@ export function mergeRemoteSkills(local: readonly Skill[], remote: readonly Skil
     const first = taken.get(skill.name);
     if (first !== undefined) {
       diagnostics.push(
-        diagnostic("NAME_CLASH", "error", `remote skill "${skill.name}" from "${skill.source.origin ?? "remote"}" is left out: ${first.source.path ?? "a programmatic skill"} already has that name`, {
-          path: skill.source.path,
-        }),
+        diagnostic(
+          "NAME_CLASH",
+          "error",
+          `remote skill "${skill.name}" from "${skill.source.origin ?? "remote"}" is left out: ${first.source.path ?? "a programmatic skill"} already has that name`,
+          {
+            path: skill.source.path,
+          },
+        ),
       );
       continue;
     }
@@ -70,7 +87,12 @@ export function mergeRemoteSkills(local: readonly Skill[], remote: readonly Skil
 
 // Same-named skills of one origin: `<origin>:<segments>/<name>`, with as few folder segments (nearest
 // first) as make them distinct. A cache's digest folder (`sha256-<hex>`) and what is above it do not count.
-function qualifyWithinOrigin(origin: string, skills: readonly Skill[], qualified: Set<Skill>, diagnostics: Diagnostic[]): void {
+function qualifyWithinOrigin(
+  origin: string,
+  skills: readonly Skill[],
+  qualified: Set<Skill>,
+  diagnostics: Diagnostic[],
+): void {
   const groups = new Map<string, Skill[]>();
   for (const skill of skills) groups.set(skill.name, [...(groups.get(skill.name) ?? []), skill]);
   for (const [name, group] of groups) {
@@ -85,7 +107,12 @@ function qualifyWithinOrigin(origin: string, skills: readonly Skill[], qualified
       skill.name = `${origin}:${segments === "" ? "" : `${segments}/`}${name}`;
       qualified.add(skill);
       diagnostics.push(
-        diagnostic("NAME_CLASH", "warning", `"${origin}" serves ${group.length} skills named "${name}"; this one is listed as "${skill.name}"`, { path: skill.source.path }),
+        diagnostic(
+          "NAME_CLASH",
+          "warning",
+          `"${origin}" serves ${group.length} skills named "${name}"; this one is listed as "${skill.name}"`,
+          { path: skill.source.path },
+        ),
       );
     });
   }

@@ -9,9 +9,22 @@ import type { RemoteSkillSource } from "./types.js";
 /** The project's list of remote sources, at its root beside `skills.lock.json` (as package.json beside its lock). */
 export const SOURCES_FILE_NAME = "skills.json";
 
-const GitEntry = z.strictObject({ git: z.string().min(1), ref: z.string().min(1).optional(), path: z.string().min(1).optional(), name: z.string().min(1).optional() });
-const UrlEntry = z.strictObject({ url: z.string().min(1), name: z.string().min(1).optional(), ttlMs: z.number().int().positive().optional() });
-const McpEntry = z.strictObject({ mcp: z.record(z.string(), z.unknown()), name: z.string().min(1), ttlMs: z.number().int().positive().optional() });
+const GitEntry = z.strictObject({
+  git: z.string().min(1),
+  ref: z.string().min(1).optional(),
+  path: z.string().min(1).optional(),
+  name: z.string().min(1).optional(),
+});
+const UrlEntry = z.strictObject({
+  url: z.string().min(1),
+  name: z.string().min(1).optional(),
+  ttlMs: z.number().int().positive().optional(),
+});
+const McpEntry = z.strictObject({
+  mcp: z.record(z.string(), z.unknown()),
+  name: z.string().min(1),
+  ttlMs: z.number().int().positive().optional(),
+});
 
 /** `skills.json`: `{ "sources": [ { "git", "ref"?, "path"?, "name"? } | { "url", "name"?, "ttlMs"? } | { "mcp", "name", "ttlMs"? } ] }`. */
 export const SourcesFileSchema = z.object({ sources: z.array(z.unknown()) });
@@ -34,7 +47,8 @@ export async function readProjectSources(cwd: string): Promise<ProjectSources> {
   const out: ProjectSources = { file, exists: false, sources: [], diagnostics: [] };
   const read = await readTextFile(file, { maxBytes: MAX_SOURCES_FILE_BYTES });
   if (!read.ok) {
-    if (read.code !== "NOT_FOUND") out.diagnostics.push(diagnostic("SOURCES_FILE_INVALID", "error", read.message, { path: file }));
+    if (read.code !== "NOT_FOUND")
+      out.diagnostics.push(diagnostic("SOURCES_FILE_INVALID", "error", read.message, { path: file }));
     return out;
   }
   out.exists = true;
@@ -42,21 +56,37 @@ export async function readProjectSources(cwd: string): Promise<ProjectSources> {
   try {
     json = JSON.parse(read.text);
   } catch (error) {
-    out.diagnostics.push(diagnostic("SOURCES_FILE_INVALID", "error", `${SOURCES_FILE_NAME} is not JSON: ${(error as Error).message}`, { path: file }));
+    out.diagnostics.push(
+      diagnostic("SOURCES_FILE_INVALID", "error", `${SOURCES_FILE_NAME} is not JSON: ${(error as Error).message}`, {
+        path: file,
+      }),
+    );
     return out;
   }
   const parsed = SourcesFileSchema.safeParse(json);
   if (!parsed.success) {
-    out.diagnostics.push(diagnostic("SOURCES_FILE_INVALID", "error", `${SOURCES_FILE_NAME} must be an object with a "sources" array`, { path: file }));
+    out.diagnostics.push(
+      diagnostic("SOURCES_FILE_INVALID", "error", `${SOURCES_FILE_NAME} must be an object with a "sources" array`, {
+        path: file,
+      }),
+    );
     return out;
   }
   for (const [i, entry] of parsed.data.sources.entries()) {
     const kind = typeof entry === "object" && entry !== null ? ["git", "url", "mcp"].filter((k) => k in entry) : [];
-    const schema = kind.length === 1 ? { git: GitEntry, url: UrlEntry, mcp: McpEntry }[kind[0] as "git" | "url" | "mcp"] : undefined;
+    const schema =
+      kind.length === 1 ? { git: GitEntry, url: UrlEntry, mcp: McpEntry }[kind[0] as "git" | "url" | "mcp"] : undefined;
     const checked = schema?.safeParse(entry);
     if (checked === undefined || !checked.success) {
-      const why = schema === undefined ? "needs exactly one of git, url or mcp" : checked!.error!.issues.map((issue) => `${issue.path.join(".") || "(entry)"}: ${issue.message}`).join("; ");
-      out.diagnostics.push(diagnostic("SOURCES_FILE_INVALID", "error", `${SOURCES_FILE_NAME} sources[${i}] ${why}; it is left out`, { path: file }));
+      const why =
+        schema === undefined
+          ? "needs exactly one of git, url or mcp"
+          : checked!.error!.issues.map((issue) => `${issue.path.join(".") || "(entry)"}: ${issue.message}`).join("; ");
+      out.diagnostics.push(
+        diagnostic("SOURCES_FILE_INVALID", "error", `${SOURCES_FILE_NAME} sources[${i}] ${why}; it is left out`, {
+          path: file,
+        }),
+      );
       continue;
     }
     out.sources.push(checked.data as RemoteSkillSource);

@@ -36,7 +36,10 @@ const CONCURRENT_SOURCES = 4;
  *   use the cached copy of the locked index when there is one.
  * - `lock: "off"`: the lockfile is neither read nor written.
  */
-export async function resolveSources(sources: readonly SourceInput[] | undefined, context: RemoteContext): Promise<ResolvedSources> {
+export async function resolveSources(
+  sources: readonly SourceInput[] | undefined,
+  context: RemoteContext,
+): Promise<ResolvedSources> {
   const local: SkillSourceInput[] = [];
   const wanted: RemoteSkillSource[] = [];
   for (const source of sources ?? []) {
@@ -56,14 +59,18 @@ export async function resolveSources(sources: readonly SourceInput[] | undefined
   for (const source of wanted) {
     const key = sourceKey(source);
     if (seen.has(key)) {
-      diagnostics.push(diagnostic("SOURCE_DUPLICATE", "error", `remote source ${key} is given twice; the second is left out`));
+      diagnostics.push(
+        diagnostic("SOURCE_DUPLICATE", "error", `remote source ${key} is given twice; the second is left out`),
+      );
       continue;
     }
     seen.add(key);
     unique.push(source);
   }
 
-  const results = await mapConcurrent(unique, CONCURRENT_SOURCES, (source) => resolveLocked(source, lock.sources[sourceKey(source)], context));
+  const results = await mapConcurrent(unique, CONCURRENT_SOURCES, (source) =>
+    resolveLocked(source, lock.sources[sourceKey(source)], context),
+  );
   const remote: ResolvedRemote[] = [];
   for (const [i, result] of results.entries()) {
     const source = unique[i]!;
@@ -71,7 +78,13 @@ export async function resolveSources(sources: readonly SourceInput[] | undefined
       const unclean = result.diagnostics.some((d) => d.severity === "error" || STALE_CODES.has(d.code));
       if (unclean && lock.sources[result.key] !== undefined) {
         // Offline or unreachable: what the cache had is not news, and must not overwrite what the lock says.
-        result.diagnostics.push(diagnostic("LOCK_NOT_UPDATED", "warning", `${LOCKFILE_NAME} keeps the entry of ${result.key}: the source did not resolve cleanly from its origin`));
+        result.diagnostics.push(
+          diagnostic(
+            "LOCK_NOT_UPDATED",
+            "warning",
+            `${LOCKFILE_NAME} keeps the entry of ${result.key}: the source did not resolve cleanly from its origin`,
+          ),
+        );
       } else if (!result.diagnostics.some((d) => d.severity === "error")) {
         next.sources[result.key] = lockEntryOf(result, gitRef(source));
       }
@@ -83,7 +96,13 @@ export async function resolveSources(sources: readonly SourceInput[] | undefined
     try {
       await writeLockfile(context.cwd, next, loaded?.exists === true ? lock : undefined);
     } catch (error) {
-      diagnostics.push(diagnostic("LOCK_WRITE_FAILED", "warning", `${LOCKFILE_NAME} cannot be written in ${context.cwd}: ${(error as Error).message}`));
+      diagnostics.push(
+        diagnostic(
+          "LOCK_WRITE_FAILED",
+          "warning",
+          `${LOCKFILE_NAME} cannot be written in ${context.cwd}: ${(error as Error).message}`,
+        ),
+      );
     }
   }
   return { local, remote, diagnostics };
@@ -97,19 +116,33 @@ export function sourceKey(source: RemoteSkillSource): string {
 }
 
 // One source, under the lock mode: frozen refuses a missing entry or drift and pins git to the locked commit.
-async function resolveLocked(source: RemoteSkillSource, locked: LockedSource | undefined, context: RemoteContext): Promise<ResolvedRemote> {
+async function resolveLocked(
+  source: RemoteSkillSource,
+  locked: LockedSource | undefined,
+  context: RemoteContext,
+): Promise<ResolvedRemote> {
   const frozen = context.lock === "frozen";
   if (frozen) {
     if (locked === undefined) return refused(source, `it is not in ${LOCKFILE_NAME}; run \`skillctx sync\` to add it`);
     const ref = gitRef(source);
-    if (ref !== undefined && locked.ref !== undefined && locked.ref !== ref) return refused(source, `the ref is ${ref}, ${LOCKFILE_NAME} has ${locked.ref}`);
+    if (ref !== undefined && locked.ref !== undefined && locked.ref !== ref)
+      return refused(source, `the ref is ${ref}, ${LOCKFILE_NAME} has ${locked.ref}`);
   }
   let result: ResolvedRemote;
   try {
     result = await resolveOne(source, context, locked, frozen);
   } catch (error) {
     context.signal?.throwIfAborted();
-    result = { ...emptyResult(source), diagnostics: [diagnostic("REMOTE_SOURCE_FAILED", "error", `remote source ${sourceKey(source)} failed: ${(error as Error).message}`)] };
+    result = {
+      ...emptyResult(source),
+      diagnostics: [
+        diagnostic(
+          "REMOTE_SOURCE_FAILED",
+          "error",
+          `remote source ${sourceKey(source)} failed: ${(error as Error).message}`,
+        ),
+      ],
+    };
   }
   if (frozen && locked !== undefined && !result.diagnostics.some((d) => d.severity === "error")) {
     const drift = lockDrift(locked, result, gitRef(source));
@@ -122,15 +155,35 @@ async function resolveLocked(source: RemoteSkillSource, locked: LockedSource | u
   return result;
 }
 
-function resolveOne(source: RemoteSkillSource, context: RemoteContext, locked: LockedSource | undefined, frozen: boolean): Promise<ResolvedRemote> {
+function resolveOne(
+  source: RemoteSkillSource,
+  context: RemoteContext,
+  locked: LockedSource | undefined,
+  frozen: boolean,
+): Promise<ResolvedRemote> {
   const common = { cacheDir: context.cacheDir, offline: context.offline, signal: context.signal };
-  if ("git" in source) return resolveGitSource(source, { ...common, lockedCommit: frozen ? locked?.commit : undefined, cachedHint: locked?.commit });
-  if ("url" in source) return resolveUrlSource(source, { ...common, lockedRevision: frozen ? locked?.revision : undefined });
+  if ("git" in source)
+    return resolveGitSource(source, {
+      ...common,
+      lockedCommit: frozen ? locked?.commit : undefined,
+      cachedHint: locked?.commit,
+    });
+  if ("url" in source)
+    return resolveUrlSource(source, { ...common, lockedRevision: frozen ? locked?.revision : undefined });
   return resolveMcpSource(source, context);
 }
 
 function refused(source: RemoteSkillSource, why: string): ResolvedRemote {
-  return { ...emptyResult(source), diagnostics: [diagnostic("LOCK_MISMATCH", "error", `remote source ${sourceKey(source)} is refused under the frozen lock: ${why}`)] };
+  return {
+    ...emptyResult(source),
+    diagnostics: [
+      diagnostic(
+        "LOCK_MISMATCH",
+        "error",
+        `remote source ${sourceKey(source)} is refused under the frozen lock: ${why}`,
+      ),
+    ],
+  };
 }
 
 function emptyResult(source: RemoteSkillSource): ResolvedRemote {

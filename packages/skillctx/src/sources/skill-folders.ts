@@ -14,7 +14,11 @@ const SKILL_SEARCH_DEPTH = 4;
  * (`listSkillFiles`), the digest the lockfile records. Two folders with the same name: the first
  * in code-point order is kept, the other reported.
  */
-export async function skillFoldersIn(root: string, containRoot: string, signal?: AbortSignal): Promise<{ skills: ResolvedSkill[]; diagnostics: Diagnostic[] }> {
+export async function skillFoldersIn(
+  root: string,
+  containRoot: string,
+  signal?: AbortSignal,
+): Promise<{ skills: ResolvedSkill[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const dirs: string[] = [];
   const rootSkill = await resolveInside(root, "SKILL.md");
@@ -41,13 +45,27 @@ export async function skillFoldersIn(root: string, containRoot: string, signal?:
   for (const dir of outer) {
     const name = path.basename(dir);
     if (names.has(name)) {
-      diagnostics.push(diagnostic("NAME_CLASH", "warning", `skill folder ${dir} has the name of another folder of the same source; it is left out`, { path: dir }));
+      diagnostics.push(
+        diagnostic(
+          "NAME_CLASH",
+          "warning",
+          `skill folder ${dir} has the name of another folder of the same source; it is left out`,
+          { path: dir },
+        ),
+      );
       continue;
     }
     const listing = await listSkillFiles(dir, { containRoot, signal });
     diagnostics.push(...listing.diagnostics);
     if (!listing.complete) {
-      diagnostics.push(diagnostic("SKILL_FILES_INCOMPLETE", "warning", `the digest of ${dir} does not cover every file (see the diagnostics before)`, { path: dir }));
+      diagnostics.push(
+        diagnostic(
+          "SKILL_FILES_INCOMPLETE",
+          "warning",
+          `the digest of ${dir} does not cover every file (see the diagnostics before)`,
+          { path: dir },
+        ),
+      );
     }
     names.add(name);
     skills.push({ name, dir, digest: listing.digest });

@@ -3,7 +3,14 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import { digestBytes, isSha256Digest, listSkillFiles, MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } from "@skillctx/core/internal";
+import {
+  digestBytes,
+  isSha256Digest,
+  listSkillFiles,
+  MAX_SKILL_FILE_DIGEST_BYTES,
+  MAX_SKILL_FILES,
+  MAX_SKILL_FOLDER_BYTES,
+} from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
 export { DEFAULT_URL_TTL_MS } from "@skillctx/core/internal";
 import { readArchive, writeArchiveFiles } from "./archive.js";
@@ -89,7 +96,14 @@ export async function resolveUrlSource(source: UrlSkillSource, options: UrlSourc
   const key = urlSourceKey(source);
   const indexUrl = typeof source.url === "string" ? indexUrlOf(source.url) : undefined;
   const origin = source.name ?? (indexUrl === undefined ? String(source.url) : new URL(indexUrl).host);
-  const result: ResolvedRemote = { key, origin, resolved: {}, skills: [], diagnostics: [], ttlMs: source.ttlMs ?? DEFAULT_URL_TTL_MS };
+  const result: ResolvedRemote = {
+    key,
+    origin,
+    resolved: {},
+    skills: [],
+    diagnostics: [],
+    ttlMs: source.ttlMs ?? DEFAULT_URL_TTL_MS,
+  };
   const fail = (code: string, message: string): ResolvedRemote => {
     result.diagnostics.push(diagnostic(code, "error", `URL source ${String(source.url)}: ${message}`));
     return result;
@@ -119,48 +133,90 @@ export async function resolveUrlSource(source: UrlSkillSource, options: UrlSourc
     } else if (!fetched.network) {
       return fail(fetched.code, fetched.message);
     } else {
-      result.diagnostics.push(diagnostic("URL_UNREACHABLE", "warning", `URL source ${source.url}: ${fetched.message}; using the cache`));
+      result.diagnostics.push(
+        diagnostic("URL_UNREACHABLE", "warning", `URL source ${source.url}: ${fetched.message}; using the cache`),
+      );
     }
   }
   if (index === undefined) {
     const latest = await readLatestIndex(home);
-    if (latest === undefined) return fail("URL_NOT_CACHED", `${options.offline === true ? "offline and " : ""}no cached index`);
-    result.diagnostics.push(diagnostic("URL_CACHED", "warning", `URL source ${source.url}: using the index cached at revision ${digestBytes(latest)}`));
+    if (latest === undefined)
+      return fail("URL_NOT_CACHED", `${options.offline === true ? "offline and " : ""}no cached index`);
+    result.diagnostics.push(
+      diagnostic(
+        "URL_CACHED",
+        "warning",
+        `URL source ${source.url}: using the index cached at revision ${digestBytes(latest)}`,
+      ),
+    );
     index = { bytes: latest, url: indexUrl };
   }
   result.resolved.revision = digestBytes(index.bytes);
 
   const parsed = parseIndex(index.bytes, options.maxSkills ?? 1000);
-  result.diagnostics.push(...parsed.diagnostics.map((d) => ({ ...d, message: `URL source ${source.url}: ${d.message}` })));
+  result.diagnostics.push(
+    ...parsed.diagnostics.map((d) => ({ ...d, message: `URL source ${source.url}: ${d.message}` })),
+  );
   if (parsed.entries === undefined) return result;
 
   for (const entry of parsed.entries) {
     const skill = await fetchSkill(entry, index.url, home, options, fetchOptions);
     if (skill.ok) result.skills.push(skill.skill);
-    result.diagnostics.push(...skill.diagnostics.map((d) => ({ ...d, message: `URL source ${source.url}: ${d.message}` })));
+    result.diagnostics.push(
+      ...skill.diagnostics.map((d) => ({ ...d, message: `URL source ${source.url}: ${d.message}` })),
+    );
   }
   return result;
 }
 
 /** Reads a v0.2.0 index: entries with a valid name, type, URL and digest; the rest reported. */
-export function parseIndex(bytes: Buffer, maxSkills: number): { entries: IndexEntry[] | undefined; diagnostics: Diagnostic[] } {
+export function parseIndex(
+  bytes: Buffer,
+  maxSkills: number,
+): { entries: IndexEntry[] | undefined; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
-    return { entries: undefined, diagnostics: [diagnostic("URL_INDEX_INVALID", "error", `the index is not JSON (${(error as Error).message})`)] };
+    return {
+      entries: undefined,
+      diagnostics: [diagnostic("URL_INDEX_INVALID", "error", `the index is not JSON (${(error as Error).message})`)],
+    };
   }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) return { entries: undefined, diagnostics: [diagnostic("URL_INDEX_INVALID", "error", "the index is not a JSON object")] };
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    return {
+      entries: undefined,
+      diagnostics: [diagnostic("URL_INDEX_INVALID", "error", "the index is not a JSON object")],
+    };
   const record = json as Record<string, unknown>;
   const schema = record["$schema"];
   if (schema !== DISCOVERY_SCHEMA_V0_2) {
-    const what = schema === undefined ? "has no $schema (a v0.1.0 index: it carries no digests, so nothing could be verified)" : `has the unknown $schema ${JSON.stringify(String(schema).slice(0, 200))}`;
-    return { entries: undefined, diagnostics: [diagnostic("URL_INDEX_UNSUPPORTED", "error", `the index ${what}; expected ${DISCOVERY_SCHEMA_V0_2}`)] };
+    const what =
+      schema === undefined
+        ? "has no $schema (a v0.1.0 index: it carries no digests, so nothing could be verified)"
+        : `has the unknown $schema ${JSON.stringify(String(schema).slice(0, 200))}`;
+    return {
+      entries: undefined,
+      diagnostics: [
+        diagnostic("URL_INDEX_UNSUPPORTED", "error", `the index ${what}; expected ${DISCOVERY_SCHEMA_V0_2}`),
+      ],
+    };
   }
-  if (!Array.isArray(record["skills"])) return { entries: undefined, diagnostics: [diagnostic("URL_INDEX_INVALID", "error", "the index has no skills array")] };
+  if (!Array.isArray(record["skills"]))
+    return {
+      entries: undefined,
+      diagnostics: [diagnostic("URL_INDEX_INVALID", "error", "the index has no skills array")],
+    };
   const listed = record["skills"] as unknown[];
-  if (listed.length > maxSkills) diagnostics.push(diagnostic("URL_INDEX_LIMIT", "warning", `the index lists ${listed.length} skills; the first ${maxSkills} are read`));
+  if (listed.length > maxSkills)
+    diagnostics.push(
+      diagnostic(
+        "URL_INDEX_LIMIT",
+        "warning",
+        `the index lists ${listed.length} skills; the first ${maxSkills} are read`,
+      ),
+    );
   const entries: IndexEntry[] = [];
   const names = new Set<string>();
   for (const [i, raw] of listed.slice(0, maxSkills).entries()) {
@@ -168,15 +224,29 @@ export function parseIndex(bytes: Buffer, maxSkills: number): { entries: IndexEn
     const name = item["name"];
     const label = typeof name === "string" ? JSON.stringify(name.slice(0, 80)) : `#${i}`;
     if (typeof name !== "string" || name.length > 64 || !SKILL_NAME.test(name)) {
-      diagnostics.push(diagnostic("URL_INDEX_INVALID", "warning", `skill ${label}: the name must be 1-64 lowercase letters, digits and single hyphens`));
+      diagnostics.push(
+        diagnostic(
+          "URL_INDEX_INVALID",
+          "warning",
+          `skill ${label}: the name must be 1-64 lowercase letters, digits and single hyphens`,
+        ),
+      );
       continue;
     }
     if (names.has(name)) {
-      diagnostics.push(diagnostic("URL_INDEX_INVALID", "warning", `skill ${label} is listed twice; the first entry is used`));
+      diagnostics.push(
+        diagnostic("URL_INDEX_INVALID", "warning", `skill ${label} is listed twice; the first entry is used`),
+      );
       continue;
     }
     if (item["type"] !== "skill-md" && item["type"] !== "archive") {
-      diagnostics.push(diagnostic("URL_INDEX_UNSUPPORTED", "warning", `skill ${label}: unknown type ${JSON.stringify(String(item["type"]).slice(0, 40))}; skipped`));
+      diagnostics.push(
+        diagnostic(
+          "URL_INDEX_UNSUPPORTED",
+          "warning",
+          `skill ${label}: unknown type ${JSON.stringify(String(item["type"]).slice(0, 40))}; skipped`,
+        ),
+      );
       continue;
     }
     if (typeof item["url"] !== "string" || item["url"] === "") {
@@ -184,7 +254,9 @@ export function parseIndex(bytes: Buffer, maxSkills: number): { entries: IndexEn
       continue;
     }
     if (!isSha256Digest(item["digest"])) {
-      diagnostics.push(diagnostic("URL_INDEX_INVALID", "warning", `skill ${label}: the digest must be sha256:<64 lowercase hex>`));
+      diagnostics.push(
+        diagnostic("URL_INDEX_INVALID", "warning", `skill ${label}: the digest must be sha256:<64 lowercase hex>`),
+      );
       continue;
     }
     names.add(name);
@@ -193,7 +265,9 @@ export function parseIndex(bytes: Buffer, maxSkills: number): { entries: IndexEn
   return { entries, diagnostics };
 }
 
-type FetchedSkill = { ok: true; skill: ResolvedSkill; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
+type FetchedSkill =
+  | { ok: true; skill: ResolvedSkill; diagnostics: Diagnostic[] }
+  | { ok: false; diagnostics: Diagnostic[] };
 
 async function fetchSkill(
   entry: IndexEntry,
@@ -202,7 +276,10 @@ async function fetchSkill(
   options: UrlSourceOptions,
   fetchOptions: (maxBytes: number) => FetchBytesOptions,
 ): Promise<FetchedSkill> {
-  const refused = (code: string, message: string): FetchedSkill => ({ ok: false, diagnostics: [diagnostic(code, "error", `skill ${entry.name}: ${message}; it is not loaded`)] });
+  const refused = (code: string, message: string): FetchedSkill => ({
+    ok: false,
+    diagnostics: [diagnostic(code, "error", `skill ${entry.name}: ${message}; it is not loaded`)],
+  });
   // By name and artifact digest: two names with the same bytes get a folder each.
   const entryDir = path.join(home, "skills", entry.name, entry.digest.slice("sha256:".length));
   const dir = path.join(entryDir, entry.name);
@@ -215,13 +292,18 @@ async function fetchSkill(
     } catch {
       return refused("URL_INDEX_INVALID", `the url ${JSON.stringify(entry.url.slice(0, 200))} is not a URL`);
     }
-    if (artifactUrl.protocol !== "https:" && artifactUrl.protocol !== "http:") return refused("URL_INDEX_INVALID", `the url uses ${artifactUrl.protocol}; only http and https are fetched`);
+    if (artifactUrl.protocol !== "https:" && artifactUrl.protocol !== "http:")
+      return refused("URL_INDEX_INVALID", `the url uses ${artifactUrl.protocol}; only http and https are fetched`);
     const maxSkillBytes = options.maxSkillBytes ?? MAX_SKILL_FOLDER_BYTES;
-    const maxArtifact = entry.type === "skill-md" ? Math.min(options.maxArtifactBytes ?? MAX_SKILL_FILE_DIGEST_BYTES, maxSkillBytes) : (options.maxArtifactBytes ?? MAX_SKILL_FILE_DIGEST_BYTES);
+    const maxArtifact =
+      entry.type === "skill-md"
+        ? Math.min(options.maxArtifactBytes ?? MAX_SKILL_FILE_DIGEST_BYTES, maxSkillBytes)
+        : (options.maxArtifactBytes ?? MAX_SKILL_FILE_DIGEST_BYTES);
     const fetched = await fetchBytes(artifactUrl.href, fetchOptions(maxArtifact));
     if (!fetched.ok) return refused(fetched.code, fetched.message);
     const actual = digestBytes(fetched.bytes);
-    if (actual !== entry.digest) return refused("DIGEST_MISMATCH", `${fetched.url} has digest ${actual}, the index says ${entry.digest}`);
+    if (actual !== entry.digest)
+      return refused("DIGEST_MISMATCH", `${fetched.url} has digest ${actual}, the index says ${entry.digest}`);
     const temp = await tempDirFor(entryDir);
     try {
       const target = path.join(temp, entry.name);
@@ -235,7 +317,13 @@ async function fetchSkill(
           return refused("URL_ARCHIVE_INVALID", `the archive ${unpacked.reason}`);
         }
         if (unpacked.skipped.length > 0) {
-          diagnostics.push(diagnostic("URL_ARCHIVE_LINKS", "warning", `skill ${entry.name}: links and special files are not unpacked: ${unpacked.skipped.slice(0, 10).join(", ")}`));
+          diagnostics.push(
+            diagnostic(
+              "URL_ARCHIVE_LINKS",
+              "warning",
+              `skill ${entry.name}: links and special files are not unpacked: ${unpacked.skipped.slice(0, 10).join(", ")}`,
+            ),
+          );
         }
         await writeArchiveFiles(target, unpacked.files);
       }

@@ -30,7 +30,6 @@ export interface VerifySettings {
  */
 export const SIGNATURE_BUNDLE_FILE = "skill.sigstore.json";
 
-
 /** The verifier, once built for a settings object (the trusted root is parsed or fetched once). */
 type Checker = (bundleJson: unknown, message: Buffer) => { issuer: string | undefined; subject: string | undefined };
 
@@ -44,11 +43,17 @@ const checkers = new WeakMap<VerifySettings, Promise<Checker | string>>();
  *
  * @throws SkillctxError `INVALID_OPTIONS` for a malformed `verify` option.
  */
-export async function verifySignatures(skills: readonly Skill[], settings: VerifySettings | undefined, diagnostics: Diagnostic[], signal?: AbortSignal): Promise<Skill[]> {
+export async function verifySignatures(
+  skills: readonly Skill[],
+  settings: VerifySettings | undefined,
+  diagnostics: Diagnostic[],
+  signal?: AbortSignal,
+): Promise<Skill[]> {
   if (settings === undefined) return [...skills];
   checkSettings(settings);
   const scope = settings.scope ?? "remote";
-  const inScope = (skill: Skill) => skill.source.kind !== "inline" && (scope === "all" || skill.source.scope === "remote");
+  const inScope = (skill: Skill) =>
+    skill.source.kind !== "inline" && (scope === "all" || skill.source.scope === "remote");
   if (!skills.some(inScope)) return [...skills];
   let pending = checkers.get(settings);
   if (pending === undefined) {
@@ -71,7 +76,9 @@ export async function verifySignatures(skills: readonly Skill[], settings: Verif
       continue;
     }
     diagnostics.push(
-      diagnostic("SIGNATURE_REFUSED", "error", `skill "${skill.name}" is not loaded: ${refusal}`, { path: skill.source.path }),
+      diagnostic("SIGNATURE_REFUSED", "error", `skill "${skill.name}" is not loaded: ${refusal}`, {
+        path: skill.source.path,
+      }),
     );
   }
   return kept;
@@ -81,21 +88,40 @@ function checkSettings(settings: VerifySettings): void {
   const identities: unknown = (settings as { identities?: unknown }).identities;
   const ok =
     Array.isArray(identities) &&
-    identities.every((i) => typeof i === "object" && i !== null && typeof i.issuer === "string" && i.issuer !== "" && typeof i.subject === "string" && i.subject !== "");
-  if (!ok) throw new SkillctxError("INVALID_OPTIONS", "verify.identities must be an array of { issuer, subject } with non-empty strings");
+    identities.every(
+      (i) =>
+        typeof i === "object" &&
+        i !== null &&
+        typeof i.issuer === "string" &&
+        i.issuer !== "" &&
+        typeof i.subject === "string" &&
+        i.subject !== "",
+    );
+  if (!ok)
+    throw new SkillctxError(
+      "INVALID_OPTIONS",
+      "verify.identities must be an array of { issuer, subject } with non-empty strings",
+    );
   if (settings.scope !== undefined && settings.scope !== "remote" && settings.scope !== "all") {
     throw new SkillctxError("INVALID_OPTIONS", 'verify.scope must be "remote" or "all"');
   }
 }
 
 // Why the skill is refused, or undefined when its bundle verifies for an accepted identity.
-async function checkSkill(skill: Skill, settings: VerifySettings, checker: Checker, signal: AbortSignal | undefined): Promise<string | undefined> {
+async function checkSkill(
+  skill: Skill,
+  settings: VerifySettings,
+  checker: Checker,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
   const dir = skill.dir;
   if (dir === undefined) return `it is a single file, with no folder to carry ${SIGNATURE_BUNDLE_FILE}`;
   const bundleFile = path.join(dir, SIGNATURE_BUNDLE_FILE);
   const read = await readTextFile(bundleFile, { maxBytes: MAX_SIGNATURE_BUNDLE_BYTES, root: dir, signal });
   if (!read.ok) {
-    return read.code === "NOT_FOUND" ? `it is not signed (no ${SIGNATURE_BUNDLE_FILE} in its folder)` : `its ${SIGNATURE_BUNDLE_FILE} cannot be read: ${read.message}`;
+    return read.code === "NOT_FOUND"
+      ? `it is not signed (no ${SIGNATURE_BUNDLE_FILE} in its folder)`
+      : `its ${SIGNATURE_BUNDLE_FILE} cannot be read: ${read.message}`;
   }
   let json: unknown;
   try {
@@ -139,7 +165,8 @@ async function buildChecker(settings: VerifySettings): Promise<Checker | string>
   }
   return (bundleJson, message) => {
     const parsed = bundle.bundleFromJSON(bundleJson);
-    if (!bundle.isBundleWithMessageSignature(parsed)) throw new Error("the bundle holds a DSSE envelope, not a message signature over the digest");
+    if (!bundle.isBundleWithMessageSignature(parsed))
+      throw new Error("the bundle holds a DSSE envelope, not a message signature over the digest");
     const signer = verifier.verify(verify.toSignedEntity(parsed, message));
     return { issuer: signer.identity?.extensions?.issuer, subject: signer.identity?.subjectAlternativeName };
   };
@@ -165,7 +192,6 @@ async function trustedRoot(option: unknown, tufOptions: VerifySettings["tuf"]): 
     return `verify.trustedRoot is not a sigstore TrustedRoot: ${errorText(error)}`;
   }
 }
-
 
 // The public-good instance's root comes the way the `sigstore` package gets it: `@sigstore/tuf`
 // (TUF from tuf-repo-cdn.sigstore.dev, its seed root embedded, cached on disk). It is not bundled:
@@ -211,12 +237,23 @@ export function parseTrustedRoot(json: unknown): unknown {
     const t = record(value, where);
     const key = record(t["publicKey"], `${where}.publicKey`);
     const logId = record(t["logId"], `${where}.logId`);
-    const details = typeof key["keyDetails"] === "string" ? (PKCS1_KEY_DETAILS[key["keyDetails"]] ?? key["keyDetails"]) : key["keyDetails"];
+    const details =
+      typeof key["keyDetails"] === "string"
+        ? (PKCS1_KEY_DETAILS[key["keyDetails"]] ?? key["keyDetails"])
+        : key["keyDetails"];
     return {
       baseUrl: typeof t["baseUrl"] === "string" ? t["baseUrl"] : "",
       logId: { keyId: bytes(logId["keyId"], `${where}.logId.keyId`) },
-      ...(t["checkpointKeyId"] !== undefined && { checkpointKeyId: { keyId: bytes(record(t["checkpointKeyId"], where)["keyId"], `${where}.checkpointKeyId.keyId`) } }),
-      publicKey: { rawBytes: bytes(key["rawBytes"], `${where}.publicKey.rawBytes`), keyDetails: details, validFor: timeRange(key["validFor"], `${where}.publicKey.validFor`) },
+      ...(t["checkpointKeyId"] !== undefined && {
+        checkpointKeyId: {
+          keyId: bytes(record(t["checkpointKeyId"], where)["keyId"], `${where}.checkpointKeyId.keyId`),
+        },
+      }),
+      publicKey: {
+        rawBytes: bytes(key["rawBytes"], `${where}.publicKey.rawBytes`),
+        keyDetails: details,
+        validFor: timeRange(key["validFor"], `${where}.publicKey.validFor`),
+      },
     };
   };
   const authority = (value: unknown, where: string) => {
@@ -224,7 +261,11 @@ export function parseTrustedRoot(json: unknown): unknown {
     const chain = record(a["certChain"], `${where}.certChain`);
     if (!Array.isArray(chain["certificates"])) throw new Error(`${where}.certChain.certificates is not an array`);
     return {
-      certChain: { certificates: chain["certificates"].map((c: unknown, i: number) => ({ rawBytes: bytes(record(c, where)["rawBytes"], `${where}.certChain.certificates[${i}]`) })) },
+      certChain: {
+        certificates: chain["certificates"].map((c: unknown, i: number) => ({
+          rawBytes: bytes(record(c, where)["rawBytes"], `${where}.certChain.certificates[${i}]`),
+        })),
+      },
       validFor: timeRange(a["validFor"], `${where}.validFor`),
     };
   };

@@ -33,7 +33,8 @@ export function compileAllowedTools(patterns: readonly string[]): AllowedTools {
   return {
     patterns,
     allows: (name) => compiled.some((entry) => entry.test(name)),
-    unmatched: (names) => compiled.filter((entry) => !names.some((name) => entry.test(name))).map((entry) => entry.pattern),
+    unmatched: (names) =>
+      compiled.filter((entry) => !names.some((name) => entry.test(name))).map((entry) => entry.pattern),
   };
 }
 

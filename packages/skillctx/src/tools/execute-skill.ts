@@ -8,7 +8,13 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
-import { capText, DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, lazySchemas, MAX_SUB_AGENTS_AT_ONCE } from "@skillctx/core/internal";
+import {
+  capText,
+  DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES,
+  DEFAULT_SUB_AGENT_MAX_STEPS,
+  lazySchemas,
+  MAX_SUB_AGENTS_AT_ONCE,
+} from "@skillctx/core/internal";
 import type { z } from "zod";
 import { codeToolsForSkill, runCodeTool } from "../code/code-tools.js";
 import type { RunSubAgent, SubAgentResponse, SubAgentTool } from "../code/sub-agent-types.js";
@@ -20,7 +26,13 @@ import { renderLoadedBody } from "./load-skill.js";
 import { formatResource, readSkillResource } from "./read-skill-resource.js";
 import { runSkillScript } from "./run-skill-script.js";
 import type { SkillToolHost } from "./skill-tools.js";
-import { loadableSkillNames, notLoadableReason, skillFolder, skillNameArg, unknownSkillMessage } from "./skill-tools.js";
+import {
+  loadableSkillNames,
+  notLoadableReason,
+  skillFolder,
+  skillNameArg,
+  unknownSkillMessage,
+} from "./skill-tools.js";
 import { lineNumber, parseToolArgs, toolInputSchema } from "./tool-args.js";
 import { errorMessage, fail, ok } from "./tool-result.js";
 import type { SkillTool } from "./toolset.js";
@@ -65,17 +77,28 @@ export function createSubAgentSupport(options: {
   hostTools: readonly HostTool[];
   inTurn: SubAgentSupport["inTurn"];
 }): SubAgentSupport {
-  if (typeof options.run !== "function") throw new SkillctxError("INVALID_OPTIONS", "runSubAgent must be a function ({ system, messages, tools, model, maxSteps, signal }) => { text, messages }");
+  if (typeof options.run !== "function")
+    throw new SkillctxError(
+      "INVALID_OPTIONS",
+      "runSubAgent must be a function ({ system, messages, tools, model, maxSteps, signal }) => { text, messages }",
+    );
   const settings: unknown = options.settings ?? {};
-  if (typeof settings !== "object" || settings === null) throw new SkillctxError("INVALID_OPTIONS", "subAgent must be { maxSteps?, model?, maxAnswerBytes? }");
+  if (typeof settings !== "object" || settings === null)
+    throw new SkillctxError("INVALID_OPTIONS", "subAgent must be { maxSteps?, model?, maxAnswerBytes? }");
   const { maxSteps, model, maxAnswerBytes } = settings as Record<string, unknown>;
   const count = (value: unknown, name: string, fallback: number): number => {
     if (value === undefined) return fallback;
     if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
-    throw new SkillctxError("INVALID_OPTIONS", `subAgent.${name} must be a positive integer; got ${JSON.stringify(value)}`);
+    throw new SkillctxError(
+      "INVALID_OPTIONS",
+      `subAgent.${name} must be a positive integer; got ${JSON.stringify(value)}`,
+    );
   };
   if (model !== undefined && (typeof model !== "string" || model.trim() === "")) {
-    throw new SkillctxError("INVALID_OPTIONS", "subAgent.model must be a non-empty string (a model id for runSubAgent)");
+    throw new SkillctxError(
+      "INVALID_OPTIONS",
+      "subAgent.model must be a non-empty string (a model id for runSubAgent)",
+    );
   }
   return {
     run: options.run as RunSubAgent,
@@ -141,7 +164,12 @@ export function forkedLoad(host: SkillToolHost, written: string): ToolResult | u
  * aborting `signal` (the parent's call, or `close()`) cancels the run and rejects, even when the runner
  * ignores its signal.
  */
-export async function executeSkill(host: SkillToolHost, written: string, request: string, signal: AbortSignal | undefined): Promise<ToolResult> {
+export async function executeSkill(
+  host: SkillToolHost,
+  written: string,
+  request: string,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
   const support = host.subAgents;
   if (support === undefined) return fail(`${EXECUTE_SKILL_TOOL} is not available: this agent runs no sub-agents.`);
   const name = skillNameArg(written);
@@ -151,7 +179,9 @@ export async function executeSkill(host: SkillToolHost, written: string, request
   if (refusal !== undefined) return fail(`Cannot execute: ${refusal}.`);
   // A runner that calls back into execute_skill recurses through here: the count bounds it.
   if (support.running >= MAX_SUB_AGENTS_AT_ONCE) {
-    return fail(`Cannot execute "${skill.name}": ${MAX_SUB_AGENTS_AT_ONCE} sub-agents are already running in this conversation (a sub-agent cannot start more).`);
+    return fail(
+      `Cannot execute "${skill.name}": ${MAX_SUB_AGENTS_AT_ONCE} sub-agents are already running in this conversation (a sub-agent cannot start more).`,
+    );
   }
   const own = signal ?? new AbortController().signal;
   support.running++;
@@ -167,7 +197,13 @@ export async function executeSkill(host: SkillToolHost, written: string, request
 
 // ---------------------------------------------------------------------------------------------
 
-async function runSkill(host: SkillToolHost, support: SubAgentSupport, skill: Skill, request: string, signal: AbortSignal): Promise<ToolResult> {
+async function runSkill(
+  host: SkillToolHost,
+  support: SubAgentSupport,
+  skill: Skill,
+  request: string,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   const fork = isForkSkill(skill);
   // A fork skill's body is the sub-agent's task (Claude Code), the request its arguments; any other
   // skill's body is the sub-agent's system prompt and the request its task (haiku.skills).
@@ -190,7 +226,8 @@ async function runSkill(host: SkillToolHost, support: SubAgentSupport, skill: Sk
 }
 
 function instructions(skill: Skill, tools: readonly SubAgentTool[]): string {
-  const toolsLine = tools.length === 0 ? "You have no tools." : `Your tools: ${tools.map((tool) => tool.name).join(", ")}.`;
+  const toolsLine =
+    tools.length === 0 ? "You have no tools." : `Your tools: ${tools.map((tool) => tool.name).join(", ")}.`;
   return [
     `You are a sub-agent running the skill "${skill.name}" for another agent, in a conversation of your own.`,
     `${toolsLine} You cannot ask questions back: work with what you were given.`,
@@ -205,7 +242,10 @@ function modelOf(skill: Skill): string | undefined {
 }
 
 function answer(host: SkillToolHost, support: SubAgentSupport, skill: Skill, response: SubAgentResponse): ToolResult {
-  const text = typeof response === "object" && response !== null && typeof response.text === "string" ? response.text.trim() : undefined;
+  const text =
+    typeof response === "object" && response !== null && typeof response.text === "string"
+      ? response.text.trim()
+      : undefined;
   const who = `The sub-agent running "${skill.name}"`;
   if (text === undefined) return fail(`${who} returned no answer (the runner gave no text).`);
   if (response.stepLimitReached === true) {
@@ -218,12 +258,22 @@ function answer(host: SkillToolHost, support: SubAgentSupport, skill: Skill, res
 
 function cap(host: SkillToolHost, support: SubAgentSupport, skill: Skill, text: string): string {
   const max = support.maxAnswerBytes;
-  const capped = capText(text, max, (kept, size) => `[skillctx: the sub-agent's answer is cut here: ${kept} of its ${size} bytes are shown (limit ${max}).]`);
+  const capped = capText(
+    text,
+    max,
+    (kept, size) =>
+      `[skillctx: the sub-agent's answer is cut here: ${kept} of its ${size} bytes are shown (limit ${max}).]`,
+  );
   if (capped.cut) {
     host.diagnostic(
-      diagnostic("SUB_AGENT_ANSWER_CUT", "warning", `the answer of the sub-agent running "${skill.name}" (${capped.size} bytes) is over subAgent.maxAnswerBytes (${max}); only its first part reaches the model`, {
-        path: skill.source.path,
-      }),
+      diagnostic(
+        "SUB_AGENT_ANSWER_CUT",
+        "warning",
+        `the answer of the sub-agent running "${skill.name}" (${capped.size} bytes) is over subAgent.maxAnswerBytes (${max}); only its first part reaches the model`,
+        {
+          path: skill.source.path,
+        },
+      ),
     );
   }
   return capped.text;
@@ -235,7 +285,12 @@ function cap(host: SkillToolHost, support: SubAgentSupport, skill: Skill, text: 
  * `allowed-tools` permit (a `context: fork` skill without allowed-tools gets every host tool, as Claude
  * Code's general-purpose agent does; any other skill without it gets none). Never `execute_skill`.
  */
-async function subAgentTools(host: SkillToolHost, support: SubAgentSupport, skill: Skill, signal: AbortSignal): Promise<SubAgentTool[]> {
+async function subAgentTools(
+  host: SkillToolHost,
+  support: SubAgentSupport,
+  skill: Skill,
+  signal: AbortSignal,
+): Promise<SubAgentTool[]> {
   const tools: SubAgentTool[] = [];
   const taken = new Set<string>([EXECUTE_SKILL_TOOL]);
   const add = (tool: SubAgentTool) => {
@@ -244,7 +299,14 @@ async function subAgentTools(host: SkillToolHost, support: SubAgentSupport, skil
       tools.push(tool);
       return;
     }
-    host.diagnostic(diagnostic("TOOL_NAME_CLASH", "warning", `the sub-agent of "${skill.name}" gets no tool "${tool.name}": an earlier tool has that name`, { path: skill.source.path }));
+    host.diagnostic(
+      diagnostic(
+        "TOOL_NAME_CLASH",
+        "warning",
+        `the sub-agent of "${skill.name}" gets no tool "${tool.name}": an earlier tool has that name`,
+        { path: skill.source.path },
+      ),
+    );
   };
   // Each call commits its state through the store and emits `state.delta`, as a call of the parent's does.
   for (const tool of await codeToolsForSkill(skill, host, signal)) {
@@ -252,19 +314,32 @@ async function subAgentTools(host: SkillToolHost, support: SubAgentSupport, skil
       name: tool.localName,
       description: tool.description,
       inputSchema: tool.inputSchema,
-      execute: (args, options) => support.inTurn(options.signal, (linked) => runCodeTool(tool, args, host, { signal: linked })),
+      execute: (args, options) =>
+        support.inTurn(options.signal, (linked) => runCodeTool(tool, args, host, { signal: linked })),
     });
   }
   const dir = skillFolder(skill);
   if (dir !== undefined) {
-    add(folderTool("read_skill_resource", folderSchemas().read, "Read a text file of your skill's folder by its relative path; optionally a line range.", async (args, s) => {
-      const outcome = await readSkillResource(host, { name: skill.name, ...args }, s);
-      return outcome.ok ? ok(formatResource(outcome)) : fail(outcome.message);
-    }));
+    add(
+      folderTool(
+        "read_skill_resource",
+        folderSchemas().read,
+        "Read a text file of your skill's folder by its relative path; optionally a line range.",
+        async (args, s) => {
+          const outcome = await readSkillResource(host, { name: skill.name, ...args }, s);
+          return outcome.ok ? ok(formatResource(outcome)) : fail(outcome.message);
+        },
+      ),
+    );
     if (await isFolder(path.join(dir, "scripts"))) {
-      add(folderTool("run_skill_script", folderSchemas().run, "Run a script of your skill's scripts/ folder with optional arguments; returns its output and exit status.", (args, s) =>
-        runSkillScript(host, { name: skill.name, ...args }, s),
-      ));
+      add(
+        folderTool(
+          "run_skill_script",
+          folderSchemas().run,
+          "Run a script of your skill's scripts/ folder with optional arguments; returns its output and exit status.",
+          (args, s) => runSkillScript(host, { name: skill.name, ...args }, s),
+        ),
+      );
     }
   }
   for (const tool of allowedHostTools(skill, support.hostTools)) {

@@ -32,7 +32,11 @@ const EMPTY_OBJECT_SCHEMA = Object.freeze({ type: "object", properties: {} });
  */
 export function checkHostTools(tools: readonly HostTool[] | undefined): readonly HostTool[] {
   if (tools === undefined) return [];
-  if (!Array.isArray(tools)) throw new SkillctxError("INVALID_OPTIONS", "tools must be an array of { name, description?, inputSchema?, execute? }");
+  if (!Array.isArray(tools))
+    throw new SkillctxError(
+      "INVALID_OPTIONS",
+      "tools must be an array of { name, description?, inputSchema?, execute? }",
+    );
   tools.forEach((tool, index) => {
     if (typeof tool?.name !== "string" || tool.name.trim() === "") {
       throw new SkillctxError("INVALID_OPTIONS", `tools[${index}] needs a non-empty name`);
@@ -55,7 +59,8 @@ export function hostToolDefinition(tool: HostTool): ToolDefinition {
 
 /** Runs a host tool; never throws except when `signal` was aborted. */
 export async function runHostTool(tool: HostTool, args: unknown, signal: AbortSignal | undefined): Promise<ToolResult> {
-  if (tool.execute === undefined) return fail(`The tool "${tool.name}" has no execute function in this agent; the host runs it.`);
+  if (tool.execute === undefined)
+    return fail(`The tool "${tool.name}" has no execute function in this agent; the host runs it.`);
   const input = normalizeArgs(args);
   if (!input.ok) return fail(`Invalid arguments for ${tool.name}: ${input.message}`);
   try {

@@ -89,7 +89,9 @@ export async function renderLoadedBody(
     signal?.throwIfAborted();
     return { error: errorMessage(error) };
   }
-  return { body: capLoadedBody(host, skill, host.substituteVariables(await host.render(content, skill, signal), skill, args)) };
+  return {
+    body: capLoadedBody(host, skill, host.substituteVariables(await host.render(content, skill, signal), skill, args)),
+  };
 }
 
 function capLoadedBody(host: SkillToolHost, skill: Skill, body: string): string {
@@ -102,7 +104,8 @@ function capLoadedBody(host: SkillToolHost, skill: Skill, body: string): string 
 export function skillNotes(skill: Skill): { license?: string; compatibility?: string } {
   const notes: { license?: string; compatibility?: string } = {};
   if (skill.license !== undefined && skill.license.trim() !== "") notes.license = oneLine(skill.license);
-  if (skill.compatibility !== undefined && skill.compatibility.trim() !== "") notes.compatibility = oneLine(skill.compatibility);
+  if (skill.compatibility !== undefined && skill.compatibility.trim() !== "")
+    notes.compatibility = oneLine(skill.compatibility);
   return notes;
 }
 
@@ -117,7 +120,11 @@ export interface LoadResultNames {
  * the skill's license and compatibility when it has them, the folder and its files (capped, with a
  * count of the rest), the tool filter in force and what was deactivated.
  */
-export function formatLoadedSkill(loaded: LoadedSkill, names: LoadResultNames, filter: "filter" | "refuse" | "off"): string {
+export function formatLoadedSkill(
+  loaded: LoadedSkill,
+  names: LoadResultNames,
+  filter: "filter" | "refuse" | "off",
+): string {
   const { skill } = loaded;
   const lines = [`<skill-loaded name="${attr(skill.name)}">`, loaded.body.trim(), "</skill-loaded>"];
   const notes = skillNotes(skill);
@@ -133,7 +140,8 @@ export function formatLoadedSkill(loaded: LoadedSkill, names: LoadResultNames, f
       lines.push("Files: none besides SKILL.md.");
     } else {
       lines.push("Files:", ...files.map((file) => `- ${file}`));
-      if (omitted > 0) lines.push(`(${incomplete ? "at least " : ""}${omitted} more ${omitted === 1 ? "file" : "files"} not listed)`);
+      if (omitted > 0)
+        lines.push(`(${incomplete ? "at least " : ""}${omitted} more ${omitted === 1 ? "file" : "files"} not listed)`);
       lines.push(`Read a file with ${names.read}; run a script from scripts/ with ${names.run}.`);
     }
   }
@@ -146,7 +154,10 @@ export function formatLoadedSkill(loaded: LoadedSkill, names: LoadResultNames, f
 }
 
 function oneLine(value: string): string {
-  const line = value.slice(0, 4 * MAX_FIELD_CHARS).replace(/\s+/g, " ").trim();
+  const line = value
+    .slice(0, 4 * MAX_FIELD_CHARS)
+    .replace(/\s+/g, " ")
+    .trim();
   return line.length > MAX_FIELD_CHARS ? `${line.slice(0, MAX_FIELD_CHARS)}… [cut]` : line;
 }
 

@@ -28,7 +28,11 @@ const HINT_FILES = 20;
  * files, and anything not in the skill's `resources:` list when it has one. Past `maxResourceBytes` the
  * text is cut at a line boundary with a note telling where to read on.
  */
-export async function readSkillResource(host: SkillToolHost, request: ResourceRequest, signal?: AbortSignal): Promise<ResourceOutcome> {
+export async function readSkillResource(
+  host: SkillToolHost,
+  request: ResourceRequest,
+  signal?: AbortSignal,
+): Promise<ResourceOutcome> {
   const fail = (message: string): ResourceOutcome => ({ ok: false, skill: request.name, path: request.path, message });
   const found = folderSkill(host, request.name);
   if ("error" in found) return fail(found.error);
@@ -41,7 +45,9 @@ export async function readSkillResource(host: SkillToolHost, request: ResourceRe
   if (skill.resources !== undefined) {
     const declared = skill.resources.map(checkRelativePath).flatMap((entry) => (entry.ok ? [entry.path] : []));
     if (!declared.includes(relative)) {
-      return fail(`Refused ${relative}: the skill "${skill.name}" declares its readable resources, and this is not one of them: ${declared.join(", ") || "(none)"}.`);
+      return fail(
+        `Refused ${relative}: the skill "${skill.name}" declares its readable resources, and this is not one of them: ${declared.join(", ") || "(none)"}.`,
+      );
     }
   }
 
@@ -63,9 +69,15 @@ export async function readSkillResource(host: SkillToolHost, request: ResourceRe
   if (!read.ok) {
     if (read.binary) return fail(`Refused ${relative}: it is a binary file; only text files can be read.`);
     if ("beyond" in read) {
-      return fail(`startLine ${startLine} is not within the first ${read.scanned} bytes of ${relative}, which is as far as a read looks; read an earlier line.`);
+      return fail(
+        `startLine ${startLine} is not within the first ${read.scanned} bytes of ${relative}, which is as far as a read looks; read an earlier line.`,
+      );
     }
-    return fail(read.failure.code === "NOT_FOUND" ? `No file ${relative} in the skill "${skill.name}".` : `Refused ${relative}: not a regular file.`);
+    return fail(
+      read.failure.code === "NOT_FOUND"
+        ? `No file ${relative} in the skill "${skill.name}".`
+        : `Refused ${relative}: not a regular file.`,
+    );
   }
   if (read.last < read.first && !read.splitLine && read.reachedEnd && startLine > 1) {
     return fail(`startLine ${startLine} is past the end of ${relative} (${read.totalLines ?? 0} lines).`);
@@ -77,7 +89,13 @@ export async function readSkillResource(host: SkillToolHost, request: ResourceRe
     outcome.note = `[Cut at ${maxBytes} bytes: showing ${shown} of ${relative} (${resolved.stats.size} bytes in all). Read on with startLine ${read.last + 1}.]`;
   }
   if (host.events.wants("resource.read")) {
-    host.events.emit({ type: "resource.read", skill: skill.name, path: relative, bytes: Buffer.byteLength(read.text), ...(read.cut && { truncated: true }) });
+    host.events.emit({
+      type: "resource.read",
+      skill: skill.name,
+      path: relative,
+      bytes: Buffer.byteLength(read.text),
+      ...(read.cut && { truncated: true }),
+    });
   }
   return outcome;
 }

@@ -38,7 +38,13 @@ const NEWLINE = 0x0a;
  */
 export async function readTextLines(
   file: string,
-  options: { startLine: number; endLine: number; maxBytes: number; maxScanBytes?: number | undefined; signal?: AbortSignal | undefined },
+  options: {
+    startLine: number;
+    endLine: number;
+    maxBytes: number;
+    maxScanBytes?: number | undefined;
+    signal?: AbortSignal | undefined;
+  },
 ): Promise<TextRead> {
   const { startLine, endLine } = options;
   const maxBytes = Math.max(0, Math.floor(options.maxBytes));
@@ -113,7 +119,16 @@ export async function readTextLines(
     const decoded = decodeStrict(out.subarray(0, outLength));
     if (!decoded.ok) return { ok: false, binary: true };
     const last = cut ? (splitLine ? line : line - 1) : Math.min(line - 1, endLine);
-    const result: TextRead = { ok: true, text: decoded.text, first: startLine, last, cut, splitLine, reachedEnd, size: Math.max(stats.size, scanned) };
+    const result: TextRead = {
+      ok: true,
+      text: decoded.text,
+      first: startLine,
+      last,
+      cut,
+      splitLine,
+      reachedEnd,
+      size: Math.max(stats.size, scanned),
+    };
     if (reachedEnd && !cut) result.totalLines = line - 1;
     return result;
   } finally {

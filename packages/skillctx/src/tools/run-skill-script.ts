@@ -4,7 +4,14 @@ import path from "node:path";
 import { readTextFile } from "@skillctx/core/internal";
 import { DEFAULT_MAX_OUTPUT_BYTES, runProcess } from "@skillctx/process";
 import type { ProcessResult } from "@skillctx/process";
-import { emitScriptFinished, findUv, pythonEnv, runNotes, unmanagedDependencies, untrustedScriptMessage } from "../code/python/launch.js";
+import {
+  emitScriptFinished,
+  findUv,
+  pythonEnv,
+  runNotes,
+  unmanagedDependencies,
+  untrustedScriptMessage,
+} from "../code/python/launch.js";
 import { MAX_SCRIPT_SOURCE_BYTES } from "@skillctx/core/internal";
 import { scriptMetadata } from "../code/python/pep723.js";
 import { checkRelativePath, resolveInside } from "./skill-paths.js";
@@ -38,7 +45,11 @@ interface Runner {
  * result comes by the timeout even when the script leaves a daemon holding its output. Aborting `signal`
  * kills the script and rejects.
  */
-export async function runSkillScript(host: SkillToolHost, request: ScriptRequest, signal?: AbortSignal): Promise<ToolResult> {
+export async function runSkillScript(
+  host: SkillToolHost,
+  request: ScriptRequest,
+  signal?: AbortSignal,
+): Promise<ToolResult> {
   const found = folderSkill(host, request.name);
   if ("error" in found) return fail(found.error);
   const { skill, dir } = found;
@@ -49,10 +60,14 @@ export async function runSkillScript(host: SkillToolHost, request: ScriptRequest
   if (!checked.ok) return fail(`Refused ${JSON.stringify(request.script)}: ${checked.reason}.`);
   const inScripts = checked.path.startsWith("scripts/") ? checked.path.slice("scripts/".length) : checked.path;
   const shown = `scripts/${inScripts}`;
-  if (inScripts === "" || inScripts === "scripts") return fail("Name a script file under scripts/, for example scripts/run.py.");
+  if (inScripts === "" || inScripts === "scripts")
+    return fail("Name a script file under scripts/, for example scripts/run.py.");
   const resolved = await resolveInside(path.join(dir, "scripts"), inScripts);
   if (!resolved.ok) {
-    const where = resolved.missing === true ? `No script ${shown} in the skill "${skill.name}"` : `Refused ${shown}: ${resolved.reason.replace(/skill folder/, "skill's scripts/ folder")}`;
+    const where =
+      resolved.missing === true
+        ? `No script ${shown} in the skill "${skill.name}"`
+        : `Refused ${shown}: ${resolved.reason.replace(/skill folder/, "skill's scripts/ folder")}`;
     return fail(`${where}.`);
   }
   if (!resolved.stats.isFile()) return fail(`Refused ${shown}: not a regular file.`);
@@ -66,18 +81,21 @@ export async function runSkillScript(host: SkillToolHost, request: ScriptRequest
   const cwd = await realpath(dir);
   const python = runner.label === "python3";
   if (python) runner = await withInlineMetadata(runner, resolved.realPath, cwd, shown, host);
-  const result = await runProcess(
-    runner.command(resolved.realPath, request.args ?? []),
-    {
-      cwd,
-      env: { ...(python ? pythonEnv(cwd) : {}), ...settings.env },
-      timeoutMs: settings.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS,
-      maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      ...(signal !== undefined && { signal }),
-    },
-  );
+  const result = await runProcess(runner.command(resolved.realPath, request.args ?? []), {
+    cwd,
+    env: { ...(python ? pythonEnv(cwd) : {}), ...settings.env },
+    timeoutMs: settings.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS,
+    maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    ...(signal !== undefined && { signal }),
+  });
   emitScriptFinished(host.events, skill, shown, result);
-  return formatRun(result, runner.label, shown, settings.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS, settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+  return formatRun(
+    result,
+    runner.label,
+    shown,
+    settings.timeoutMs ?? DEFAULT_SCRIPT_TIMEOUT_MS,
+    settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+  );
 }
 
 /**
@@ -85,7 +103,13 @@ export async function runSkillScript(host: SkillToolHost, request: ScriptRequest
  * (uv builds the environment its block asks for); otherwise with python3, and a diagnostic names the
  * dependencies that may be missing.
  */
-async function withInlineMetadata(runner: Runner, file: string, root: string, shown: string, host: SkillToolHost): Promise<Runner> {
+async function withInlineMetadata(
+  runner: Runner,
+  file: string,
+  root: string,
+  shown: string,
+  host: SkillToolHost,
+): Promise<Runner> {
   const read = await readTextFile(file, { root, maxBytes: MAX_SCRIPT_SOURCE_BYTES, truncate: true });
   const meta = read.ok ? scriptMetadata(read.text) : undefined;
   if (meta === undefined || "error" in meta) return runner;
@@ -94,14 +118,21 @@ async function withInlineMetadata(runner: Runner, file: string, root: string, sh
     host.diagnostic(unmanagedDependencies(meta, file, shown));
     return runner;
   }
-  return { label: "uv", command: (script, args) => ({ file: uv, args: ["run", "--quiet", "--script", script, ...args] }) };
+  return {
+    label: "uv",
+    command: (script, args) => ({ file: uv, args: ["run", "--quiet", "--script", script, ...args] }),
+  };
 }
 
 /**
  * The runner for a script file by its extension and mode; `undefined` when there is none, `{ missing }` when
  * the runner needs a package that is not installed (tsx for TypeScript). `findTsx` finds tsx's CLI.
  */
-export function scriptRunner(file: string, mode: number, findTsx: () => string | undefined = findTsxCli): Runner | { missing: string } | undefined {
+export function scriptRunner(
+  file: string,
+  mode: number,
+  findTsx: () => string | undefined = findTsxCli,
+): Runner | { missing: string } | undefined {
   const via = (label: string, program: string, before: string[] = []): Runner => ({
     label,
     command: (script, args) => ({ file: program, args: [...before, script, ...args] }),
@@ -159,7 +190,13 @@ function resolveTsxCli(): string {
 }
 
 /** stdout, then stderr under a marker, then what ended the run when it was not a clean exit. */
-function formatRun(result: ProcessResult, runner: string, script: string, timeoutMs: number, maxBytes: number): ToolResult {
+function formatRun(
+  result: ProcessResult,
+  runner: string,
+  script: string,
+  timeoutMs: number,
+  maxBytes: number,
+): ToolResult {
   if (result.error !== undefined) return fail(`Could not start ${script} (${runner}): ${result.error}`);
   const parts: string[] = [];
   if (result.stdout !== "") parts.push(result.stdout.replace(/\n$/, ""));

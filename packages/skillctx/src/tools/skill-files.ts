@@ -33,7 +33,8 @@ export async function listSkillFiles(
     skip: (name) => name.startsWith(".") || SKIPPED_DIRS.has(name),
     visit: (entry) => {
       if (entry.type === "dir") return true;
-      if (entry.type === "file" && entry.relative !== "SKILL.md" && entry.relative !== "skill.md") found.push(entry.relative);
+      if (entry.type === "file" && entry.relative !== "SKILL.md" && entry.relative !== "skill.md")
+        found.push(entry.relative);
       return false;
     },
   });

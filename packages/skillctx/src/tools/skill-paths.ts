@@ -5,7 +5,9 @@ import type { Stats } from "node:fs";
 export type { CheckedPath };
 
 /** A file resolved inside a skill folder: its real path and stats. */
-export type ResolvedFile = { ok: true; realPath: string; stats: Stats } | { ok: false; reason: string; missing?: boolean };
+export type ResolvedFile =
+  | { ok: true; realPath: string; stats: Stats }
+  | { ok: false; reason: string; missing?: boolean };
 
 /**
  * Checks a path the model asked for with core's `checkRelativePath` (no `..`, no absolute or encoded
@@ -29,5 +31,7 @@ export async function resolveInside(root: string, relative: string): Promise<Res
 
 // Core words its reasons for any folder; the model is told about the skill's folder.
 function forSkill(reason: string): string {
-  return reason.replace("give a relative path", "give a path relative to the skill folder").replace(/\bthe folder\b/g, "the skill folder");
+  return reason
+    .replace("give a relative path", "give a path relative to the skill folder")
+    .replace(/\bthe folder\b/g, "the skill folder");
 }

@@ -66,7 +66,8 @@ export const MAX_NAMES_IN_ERROR = 100;
 
 /** Why the model may not load a skill, or undefined when it may. */
 export function notLoadableReason(skill: Skill): string | undefined {
-  if (skill.disableModelInvocation === true) return `the skill "${skill.name}" is marked disable-model-invocation: only the user can invoke it`;
+  if (skill.disableModelInvocation === true)
+    return `the skill "${skill.name}" is marked disable-model-invocation: only the user can invoke it`;
   switch (skill.trigger.type) {
     case "on-demand":
     case "keyword":
@@ -132,7 +133,10 @@ export function folderSkill(host: SkillToolHost, written: string): { skill: Skil
   const name = skillNameArg(written);
   const skill = host.skills.byName.get(name);
   if (skill === undefined) {
-    const withFolders = host.skills.skills.filter((s) => skillFolder(s) !== undefined).map((s) => s.name).sort(compareCodePoints);
+    const withFolders = host.skills.skills
+      .filter((s) => skillFolder(s) !== undefined)
+      .map((s) => s.name)
+      .sort(compareCodePoints);
     return { error: unknownSkillMessage(name, withFolders) };
   }
   const dir = skillFolder(skill);

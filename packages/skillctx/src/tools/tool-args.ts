@@ -47,7 +47,11 @@ function stripSafeIntegerBounds(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    if ((key === "maximum" && inner === Number.MAX_SAFE_INTEGER) || (key === "minimum" && inner === Number.MIN_SAFE_INTEGER)) continue;
+    if (
+      (key === "maximum" && inner === Number.MAX_SAFE_INTEGER) ||
+      (key === "minimum" && inner === Number.MIN_SAFE_INTEGER)
+    )
+      continue;
     out[key] = stripSafeIntegerBounds(inner);
   }
   return out;
@@ -55,7 +59,10 @@ function stripSafeIntegerBounds(value: unknown): unknown {
 
 /** A 1-based line number; numeric strings are accepted (models send them). */
 export function lineNumber(z: Zod) {
-  return z.preprocess((value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value), z.number().int().min(1));
+  return z.preprocess(
+    (value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+    z.number().int().min(1),
+  );
 }
 
 /** A skill name argument: surrounding white space is dropped before the lookup. */

@@ -60,7 +60,15 @@ function definitionOf(tool: HostTool): ToolDefinition {
  */
 export class Toolbox {
   private skillToolsFor: { skills: SkillSet; catalog: CatalogResult | undefined; tools: SkillTool[] } | undefined;
-  private entriesFor: { skillTools: SkillTool[]; hostTools: readonly HostTool[]; codeTools: CodeTool[]; provided: ToolDefinition[][]; set: EntrySet } | undefined;
+  private entriesFor:
+    | {
+        skillTools: SkillTool[];
+        hostTools: readonly HostTool[];
+        codeTools: CodeTool[];
+        provided: ToolDefinition[][];
+        set: EntrySet;
+      }
+    | undefined;
   private filteredFor: { set: EntrySet; skill: Skill; tools: ToolDefinition[] } | undefined;
   private readonly reported = new Set<string>();
   private warnedActivation: Skill | undefined;
@@ -86,7 +94,9 @@ export class Toolbox {
     }
     if (this.host.toolFilter === "refuse") return set.definitions.slice();
     if (this.filteredFor?.set !== set || this.filteredFor.skill !== skill) {
-      const tools = set.list.filter((e) => e.kind === "skill" || ownCodeTool(e, skill) || allowed.allows(e.definition.name)).map((e) => e.definition);
+      const tools = set.list
+        .filter((e) => e.kind === "skill" || ownCodeTool(e, skill) || allowed.allows(e.definition.name))
+        .map((e) => e.definition);
       this.filteredFor = { set, skill, tools };
     }
     return this.filteredFor.tools.slice();
@@ -108,7 +118,11 @@ export class Toolbox {
    */
   runsExclusive(name: unknown): boolean {
     const kind = this.kindOf(name);
-    return kind === "skill" || kind === "code" || (kind === undefined && typeof name === "string" && this.code.ownerOf(name) !== undefined);
+    return (
+      kind === "skill" ||
+      kind === "code" ||
+      (kind === undefined && typeof name === "string" && this.code.ownerOf(name) !== undefined)
+    );
   }
 
   /** The skill whose code tool answers `name`, if any (`tool.called` events, `skillctx.tool` spans). */
@@ -123,7 +137,11 @@ export class Toolbox {
   }
 
   /** Runs a tool call. Bad input (unknown tool, wrong arguments, refused tool) is an error result, never a throw. */
-  async call(name: unknown, args: unknown, options: { signal?: AbortSignal | undefined; callId?: string | undefined } = {}): Promise<ToolResult> {
+  async call(
+    name: unknown,
+    args: unknown,
+    options: { signal?: AbortSignal | undefined; callId?: string | undefined } = {},
+  ): Promise<ToolResult> {
     const { signal } = options;
     if (typeof name !== "string" || name.trim() === "") return fail("The tool name must be a non-empty string.");
     const set = this.entries();
@@ -131,9 +149,17 @@ export class Toolbox {
     if (entry === undefined) {
       const owner = this.code.ownerOf(name);
       if (owner !== undefined) {
-        return fail(`The tool ${quoted(name)} belongs to the skill "${owner.name}", which is not active: load it first with ${this.toolset.loadInstruction}.`);
+        return fail(
+          `The tool ${quoted(name)} belongs to the skill "${owner.name}", which is not active: load it first with ${this.toolset.loadInstruction}.`,
+        );
       }
-      return fail(`Unknown tool ${quoted(name)}. Available tools: ${this.definitions().map((d) => d.name).join(", ") || "(none)"}.`);
+      return fail(
+        `Unknown tool ${quoted(name)}. Available tools: ${
+          this.definitions()
+            .map((d) => d.name)
+            .join(", ") || "(none)"
+        }.`,
+      );
     }
     if (entry.kind !== "skill" && !ownCodeTool(entry, this.activeSkill())) {
       const refusal = this.refusal(name);
@@ -148,7 +174,10 @@ export class Toolbox {
           return result;
         }
         case "code":
-          return await runCodeTool(entry.tool, args, this.host, { signal: signal ?? new AbortController().signal, callId: options.callId });
+          return await runCodeTool(entry.tool, args, this.host, {
+            signal: signal ?? new AbortController().signal,
+            callId: options.callId,
+          });
         case "host":
           return await runHostTool(entry.tool, args, signal);
         case "provider": {
@@ -193,7 +222,11 @@ export class Toolbox {
     if (skill !== undefined && notLoadableReason(skill) === undefined) return skill;
     this.host.state.deactivate();
     this.host.diagnostic(
-      diagnostic("ACTIVE_SKILL_GONE", "warning", `the active skill "${name}" is no longer available; every tool is available again`),
+      diagnostic(
+        "ACTIVE_SKILL_GONE",
+        "warning",
+        `the active skill "${name}" is no longer available; every tool is available again`,
+      ),
     );
     return undefined;
   }
@@ -215,7 +248,9 @@ export class Toolbox {
   private skillTools(): SkillTool[] {
     const { skills, catalog } = this.host;
     if (this.skillToolsFor?.skills !== skills || this.skillToolsFor.catalog !== catalog) {
-      const tools = hasSkillToolWork(skills) ? this.toolset.tools(skills, { subAgents: this.host.subAgents !== undefined }) : [];
+      const tools = hasSkillToolWork(skills)
+        ? this.toolset.tools(skills, { subAgents: this.host.subAgents !== undefined })
+        : [];
       if (catalog !== undefined && catalog.omitted.length > 0) tools.push(searchTool(this.toolset.loadInstruction));
       this.skillToolsFor = { skills, catalog, tools };
     }
@@ -243,7 +278,12 @@ export class Toolbox {
     return set;
   }
 
-  private buildEntries(skillTools: SkillTool[], hostTools: readonly HostTool[], codeTools: CodeTool[], provided: ToolDefinition[][]): EntrySet {
+  private buildEntries(
+    skillTools: SkillTool[],
+    hostTools: readonly HostTool[],
+    codeTools: CodeTool[],
+    provided: ToolDefinition[][],
+  ): EntrySet {
     const reserved = new Set(skillTools.map((tool) => tool.definition.name));
     const byName = new Map<string, Entry>();
     const hostEntries: Entry[] = [];
@@ -317,5 +357,8 @@ function sameDefinitions(a: readonly ToolDefinition[], b: readonly ToolDefinitio
 export function checkToolFilter(mode: unknown): ToolFilterMode {
   if (mode === undefined) return "filter";
   if (mode === "filter" || mode === "refuse" || mode === "off") return mode;
-  throw new SkillctxError("INVALID_OPTIONS", `toolFilter must be "filter", "refuse" or "off"; got ${JSON.stringify(mode)}`);
+  throw new SkillctxError(
+    "INVALID_OPTIONS",
+    `toolFilter must be "filter", "refuse" or "off"; got ${JSON.stringify(mode)}`,
+  );
 }

@@ -13,7 +13,9 @@ import type { JsonSchema } from "../skill-code.js";
 import type { AnnotationNode } from "./reader.js";
 
 /** A JSON Schema for an annotation, or the part of it JSON Schema cannot express. */
-export type AnnotationResult = { schema: JsonSchema; description?: string | undefined; tuple?: boolean } | { unsupported: string };
+export type AnnotationResult =
+  | { schema: JsonSchema; description?: string | undefined; tuple?: boolean }
+  | { unsupported: string };
 
 const PREFIXES = ["typing.", "typing_extensions.", "collections.abc.", "builtins."];
 const SCALARS: Record<string, JsonSchema> = {
@@ -61,7 +63,10 @@ export function annotationSchema(node: AnnotationNode): AnnotationResult {
 }
 
 function subscript(node: Extract<AnnotationNode, { k: "sub" }>): AnnotationResult {
-  if (node.base.k !== "name") return node.base.k === "other" && node.base.why !== undefined ? annotationSchema(node.base) : { unsupported: node.text };
+  if (node.base.k !== "name")
+    return node.base.k === "other" && node.base.why !== undefined
+      ? annotationSchema(node.base)
+      : { unsupported: node.text };
   const name = plainName(node.base.id);
   const args = node.args;
   if (name === "Optional" && args.length === 1) return unionOf([args[0]!, { k: "const", v: null }]);
@@ -80,9 +85,12 @@ function subscript(node: Extract<AnnotationNode, { k: "sub" }>): AnnotationResul
   if (DICTS.has(name) && args.length === 2) {
     const key = annotationSchema(args[0]!);
     if ("unsupported" in key) return key;
-    if (key.schema.type !== "string" || key.schema.enum !== undefined) return { unsupported: `${node.text} (JSON object keys are strings: use dict[str, ...])` };
+    if (key.schema.type !== "string" || key.schema.enum !== undefined)
+      return { unsupported: `${node.text} (JSON object keys are strings: use dict[str, ...])` };
     const value = annotationSchema(args[1]!);
-    return "unsupported" in value ? value : { schema: { type: "object", additionalProperties: withDescription(value) } };
+    return "unsupported" in value
+      ? value
+      : { schema: { type: "object", additionalProperties: withDescription(value) } };
   }
   if (TUPLES.has(name)) return tuple(args, node.text);
   return { unsupported: node.text };
@@ -103,7 +111,12 @@ function tuple(args: readonly AnnotationNode[], text: string): AnnotationResult 
     if ("unsupported" in schema) return schema;
     prefixItems.push(withDescription(schema));
   }
-  const schema: JsonSchema = { type: "array", minItems: prefixItems.length, maxItems: prefixItems.length, items: false };
+  const schema: JsonSchema = {
+    type: "array",
+    minItems: prefixItems.length,
+    maxItems: prefixItems.length,
+    items: false,
+  };
   if (prefixItems.length > 0) schema.prefixItems = prefixItems;
   return { schema, tuple: true };
 }
@@ -137,11 +150,15 @@ function unionOf(members: readonly AnnotationNode[]): AnnotationResult {
 /** `A | B`: one `type` list when every member is only a type, else `anyOf`; `Any` absorbs the rest. */
 export function mergeUnion(schemas: readonly JsonSchema[]): JsonSchema {
   if (schemas.some((schema) => Object.keys(schema).length === 0)) return {};
-  const unique = schemas.filter((schema, index) => schemas.findIndex((other) => JSON.stringify(other) === JSON.stringify(schema)) === index);
+  const unique = schemas.filter(
+    (schema, index) => schemas.findIndex((other) => JSON.stringify(other) === JSON.stringify(schema)) === index,
+  );
   if (unique.length === 1) return { ...unique[0] };
   const typeOnly = unique.every((schema) => Object.keys(schema).length === 1 && schema.type !== undefined);
   if (typeOnly) {
-    const types = unique.flatMap((schema) => (Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string]));
+    const types = unique.flatMap((schema) =>
+      Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string],
+    );
     return { type: [...new Set(types)] };
   }
   return { anyOf: unique };

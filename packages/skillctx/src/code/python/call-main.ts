@@ -46,7 +46,10 @@ export async function callMain(call: MainCall): Promise<ToolResult> {
   const payload = JSON.stringify(call.args);
   const payloadBytes = Buffer.byteLength(payload);
   if (payloadBytes > MAX_CALL_ARGUMENT_BYTES) {
-    return { content: `Not run: the arguments of ${call.shown} are ${payloadBytes} bytes of JSON; at most ${MAX_CALL_ARGUMENT_BYTES} are passed.`, isError: true };
+    return {
+      content: `Not run: the arguments of ${call.shown} are ${payloadBytes} bytes of JSON; at most ${MAX_CALL_ARGUMENT_BYTES} are passed.`,
+      isError: true,
+    };
   }
   const marker = `\u001eskillctx-result-${randomBytes(12).toString("hex")}`;
   const tail = [call.file, marker, payload, JSON.stringify(call.tuples)];
@@ -73,7 +76,8 @@ export async function callMain(call: MainCall): Promise<ToolResult> {
 }
 
 function render(result: ProcessResult, call: MainCall, marker: string, runner: string): ToolResult {
-  if (result.error !== undefined) return { content: `Could not start ${call.shown} (${runner}): ${result.error}`, isError: true };
+  if (result.error !== undefined)
+    return { content: `Could not start ${call.shown} (${runner}): ${result.error}`, isError: true };
   const at = result.stdout.lastIndexOf(`\n${marker}\n`);
   const printed = (at === -1 ? result.stdout : result.stdout.slice(0, at)).replace(/\n$/, "");
   const parts: string[] = [];
@@ -85,11 +89,13 @@ function render(result: ProcessResult, call: MainCall, marker: string, runner: s
     returned = value.ok;
     if (!value.ok) parts.push(`[the return value of main() could not be read back]`);
     else if (typeof value.value === "string") parts.push(value.value);
-    else if (value.value !== null || printed === "") parts.push(value.value === null ? "(main() returned None)" : JSON.stringify(value.value));
+    else if (value.value !== null || printed === "")
+      parts.push(value.value === null ? "(main() returned None)" : JSON.stringify(value.value));
   }
   if (result.stderr !== "") parts.push(`[stderr]\n${result.stderr.replace(/\n$/, "")}`);
   parts.push(...notes);
-  if (!returned && !failed && !result.truncated) parts.push(`[${call.shown}: main() did not return (the script exited first)]`);
+  if (!returned && !failed && !result.truncated)
+    parts.push(`[${call.shown}: main() did not return (the script exited first)]`);
   const isError = failed || result.truncated || !returned;
   const content = parts.join("\n");
   return isError ? { content, isError } : { content };

@@ -103,7 +103,8 @@ function readNumpy(lines: readonly string[], params: Map<string, string>): void 
         }
         flush();
         const entry = NUMPY_ENTRY.exec(line.trim());
-        if (entry !== null) current = { names: entry[1]!.split(",").map((name) => name.trim().replace(/^\*+/, "")), parts: [] };
+        if (entry !== null)
+          current = { names: entry[1]!.split(",").map((name) => name.trim().replace(/^\*+/, "")), parts: [] };
       } else {
         current?.parts.push(line.trim());
       }

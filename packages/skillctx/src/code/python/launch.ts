@@ -18,7 +18,10 @@ import type { ScriptMetadata } from "./pep723.js";
 export function untrustedScriptMessage(skill: Skill, trust: Trust | undefined): string | undefined {
   if (isSkillTrusted(skill, trust)) return undefined;
   const { scope, origin } = skill.source;
-  const allow = scope === "remote" ? `trust: { remote: [${JSON.stringify(origin ?? "<source name>")}] }` : `trust: { ${scope}: true }`;
+  const allow =
+    scope === "remote"
+      ? `trust: { remote: [${JSON.stringify(origin ?? "<source name>")}] }`
+      : `trust: { ${scope}: true }`;
   const from = scope === "remote" ? `the remote source ${JSON.stringify(origin ?? "?")}` : `the ${scope} scope`;
   return `Not run: the skill "${skill.name}" comes from ${from}, which is not trusted to run scripts. (The host can allow it with ${allow}.)`;
 }
@@ -53,7 +56,10 @@ export function findUv(): string | undefined {
 
 /** The warning for a PEP 723 script that runs with plain `python3` because `uv` is not on `PATH`. */
 export function unmanagedDependencies(meta: ScriptMetadata, file: string, shown: string): Diagnostic {
-  const deps = meta.dependencies.length === 0 ? "no dependencies" : `dependencies that may be missing: ${meta.dependencies.slice(0, 20).join(", ")}${meta.dependencies.length > 20 ? ", …" : ""}`;
+  const deps =
+    meta.dependencies.length === 0
+      ? "no dependencies"
+      : `dependencies that may be missing: ${meta.dependencies.slice(0, 20).join(", ")}${meta.dependencies.length > 20 ? ", …" : ""}`;
   return diagnostic(
     "SCRIPT_DEPENDENCIES_UNMANAGED",
     "warning",
@@ -86,7 +92,12 @@ export function uvRunnerFile(block: string, source: string): string {
 }
 
 /** Notes on how a run ended (stderr cut, pipes held, timeout, output cap, signal, exit code), and whether that is an error. */
-export function runNotes(result: ProcessResult, script: string, timeoutMs: number, maxBytes: number): { notes: string[]; failed: boolean } {
+export function runNotes(
+  result: ProcessResult,
+  script: string,
+  timeoutMs: number,
+  maxBytes: number,
+): { notes: string[]; failed: boolean } {
   const notes: string[] = [];
   if (result.stderrTruncated) notes.push(`[stderr cut at ${maxBytes} bytes]`);
   if (result.pipesHeldOpen) notes.push(`[a background process of ${script} kept its output open; reading stopped]`);

@@ -43,7 +43,13 @@ export function scriptMetadata(source: string): ScriptMetadata | { error: string
       if (found !== undefined) return { error: `two "# /// script" blocks (lines ${found.line} and ${i + 1})` };
       const content = lines.slice(i + 1, end).map((line) => (line === "#" ? "" : line.slice(2)));
       const toml = content.join("\n");
-      found = { line: i + 1, toml, block: lines.slice(i, end + 1).join("\n"), dependencies: arrayStrings(toml, "dependencies"), requiresPython: stringValue(toml, "requires-python") };
+      found = {
+        line: i + 1,
+        toml,
+        block: lines.slice(i, end + 1).join("\n"),
+        dependencies: arrayStrings(toml, "dependencies"),
+        requiresPython: stringValue(toml, "requires-python"),
+      };
     }
     i = end;
   }

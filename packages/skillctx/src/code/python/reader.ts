@@ -86,7 +86,10 @@ export interface ReadSignaturesOptions {
  * in order, or with `{ error }` when the interpreter could not run or answered nonsense (then no file of
  * the batch has a reading). Rejects only on abort.
  */
-export async function readSignatures(files: readonly ReaderInput[], options: ReadSignaturesOptions): Promise<{ readings: FileReading[] } | { error: string }> {
+export async function readSignatures(
+  files: readonly ReaderInput[],
+  options: ReadSignaturesOptions,
+): Promise<{ readings: FileReading[] } | { error: string }> {
   if (files.length === 0) return { readings: [] };
   const args = ["-I", "-B", "-c", READER_SOURCE, String(MAX_SCRIPT_SOURCE_BYTES)];
   for (const file of files) args.push(file.realPath, file.sha256);
@@ -110,7 +113,8 @@ export async function readSignatures(files: readonly ReaderInput[], options: Rea
     return { error: "the signature reader answered something that is not JSON" };
   }
   const answer = AnswerSchema.safeParse(parsed);
-  if (!answer.success || answer.data.files.length !== files.length) return { error: "the signature reader's answer has an unexpected shape" };
+  if (!answer.success || answer.data.files.length !== files.length)
+    return { error: "the signature reader's answer has an unexpected shape" };
   return { readings: answer.data.files };
 }
 

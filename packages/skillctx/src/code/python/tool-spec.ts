@@ -32,14 +32,31 @@ export interface ScriptPlace {
 const RUN_INSTEAD = "it stays reachable through run_skill_script";
 
 /** The tool of a parsed script, or why there is none. */
-export function scriptToolSpec(reading: Extract<FileReading, { ok: true }>, place: ScriptPlace): { spec: ScriptToolSpec } | { diagnostic: Diagnostic } {
+export function scriptToolSpec(
+  reading: Extract<FileReading, { ok: true }>,
+  place: ScriptPlace,
+): { spec: ScriptToolSpec } | { diagnostic: Diagnostic } {
   const main = reading.main;
   const where = (line?: number) => ({ path: place.file, line });
   if (main === null) {
-    return { diagnostic: diagnostic("SCRIPT_NO_MAIN", "info", `${place.shown} defines no main(), so it is not a typed tool; ${RUN_INSTEAD}.`, where()) };
+    return {
+      diagnostic: diagnostic(
+        "SCRIPT_NO_MAIN",
+        "info",
+        `${place.shown} defines no main(), so it is not a typed tool; ${RUN_INSTEAD}.`,
+        where(),
+      ),
+    };
   }
   if ("tooMany" in main) {
-    return { diagnostic: diagnostic("SCRIPT_UNSUPPORTED_SIGNATURE", "warning", `${place.shown}: main() has ${main.tooMany} parameters, too many for a typed tool; ${RUN_INSTEAD}.`, where(main.line)) };
+    return {
+      diagnostic: diagnostic(
+        "SCRIPT_UNSUPPORTED_SIGNATURE",
+        "warning",
+        `${place.shown}: main() has ${main.tooMany} parameters, too many for a typed tool; ${RUN_INSTEAD}.`,
+        where(main.line),
+      ),
+    };
   }
   if (main.decorators.length > 0) {
     const shown = main.decorators.map((d) => `@${d}`).join(" ");
@@ -90,11 +107,19 @@ export function scriptToolSpec(reading: Extract<FileReading, { ok: true }>, plac
   }
   const inputSchema: JsonSchema = { type: "object", properties, additionalProperties: false };
   if (required.length > 0) inputSchema.required = required;
-  const summary = docs.summary ?? parseDocstring(reading.moduleDoc).summary ?? `Calls main() of ${place.shown} in the skill "${place.skill}".`;
-  return { spec: { name: toolName(place.shown), description: cut(summary, MAX_TOOL_DESCRIPTION_CHARS), inputSchema, tuples } };
+  const summary =
+    docs.summary ??
+    parseDocstring(reading.moduleDoc).summary ??
+    `Calls main() of ${place.shown} in the skill "${place.skill}".`;
+  return {
+    spec: { name: toolName(place.shown), description: cut(summary, MAX_TOOL_DESCRIPTION_CHARS), inputSchema, tuples },
+  };
 }
 
-function paramSchema(param: ScriptParam, doc: string | undefined): { schema: JsonSchema; required: boolean; tuple: boolean } | { problem: string } {
+function paramSchema(
+  param: ScriptParam,
+  doc: string | undefined,
+): { schema: JsonSchema; required: boolean; tuple: boolean } | { problem: string } {
   const shown = param.text === undefined ? param.name : `${param.name}: ${param.text}`;
   switch (param.kind) {
     case "var_positional":
@@ -119,7 +144,9 @@ function paramSchema(param: ScriptParam, doc: string | undefined): { schema: Jso
     if (dflt.json === null && !allowsNull(schema)) schema = mergeUnion([schema, { type: "null" }]);
     schema.default = dflt.json;
   }
-  const notes = [description, dflt !== undefined && "expr" in dflt ? `Default: ${dflt.expr}.` : undefined].filter((part) => part !== undefined && part !== "");
+  const notes = [description, dflt !== undefined && "expr" in dflt ? `Default: ${dflt.expr}.` : undefined].filter(
+    (part) => part !== undefined && part !== "",
+  );
   if (notes.length > 0) schema.description = cut(notes.join(" "), MAX_PARAM_DESCRIPTION_CHARS);
   return { schema, required: dflt === undefined, tuple: result.tuple === true };
 }

@@ -1,5 +1,14 @@
 import type { Toolset } from "../toolset.js";
-import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unloadTool, UNLOAD_TOOL, withSubAgents } from "./common.js";
+import {
+  defineSkillTool,
+  skillName,
+  loadAsText,
+  readResourceTool,
+  runScriptTool,
+  unloadTool,
+  UNLOAD_TOOL,
+  withSubAgents,
+} from "./common.js";
 
 /** Claude Code's `Skill { skill }`. */
 const skillTool = defineSkillTool({

@@ -59,12 +59,13 @@ export const readResourceTool: SkillTool = defineSkillTool({
   description:
     "Read a text file from a skill's folder (references, examples, templates), by the skill's name and the file's path relative to its folder. " +
     "Optionally a line range. Loading a skill lists its files.",
-  schema: (z) => z.object({
-    name: skillName(z).describe("The skill's name."),
-    path: z.string().describe("The file's path relative to the skill folder, such as references/guide.md."),
-    startLine: lineNumber(z).optional().describe("First line to read (1-based)."),
-    endLine: lineNumber(z).optional().describe("Last line to read (inclusive)."),
-  }),
+  schema: (z) =>
+    z.object({
+      name: skillName(z).describe("The skill's name."),
+      path: z.string().describe("The file's path relative to the skill folder, such as references/guide.md."),
+      startLine: lineNumber(z).optional().describe("First line to read (1-based)."),
+      endLine: lineNumber(z).optional().describe("Last line to read (inclusive)."),
+    }),
   async run(args, host, signal) {
     const outcome = await readSkillResource(host, args, signal);
     return outcome.ok ? ok(formatResource(outcome)) : fail(outcome.message);
@@ -76,11 +77,12 @@ export const runScriptTool: SkillTool = defineSkillTool({
   description:
     "Run a script from a skill's scripts/ folder with optional command-line arguments; the working directory is the skill folder. " +
     "Returns the script's output and exit status.",
-  schema: (z) => z.object({
-    name: skillName(z).describe("The skill's name."),
-    script: z.string().describe("The script under scripts/, such as scripts/extract.py."),
-    args: z.array(z.string()).optional().describe("Command-line arguments."),
-  }),
+  schema: (z) =>
+    z.object({
+      name: skillName(z).describe("The skill's name."),
+      script: z.string().describe("The script under scripts/, such as scripts/extract.py."),
+      args: z.array(z.string()).optional().describe("Command-line arguments."),
+    }),
   run: (args, host, signal) => runSkillScript(host, args, signal),
 });
 
@@ -88,7 +90,8 @@ export const unloadTool: SkillTool = defineSkillTool({
   name: UNLOAD_TOOL,
   description: "Deactivate the active skill when its task is done; every tool becomes available again.",
   schema: (z) => z.object({ name: skillName(z).describe("The active skill's name.") }),
-  run: async (args, host) => unload(host, args.name, (name) => `Skill "${name}" unloaded; all tools are available again.`),
+  run: async (args, host) =>
+    unload(host, args.name, (name) => `Skill "${name}" unloaded; all tools are available again.`),
 });
 
 /** `search_skills`: listed only when the catalog left skills out to fit its budget. */
@@ -97,10 +100,11 @@ export function searchTool(loadInstruction: string): SkillTool {
     name: SEARCH_TOOL,
     description:
       "Search the skills that are not listed in the catalog, by words from the task. Returns the best matches with their descriptions.",
-    schema: (z) => z.object({
-      query: z.string().describe("Words describing the task, such as 'fill pdf form'."),
-      limit: z.number().int().min(1).max(50).optional().describe(`Most results. Default ${DEFAULT_SEARCH_LIMIT}.`),
-    }),
+    schema: (z) =>
+      z.object({
+        query: z.string().describe("Words describing the task, such as 'fill pdf form'."),
+        limit: z.number().int().min(1).max(50).optional().describe(`Most results. Default ${DEFAULT_SEARCH_LIMIT}.`),
+      }),
     async run(args, host) {
       const results = searchLoadableSkills(host.skills, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT);
       return ok(formatSearchResults(args.query, results, loadInstruction));

@@ -23,7 +23,10 @@ export const toolsets: Readonly<Record<ToolsetName, Toolset>> = {
 export function resolveToolset(name: ToolsetName | undefined): Toolset {
   const toolset = toolsets[name ?? "skillctx"];
   if (toolset === undefined || !Object.hasOwn(toolsets, name ?? "skillctx")) {
-    throw new SkillctxError("INVALID_OPTIONS", `toolset must be one of ${Object.keys(toolsets).join(", ")}; got ${JSON.stringify(name)}`);
+    throw new SkillctxError(
+      "INVALID_OPTIONS",
+      `toolset must be one of ${Object.keys(toolsets).join(", ")}; got ${JSON.stringify(name)}`,
+    );
   }
   return toolset;
 }

@@ -20,7 +20,8 @@ function namesSuffix(skills: SkillSet): string {
   const names = loadableSkillNames(skills);
   if (names.length === 0) return "";
   const shown = names.slice(0, NAMES_IN_DESCRIPTION).join(", ");
-  const more = names.length > NAMES_IN_DESCRIPTION ? ` and ${names.length - NAMES_IN_DESCRIPTION} more (see the catalog)` : "";
+  const more =
+    names.length > NAMES_IN_DESCRIPTION ? ` and ${names.length - NAMES_IN_DESCRIPTION} more (see the catalog)` : "";
   return ` Available skills: ${shown}${more}.`;
 }
 
@@ -32,9 +33,11 @@ function langflowTools(skills: SkillSet, features?: ToolsetFeatures): SkillTool[
     schema: (z) => z.object({ skill_name: skillName(z).describe("Name of the skill to load.") }),
     async run(args, host, signal) {
       const forked = forkedLoad(host, args.skill_name);
-      if (forked !== undefined) return json({ skill_name: args.skill_name.trim(), sub_agent: true, instructions: forked.content });
+      if (forked !== undefined)
+        return json({ skill_name: args.skill_name.trim(), sub_agent: true, instructions: forked.content });
       const outcome = await loadSkill(host, args.skill_name, signal);
-      if (!outcome.ok) return json({ error: outcome.message, available_skills: outcome.available.slice(0, MAX_NAMES_IN_ERROR) }, true);
+      if (!outcome.ok)
+        return json({ error: outcome.message, available_skills: outcome.available.slice(0, MAX_NAMES_IN_ERROR) }, true);
       const { skill, body, files } = outcome.loaded;
       return json({
         skill_name: skill.name,
@@ -49,10 +52,11 @@ function langflowTools(skills: SkillSet, features?: ToolsetFeatures): SkillTool[
   const read = defineSkillTool({
     name: "read_skill_file",
     description: `Read a supporting file of a skill (see available_files in load_skill's result). Returns JSON with skill_name, filename and content.${suffix}`,
-    schema: (z) => z.object({
-      skill_name: skillName(z).describe("Name of the skill."),
-      filename: z.string().describe("The file's path relative to the skill folder, such as examples.md."),
-    }),
+    schema: (z) =>
+      z.object({
+        skill_name: skillName(z).describe("Name of the skill."),
+        filename: z.string().describe("The file's path relative to the skill folder, such as examples.md."),
+      }),
     async run(args, host, signal) {
       const outcome = await readSkillResource(host, { name: args.skill_name, path: args.filename }, signal);
       if (!outcome.ok) return json({ error: outcome.message }, true);

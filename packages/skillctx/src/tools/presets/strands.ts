@@ -1,5 +1,13 @@
 import type { Toolset } from "../toolset.js";
-import { defineSkillTool, skillName, loadAsText, readResourceTool, runScriptTool, unload, withSubAgents } from "./common.js";
+import {
+  defineSkillTool,
+  skillName,
+  loadAsText,
+  readResourceTool,
+  runScriptTool,
+  unload,
+  withSubAgents,
+} from "./common.js";
 
 /** Strands' one tool: `skills { action: "activate" | "deactivate", skill_name }`. */
 const skillsTool = defineSkillTool({
@@ -7,10 +15,11 @@ const skillsTool = defineSkillTool({
   description:
     'Activate or deactivate a skill. "activate" returns the skill\'s full instructions and makes it the active skill; ' +
     '"deactivate" ends it and restores every tool. Activate a skill when a task matches its description.',
-  schema: (z) => z.object({
-    action: z.enum(["activate", "deactivate"]).describe('"activate" or "deactivate".'),
-    skill_name: skillName(z).describe("Name of the skill."),
-  }),
+  schema: (z) =>
+    z.object({
+      action: z.enum(["activate", "deactivate"]).describe('"activate" or "deactivate".'),
+      skill_name: skillName(z).describe("Name of the skill."),
+    }),
   run: async (args, host, signal) =>
     args.action === "activate"
       ? loadAsText(host, args.skill_name, signal)
