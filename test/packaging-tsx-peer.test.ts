@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { TSX_MISSING, findTsxCli, scriptRunner } from "../packages/skillctx/src/tools/run-skill-script.js";
+import { TSX_MISSING, findTsxCli, scriptRunner } from "../packages/engine/src/tools/run-skill-script.js";
 
 // Resolves as run-skill-script.ts does, from skillctx's folder, a package that is not installed.
 const fromSkillctx = createRequire(new URL("../packages/skillctx/src/tools/run-skill-script.ts", import.meta.url));

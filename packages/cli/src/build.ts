@@ -1,6 +1,6 @@
-import type { Activation, ContextStep } from "../engine/agent-context.js";
-import type { Message } from "../messages.js";
-import { messageText } from "../messages.js";
+import type { Activation, ContextStep } from "@skillctx/engine";
+import type { Message } from "@skillctx/engine";
+import { messageText } from "@skillctx/engine";
 import { commandInfo } from "./commands.js";
 import { cell, formatDiagnostic, jsonText, printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";

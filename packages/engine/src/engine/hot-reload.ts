@@ -14,7 +14,7 @@ import { compareCodePoints, diagnostic, renderCatalog } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
 import type { EventSink } from "../events/types.js";
-import type { ResolvedRemote } from "../sources/types.js";
+import type { ResolvedRemote } from "@skillctx/sources";
 import type { AgentContextOptions } from "./options.js";
 import type { Attachment } from "./state.js";
 import type { SystemParts } from "./system-prompt.js";

@@ -23,8 +23,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
-import { AgentContext } from "../engine/agent-context.js";
-import type { AgentContextOptions } from "../engine/options.js";
+import { AgentContext } from "@skillctx/engine";
+import type { AgentContextOptions } from "@skillctx/engine";
 import { getSkill, listResources, listSkills, listTemplates, readDirectory, readResource } from "./answers.js";
 import type { PageSettings } from "./answers.js";
 import { callFallbackTool, fallbackToolDefinitions } from "./fallback-tools.js";
@@ -33,7 +33,7 @@ import {
   SKILLS_EXTENSION,
   SkillsGetRequestSchema,
   SkillsListRequestSchema,
-} from "./protocol.js";
+} from "@skillctx/sources/protocol";
 import { buildSkillIndex } from "./skill-index.js";
 import type { SkillIndex } from "./skill-index.js";
 

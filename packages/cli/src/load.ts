@@ -1,9 +1,9 @@
 import * as path from "node:path";
 import type { Diagnostic } from "@skillctx/core";
-import { AgentContext } from "../engine/agent-context.js";
-import type { ContextStep } from "../engine/agent-context.js";
-import type { AgentContextOptions } from "../engine/options.js";
-import type { Templates } from "../engine/templates.js";
+import { AgentContext } from "@skillctx/engine";
+import type { ContextStep } from "@skillctx/engine";
+import type { AgentContextOptions } from "@skillctx/engine";
+import type { Templates } from "@skillctx/engine";
 import type { CliIo } from "./io.js";
 import { catalogOptions, resolveCwd, userSkills } from "./options.js";
 import type { Flags } from "./options.js";

@@ -10,10 +10,10 @@ import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@sk
 import { loadCommands, loadGuidance } from "@skillctx/compat";
 import { isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
-import { mergeRemoteSkills } from "../sources/merge-remote.js";
-import type { ResolvedRemote } from "../sources/types.js";
-import { verifySignatures } from "../sources/verify-signatures.js";
-import type { VerifySettings } from "../sources/verify-signatures.js";
+import { mergeRemoteSkills } from "@skillctx/sources";
+import type { ResolvedRemote } from "@skillctx/sources";
+import { verifySignatures } from "@skillctx/sources";
+import type { VerifySettings } from "@skillctx/sources";
 
 export type { SkillSet } from "../context-types.js";
 export { skillLocation } from "../skill-location.js";

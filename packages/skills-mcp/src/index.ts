@@ -8,10 +8,10 @@ export {
   DEFAULT_RESOURCES_PAGE_SIZE,
   DEFAULT_SKILLS_PAGE_SIZE,
   DEFAULT_SKILLS_TTL_MS,
-} from "./skills-mcp/server.js";
-export { serveSkillsHttp, MCP_HTTP_PATH } from "./skills-mcp/http.js";
-export { buildSkillIndex } from "./skills-mcp/skill-index.js";
-export { skillFrontmatterJson } from "./skills-mcp/frontmatter-json.js";
+} from "./server.js";
+export { serveSkillsHttp, MCP_HTTP_PATH } from "./http.js";
+export { buildSkillIndex } from "./skill-index.js";
+export { skillFrontmatterJson } from "@skillctx/sources/protocol";
 export {
   SKILLS_EXTENSION,
   DIRECTORY_MIME_TYPE,
@@ -22,16 +22,16 @@ export {
   SkillsListRequestSchema,
   SkillsGetRequestSchema,
   DirectoryReadRequestSchema,
-} from "./skills-mcp/protocol.js";
+} from "@skillctx/sources/protocol";
 
-export type { SkillServer, SkillServerOptions } from "./skills-mcp/server.js";
-export type { ServeHttpOptions, SkillHttpServer } from "./skills-mcp/http.js";
+export type { SkillServer, SkillServerOptions } from "./server.js";
+export type { ServeHttpOptions, SkillHttpServer } from "./http.js";
 export type {
   SkillIndex,
   ServedSkill,
   ServedFile,
   DirectoryChild,
   BuildSkillIndexOptions,
-} from "./skills-mcp/skill-index.js";
-export type { FrontmatterJson } from "./skills-mcp/frontmatter-json.js";
-export type { SkillEntry, SkillsListResult, SkillsGetResult, DirectoryReadResult } from "./skills-mcp/protocol.js";
+} from "./skill-index.js";
+export type { FrontmatterJson } from "@skillctx/sources/protocol";
+export type { SkillEntry, SkillsListResult, SkillsGetResult, DirectoryReadResult } from "@skillctx/sources/protocol";

@@ -16,10 +16,10 @@ import { EventBus } from "../events/event-bus.js";
 import { ContextTelemetry } from "../events/context-telemetry.js";
 import type { StepNotes, StepSources } from "../events/context-telemetry.js";
 import type { EventListener, SkillctxEventType } from "../events/types.js";
-import { defaultCacheDir } from "../sources/cache-dir.js";
-import { isRemoteSource } from "../sources/types.js";
-import type { ResolvedSources } from "../sources/resolve-sources.js";
-import type { SourceInput } from "../sources/types.js";
+import { defaultCacheDir } from "@skillctx/sources";
+import { isRemoteSource } from "@skillctx/sources";
+import type { ResolvedSources } from "@skillctx/sources/resolve";
+import type { SourceInput } from "@skillctx/sources";
 import { checkHostTools } from "../tools/host-tools.js";
 import type { HostTool } from "../tools/host-tools.js";
 import { resolveToolset } from "../tools/presets/index.js";
@@ -560,7 +560,7 @@ export class AgentContext {
     // Remote sources (git, URL, MCP) and their lockfile load only when a context has one.
     const sources: ResolvedSources = !(o.skills ?? []).some(isRemoteSource)
       ? { local: (o.skills ?? []) as SkillSourceInput[], remote: [], diagnostics: [] }
-      : await (await import("../sources/resolve-sources.js")).resolveSources(o.skills, {
+      : await (await import("@skillctx/sources/resolve")).resolveSources(o.skills, {
           cwd: o.cwd,
           cacheDir: o.cacheDir ?? defaultCacheDir(o.homeDir),
           lock: o.lock ?? "update",

@@ -1,7 +1,7 @@
 import { countTokens, diagnostic, readSkillContent } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
-import { notInvocableReason } from "../engine/invocation.js";
-import { notLoadableReason } from "../tools/skill-tools.js";
+import { notInvocableReason } from "@skillctx/engine/internal";
+import { notLoadableReason } from "@skillctx/engine/internal";
 import { commandInfo } from "./commands.js";
 import { cell, formatDiagnostic, jsonText, shownPath } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";

@@ -1,9 +1,9 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import { defaultCacheDir } from "../sources/cache-dir.js";
-import { LOCKFILE_NAME, pruneLockfile } from "../sources/lockfile.js";
-import { readProjectSources, SOURCES_FILE_NAME } from "../sources/project-sources.js";
-import { resolveSources, sourceKey } from "../sources/resolve-sources.js";
+import { defaultCacheDir } from "@skillctx/sources";
+import { LOCKFILE_NAME, pruneLockfile } from "@skillctx/sources/resolve";
+import { readProjectSources, SOURCES_FILE_NAME } from "@skillctx/sources/resolve";
+import { resolveSources, sourceKey } from "@skillctx/sources/resolve";
 import { commandInfo } from "./commands.js";
 import { formatDiagnostic, jsonText, printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";

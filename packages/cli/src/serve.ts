@@ -22,8 +22,8 @@ export const serveCommand: CliCommand = {
     const cwd = resolveCwd(flags.string("cwd"));
     const extra = flags.list("skills").map((p) => path.resolve(p));
     const [{ createSkillServer }, { serveSkillsHttp }] = await Promise.all([
-      import("../skills-mcp/server.js"),
-      import("../skills-mcp/http.js"),
+      import("@skillctx/skills-mcp"),
+      import("@skillctx/skills-mcp"),
     ]);
     const skills = await createSkillServer({
       cwd,

@@ -78,5 +78,5 @@ export type {
   GitSkillSource,
   UrlSkillSource,
   LockMode,
-} from "./sources/types.js";
-export type { VerifySettings } from "./sources/verify-signatures.js";
+} from "@skillctx/sources";
+export type { VerifySettings } from "@skillctx/sources";

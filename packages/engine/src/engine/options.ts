@@ -1,8 +1,8 @@
 import { SkillctxError } from "@skillctx/core";
 import type { Skill, SkillCache, SkillInput, Trust } from "@skillctx/core";
 import type { EventListener } from "../events/types.js";
-import type { LockMode, SourceInput } from "../sources/types.js";
-import type { VerifySettings } from "../sources/verify-signatures.js";
+import type { LockMode, SourceInput } from "@skillctx/sources";
+import type { VerifySettings } from "@skillctx/sources";
 import type { RunSubAgent } from "../code/sub-agent-types.js";
 import type { SubAgentSettings } from "../tools/execute-skill.js";
 import type { TextLimits } from "../context-types.js";
