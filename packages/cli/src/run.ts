@@ -80,9 +80,11 @@ function help(args: string[], io: CliIo): number {
   return EXIT_OK;
 }
 
-/** The version in skillctx's package.json, found by the package's own name (the build bundles this file, so no relative path holds). */
+/** The version in @skillctx/cli's package.json (the packages are versioned together), found by the package's own name (the build bundles this file, so no relative path holds). */
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("skillctx/package.json"), "utf8")) as {
+  const pkg = JSON.parse(
+    readFileSync(createRequire(import.meta.url).resolve("@skillctx/cli/package.json"), "utf8"),
+  ) as {
     version?: unknown;
   };
   return typeof pkg.version === "string" ? pkg.version : "unknown";
