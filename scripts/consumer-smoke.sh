@@ -56,8 +56,8 @@ printf '{ "name": "skillctx-consumer", "private": true, "type": "module" }\n' > 
 npm_q install "${tarballs[@]}" "$(range . typescript)" "$(range . @types/node)"
 cp "$src"/*.ts "$src/tsconfig.base.json" .
 
-# Without optional peers: none of them may have come in.
-peers="$(node -e 'const p = require("./node_modules/skillctx/package.json"); console.log(Object.keys(p.peerDependencies ?? {}).join(" "))')"
+# Without optional peers: none of them (of skillctx and of the @skillctx packages it brings) may have come in.
+peers="$(node -e 'const fs = require("fs"); const dirs = ["skillctx", ...fs.readdirSync("node_modules/@skillctx").map((d) => `@skillctx/${d}`)]; console.log(dirs.flatMap((d) => Object.keys(require(`./node_modules/${d}/package.json`).peerDependencies ?? {})).join(" "))')"
 for p in $peers; do
   if [ -e "node_modules/$p" ]; then echo "consumer smoke: optional peer $p was installed by default" >&2; exit 1; fi
 done

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(ROOT, "packages/skillctx/dist/cli.js");
+const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
 const require = createRequire(path.join(ROOT, "packages/skillctx/package.json"));
 const esm = (module) =>
   require
