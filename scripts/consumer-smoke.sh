@@ -12,7 +12,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 src="$root/scripts/consumer-smoke"
 
-# stage name → packages it needs beside skillctx (versions: packages/skillctx devDependencies, what the tests use)
+# stage name → packages it needs beside skillctx (versions: packages/skillctx devDependencies, what the tests use,
+# or packages/skills-mcp dependencies)
 STAGES=(
   "root:"
   "ai-sdk:ai"
@@ -89,7 +90,8 @@ for entry in "${STAGES[@]}"; do
     continue
   fi
   files+=("\"$stage.ts\"")
-  for n in $needs; do specs+=("$(range packages/skillctx "$n")"); done
+  # The frameworks are skillctx's dev dependencies; the MCP SDK (serve) is @skillctx/skills-mcp's dependency.
+  for n in $needs; do specs+=("$(range packages/skillctx "$n" 2>/dev/null || range packages/skills-mcp "$n")"); done
 done
 if [ ${#files[@]} -gt 0 ]; then
   step "adapters, with ${specs[*]}"
