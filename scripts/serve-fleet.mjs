@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
-const require = createRequire(path.join(ROOT, "packages/skillctx/package.json"));
+const require = createRequire(path.join(ROOT, "packages/skills-mcp/package.json"));
 const esm = (module) =>
   require
     .resolve(`@modelcontextprotocol/sdk/${module}`)
