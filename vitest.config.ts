@@ -17,6 +17,12 @@ export default defineConfig({
       { find: /^@skillctx\/mcp-bridge\/internal$/, replacement: src("mcp-bridge", "internal.ts") },
       { find: /^@skillctx\/mcp-bridge\/schemas$/, replacement: src("mcp-bridge", "schemas.ts") },
       { find: /^@skillctx\/mcp-bridge$/, replacement: src("mcp-bridge") },
+      { find: /^@skillctx\/sources\/(resolve|protocol)$/, replacement: src("sources", "$1.ts") },
+      { find: /^@skillctx\/sources$/, replacement: src("sources") },
+      { find: /^@skillctx\/engine\/(internal|schemas)$/, replacement: src("engine", "$1.ts") },
+      { find: /^@skillctx\/engine$/, replacement: src("engine") },
+      { find: /^@skillctx\/skills-mcp$/, replacement: src("skills-mcp") },
+      { find: /^@skillctx\/cli$/, replacement: src("cli") },
       { find: /^skillctx$/, replacement: src("skillctx") },
       // The adapters' subpath exports (skillctx/ai-sdk, skillctx/openai, ...): one entry file each.
       {

@@ -12,7 +12,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 src="$root/scripts/consumer-smoke"
 
-# stage name → packages it needs beside skillctx (versions: packages/skillctx devDependencies, what the tests use)
+# stage name → packages it needs beside skillctx (versions: packages/skillctx devDependencies, what the tests use,
+# or packages/skills-mcp dependencies)
 STAGES=(
   "root:"
   "ai-sdk:ai"
@@ -56,8 +57,8 @@ printf '{ "name": "skillctx-consumer", "private": true, "type": "module" }\n' > 
 npm_q install "${tarballs[@]}" "$(range . typescript)" "$(range . @types/node)"
 cp "$src"/*.ts "$src/tsconfig.base.json" .
 
-# Without optional peers: none of them may have come in.
-peers="$(node -e 'const p = require("./node_modules/skillctx/package.json"); console.log(Object.keys(p.peerDependencies ?? {}).join(" "))')"
+# Without optional peers: none of them (of skillctx and of the @skillctx packages it brings) may have come in.
+peers="$(node -e 'const fs = require("fs"); const dirs = ["skillctx", ...fs.readdirSync("node_modules/@skillctx").map((d) => `@skillctx/${d}`)]; console.log(dirs.flatMap((d) => Object.keys(require(`./node_modules/${d}/package.json`).peerDependencies ?? {})).join(" "))')"
 for p in $peers; do
   if [ -e "node_modules/$p" ]; then echo "consumer smoke: optional peer $p was installed by default" >&2; exit 1; fi
 done
@@ -89,7 +90,8 @@ for entry in "${STAGES[@]}"; do
     continue
   fi
   files+=("\"$stage.ts\"")
-  for n in $needs; do specs+=("$(range packages/skillctx "$n")"); done
+  # The frameworks are skillctx's dev dependencies; the MCP SDK (serve) is @skillctx/skills-mcp's dependency.
+  for n in $needs; do specs+=("$(range packages/skillctx "$n" 2>/dev/null || range packages/skills-mcp "$n")"); done
 done
 if [ ${#files[@]} -gt 0 ]; then
   step "adapters, with ${specs[*]}"

@@ -15,8 +15,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(ROOT, "packages/skillctx/dist/cli.js");
-const require = createRequire(path.join(ROOT, "packages/skillctx/package.json"));
+const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
+const require = createRequire(path.join(ROOT, "packages/skills-mcp/package.json"));
 const esm = (module) =>
   require
     .resolve(`@modelcontextprotocol/sdk/${module}`)

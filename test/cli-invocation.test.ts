@@ -5,8 +5,8 @@ import { SkillSchema } from "@skillctx/core/schemas";
 import type { SkillInit } from "@skillctx/core";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
-import { invocation } from "../packages/skillctx/src/cli/list.js";
-import { runCli } from "../packages/skillctx/src/cli/run.js";
+import { invocation } from "../packages/cli/src/list.js";
+import { runCli } from "../packages/cli/src/run.js";
 
 const tempDir = useTempDirs("cli-invocation");
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { defineSkill, SkillctxError } from "skillctx";
 import type { AgentContextOptions, Skill, ToolResult } from "skillctx";
-import { codeToolsForSkill, runCodeTool } from "../packages/skillctx/src/code/code-tools.js";
+import { codeToolsForSkill, runCodeTool } from "../packages/engine/src/code/code-tools.js";
 import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 import { z } from "./helpers/zod.js";
 

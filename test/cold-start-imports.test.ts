@@ -77,15 +77,23 @@ const heavyIn = (modules: string[]) =>
 
 describe("a cold import loads no heavy dependency", () => {
   beforeAll(() => {
-    for (const pkg of ["skillctx", "core", "mcp-bridge"]) {
+    for (const pkg of ["skillctx", "engine", "sources", "core", "mcp-bridge"]) {
       if (!existsSync(DIST(pkg))) throw new Error(`${DIST(pkg)} is missing: run \`pnpm build\` first (pnpm test does)`);
     }
   });
 
   it("import('skillctx') loads skillctx and its packages, but not zod, the MCP SDK, yaml, the tokenizer, micromatch or execa", async () => {
     const modules = await loadedBy(`await import(dist("skillctx"));`);
-    expect(modules.some((file) => file.endsWith(path.join("packages", "skillctx", "dist", "index.js")))).toBe(true);
-    expect(modules.some((file) => file.includes(path.join("packages", "mcp-bridge", "dist")))).toBe(true);
+    const built = (pkg: string) => path.join("packages", pkg, "dist");
+    expect(modules.some((file) => file.endsWith(path.join(built("skillctx"), "index.js")))).toBe(true);
+    expect(modules.some((file) => file.endsWith(path.join(built("engine"), "index.js")))).toBe(true);
+    expect(modules.some((file) => file.includes(built("mcp-bridge")))).toBe(true);
+    // Of @skillctx/sources only the light entry; resolving remote sources (and its lockfile) loads on first use.
+    const sources = modules.filter((file) => file.includes(built("sources"))).map((file) => path.basename(file));
+    expect(sources).toContain("index.js");
+    expect(sources.filter((file) => file === "resolve.js" || file === "protocol.js")).toEqual([]);
+    // Serving and the CLI are other entries: the root entry loads neither.
+    expect(modules.filter((file) => file.includes(built("skills-mcp")) || file.includes(built("cli")))).toEqual([]);
     expect(heavyIn(modules)).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AgentContext } from "skillctx";
 import type { AgentContextOptions, Message, Skill } from "skillctx";
 import { createMcpBridge, serversFromSkill } from "@skillctx/mcp-bridge";
-import { rendersCommands } from "../packages/skillctx/src/engine/render-skill.js";
+import { rendersCommands } from "../packages/engine/src/engine/render-skill.js";
 import { MCP_SERVER, useConventionFixtures } from "./helpers/convention-fixture.js";
 
 const fixture = useConventionFixtures();
@@ -319,7 +319,7 @@ describe("a Copilot project", () => {
 
 describe("who may invoke: the skill set", () => {
   it("keeps user-only skills and commands out of SkillSet.catalog, and in skills and byName", async () => {
-    const { loadSkillSet } = await import("../packages/skillctx/src/engine/skill-set.js");
+    const { loadSkillSet } = await import("../packages/engine/src/engine/skill-set.js");
     const repo = await fixture("claude-code", { git: true });
     const set = await loadSkillSet({ cwd: repo, homeDir: path.join(repo, "no-home") });
     expect(set.catalog.map((s) => s.name)).toEqual(["explain-code"]);
@@ -336,7 +336,7 @@ describe("who may invoke: the skill set", () => {
   });
 
   it("a skill wins over a command of the same name, with a warning", async () => {
-    const { loadSkillSet } = await import("../packages/skillctx/src/engine/skill-set.js");
+    const { loadSkillSet } = await import("../packages/engine/src/engine/skill-set.js");
     const repo = await fixture("claude-code", { git: true });
     await mkdir(path.join(repo, ".claude/commands"), { recursive: true });
     await writeFile(path.join(repo, ".claude/commands/deploy.md"), "The command version.\n");

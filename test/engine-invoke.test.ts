@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SkillctxError } from "skillctx";
 import type { ContextStep, Message, SkillInit } from "skillctx";
-import { splitArguments, substitute } from "../packages/skillctx/src/engine/arguments.js";
+import { splitArguments, substitute } from "../packages/engine/src/engine/arguments.js";
 import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 
 const fixture = useEngineFixture();

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { buildCatalog, countTokens } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
-import { catalogEntryTokens, UsageMeter } from "../packages/skillctx/src/events/usage.js";
+import { catalogEntryTokens, UsageMeter } from "../packages/engine/src/events/usage.js";
 import { user, useEngineFixture } from "./helpers/engine-fixture.js";
 
 const fixture = useEngineFixture();

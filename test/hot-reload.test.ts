@@ -5,9 +5,9 @@ import { createSkillCache } from "@skillctx/core";
 import type { AgentContext, ContextStep, EventOf, Message } from "skillctx";
 
 type SkillsChangedEvent = EventOf<"skills.changed">;
-import { HotReload } from "../packages/skillctx/src/engine/hot-reload.js";
-import { PROJECT_WATCH_TARGETS, watchRoots } from "../packages/skillctx/src/engine/watch-targets.js";
-import { EventBus } from "../packages/skillctx/src/events/event-bus.js";
+import { HotReload } from "../packages/engine/src/engine/hot-reload.js";
+import { PROJECT_WATCH_TARGETS, watchRoots } from "../packages/engine/src/engine/watch-targets.js";
+import { EventBus } from "../packages/engine/src/events/event-bus.js";
 import {
   CLAUDE_RULES_DIR,
   COPILOT_RULES_DIR,

@@ -4,7 +4,7 @@
 import { SpanStatusCode, trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
-import { tracerProviderRegistered } from "../packages/skillctx/src/events/otel.js";
+import { tracerProviderRegistered } from "../packages/engine/src/events/otel.js";
 import { user, useEngineFixture } from "./helpers/engine-fixture.js";
 import { useInMemoryTracing } from "./helpers/otel.js";
 

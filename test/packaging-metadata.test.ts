@@ -39,13 +39,17 @@ const packages = readdirSync(path.join(ROOT, "packages"))
   })
   .filter((p) => p.manifest.private !== true);
 
-it("finds the six packages", () => {
+it("finds the ten packages", () => {
   expect(packages.map((p) => p.manifest.name).sort()).toEqual([
+    "@skillctx/cli",
     "@skillctx/compat",
     "@skillctx/core",
+    "@skillctx/engine",
     "@skillctx/mcp-bridge",
     "@skillctx/process",
     "@skillctx/render",
+    "@skillctx/skills-mcp",
+    "@skillctx/sources",
     "skillctx",
   ]);
 });

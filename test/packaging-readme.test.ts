@@ -3,7 +3,7 @@
  * `AgentContextOptions` (so every option and its default is there), the Quick start is the two commands CI
  * runs, the Node range is the packages' `engines`, and every relative link points at a file that exists.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -12,9 +12,9 @@ import { END, START, optionsTable, readOptions, withOptionsTable } from "../scri
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 const README = read("README.md");
-const PACKAGE_READMES = ["compat", "core", "mcp-bridge", "process", "render", "skillctx"].map(
-  (p) => `packages/${p}/README.md`,
-);
+const PACKAGE_READMES = readdirSync(path.join(ROOT, "packages"))
+  .filter((p) => existsSync(path.join(ROOT, "packages", p, "package.json")))
+  .map((p) => `packages/${p}/README.md`);
 
 describe("the options of AgentContext.create in the README", () => {
   const rows = readOptions();

@@ -1,20 +1,20 @@
 /**
- * tsx is an optional peer dependency of skillctx, needed only to run `.ts` skill scripts: found where
- * skillctx is installed, and when it is missing the script is refused with a result that says how to add
+ * tsx is an optional peer dependency of @skillctx/engine (the package that runs skill scripts), needed only to run `.ts` skill scripts: found where
+ * @skillctx/engine is installed, and when it is missing the script is refused with a result that says how to add
  * it. (The consumer smoke test, scripts/consumer-smoke.sh, runs the same refusal in an install without it.)
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { TSX_MISSING, findTsxCli, scriptRunner } from "../packages/skillctx/src/tools/run-skill-script.js";
+import { TSX_MISSING, findTsxCli, scriptRunner } from "../packages/engine/src/tools/run-skill-script.js";
 
-// Resolves as run-skill-script.ts does, from skillctx's folder, a package that is not installed.
-const fromSkillctx = createRequire(new URL("../packages/skillctx/src/tools/run-skill-script.ts", import.meta.url));
+// Resolves as run-skill-script.ts does, from @skillctx/engine's folder, a package that is not installed.
+const fromSkillctx = createRequire(new URL("../packages/engine/src/tools/run-skill-script.ts", import.meta.url));
 const missingModule = () => fromSkillctx.resolve("@skillctx/no-such-package/cli");
 const missingExport = () => fromSkillctx.resolve("tsx/no-such-export");
 
 const skillctxManifest = JSON.parse(
-  readFileSync(new URL("../packages/skillctx/package.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../packages/engine/package.json", import.meta.url), "utf8"),
 ) as {
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -22,13 +22,13 @@ const skillctxManifest = JSON.parse(
 };
 
 describe("tsx, the optional peer that runs .ts scripts", () => {
-  it("is an optional peer dependency of skillctx, not a dependency", () => {
+  it("is an optional peer dependency of @skillctx/engine, not a dependency", () => {
     expect(skillctxManifest.dependencies?.["tsx"]).toBeUndefined();
     expect(skillctxManifest.peerDependencies?.["tsx"]).toBeDefined();
     expect(skillctxManifest.peerDependenciesMeta?.["tsx"]?.optional).toBe(true);
   });
 
-  it("is found where skillctx is installed (here: its dev dependency)", () => {
+  it("is found where @skillctx/engine is installed (here: its dev dependency)", () => {
     const cli = findTsxCli();
     expect(cli).toBeDefined();
     expect(existsSync(cli!)).toBe(true);

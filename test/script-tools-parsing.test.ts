@@ -1,9 +1,9 @@
 // Typed script tools, the pure parts: docstring styles, PEP 723 blocks, annotation trees → JSON Schema.
 import { describe, expect, it } from "vitest";
-import { parseDocstring } from "../packages/skillctx/src/code/python/docstring.js";
-import { scriptMetadata } from "../packages/skillctx/src/code/python/pep723.js";
-import { annotationSchema } from "../packages/skillctx/src/code/python/annotation-schema.js";
-import { toolName } from "../packages/skillctx/src/code/python/tool-spec.js";
+import { parseDocstring } from "../packages/engine/src/code/python/docstring.js";
+import { scriptMetadata } from "../packages/engine/src/code/python/pep723.js";
+import { annotationSchema } from "../packages/engine/src/code/python/annotation-schema.js";
+import { toolName } from "../packages/engine/src/code/python/tool-spec.js";
 
 describe("parseDocstring", () => {
   it("Google style: summary paragraph on one line, typed and untyped entries, continuation lines, the section ends at dedent", () => {

@@ -6,8 +6,8 @@ import { chmod, readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentContext } from "skillctx";
-import type { SkillctxEvent } from "../packages/skillctx/src/events/types.js";
-import { findUv } from "../packages/skillctx/src/code/python/launch.js";
+import type { SkillctxEvent } from "../packages/engine/src/events/types.js";
+import { findUv } from "../packages/engine/src/code/python/launch.js";
 import { put, useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { call, scriptSkill, toolsOf } from "./helpers/script-skills.js";
 

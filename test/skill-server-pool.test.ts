@@ -3,9 +3,9 @@ import type { Diagnostic, Skill, SkillInit, Trust } from "@skillctx/core";
 import { createKeywordMatcher, createPathMatcher } from "@skillctx/core";
 import { SkillSchema } from "@skillctx/core/schemas";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SkillSet } from "../packages/skillctx/src/context-types.js";
+import type { SkillSet } from "../packages/engine/src/context-types.js";
 import { descendants, isProcessAlive } from "../packages/mcp-bridge/src/test-utils.js";
-import { SkillServerPool, type McpSettings } from "../packages/skillctx/src/engine/skill-servers.js";
+import { SkillServerPool, type McpSettings } from "../packages/engine/src/engine/skill-servers.js";
 
 const SERVER = fileURLToPath(new URL("../fixtures/mcp/server.mjs", import.meta.url));
 const servers = (name: string, extra: Record<string, unknown> = {}) => ({

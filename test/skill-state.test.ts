@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { AgentContext, defineSkill } from "skillctx";
 import type { AgentContextOptions, SkillctxEvent, SkillStateHandle } from "skillctx";
-import { jsonPatch } from "../packages/skillctx/src/code/skill-state.js";
+import { jsonPatch } from "../packages/engine/src/code/skill-state.js";
 import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 import { z } from "./helpers/zod.js";
 

@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { listSkillFiles } from "../packages/core/src/internal.js";
-import { resolveMcpSource } from "../packages/skillctx/src/sources/mcp-source.js";
-import type { RemoteContext } from "../packages/skillctx/src/sources/types.js";
+import { resolveMcpSource } from "../packages/sources/src/mcp-source.js";
+import type { RemoteContext } from "../packages/sources/src/types.js";
 import { fixtureServerConfig, skillMd } from "./helpers/skills-consume.js";
 
 const temp = useTempDirs("skillctx-consume-");

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, renameSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
-import { gitRefProblem, gitUrlProblem, resolveGitSource } from "../packages/skillctx/src/sources/git-source.js";
+import { gitRefProblem, gitUrlProblem, resolveGitSource } from "../packages/sources/src/git-source.js";
 import { useEngineFixture } from "./helpers/engine-fixture.js";
 import { gitRemote, skillMd } from "./helpers/git-remote.js";
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
-import { indexUrlOf, resolveUrlSource } from "../packages/skillctx/src/sources/url-source.js";
+import { indexUrlOf, resolveUrlSource } from "../packages/sources/src/url-source.js";
 import { useEngineFixture } from "./helpers/engine-fixture.js";
 import { skillMd } from "./helpers/git-remote.js";
 import { archive, indexOf, SCHEMA, sha256, skillSite } from "./helpers/skill-site.js";

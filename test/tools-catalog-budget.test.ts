@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildCatalog, countTokens } from "@skillctx/core";
 import type { SkillInit } from "@skillctx/core";
 import { AgentContext } from "skillctx";
-import { runCli } from "../packages/skillctx/src/cli/run.js";
+import { runCli } from "../packages/cli/src/run.js";
 
 const WORDS = [
   "apple",

@@ -2,7 +2,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isInside } from "@skillctx/core/internal";
-import { checkRelativePath } from "../packages/skillctx/src/tools/skill-paths.js";
+import { checkRelativePath } from "../packages/engine/src/tools/skill-paths.js";
 
 const ROOT = "/skills/pdf-forms";
 

@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import { expectBounded, runIsolated } from "./isolated.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CLI = path.join(ROOT, "packages/skillctx/dist/cli.js");
-const RUN_CLI = pathToFileURL(path.join(ROOT, "packages/skillctx/src/cli/run.ts")).href;
+const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
+const RUN_CLI = pathToFileURL(path.join(ROOT, "packages/cli/src/run.ts")).href;
 
 const PRELUDE = `
 import { spawnSync, execFileSync } from "node:child_process";

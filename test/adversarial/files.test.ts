@@ -10,7 +10,7 @@ import { expectBounded, runIsolated } from "./isolated.js";
 import type { IsolatedResult } from "./isolated.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const BUILD_COMMAND = pathToFileURL(path.join(ROOT, "packages/skillctx/src/cli/build.ts")).href;
+const BUILD_COMMAND = pathToFileURL(path.join(ROOT, "packages/cli/src/build.ts")).href;
 
 // A marker in the child's environment: /proc/self/environ of the child holds it.
 const ENV_SECRET = "SKILLCTX_ADVERSARIAL_ENV_SECRET_7f3a";

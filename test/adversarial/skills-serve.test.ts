@@ -14,7 +14,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 // The SDK's ESM build, by absolute URL: the isolated script lives in a temp folder.
 const sdk = (module: string) =>
   pathToFileURL(
-    createRequire(path.join(ROOT, "packages/skillctx/package.json"))
+    createRequire(path.join(ROOT, "packages/skills-mcp/package.json"))
       .resolve(`@modelcontextprotocol/sdk/${module}`)
       .replace(`${path.sep}cjs${path.sep}`, `${path.sep}esm${path.sep}`),
   ).href;

@@ -14,7 +14,7 @@ import { expectBounded, runIsolated } from "./isolated.js";
 import type { IsolatedResult } from "./isolated.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const VALIDATE_COMMAND = pathToFileURL(path.join(ROOT, "packages/skillctx/src/cli/validate.ts")).href;
+const VALIDATE_COMMAND = pathToFileURL(path.join(ROOT, "packages/cli/src/validate.ts")).href;
 
 const PRELUDE = `
 import { execFileSync } from "node:child_process";

@@ -6,7 +6,9 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const CLI = path.join(ROOT, "packages/skillctx/dist/cli.js");
+/** The `skillctx` bin as users run it: it imports the built `@skillctx/cli`. */
+export const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
+const BUILT_CLI = path.join(ROOT, "packages/cli/dist/index.js");
 export const DEMO = path.join(ROOT, "fixtures/demo-repo");
 
 export interface CliRun {
@@ -24,7 +26,7 @@ export interface CliOptions {
 
 /** Throws a clear error when the CLI has not been built (the root `pnpm test` builds first). */
 export function assertBuilt(): void {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` first (pnpm test does)`);
+  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`pnpm build\` first (pnpm test does)`);
 }
 
 function childEnv(home: string): NodeJS.ProcessEnv {

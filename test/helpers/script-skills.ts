@@ -1,10 +1,10 @@
 // Test helper (script tools): skill folders with Python scripts, loaded as real skills, and an event sink that records.
 import { loadSkills } from "@skillctx/core";
 import type { Skill, Trust } from "@skillctx/core";
-import type { SkillctxEvent, SkillctxEventType, EventSink } from "../../packages/skillctx/src/events/types.js";
-import { scriptToolsOf } from "../../packages/skillctx/src/code/script-tools.js";
-import type { ScriptToolsContext } from "../../packages/skillctx/src/code/script-tools.js";
-import type { CodeTool } from "../../packages/skillctx/src/code/skill-code.js";
+import type { SkillctxEvent, SkillctxEventType, EventSink } from "../../packages/engine/src/events/types.js";
+import { scriptToolsOf } from "../../packages/engine/src/code/script-tools.js";
+import type { ScriptToolsContext } from "../../packages/engine/src/code/script-tools.js";
+import type { CodeTool } from "../../packages/engine/src/code/skill-code.js";
 import { put } from "../../packages/core/src/testing/temp-dir.js";
 
 /** An event sink that keeps every event. */

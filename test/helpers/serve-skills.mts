@@ -2,7 +2,7 @@
 //   node --import tsx/esm serve-skills.mts <cwd> [--http]
 // stdio by default; with --http it listens on 127.0.0.1 and prints "LISTENING <url>", exiting when stdin ends.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createSkillServer, serveSkillsHttp } from "../../packages/skillctx/src/serve.js";
+import { createSkillServer, serveSkillsHttp } from "../../packages/skills-mcp/src/index.js";
 
 const [cwd, flag] = process.argv.slice(2);
 const skills = await createSkillServer({ cwd: cwd!, context: { userSkills: false, guidance: false } });

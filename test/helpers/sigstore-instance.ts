@@ -9,7 +9,7 @@ import { bundleToJSON } from "@sigstore/bundle";
 import { fulcioHandler, initializeCA, initializeCTLog, initializeTLog, rekorHandler } from "@sigstore/mock";
 import { FulcioSigner, MessageSignatureBundleBuilder, RekorWitness } from "@sigstore/sign";
 import { listSkillFiles } from "@skillctx/core/internal";
-import { SIGNATURE_BUNDLE_FILE } from "../../packages/skillctx/src/sources/verify-signatures.js";
+import { SIGNATURE_BUNDLE_FILE } from "../../packages/sources/src/verify-signatures.js";
 
 export interface SigstoreInstance {
   url: string;

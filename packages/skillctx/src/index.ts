@@ -1,82 +1,92 @@
-export { AgentContext } from "./engine/agent-context.js";
-export { defaultTemplates } from "./engine/templates.js";
-export { messageText } from "./messages.js";
-// The zod schemas (Message, ContextState, Skill, Diagnostic, MCP server) are at `skillctx/schemas`:
-// importing them loads zod, which the engine otherwise loads only when it first validates something.
-export { toolsets } from "./tools/presets/index.js";
-export { compileAllowedTools, toolNamePart } from "./tools/allowed-tools.js";
-
-export type { Activation, ContextStep, StepAttachment, ToolDefinition } from "./context-types.js";
+/**
+ * `skillctx`: a context engine for LLM agents. The engine is `@skillctx/engine`; this package re-exports
+ * its API, so one dependency brings the engine, skills from anywhere (`@skillctx/sources`), serving
+ * (`skillctx/serve`), the framework adapters (`skillctx/ai-sdk`, `skillctx/openai`, ...) and the `skillctx` bin.
+ * The zod schemas are at `skillctx/schemas`: importing them loads zod.
+ */
+export {
+  AgentContext,
+  SkillctxError,
+  compileAllowedTools,
+  defaultTemplates,
+  defineSkill,
+  messageText,
+  toolNamePart,
+  toolsets,
+} from "@skillctx/engine";
 export type {
+  Activation,
   AgentContextOptions,
+  AllowedTools,
+  Attachment,
+  Carrier,
+  CatalogIntroInfo,
   CollectInputsRequest,
-  RenderSettings,
-  TextLimits,
-  TrustOptions,
-} from "./engine/options.js";
-export type { Trust } from "@skillctx/core";
-// The core types and the error class that skillctx's API uses, so users need one dependency.
-export { SkillctxError } from "@skillctx/core";
-export type {
-  Skill,
-  SkillInit,
-  SkillSourceInput,
+  ContentPart,
+  ContextState,
+  ContextStep,
   Diagnostic,
-  Severity,
-  Trigger,
-  SkillSource,
-  SkillScope,
-  SkillFormat,
-  SkillInput,
-  SkillctxErrorOptions,
-} from "@skillctx/core";
-export type { ContextState, Attachment, Carrier } from "./engine/state.js";
-export type { Templates, InjectionInfo, GuidanceEntry, NestedCatalogInfo } from "./engine/templates.js";
-export type { McpLimits, McpSettings } from "./engine/skill-servers.js";
-export type { GuidanceSettings } from "./engine/skill-set.js";
-export type { InputValues } from "./engine/task-inputs.js";
-export type { NestedSkillsSetting } from "./engine/nested-skills.js";
-export type { Message, ContentPart, TextPart, ToolCall } from "./messages.js";
-export type { ToolResult, ToolProvider } from "./context-types.js";
-export type { HostTool } from "./tools/host-tools.js";
-export type { SkillToolSettings, ToolFilterMode } from "./tools/skill-tools.js";
-export type { Toolset, ToolsetName, SkillTool } from "./tools/toolset.js";
-export type { AllowedTools } from "./tools/allowed-tools.js";
-export type { CatalogIntroInfo } from "./engine/templates.js";
-
-// --- events (events/) ---
-export type {
-  SkillctxEvent,
-  SkillctxEventType,
-  EventOf,
   EventListener,
-  StepUsage,
-  SkillUsage,
-} from "./events/types.js";
-
-// --- skills that carry code (code/) ---
-export { defineSkill } from "./code/define-skill.js";
-export type { SkillDefinition } from "./code/define-skill.js";
-export type { SkillCodeToolsMode } from "./code/code-tools.js";
-export type { StateDeltaEvent } from "./events/types.js";
-export type {
-  SkillToolSpec,
-  SkillToolContext,
+  EventOf,
+  GitSkillSource,
+  GuidanceEntry,
+  GuidanceSettings,
+  HostTool,
+  InjectionInfo,
+  InputValues,
+  JsonSchema,
+  LockMode,
+  McpLimits,
+  McpSettings,
+  McpSkillSource,
+  Message,
+  NestedCatalogInfo,
+  NestedSkillsSetting,
+  RemoteSkillSource,
+  RenderSettings,
+  RunSubAgent,
+  Severity,
+  Skill,
+  SkillCodeToolsMode,
+  SkillDefinition,
+  SkillFormat,
+  SkillInit,
+  SkillInput,
+  SkillScope,
+  SkillSource,
+  SkillSourceInput,
   SkillStateHandle,
   SkillStateSpec,
+  SkillTool,
+  SkillToolContext,
   SkillToolOutput,
-  JsonSchema,
-} from "./code/skill-code.js";
-export type { RunSubAgent, SubAgentRequest, SubAgentResponse, SubAgentTool } from "./code/sub-agent-types.js";
-export type { SubAgentSettings } from "./tools/execute-skill.js";
-
-// --- skills from anywhere (sources/, skills-mcp/) ---
-export type {
+  SkillToolSettings,
+  SkillToolSpec,
+  SkillUsage,
+  SkillctxErrorOptions,
+  SkillctxEvent,
+  SkillctxEventType,
   SourceInput,
-  RemoteSkillSource,
-  McpSkillSource,
-  GitSkillSource,
+  StateDeltaEvent,
+  StepAttachment,
+  StepUsage,
+  SubAgentRequest,
+  SubAgentResponse,
+  SubAgentSettings,
+  SubAgentTool,
+  Templates,
+  TextLimits,
+  TextPart,
+  ToolCall,
+  ToolDefinition,
+  ToolFilterMode,
+  ToolProvider,
+  ToolResult,
+  Toolset,
+  ToolsetName,
+  Trigger,
+  Trust,
+  TrustOptions,
   UrlSkillSource,
-  LockMode,
-} from "./sources/types.js";
-export type { VerifySettings } from "./sources/verify-signatures.js";
+  VerifySettings,
+} from "@skillctx/engine";

@@ -23,7 +23,7 @@ import type {
   ToolCallStartEvent,
 } from "@ag-ui/core";
 import type { Operation } from "fast-json-patch";
-import type { SkillctxEvent, SkillctxEventType, StateDeltaEvent as SkillctxStateDelta } from "../events/types.js";
+import type { SkillctxEvent, SkillctxEventType, StateDeltaEvent as SkillctxStateDelta } from "@skillctx/engine";
 
 /** The AG-UI events this adapter produces. */
 export type AgUiEvent =

@@ -1,6 +1,6 @@
 import type { CallSettings, LanguageModel, ModelMessage, Tool, ToolSet } from "ai";
-import type { RunSubAgent, SubAgentRequest, SubAgentResponse, SubAgentTool } from "../code/sub-agent-types.js";
-import type { ToolResult } from "../context-types.js";
+import type { RunSubAgent, SubAgentRequest, SubAgentResponse, SubAgentTool } from "@skillctx/engine";
+import type { ToolResult } from "@skillctx/engine";
 import { fromAiSdkMessages, toAiSdkMessages } from "./ai-sdk.js";
 
 /**

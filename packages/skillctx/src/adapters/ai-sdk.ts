@@ -8,10 +8,10 @@ import type {
   ToolSet,
   UserModelMessage,
 } from "ai";
-import type { AgentContext, ContextStep, ToolDefinition } from "../engine/agent-context.js";
-import type { ContentPart, Message } from "../messages.js";
-import { messageText } from "../messages.js";
-import type { ToolResult } from "../context-types.js";
+import type { AgentContext, ContextStep, ToolDefinition } from "@skillctx/engine";
+import type { ContentPart, Message } from "@skillctx/engine";
+import { messageText } from "@skillctx/engine";
+import type { ToolResult } from "@skillctx/engine";
 import { ItemHistory, serialized, textWithAttachments } from "./item-history.js";
 import { boundedArguments } from "./json-values.js";
 import type { ConvertedMessage, ItemCodec } from "./item-history.js";

@@ -1,5 +1,5 @@
-import type { ContextStep } from "../context-types.js";
-import type { ContentPart, Message } from "../messages.js";
+import type { ContextStep } from "@skillctx/engine";
+import type { ContentPart, Message } from "@skillctx/engine";
 
 /**
  * The one reader of `step.attachments` for the adapters: the texts attached to each message index, in

@@ -1,5 +1,5 @@
 import { SkillctxError } from "@skillctx/core";
-import type { ContentPart, Message, TextPart } from "../messages.js";
+import type { ContentPart, Message, TextPart } from "@skillctx/engine";
 
 /**
  * What the OpenAI and Anthropic adapters share: where a converted message came from, and the typed

@@ -1,5 +1,5 @@
-import type { ContextStep } from "../context-types.js";
-import type { Message } from "../messages.js";
+import type { ContextStep } from "@skillctx/engine";
+import type { Message } from "@skillctx/engine";
 import { attachmentsByMessage } from "./attachments.js";
 import { equalValues } from "./json-values.js";
 

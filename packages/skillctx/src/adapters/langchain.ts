@@ -9,9 +9,9 @@ import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage } from
 import { DynamicStructuredTool } from "@langchain/core/tools";
 import type { ClientTool, ServerTool, ToolRunnableConfig } from "@langchain/core/tools";
 import { z } from "zod";
-import type { AgentContext, ContextStep, ToolDefinition } from "../engine/agent-context.js";
-import type { ContentPart, Message, ToolCall } from "../messages.js";
-import type { ToolResult } from "../tools/tool-provider.js";
+import type { AgentContext, ContextStep, ToolDefinition } from "@skillctx/engine";
+import type { ContentPart, Message, ToolCall } from "@skillctx/engine";
+import type { ToolResult } from "@skillctx/engine";
 import { ItemHistory, serialized } from "./item-history.js";
 import type { ItemCodec } from "./item-history.js";
 import { boundedArguments } from "./json-values.js";

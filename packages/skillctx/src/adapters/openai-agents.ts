@@ -7,8 +7,8 @@ import type {
   Tool,
   tool as agentsTool,
 } from "@openai/agents";
-import type { AgentContext, ContextStep, ToolDefinition } from "../engine/agent-context.js";
-import type { Message } from "../messages.js";
+import type { AgentContext, ContextStep, ToolDefinition } from "@skillctx/engine";
+import type { Message } from "@skillctx/engine";
 import { ItemHistory, serialized, textWithAttachments } from "./item-history.js";
 import { parseArguments } from "./json-values.js";
 import type { ItemCodec } from "./item-history.js";

@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
-import type { AgentContext, ContextStep, ToolDefinition } from "../engine/agent-context.js";
-import type { ContentPart, Message } from "../messages.js";
-import { messageText } from "../messages.js";
+import type { AgentContext, ContextStep, ToolDefinition } from "@skillctx/engine";
+import type { ContentPart, Message } from "@skillctx/engine";
+import { messageText } from "@skillctx/engine";
 import { attachmentsByMessage, withoutAttachments } from "./attachments.js";
 import {
   atLeastOnePart,

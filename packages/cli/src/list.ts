@@ -1,0 +1,142 @@
+import { countTokens, diagnostic, readSkillContent } from "@skillctx/core";
+import type { Diagnostic, Skill } from "@skillctx/core";
+import { notInvocableReason } from "@skillctx/engine/internal";
+import { notLoadableReason } from "@skillctx/engine/internal";
+import { commandInfo } from "./commands.js";
+import { cell, formatDiagnostic, jsonText, shownPath } from "./format.js";
+import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
+import type { CliCommand, CliIo } from "./io.js";
+import { hasErrors, openContext } from "./load.js";
+import { parseFlags } from "./options.js";
+
+/** Who may invoke a skill. */
+export interface WhoMayInvoke {
+  /** The model may load it (`load_skill`); it is in the catalog unless it fires on its own. */
+  model: boolean;
+  /** What the user types to invoke it (`/name`, or `@name` for a Cursor manual rule), or null when the user may not. */
+  user: string | null;
+}
+
+/** One skill as `skillctx list --json` prints it. */
+export interface ListedSkill {
+  name: string;
+  scope: Skill["source"]["scope"];
+  /** A remote skill's source name (an MCP server's label, a git or URL source's name); null for local skills. */
+  origin: string | null;
+  /** The skill's file (absolute), or null for a skill given in code. */
+  path: string | null;
+  trigger: Skill["trigger"]["type"];
+  description: string | null;
+  invocation: WhoMayInvoke;
+  /** The `argument-hint` shown to the user, or null. */
+  argumentHint: string | null;
+  /** With `--tokens`: tokens of the body (o200k_base), what loading the skill costs; null when the body cannot be read. */
+  tokens?: number | null;
+}
+
+/** `skillctx list`: every skill an agent in `--cwd` sees, loaded as the engine loads them. */
+export const listCommand: CliCommand = {
+  async run(argv: string[], io: CliIo): Promise<number> {
+    const flags = parseFlags(argv, commandInfo("list").flags);
+    const { ctx, cwd, diagnostics: loaded } = await openContext(flags, io);
+    try {
+      const diagnostics: Diagnostic[] = [...loaded];
+      const withTokens = flags.bool("tokens");
+      const skills: ListedSkill[] = [];
+      for (const skill of ctx.skills) {
+        io.signal?.throwIfAborted();
+        skills.push(await describeSkill(skill, withTokens, diagnostics, io.signal));
+      }
+      if (flags.bool("json")) {
+        io.stdout.write(jsonText({ skills, diagnostics }));
+      } else {
+        io.stdout.write(formatList(skills, cwd, withTokens));
+        for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+      }
+      return hasErrors(diagnostics) ? EXIT_FINDINGS : EXIT_OK;
+    } finally {
+      await ctx.close();
+    }
+  },
+};
+
+/**
+ * Who may invoke `skill`, as the engine decides it: the model when `load_skill` would load it
+ * (`notLoadableReason`), the user when `/name` (`@name` for a Cursor manual rule) would invoke it
+ * (`notInvocableReason`).
+ */
+export function invocation(skill: Skill): WhoMayInvoke {
+  const prefix = skill.trigger.type === "command" ? skill.trigger.prefix : "/";
+  return {
+    model: notLoadableReason(skill) === undefined,
+    user: notInvocableReason(skill, prefix) === undefined ? `${prefix}${skill.name}` : null,
+  };
+}
+
+async function describeSkill(
+  skill: Skill,
+  withTokens: boolean,
+  diagnostics: Diagnostic[],
+  signal: AbortSignal | undefined,
+): Promise<ListedSkill> {
+  const listed: ListedSkill = {
+    name: skill.name,
+    scope: skill.source.scope,
+    origin: skill.source.origin ?? null,
+    path: skill.source.path ?? null,
+    trigger: skill.trigger.type,
+    description: skill.description ?? null,
+    invocation: invocation(skill),
+    argumentHint: skill.argumentHint ?? null,
+  };
+  if (withTokens) {
+    listed.tokens = null;
+    try {
+      listed.tokens = countTokens(await readSkillContent(skill, signal === undefined ? {} : { signal }));
+    } catch (error) {
+      signal?.throwIfAborted();
+      const message = error instanceof Error ? error.message : String(error);
+      diagnostics.push(diagnostic("SKILL_READ_FAILED", "error", message, { path: skill.source.path }));
+    }
+  }
+  return listed;
+}
+
+const DESCRIPTION_WIDTH = 60;
+const ARGS_WIDTH = 30;
+
+function invokeCell(who: WhoMayInvoke): string {
+  if (who.model && who.user !== null) return "model+user";
+  if (who.model) return "model";
+  return who.user !== null ? "user" : "-";
+}
+
+function formatList(skills: ListedSkill[], cwd: string, withTokens: boolean): string {
+  if (skills.length === 0) return `no skills found for ${cell(cwd)}\n`;
+  const columns: Array<{ title: string; right?: boolean; value(s: ListedSkill): string }> = [
+    { title: "NAME", value: (s) => cell(s.name) },
+    { title: "SCOPE", value: (s) => (s.origin === null ? s.scope : `${s.scope}:${s.origin}`) },
+    { title: "TRIGGER", value: (s) => s.trigger },
+    { title: "INVOKE", value: (s) => invokeCell(s.invocation) },
+    { title: "ARGS", value: (s) => (s.argumentHint === null ? "-" : cell(s.argumentHint, ARGS_WIDTH)) },
+    ...(withTokens
+      ? [{ title: "TOKENS", right: true, value: (s: ListedSkill) => (s.tokens == null ? "?" : String(s.tokens)) }]
+      : []),
+    { title: "PATH", value: (s) => (s.path === null ? "(inline)" : cell(shownPath(s.path, cwd))) },
+    { title: "DESCRIPTION", value: (s) => cell(s.description ?? "", DESCRIPTION_WIDTH) },
+  ];
+  const rows = skills.map((s) => columns.map((c) => c.value(s)));
+  const header = columns.map((c) => c.title);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((text, i) => {
+        if (i === cells.length - 1) return text;
+        const pad = " ".repeat(widths[i]! - [...text].length);
+        return columns[i]!.right === true ? pad + text : text + pad;
+      })
+      .join("  ")
+      .trimEnd();
+  const count = skills.length === 1 ? "1 skill" : `${skills.length} skills`;
+  return `${[line(header), ...rows.map(line), "", count].join("\n")}\n`;
+}

@@ -1,0 +1,74 @@
+import { diagnostic } from "@skillctx/core";
+import type { Diagnostic } from "@skillctx/core";
+import { defaultCacheDir } from "@skillctx/sources";
+import { LOCKFILE_NAME, pruneLockfile } from "@skillctx/sources/resolve";
+import { readProjectSources, SOURCES_FILE_NAME } from "@skillctx/sources/resolve";
+import { resolveSources, sourceKey } from "@skillctx/sources/resolve";
+import { commandInfo } from "./commands.js";
+import { formatDiagnostic, jsonText, printable } from "./format.js";
+import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
+import type { CliCommand, CliIo } from "./io.js";
+import { parseFlags, resolveCwd } from "./options.js";
+
+/**
+ * `skillctx sync [--cwd DIR] [--frozen] [--offline] [--json]`: resolves the remote sources listed in
+ * `<cwd>/skills.json` into the cache and records them in `<cwd>/skills.lock.json` (entries of sources
+ * no longer listed are pruned). With `--frozen` the lock is only checked: a source missing from it or
+ * drifted from it is refused, nothing is written, and the exit code is 1.
+ */
+export const syncCommand: CliCommand = {
+  async run(argv: string[], io: CliIo): Promise<number> {
+    const flags = parseFlags(argv, commandInfo("sync").flags);
+    const cwd = resolveCwd(flags.string("cwd"));
+    const frozen = flags.bool("frozen");
+    const listed = await readProjectSources(cwd);
+    const diagnostics: Diagnostic[] = [...listed.diagnostics];
+    if (!listed.exists && diagnostics.length === 0) {
+      diagnostics.push(
+        diagnostic(
+          "SOURCES_FILE_MISSING",
+          "error",
+          `no ${SOURCES_FILE_NAME} in ${cwd}: list remote sources there as { "sources": [ { "git": URL, "ref": REF }, { "url": URL } ] }`,
+        ),
+      );
+    }
+    const resolved = await resolveSources(listed.sources, {
+      cwd,
+      cacheDir: defaultCacheDir(),
+      lock: frozen ? "frozen" : "update",
+      offline: flags.bool("offline"),
+      signal: io.signal,
+    });
+    diagnostics.push(...resolved.diagnostics);
+    let pruned: string[] = [];
+    // A sources file with invalid entries would prune what it failed to list: leave the lock alone then.
+    if (!frozen && listed.exists && listed.diagnostics.length === 0)
+      pruned = await pruneLockfile(cwd, new Set(listed.sources.map(sourceKey)));
+
+    const sources = resolved.remote.map((r) => ({
+      key: r.key,
+      origin: r.origin,
+      ...(r.resolved.commit !== undefined && { commit: r.resolved.commit }),
+      ...(r.resolved.revision !== undefined && { revision: r.resolved.revision }),
+      skills: r.skills.map((s) => ({ name: s.name, digest: s.digest, dir: s.dir })),
+      ok: !r.diagnostics.some((d) => d.severity === "error"),
+    }));
+    const failed = diagnostics.some((d) => d.severity === "error");
+    if (flags.bool("json")) {
+      io.stdout.write(jsonText({ lockfile: LOCKFILE_NAME, frozen, sources, pruned, diagnostics }));
+    } else {
+      const lines: string[] = [];
+      for (const source of sources) {
+        const at = source.commit ?? source.revision ?? "-";
+        lines.push(
+          `${source.ok ? "ok     " : "FAILED "} ${printable(source.key)}  ${at}  ${source.skills.length} skill${source.skills.length === 1 ? "" : "s"}`,
+        );
+        for (const skill of source.skills) lines.push(`         ${printable(skill.name)}  ${skill.digest}`);
+      }
+      for (const key of pruned) lines.push(`pruned  ${printable(key)}`);
+      if (lines.length > 0) io.stdout.write(`${lines.join("\n")}\n`);
+      for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+    }
+    return failed ? EXIT_FINDINGS : EXIT_OK;
+  },
+};

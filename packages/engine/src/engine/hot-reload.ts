@@ -1,0 +1,399 @@
+/**
+ * Hot reload: watches the local skill sources (chokidar, loaded on first use), marks the context
+ * dirty after a quiet spell, and lets the next step reload before it scans. Remote sources are due
+ * again after their `ttlMs`. Each reload is compared with the one before (`skills.changed`); under
+ * `catalogUpdates: "append"` the `system` of the first load is kept byte for byte and a note of what
+ * changed is attached, frozen, to the newest message of the next step.
+ */
+import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
+export { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
+import { createHash } from "@skillctx/core/internal";
+import { statSync } from "node:fs";
+import * as path from "node:path";
+import { compareCodePoints, diagnostic, renderCatalog } from "@skillctx/core";
+import type { Diagnostic, Skill, SkillCache } from "@skillctx/core";
+import type { SkillSet } from "../context-types.js";
+import type { EventSink } from "../events/types.js";
+import type { ResolvedRemote } from "@skillctx/sources";
+import type { AgentContextOptions } from "./options.js";
+import type { Attachment } from "./state.js";
+import type { SystemParts } from "./system-prompt.js";
+import { isTarget, watchRoots } from "./watch-targets.js";
+
+/** Longest the first watch waits for chokidar's initial scan before `create` goes on. */
+const READY_WAIT_MS = 10_000;
+
+/** Added, changed and removed skills, by name in code-point order. */
+export interface SkillChanges {
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+interface Watcher {
+  add(paths: string | string[]): unknown;
+  unwatch(paths: string | string[]): unknown;
+  close(): Promise<void>;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  once(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+/** What the hot reload needs from its context. */
+export interface HotReloadHost {
+  events: EventSink;
+  cache: SkillCache | undefined;
+  /** The skills in use (undefined before the first load). */
+  skills(): SkillSet | undefined;
+  /** Forgets a frozen rendering (`load:<name>`, `guidance:<name>`) whose source changed. */
+  thaw(key: string): void;
+  report(diagnostic: Diagnostic): void;
+  catalogFormat(): "xml" | "markdown" | undefined;
+}
+
+type Change = "added" | "changed" | "removed";
+
+/**
+ * The watcher, the change list between loads and the pending note of one context. Without `watch`,
+ * no watcher runs and nothing is imported; the comparison of loads runs only when something asks for
+ * it (`catalogUpdates` set, or a `skills.changed` listener).
+ */
+export class HotReload {
+  private readonly watchSetting: { debounceMs: number } | undefined;
+  private readonly mode: "append" | "system";
+  /** Loads are compared even without a `skills.changed` listener (watch or catalogUpdates set). */
+  private readonly tracking: boolean;
+  private watcher: Watcher | undefined;
+  private starting: Promise<void> | undefined;
+  private closed = false;
+  /** Watched folders (absolute) and what below them counts (`undefined`: everything). */
+  private roots = new Map<string, readonly string[] | undefined>();
+  /** Paths admitted under the watch cap. */
+  private admitted = new Set<string>();
+  private warnedLimit = false;
+  private warnedError = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Paths that changed since the reload in progress (or the last one) started. */
+  private changedPaths = new Set<string>();
+  /** The paths of the reload in progress. */
+  private batch = new Set<string>();
+  private dirty = false;
+  /** Counts quiet spells after changes; a reload clears `dirty` only when none came while it ran. */
+  private generation = 0;
+  private taken = 0;
+  /** When the first remote source is due again (ms since the epoch). */
+  private remoteDue: number | undefined;
+  /** Fingerprints of the last load, by skill name; undefined until something compares loads. */
+  private fingerprints: Map<string, string> | undefined;
+  /** `system` as first built; kept under `append`. */
+  private keptParts: SystemParts | undefined;
+  /** Changes not yet told to the model (append). */
+  private pending = new Map<string, Change>();
+
+  constructor(
+    options: Pick<AgentContextOptions, "watch" | "catalogUpdates">,
+    private readonly host: HotReloadHost,
+  ) {
+    const watch = options.watch;
+    if (watch === true || (typeof watch === "object" && watch !== null)) {
+      const ms = typeof watch === "object" ? watch.debounceMs : undefined;
+      this.watchSetting = {
+        debounceMs: typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? ms : DEFAULT_WATCH_DEBOUNCE_MS,
+      };
+    }
+    this.mode = options.catalogUpdates ?? (this.watchSetting !== undefined ? "append" : "system");
+    this.tracking = this.watchSetting !== undefined || options.catalogUpdates !== undefined;
+  }
+
+  /** Whether the next step must reload first: files changed (after the quiet spell) or a remote source's ttl ran out. */
+  due(): boolean {
+    if (this.watchSetting === undefined || this.closed) return false;
+    return this.dirty || (this.remoteDue !== undefined && Date.now() >= this.remoteDue);
+  }
+
+  /**
+   * Called at the start of every reload with the options and resolved remote sources: takes the
+   * changed paths, sets what is watched, and notes when remote sources are due.
+   */
+  async sources(options: AgentContextOptions, remote: readonly ResolvedRemote[]): Promise<void> {
+    // A reload that fails (aborted step) keeps the context dirty and its paths for the next one.
+    this.taken = this.generation;
+    for (const changed of this.changedPaths) this.batch.add(changed);
+    this.changedPaths = new Set();
+    if (this.watchSetting === undefined || this.closed) return;
+    const now = Date.now();
+    const ttls = remote.flatMap((r) => (typeof r.ttlMs === "number" && r.ttlMs >= 0 ? [r.ttlMs] : []));
+    this.remoteDue = ttls.length === 0 ? undefined : now + Math.min(...ttls);
+    // Guidance rendered with commands is frozen; a changed file is rendered afresh when `system` is rebuilt.
+    if (this.mode === "system" && this.batch.size > 0) {
+      for (const skill of this.host.skills()?.guidance ?? [])
+        if (touches(this.batch, skill)) this.host.thaw(`guidance:${skill.name}`);
+    }
+    await this.watch(watchRoots(options));
+  }
+
+  /**
+   * Compares a load with the one before and returns the `system` parts to use: the new ones, or
+   * under `append` the first ones (byte-identical `system`). Emits `skills.changed`, thaws the frozen
+   * bodies of changed skills (a loaded skill keeps its body until the model loads it again) and,
+   * under `append`, keeps the changes for the note.
+   */
+  settle(previous: SkillSet | undefined, next: SkillSet, parts: SystemParts): SystemParts {
+    this.keptParts ??= parts;
+    if (this.generation === this.taken) this.dirty = false;
+    const batch = this.batch;
+    this.batch = new Set();
+    const wanted = this.tracking || this.host.events.wants("skills.changed");
+    if (!wanted) {
+      this.fingerprints = undefined;
+      return parts;
+    }
+    const fingerprints = new Map(next.skills.map((skill) => [skill.name, fingerprintOf(skill)]));
+    const before = this.fingerprints;
+    this.fingerprints = fingerprints;
+    if (previous === undefined || before === undefined) return this.mode === "append" ? this.keptParts : parts;
+    const changes: SkillChanges = { added: [], changed: [], removed: [] };
+    for (const [name, print] of fingerprints) {
+      // Nested skills revealed by a step since the last load were in use already: not new.
+      const old = before.get(name) ?? (previous.byName.has(name) ? print : undefined);
+      if (old === undefined) changes.added.push(name);
+      else if (old !== print || touches(batch, next.byName.get(name)!)) changes.changed.push(name);
+    }
+    for (const name of new Set([...before.keys(), ...previous.byName.keys()]))
+      if (!fingerprints.has(name)) changes.removed.push(name);
+    changes.removed.sort(compareCodePoints);
+    for (const name of [...changes.changed, ...changes.removed]) this.host.thaw(`load:${name}`);
+    if (changes.added.length + changes.changed.length + changes.removed.length > 0) {
+      if (this.mode === "append")
+        for (const kind of ["added", "changed", "removed"] as const)
+          for (const name of changes[kind]) this.merge(name, kind);
+      if (this.host.events.wants("skills.changed")) this.host.events.emit({ type: "skills.changed", ...changes });
+    }
+    return this.mode === "append" ? this.keptParts : parts;
+  }
+
+  /**
+   * The note of changes not told yet, as an attachment to the newest message (`count` messages, the
+   * newest's fingerprint from `fingerprintAt`); none when nothing is pending or there is no message.
+   */
+  note(count: number, fingerprintAt: (index: number) => string | undefined, skills: SkillSet): Attachment[] {
+    if (this.pending.size === 0 || count === 0) return [];
+    const fingerprint = fingerprintAt(count - 1);
+    if (fingerprint === undefined) return [];
+    const changes = { added: [] as Skill[], changed: [] as Skill[], removed: [] as string[], other: [] as string[] };
+    const listed = new Set(skills.catalog.map((skill) => skill.name));
+    for (const [name, kind] of [...this.pending].sort(([a], [b]) => compareCodePoints(a, b))) {
+      const skill = skills.byName.get(name);
+      if (kind === "removed" || skill === undefined) changes.removed.push(name);
+      else if (!listed.has(name)) changes.other.push(name);
+      else changes[kind].push(skill);
+    }
+    this.pending.clear();
+    const text = updateNote(changes, this.host.catalogFormat());
+    return [{ skill: "", trigger: "update", match: "skills changed", fingerprint, text }];
+  }
+
+  /** Stops watching; idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    await this.starting?.catch(() => {});
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    await watcher?.close();
+  }
+
+  // --- changes ----------------------------------------------------------------------------------
+
+  // Folds a change into what the note will say: added then removed is nothing, removed then added is changed.
+  private merge(name: string, kind: Change): void {
+    const before = this.pending.get(name);
+    if (before === "added" && kind === "removed") this.pending.delete(name);
+    else if (before === "added") this.pending.set(name, "added");
+    else if (before === "removed" && kind === "added") this.pending.set(name, "changed");
+    else this.pending.set(name, kind);
+  }
+
+  // --- the watcher ------------------------------------------------------------------------------
+
+  private async watch(roots: Map<string, readonly string[] | undefined>): Promise<void> {
+    const added = [...roots.keys()].filter((root) => !this.roots.has(root));
+    const removed = [...this.roots.keys()].filter((root) => !roots.has(root));
+    this.roots = roots;
+    if (this.watcher !== undefined) {
+      if (removed.length > 0) this.watcher.unwatch(removed);
+      if (added.length > 0) this.watcher.add(added);
+      return;
+    }
+    this.starting ??= this.start([...roots.keys()]);
+    await this.starting;
+  }
+
+  private async start(paths: string[]): Promise<void> {
+    let chokidar: { watch(paths: string[], options: Record<string, unknown>): Watcher };
+    try {
+      chokidar = (await import("chokidar")) as unknown as typeof chokidar;
+    } catch (error) {
+      this.host.report(
+        diagnostic("WATCH_FAILED", "error", `watch is off: chokidar cannot be loaded (${errorText(error)})`),
+      );
+      return;
+    }
+    if (this.closed) return;
+    const watcher = chokidar.watch(paths, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      depth: WATCH_MAX_DEPTH,
+      // The process may exit while a context is open: the watcher never holds it.
+      persistent: false,
+      ignored: (file: string) => this.ignored(file),
+    });
+    this.watcher = watcher;
+    watcher.on("all", (_event, file) => this.changed(String(file)));
+    watcher.on("error", (error) => {
+      if (this.warnedError) return;
+      this.warnedError = true;
+      this.host.report(
+        diagnostic(
+          "WATCH_FAILED",
+          "warning",
+          `watching skill sources failed: ${errorText(error)}; changes may be missed until refresh()`,
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, READY_WAIT_MS);
+      timer.unref();
+      watcher.once("ready", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private changed(file: string): void {
+    if (this.closed) return;
+    this.changedPaths.add(file);
+    // The next scan parses the file again even when its size and mtime look the same.
+    this.host.cache?.invalidate(file);
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.generation++;
+      this.dirty = true;
+    }, this.watchSetting!.debounceMs);
+    this.timer.unref();
+  }
+
+  // Everything outside the targets is ignored (chokidar does not descend into it); `.git` and
+  // `node_modules` always; past MAX_WATCHED_PATHS new paths are ignored with one warning.
+  private ignored(file: string): boolean {
+    const name = path.basename(file);
+    if (name === ".git" || name === "node_modules") return true;
+    let relevant = false;
+    for (const [root, targets] of this.roots) {
+      if (file === root || root.startsWith(file + path.sep)) return false;
+      if (!file.startsWith(root + path.sep)) continue;
+      if (
+        targets === undefined ||
+        isTarget(
+          file
+            .slice(root.length + 1)
+            .split(path.sep)
+            .join("/")
+            .toLowerCase(),
+          targets,
+        )
+      ) {
+        relevant = true;
+        break;
+      }
+    }
+    if (!relevant) return true;
+    if (this.admitted.has(file)) return false;
+    if (this.admitted.size >= MAX_WATCHED_PATHS) {
+      if (!this.warnedLimit) {
+        this.warnedLimit = true;
+        this.host.report(
+          diagnostic(
+            "WATCH_LIMIT",
+            "warning",
+            `more than ${MAX_WATCHED_PATHS} files and folders below the watched skill sources; the rest is not watched (call refresh() to pick up their changes)`,
+          ),
+        );
+      }
+      return true;
+    }
+    this.admitted.add(file);
+    return false;
+  }
+}
+
+// Whether a changed path is the skill's file or lies in its folder.
+function touches(batch: ReadonlySet<string>, skill: Skill): boolean {
+  if (batch.size === 0) return false;
+  const file = skill.source.path;
+  const dir = skill.dir;
+  for (const changed of batch) {
+    if (changed === file || (dir !== undefined && (changed === dir || changed.startsWith(dir + path.sep)))) return true;
+  }
+  return false;
+}
+
+// What a load knows of a skill without reading its body: its metadata and its file's size and times.
+function fingerprintOf(skill: Skill): string {
+  const source = skill.source;
+  let file = "";
+  if (source.path !== undefined) {
+    try {
+      const stats = statSync(source.path, { throwIfNoEntry: false });
+      if (stats !== undefined) file = `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+    } catch {
+      // unreadable: the metadata decides
+    }
+  } else if (source.kind === "inline") {
+    file = createHash("sha256").update(skill.content).digest("hex");
+  }
+  return JSON.stringify([
+    skill.description ?? "",
+    skill.trigger,
+    source.path ?? "",
+    skill.dir ?? "",
+    source.scope,
+    source.origin ?? "",
+    source.format,
+    skill.disableModelInvocation ?? false,
+    skill.userInvocable ?? true,
+    skill.whenToUse ?? "",
+    file,
+  ]);
+}
+
+function updateNote(
+  changes: { added: Skill[]; changed: Skill[]; removed: string[]; other: string[] },
+  format: "xml" | "markdown" | undefined,
+): string {
+  const options = format === undefined ? {} : { format };
+  const lines = [
+    "<skills_update>",
+    "The available skills changed since the list above; where they differ, this note wins.",
+  ];
+  if (changes.added.length > 0) lines.push("", "New skills:", renderCatalog(changes.added, options).trim());
+  if (changes.changed.length > 0)
+    lines.push(
+      "",
+      "Changed skills (load them again to see their new text):",
+      renderCatalog(changes.changed, options).trim(),
+    );
+  if (changes.removed.length > 0) lines.push("", `Removed, no longer available: ${changes.removed.join(", ")}.`);
+  if (changes.other.length > 0)
+    lines.push(
+      "",
+      `Also changed (guidance, commands or user-only skills; re-read their files): ${changes.other.join(", ")}.`,
+    );
+  lines.push("</skills_update>");
+  return lines.join("\n");
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,187 @@
+import {
+  compareCodePoints,
+  createKeywordMatcher,
+  createPathMatcher,
+  diagnostic,
+  discoverSkills,
+  keepForModel,
+} from "@skillctx/core";
+import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@skillctx/core";
+import { loadCommands, loadGuidance } from "@skillctx/compat";
+import { isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
+import type { SkillSet } from "../context-types.js";
+import { mergeRemoteSkills } from "@skillctx/sources";
+import type { ResolvedRemote } from "@skillctx/sources";
+import { verifySignatures } from "@skillctx/sources";
+import type { VerifySettings } from "@skillctx/sources";
+
+export type { SkillSet } from "../context-types.js";
+export { skillLocation } from "../skill-location.js";
+
+/** How repository guidance is read (the `guidance` option of a context). */
+export interface GuidanceSettings {
+  /** Also read guidance files below cwd as path rules for their folder. @default true */
+  includeNested?: boolean;
+  /** Largest guidance file kept, in UTF-8 bytes. @default 262144 */
+  maxGuidanceBytes?: number;
+  /**
+   * Read the user's own guidance and commands (`~/.claude/CLAUDE.md`, `~/.claude/rules`,
+   * `~/.codex/AGENTS.md`, `~/.claude/commands`, `~/.cursor/commands`), user scope.
+   * @default the `userSkills` option is `true`
+   */
+  user?: boolean;
+  /**
+   * Codex's `project_doc_max_bytes` for the AGENTS.md chain (user file, then root down to cwd); `true`
+   * is Codex's 32 KiB. @default no cap beyond `maxGuidanceBytes`
+   */
+  projectDocMaxBytes?: number | boolean;
+  /** Read command files (`.claude/commands`, `.cursor/commands`, `.github/prompts`) as `/name` commands. @default true */
+  commands?: boolean;
+}
+
+/** Where skills come from and which ones apply. */
+export interface SkillSetOptions {
+  cwd: string;
+  skills?: SkillSourceInput[] | undefined;
+  userSkills?: boolean | string[] | undefined;
+  homeDir?: string | undefined;
+  model?: string | undefined;
+  disabled?: readonly string[] | undefined;
+  /** Read repository guidance files (AGENTS.md, CLAUDE.md, ...) and command files. @default true */
+  guidance?: boolean | GuidanceSettings | undefined;
+  /** Which scopes the caller trusts; guidance reaches files outside the project only with `user: true` given explicitly. */
+  trust?: Trust | undefined;
+  cache?: SkillCache | undefined;
+  /** Remote sources already resolved to cached folders: loaded with scope `remote` and their origin. */
+  remote?: readonly ResolvedRemote[] | undefined;
+  /** Signatures required of skill folders (sigstore). */
+  verify?: VerifySettings | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Repository guidance and command files for `options.cwd`, as the `guidance` option asks. */
+function loadGuidanceAndCommands(options: SkillSetOptions) {
+  const { user, commands, ...settings } =
+    typeof options.guidance === "object" ? options.guidance : ({} as GuidanceSettings);
+  const userGuidance = user ?? options.userSkills === true;
+  return Promise.all([
+    loadGuidance(options.cwd, {
+      ...settings,
+      userGuidance,
+      trust: options.trust,
+      ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+      ...(options.model !== undefined && { model: options.model }),
+      ...(options.signal !== undefined && { signal: options.signal }),
+    }),
+    commands === false
+      ? undefined
+      : loadCommands(options.cwd, {
+          userCommands: userGuidance,
+          trust: options.trust,
+          ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+          ...(options.signal !== undefined && { signal: options.signal }),
+        }),
+  ]);
+}
+
+/** Discovers skills and guidance, applies `disabled` and model gating, and indexes the result. */
+export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> {
+  // Guidance and command files are read while the skill scan runs: the scan makes synchronous file calls
+  // in batches and yields between them, and the guidance reads (thread-pool calls) complete in those pauses.
+  const extras = options.guidance === false ? undefined : loadGuidanceAndCommands(options);
+  // Awaited below, after the scan; a scan that throws first must not leave this rejection unhandled.
+  extras?.catch(() => undefined);
+  const discovered = await discoverSkills({
+    cwd: options.cwd,
+    ...(options.skills !== undefined && { skills: options.skills }),
+    ...(options.userSkills !== undefined && { userSkills: options.userSkills }),
+    ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+    ...(options.trust !== undefined && { trust: options.trust }),
+    ...(options.cache !== undefined && { cache: options.cache }),
+    ...(options.signal !== undefined && { signal: options.signal }),
+  });
+  const diagnostics: Diagnostic[] = [...discovered.diagnostics];
+  const remote = await loadRemoteSkills(options.remote ?? [], options, diagnostics);
+  const verified = await verifySignatures(
+    mergeRemoteSkills(discovered.skills, remote, diagnostics),
+    options.verify,
+    diagnostics,
+    options.signal,
+  );
+  const all: Skill[] = verified;
+
+  if (extras !== undefined) {
+    const [found, commandFiles] = await extras;
+    diagnostics.push(...found.diagnostics, ...(commandFiles?.diagnostics ?? []));
+    const taken = new Map(all.map((skill) => [skill.name, skill]));
+    // Skills win over guidance and commands of the same name (Claude Code: a skill wins over a command).
+    for (const [what, skills] of [
+      ["guidance", found.skills],
+      ["command", commandFiles?.skills ?? []],
+    ] as const) {
+      for (const skill of skills) {
+        const first = taken.get(skill.name);
+        if (first !== undefined) {
+          diagnostics.push(
+            diagnostic(
+              "NAME_CLASH",
+              "warning",
+              `${what} "${skill.name}" at ${skill.source.path ?? "?"} is shadowed by the ${first.source.format === "command" ? "command" : "skill"} at ${first.source.path ?? "(programmatic)"}`,
+              { path: skill.source.path },
+            ),
+          );
+          continue;
+        }
+        taken.set(skill.name, skill);
+        all.push(skill);
+      }
+    }
+  }
+
+  const disabled = new Set(options.disabled ?? []);
+  // Guidance keeps the order it was found in (root before nested folders); the rest is by name.
+  const usable = all
+    .filter((skill) => !disabled.has(skill.name))
+    .filter((skill) => skill.trigger.type !== "always" || keepForModel(skill.name, options.model));
+  const skills = [...usable].sort((a, b) => compareCodePoints(a.name, b.name));
+  const paths = createPathMatcher(skills);
+  // Globs the matcher refused (GLOB_TOO_COMPLEX, ...): reported once per load, in the next step.
+  diagnostics.push(...paths.diagnostics);
+
+  return {
+    skills,
+    byName: new Map(skills.map((skill) => [skill.name, skill])),
+    guidance: usable.filter((skill) => skill.trigger.type === "always"),
+    // Who may invoke: the model only what it could load (not user-only skills or commands).
+    catalog: skills.filter(isModelInvocable),
+    keywords: createKeywordMatcher(skills),
+    paths,
+    diagnostics,
+  };
+}
+
+// Each remote source's folders, loaded on their own (a clash with a local skill is settled by
+// mergeRemoteSkills, not by first-wins), with scope `remote`, the source's origin, and containment in the folder.
+async function loadRemoteSkills(
+  remote: readonly ResolvedRemote[],
+  options: SkillSetOptions,
+  diagnostics: Diagnostic[],
+): Promise<Skill[]> {
+  const skills: Skill[] = [];
+  for (const source of remote) {
+    // One folder at a time: two skills of one source may share a name (mergeRemoteSkills qualifies them by path).
+    for (const s of source.skills) {
+      const loaded = await loadSkillSources(
+        [{ input: s.dir, scope: "remote" as const, origin: source.origin, containRoot: s.dir }],
+        {
+          baseDir: undefined,
+          cache: options.cache,
+          signal: options.signal,
+        },
+      );
+      diagnostics.push(...loaded.diagnostics);
+      skills.push(...loaded.skills);
+    }
+  }
+  return skills;
+}

@@ -1,0 +1,6 @@
+/**
+ * `@skillctx/engine/internal`: helpers the other skillctx packages share with the engine (the CLI's
+ * `list` explains why a skill is not invocable or loadable with the engine's own reasons). Not a public API.
+ */
+export { notInvocableReason } from "./engine/invocation.js";
+export { notLoadableReason } from "./tools/skill-tools.js";
