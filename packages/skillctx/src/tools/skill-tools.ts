@@ -1,5 +1,5 @@
 import type { EventSink } from "../events/types.js";
-import type { Diagnostic, Skill, Trust } from "@skillctx/core";
+import type { DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import { compareCodePoints } from "@skillctx/core";
 import type { SkillSet, SkillState, TextLimits } from "../context-types.js";
 import { quoted } from "./tool-result.js";
@@ -51,7 +51,7 @@ export interface SkillToolHost {
    */
   substituteVariables(text: string, skill: Skill, args?: string): string;
   /** Reports a diagnostic in the next step. */
-  diagnostic(d: Diagnostic): void;
+  readonly diagnostic: DiagnosticSink;
   /** The context's event stream (`script.finished`, `resource.read`, ...); build an event only when `events.wants(type)`. */
   readonly events: EventSink;
   /** Sub-agents for `execute_skill`; undefined when the host gave no `runSubAgent` (the tool is then not offered). */
