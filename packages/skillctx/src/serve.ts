@@ -11,7 +11,7 @@ export {
 } from "./skills-mcp/server.js";
 export { serveSkillsHttp, MCP_HTTP_PATH } from "./skills-mcp/http.js";
 export { buildSkillIndex } from "./skills-mcp/skill-index.js";
-export { skillFrontmatterJson } from "./skills-mcp/frontmatter-json.js";
+export { skillFrontmatterJson } from "./skills-protocol/frontmatter-json.js";
 export {
   SKILLS_EXTENSION,
   DIRECTORY_MIME_TYPE,
@@ -22,7 +22,7 @@ export {
   SkillsListRequestSchema,
   SkillsGetRequestSchema,
   DirectoryReadRequestSchema,
-} from "./skills-mcp/protocol.js";
+} from "./skills-protocol/protocol.js";
 
 export type { SkillServer, SkillServerOptions } from "./skills-mcp/server.js";
 export type { ServeHttpOptions, SkillHttpServer } from "./skills-mcp/http.js";
@@ -33,5 +33,5 @@ export type {
   DirectoryChild,
   BuildSkillIndexOptions,
 } from "./skills-mcp/skill-index.js";
-export type { FrontmatterJson } from "./skills-mcp/frontmatter-json.js";
-export type { SkillEntry, SkillsListResult, SkillsGetResult, DirectoryReadResult } from "./skills-mcp/protocol.js";
+export type { FrontmatterJson } from "./skills-protocol/frontmatter-json.js";
+export type { SkillEntry, SkillsListResult, SkillsGetResult, DirectoryReadResult } from "./skills-protocol/protocol.js";

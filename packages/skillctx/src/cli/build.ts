@@ -1,7 +1,7 @@
 import type { Activation, ContextStep } from "../engine/agent-context.js";
 import type { Message } from "../messages.js";
 import { messageText } from "../messages.js";
-import { commandInfo } from "./commands.js";
+import { commandSpec } from "./command-specs.js";
 import { cell, formatDiagnostic, jsonText, printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
@@ -11,7 +11,7 @@ import { parseFlags } from "./options.js";
 /** `skillctx build`: plays messages as successive user turns and shows what each step activates. */
 export const buildCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
-    const flags = parseFlags(argv, commandInfo("build").flags);
+    const flags = parseFlags(argv, commandSpec("build").flags);
     const messages = flags.list("message");
     const { ctx, first } = await openContext(flags, io);
     try {

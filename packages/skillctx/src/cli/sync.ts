@@ -4,7 +4,7 @@ import { defaultCacheDir } from "../sources/cache-dir.js";
 import { LOCKFILE_NAME, pruneLockfile } from "../sources/lockfile.js";
 import { readProjectSources, SOURCES_FILE_NAME } from "../sources/project-sources.js";
 import { resolveSources, sourceKey } from "../sources/resolve-sources.js";
-import { commandInfo } from "./commands.js";
+import { commandSpec } from "./command-specs.js";
 import { formatDiagnostic, jsonText, printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
@@ -18,7 +18,7 @@ import { parseFlags, resolveCwd } from "./options.js";
  */
 export const syncCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
-    const flags = parseFlags(argv, commandInfo("sync").flags);
+    const flags = parseFlags(argv, commandSpec("sync").flags);
     const cwd = resolveCwd(flags.string("cwd"));
     const frozen = flags.bool("frozen");
     const listed = await readProjectSources(cwd);

@@ -9,7 +9,7 @@ export { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "@skillctx/core/inter
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { makeCursor, readCursor } from "./cursor.js";
-import type { DirectoryReadResult, SkillsGetResult, SkillsListResult } from "./protocol.js";
+import type { DirectoryReadResult, SkillsGetResult, SkillsListResult } from "../skills-protocol/protocol.js";
 import type { ServedFile, SkillIndex } from "./skill-index.js";
 
 /** Paging settings of a server. */

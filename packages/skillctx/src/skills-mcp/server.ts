@@ -33,7 +33,7 @@ import {
   SKILLS_EXTENSION,
   SkillsGetRequestSchema,
   SkillsListRequestSchema,
-} from "./protocol.js";
+} from "../skills-protocol/protocol.js";
 import { buildSkillIndex } from "./skill-index.js";
 import type { SkillIndex } from "./skill-index.js";
 

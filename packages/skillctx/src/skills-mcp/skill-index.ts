@@ -12,10 +12,10 @@ import { compareCodePoints, diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { listSkillFiles } from "@skillctx/core/internal";
 export { DEFAULT_MAX_SERVED_BYTES } from "@skillctx/core/internal";
-import { skillFrontmatterJson } from "./frontmatter-json.js";
+import { skillFrontmatterJson } from "../skills-protocol/frontmatter-json.js";
 import { fileContent } from "./mime.js";
-import { DIRECTORY_MIME_TYPE } from "./protocol.js";
-import type { SkillEntry } from "./protocol.js";
+import { DIRECTORY_MIME_TYPE } from "../skills-protocol/protocol.js";
+import type { SkillEntry } from "../skills-protocol/protocol.js";
 
 /** One file of a served skill. */
 export interface ServedFile {

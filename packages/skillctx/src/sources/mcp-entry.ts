@@ -6,9 +6,9 @@
 import { folderDigest, readFrontmatter } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
 import { isDeepStrictEqual } from "node:util";
-import { skillFrontmatterJson } from "../skills-mcp/frontmatter-json.js";
-import { relativeSkillFile } from "../skills-mcp/protocol.js";
-import type { SkillEntry } from "../skills-mcp/protocol.js";
+import { skillFrontmatterJson } from "../skills-protocol/frontmatter-json.js";
+import { relativeSkillFile } from "../skills-protocol/protocol.js";
+import type { SkillEntry } from "../skills-protocol/protocol.js";
 
 /** One file of a checked entry. */
 export interface EntryFile {

@@ -8,8 +8,8 @@ import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import type { McpFrameError, OpenMcpClient } from "@skillctx/mcp-bridge/internal";
 import { z } from "zod";
-import { SkillEntrySchema, SkillsGetResultSchema } from "../skills-mcp/protocol.js";
-import type { SkillEntry } from "../skills-mcp/protocol.js";
+import { SkillEntrySchema, SkillsGetResultSchema } from "../skills-protocol/protocol.js";
+import type { SkillEntry } from "../skills-protocol/protocol.js";
 
 /** Caps of one listing. */
 export interface ListingLimits {
