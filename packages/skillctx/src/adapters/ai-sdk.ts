@@ -12,7 +12,8 @@ import type { AgentContext, ContextStep, ToolDefinition } from "../engine/agent-
 import type { ContentPart, Message } from "../messages.js";
 import { messageText } from "../messages.js";
 import type { ToolResult } from "../context-types.js";
-import { ItemHistory, serialized, textWithAttachments } from "./item-history.js";
+import { serialized } from "../engine/step-queue.js";
+import { ItemHistory, textWithAttachments } from "./item-history.js";
 import { boundedArguments } from "./json-values.js";
 import type { ConvertedMessage, ItemCodec } from "./item-history.js";
 

@@ -12,7 +12,8 @@ import { z } from "zod";
 import type { AgentContext, ContextStep, ToolDefinition } from "../engine/agent-context.js";
 import type { ContentPart, Message, ToolCall } from "../messages.js";
 import type { ToolResult } from "../tools/tool-provider.js";
-import { ItemHistory, serialized } from "./item-history.js";
+import { serialized } from "../engine/step-queue.js";
+import { ItemHistory } from "./item-history.js";
 import type { ItemCodec } from "./item-history.js";
 import { boundedArguments } from "./json-values.js";
 

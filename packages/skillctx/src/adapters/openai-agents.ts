@@ -9,7 +9,8 @@ import type {
 } from "@openai/agents";
 import type { AgentContext, ContextStep, ToolDefinition } from "../engine/agent-context.js";
 import type { Message } from "../messages.js";
-import { ItemHistory, serialized, textWithAttachments } from "./item-history.js";
+import { serialized } from "../engine/step-queue.js";
+import { ItemHistory, textWithAttachments } from "./item-history.js";
 import { parseArguments } from "./json-values.js";
 import type { ItemCodec } from "./item-history.js";
 

@@ -42,13 +42,7 @@ export class ContextTurns {
    */
   async exclusive<T>(signal: AbortSignal | undefined, operation: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.assertOpen();
-    const turn = this.queue.acquire(signal, this.lifetime.signal);
-    if (turn !== undefined) await turn;
-    try {
-      return await this.run(signal, operation);
-    } finally {
-      this.queue.release();
-    }
+    return this.queue.run(() => this.run(signal, operation), signal, this.lifetime.signal);
   }
 
   /**
