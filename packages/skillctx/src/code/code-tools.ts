@@ -8,7 +8,7 @@
  * {@link codeToolsForSkill} and runs them with {@link runCodeTool}.
  */
 import { createHash } from "@skillctx/core/internal";
-import type { Diagnostic, DiagnosticSink, Skill, Trust } from "@skillctx/core";
+import type { DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import { capText, DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "@skillctx/core/internal";
 import type { SkillSet, SkillState, ToolDefinition, ToolResult } from "../context-types.js";
@@ -175,7 +175,7 @@ export class CodeToolOffer {
 export function nameCodeTools(
   tools: readonly CodeTool[],
   taken: ReadonlySet<string>,
-  report: (d: Diagnostic) => void,
+  report: DiagnosticSink,
 ): CodeTool[] {
   // Skills that have each name: two skills' tools of one name are both namespaced; within one skill, the first wins.
   const owners = new Map<string, Set<Skill>>();

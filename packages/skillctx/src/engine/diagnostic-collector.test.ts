@@ -42,3 +42,17 @@ describe("DiagnosticCollector", () => {
     expect(c.drain().map((d) => d.code)).toEqual(["A", "EVENT_LISTENER_FAILED"]);
   });
 });
+
+describe("DiagnosticCollector.announce", () => {
+  it("emits without holding, and builds nothing without a listener", () => {
+    const c = new DiagnosticCollector();
+    const bus = new EventBus();
+    c.attach(bus);
+    c.announce([d1]);
+    const seen: unknown[] = [];
+    bus.on("diagnostic", (e) => void seen.push(e.diagnostic));
+    c.announce([d1, d2]);
+    expect(seen).toEqual([d1, d2]);
+    expect(c.drain()).toEqual([]);
+  });
+});

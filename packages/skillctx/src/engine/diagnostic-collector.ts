@@ -26,6 +26,15 @@ export class DiagnosticCollector {
     if (emit && this.events?.wants("diagnostic") === true) this.events.emit({ type: "diagnostic", diagnostic: d });
   }
 
+  /**
+   * Emits `diagnostic` events for findings a stage returns straight into the step's `diagnostics`
+   * (scan notes, nested discovery, re-attachment) without holding them.
+   */
+  announce(found: readonly Diagnostic[]): void {
+    if (found.length === 0 || this.events?.wants("diagnostic") !== true) return;
+    for (const d of found) this.events.emit({ type: "diagnostic", diagnostic: d });
+  }
+
   /** The diagnostics held since the last drain, oldest first; empties the collector. */
   drain(): Diagnostic[] {
     const held = this.held;

@@ -54,12 +54,10 @@ export async function runStep(
     ...deps.live.activations,
     ...fired.pending.map((p) => activationOf(p.skill, { trigger: p.trigger, match: p.match, messageIndex: p.index })),
   ];
-  const diagnostics = [
-    ...deps.diagnostics.drain(),
-    ...notes,
-    ...(discovery?.diagnostics ?? []),
-    ...(reattached?.diagnostics ?? []),
-  ];
+  // Every diagnostic of the step is also a `diagnostic` event once: the held ones were emitted when reported.
+  const found = [...notes, ...(discovery?.diagnostics ?? []), ...(reattached?.diagnostics ?? [])];
+  deps.diagnostics.announce(found);
+  const diagnostics = [...deps.diagnostics.drain(), ...found];
   deps.live.activations = [];
   return {
     system: deps.live.parts.system,
