@@ -56,7 +56,9 @@ function formatSteps(steps: ContextStep[], messages: string[]): string {
   const last = steps[steps.length - 1]!;
   if (out.length > 0) out.push("");
   out.push("══ system", printable(last.system), "", "══ messages");
-  last.messages.forEach((m, i) => out.push(`[${i}] ${m.role}:`, printable(messageText(m)), ""));
+  last.messages.forEach((m, i) => {
+    out.push(`[${i}] ${m.role}:`, printable(messageText(m)), "");
+  });
   if (last.tools.length > 0)
     out.push("══ tools", ...last.tools.map((t) => `- ${cell(t.name)}: ${cell(t.description.split("\n")[0] ?? "")}`));
   return `${out.join("\n")}\n`;

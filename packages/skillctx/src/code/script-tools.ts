@@ -123,9 +123,9 @@ export async function scriptToolsOf(
         ),
       );
     } else {
-      pending.forEach((item, index) =>
-        remember(item.key, { reading: answer.readings[index], metadata: item.metadata }),
-      );
+      pending.forEach((item, index) => {
+        remember(item.key, { reading: answer.readings[index], metadata: item.metadata });
+      });
     }
   }
 
