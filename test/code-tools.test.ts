@@ -486,7 +486,8 @@ describe("a programmatic skill with a folder of typed scripts", () => {
 describe("codeToolsForSkill and runCodeTool (for execute_skill)", () => {
   it("give a skill's tools whether or not it is active, and run them with the same checks", async () => {
     const ctx = await context();
-    const host = (ctx as unknown as { toolbox: { host: Parameters<typeof runCodeTool>[2] } }).toolbox.host;
+    const host = (ctx as unknown as { deps: { toolbox: { host: Parameters<typeof runCodeTool>[2] } } }).deps.toolbox
+      .host;
     const skill = ctx.skills.find((s) => s.name === "calc")!;
     const tools = await codeToolsForSkill(skill, host);
     expect(tools.map((t) => [t.name, t.kind])).toEqual([

@@ -47,7 +47,7 @@ function pool(options: { trust?: Trust; settings?: McpSettings } = {}) {
   const p = new SkillServerPool({
     trust: () => options.trust,
     settings: options.settings,
-    report: (d) => void reported.push(...d),
+    report: (d) => void reported.push(d),
   });
   pools.push(p);
   return { pool: p, reported };

@@ -1,7 +1,7 @@
 import type { Activation, ContextStep } from "@skillctx/engine";
 import type { Message } from "@skillctx/engine";
 import { messageText } from "@skillctx/engine";
-import { commandInfo } from "./commands.js";
+import { commandSpec } from "./command-specs.js";
 import { cell, formatDiagnostic, jsonText, printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
@@ -11,7 +11,7 @@ import { parseFlags } from "./options.js";
 /** `skillctx build`: plays messages as successive user turns and shows what each step activates. */
 export const buildCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
-    const flags = parseFlags(argv, commandInfo("build").flags);
+    const flags = parseFlags(argv, commandSpec("build").flags);
     const messages = flags.list("message");
     const { ctx, first } = await openContext(flags, io);
     try {
@@ -56,7 +56,9 @@ function formatSteps(steps: ContextStep[], messages: string[]): string {
   const last = steps[steps.length - 1]!;
   if (out.length > 0) out.push("");
   out.push("══ system", printable(last.system), "", "══ messages");
-  last.messages.forEach((m, i) => out.push(`[${i}] ${m.role}:`, printable(messageText(m)), ""));
+  last.messages.forEach((m, i) => {
+    out.push(`[${i}] ${m.role}:`, printable(messageText(m)), "");
+  });
   if (last.tools.length > 0)
     out.push("══ tools", ...last.tools.map((t) => `- ${cell(t.name)}: ${cell(t.description.split("\n")[0] ?? "")}`));
   return `${out.join("\n")}\n`;

@@ -1,5 +1,5 @@
 import { TOKENIZER } from "@skillctx/core";
-import { commandInfo } from "./commands.js";
+import { commandSpec } from "./command-specs.js";
 import { formatDiagnostic, jsonText, printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
@@ -12,7 +12,7 @@ import { catalogOptions, parseFlags } from "./options.js";
  */
 export const catalogCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
-    const flags = parseFlags(argv, commandInfo("catalog").flags);
+    const flags = parseFlags(argv, commandSpec("catalog").flags);
     const catalog = catalogOptions(flags);
     const { format } = catalog;
     const budgetTokens = catalog.budgetTokens;

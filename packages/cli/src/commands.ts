@@ -1,127 +1,32 @@
+import { COMMAND_SPECS } from "./command-specs.js";
+import type { CommandSpec } from "./command-specs.js";
 import type { CliCommand } from "./io.js";
-import type { FlagName } from "./options.js";
 
 /** A command of the CLI: everything help prints, and how to load the code that runs it. */
-export interface CommandInfo {
-  name: string;
-  /** One line in `skillctx --help`. */
-  summary: string;
-  /** The usage line. */
-  usage: string;
-  /** Its flags (besides `--debug` and `--help`), explained from the one table in `options.ts`. */
-  flags: readonly FlagName[];
-  /** Whether it takes positional arguments (files, folders). */
-  positionals: boolean;
-  /** Paragraphs after the flags in `skillctx help <command>`. */
-  notes: readonly string[];
+export interface CommandInfo extends CommandSpec {
   /** The command's module, imported only when it runs. */
   load(): Promise<CliCommand>;
 }
 
-/** The flags of every command that loads skills the way an agent does (through `AgentContext.create`). */
-const LOADING: readonly FlagName[] = ["cwd", "user", "no-user", "trust", "model", "skills", "json"];
+// Each command's module, imported only when it runs (the modules read their flags from command-specs.ts, never from here).
+const LOADERS: Readonly<Record<string, () => Promise<CliCommand>>> = {
+  list: async () => (await import("./list.js")).listCommand,
+  catalog: async () => (await import("./catalog.js")).catalogCommand,
+  build: async () => (await import("./build.js")).buildCommand,
+  render: async () => (await import("./render.js")).renderCommand,
+  validate: async () => (await import("./validate.js")).validateCommand,
+  sync: async () => (await import("./sync.js")).syncCommand,
+  serve: async () => (await import("./serve.js")).serveCommand,
+};
 
 /**
  * Every command of the CLI, in help order. This table is static on purpose: `skillctx --help` and
  * `skillctx help <command>` print from it without importing any command (and so no engine, tokenizer
  * or YAML parser); a command's own module is imported only when it runs.
  */
-export const COMMANDS: readonly CommandInfo[] = [
-  {
-    name: "list",
-    summary: "list every skill and guidance file an agent in --cwd sees: scope, trigger, who may invoke it, arguments",
-    usage:
-      "skillctx list [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--tokens] [--json]",
-    flags: [...LOADING, "tokens"],
-    positionals: false,
-    notes: [
-      "INVOKE says who may invoke a skill: the model (load_skill), the user (/name, or @name for a Cursor manual rule), both, or - (guidance, always on). ARGS is its argument-hint.",
-      "Diagnostics go to stderr; the exit code is 1 when one of them is an error.",
-    ],
-    load: async () => (await import("./list.js")).listCommand,
-  },
-  {
-    name: "catalog",
-    summary:
-      "print the skill catalog the model sees in the system prompt (the one build puts there), with its token count",
-    usage:
-      "skillctx catalog [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--format xml|markdown] [--budget TOKENS] [--json]",
-    flags: [...LOADING, "format", "budget"],
-    positionals: false,
-    notes: [
-      "The catalog goes to stdout as is, so it can be piped; its token count, degradation level and listed / left-out counts go to stderr.",
-    ],
-    load: async () => (await import("./catalog.js")).catalogCommand,
-  },
-  {
-    name: "build",
-    summary:
-      "play messages as user turns and print each step's activations, then the final system prompt, messages and tools",
-    usage:
-      "skillctx build [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--format xml|markdown] [--budget TOKENS] [-m TEXT]... [--json]",
-    flags: [...LOADING, "format", "budget", "message"],
-    positionals: false,
-    notes: ["Ctrl-C stops the commands and MCP servers that are running, and exits 130."],
-    load: async () => (await import("./build.js")).buildCommand,
-  },
-  {
-    name: "render",
-    summary: "print a skill file's body with its !`cmd` spans rendered (run only with --trust)",
-    usage: "skillctx render FILE [--cwd DIR] [--trust] [--json]",
-    flags: ["cwd", "trust", "json"],
-    positionals: true,
-    notes: ["FILE is read as a project file: without --trust each !`cmd` is shown as not run. Commands run in --cwd."],
-    load: async () => (await import("./render.js")).renderCommand,
-  },
-  {
-    name: "validate",
-    summary: "validate skill folders (or folders of skill folders) against the Agent Skills specification",
-    usage: "skillctx validate PATH... [--strict] [--json]",
-    flags: ["strict", "json"],
-    positionals: true,
-    notes: [
-      "PATH is a skill folder, its SKILL.md, or a folder searched for skill folders (to depth 4).",
-      "Findings are this command's data: they go to stdout, one line each, as list prints them. Exit 1 when a skill is invalid.",
-    ],
-    load: async () => (await import("./validate.js")).validateCommand,
-  },
-  {
-    name: "sync",
-    summary:
-      "fetch the remote skill sources listed in skills.json (git, well-known URL, MCP) and record them in skills.lock.json",
-    usage: "skillctx sync [--cwd DIR] [--frozen] [--offline] [--json]",
-    flags: ["cwd", "frozen", "offline", "json"],
-    positionals: false,
-    notes: [
-      'skills.json at --cwd lists the sources: { "sources": [ { "git": URL, "ref": REF, "path": DIR }, { "url": URL } ] }. Fetched copies go to $XDG_CACHE_HOME/skillctx (or ~/.cache/skillctx).',
-      "Without --frozen the lock is written (entries of sources no longer listed are removed). With --frozen nothing is written: a source missing from the lock or drifted from it is refused, exit 1. See docs/remote-sources.md.",
-    ],
-    load: async () => (await import("./sync.js")).syncCommand,
-  },
-  {
-    name: "serve",
-    summary:
-      "serve the skills an agent in --cwd sees over MCP (skills extension SEP-2640, plus load_skill / read_skill_resource tools)",
-    usage:
-      "skillctx serve [--cwd DIR] [--user | --no-user] [--model MODEL] [--skills PATH]... [--stdio | --http PORT [--host HOST]]",
-    flags: ["cwd", "user", "no-user", "model", "skills", "stdio", "http", "host"],
-    positionals: false,
-    notes: [
-      "Only SKILL.md folders are served, as text: nothing in them runs (no !`cmd` rendering, no scripts). What is not served, and why, goes to stderr.",
-      "--http binds to 127.0.0.1 unless --host says otherwise; the endpoint's URL goes to stderr. Ctrl-C or SIGTERM closes every session and exits.",
-    ],
-    load: async () => (await import("./serve.js")).serveCommand,
-  },
-];
+export const COMMANDS: readonly CommandInfo[] = COMMAND_SPECS.map((spec) => ({ ...spec, load: LOADERS[spec.name]! }));
 
 /** The command called `name`, if any. */
 export function findCommand(name: string): CommandInfo | undefined {
   return COMMANDS.find((command) => command.name === name);
-}
-
-/** The command called `name`; for a command module to read its own flags. */
-export function commandInfo(name: string): CommandInfo {
-  const found = findCommand(name);
-  if (found === undefined) throw new Error(`no command ${name}`);
-  return found;
 }

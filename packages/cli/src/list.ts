@@ -2,7 +2,7 @@ import { countTokens, diagnostic, readSkillContent } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { notInvocableReason } from "@skillctx/engine/internal";
 import { notLoadableReason } from "@skillctx/engine/internal";
-import { commandInfo } from "./commands.js";
+import { commandSpec } from "./command-specs.js";
 import { cell, formatDiagnostic, jsonText, shownPath } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
@@ -37,7 +37,7 @@ export interface ListedSkill {
 /** `skillctx list`: every skill an agent in `--cwd` sees, loaded as the engine loads them. */
 export const listCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
-    const flags = parseFlags(argv, commandInfo("list").flags);
+    const flags = parseFlags(argv, commandSpec("list").flags);
     const { ctx, cwd, diagnostics: loaded } = await openContext(flags, io);
     try {
       const diagnostics: Diagnostic[] = [...loaded];

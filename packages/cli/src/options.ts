@@ -148,7 +148,7 @@ export function wantsHelp(argv: string[], names: readonly FlagName[]): boolean {
 /** The `--cwd` folder, absolute; a path that is missing or not a folder is a usage error (exit 2). */
 export function resolveCwd(given: string | undefined): string {
   const cwd = path.resolve(given ?? ".");
-  let info;
+  let info: ReturnType<typeof statSync>;
   try {
     info = statSync(cwd, { throwIfNoEntry: false });
   } catch (error) {

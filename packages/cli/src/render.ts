@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { diagnostic, parseFrontmatter } from "@skillctx/core";
 import { MAX_SKILL_FILE_BYTES, readTextFile } from "@skillctx/core/internal";
 import { commandDiagnostics, renderCommands } from "@skillctx/render";
-import { commandInfo } from "./commands.js";
+import { commandSpec } from "./command-specs.js";
 import { formatDiagnostic, jsonText, printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
@@ -12,7 +12,7 @@ import { parseFlags, resolveCwd } from "./options.js";
 /** `skillctx render FILE`: prints a skill file's body with its `` !`cmd` `` spans rendered. */
 export const renderCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
-    const flags = parseFlags(argv, commandInfo("render").flags, { positionals: true });
+    const flags = parseFlags(argv, commandSpec("render").flags, { positionals: true });
     if (flags.positionals.length !== 1) throw new UsageError("expected exactly one FILE");
     const cwd = resolveCwd(flags.string("cwd"));
     const file = path.resolve(flags.positionals[0]!);

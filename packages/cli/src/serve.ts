@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { commandInfo } from "./commands.js";
+import { commandSpec } from "./command-specs.js";
 import { formatDiagnostic } from "./format.js";
 import { EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
@@ -15,7 +15,7 @@ import type { Flags } from "./options.js";
  */
 export const serveCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
-    const flags = parseFlags(argv, commandInfo("serve").flags);
+    const flags = parseFlags(argv, commandSpec("serve").flags);
     const port = httpPort(flags);
     if (port !== undefined && flags.bool("stdio")) throw new UsageError("--stdio and --http exclude each other");
     if (port === undefined && flags.string("host") !== undefined) throw new UsageError("--host needs --http PORT");

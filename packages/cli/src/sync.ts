@@ -4,7 +4,7 @@ import { defaultCacheDir } from "@skillctx/sources";
 import { LOCKFILE_NAME, pruneLockfile } from "@skillctx/sources/resolve";
 import { readProjectSources, SOURCES_FILE_NAME } from "@skillctx/sources/resolve";
 import { resolveSources, sourceKey } from "@skillctx/sources/resolve";
-import { commandInfo } from "./commands.js";
+import { commandSpec } from "./command-specs.js";
 import { formatDiagnostic, jsonText, printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
@@ -18,7 +18,7 @@ import { parseFlags, resolveCwd } from "./options.js";
  */
 export const syncCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
-    const flags = parseFlags(argv, commandInfo("sync").flags);
+    const flags = parseFlags(argv, commandSpec("sync").flags);
     const cwd = resolveCwd(flags.string("cwd"));
     const frozen = flags.bool("frozen");
     const listed = await readProjectSources(cwd);

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { compareCodePoints, validateSkill } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { MAX_SKILL_DIR_DEPTH, walk } from "@skillctx/core/internal";
-import { commandInfo } from "./commands.js";
+import { commandSpec } from "./command-specs.js";
 import { formatDiagnostic, jsonText } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
@@ -19,7 +19,7 @@ interface ValidateResult {
 /** `skillctx validate PATH... [--strict] [--json]`: Agent Skills validation of skill folders. */
 export const validateCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
-    const flags = parseFlags(argv, commandInfo("validate").flags, { positionals: true });
+    const flags = parseFlags(argv, commandSpec("validate").flags, { positionals: true });
     const positionals = flags.positionals;
     const values = { strict: flags.bool("strict"), json: flags.bool("json") };
     if (positionals.length === 0) throw new UsageError("give at least one PATH (a skill folder or a folder of skills)");

@@ -25,6 +25,12 @@ type Schemas = ReturnType<typeof diagnosticSchemas>;
 export type Severity = z.infer<Schemas["SeveritySchema"]>;
 export type Diagnostic = z.infer<Schemas["DiagnosticSchema"]>;
 
+/**
+ * Where a finding goes: the one place a context (or a command) collects diagnostics, passed down
+ * instead of out-parameter arrays. It never throws.
+ */
+export type DiagnosticSink = (diagnostic: Diagnostic) => void;
+
 /** Builds a diagnostic, leaving out `path` and `line` when they are unknown. */
 export function diagnostic(
   code: string,

@@ -22,7 +22,7 @@ export { SKILL_RUNTIME } from "./skill.js";
 
 export type { SkillctxErrorOptions } from "./errors.js";
 export type { Trust } from "./trust.js";
-export type { Diagnostic, Severity } from "./diagnostics.js";
+export type { Diagnostic, DiagnosticSink, Severity } from "./diagnostics.js";
 export type { ModelFamily } from "./model-gate.js";
 export type { LoadSkillsOptions, LoadSkillsResult } from "./load-skills.js";
 export type { DiscoverSkillsOptions } from "./discover-skills.js";

@@ -39,7 +39,7 @@ export type { NestedSkillsSetting } from "./engine/nested-skills.js";
 export type { Message, ContentPart, TextPart, ToolCall } from "./messages.js";
 export type { ToolResult, ToolProvider } from "./context-types.js";
 export type { HostTool } from "./tools/host-tools.js";
-export type { SkillToolSettings, ToolFilterMode } from "./tools/skill-tools.js";
+export type { SkillToolSettings, ToolFilterMode } from "./tool-kit/tool-settings.js";
 export type { Toolset, ToolsetName, SkillTool } from "./tools/toolset.js";
 export type { AllowedTools } from "./tools/allowed-tools.js";
 export type { CatalogIntroInfo } from "./engine/templates.js";

@@ -3,4 +3,6 @@
  * `list` explains why a skill is not invocable or loadable with the engine's own reasons). Not a public API.
  */
 export { notInvocableReason } from "./engine/invocation.js";
-export { notLoadableReason } from "./tools/skill-tools.js";
+export { notLoadableReason } from "./tool-kit/skill-folder.js";
+export { samePrefixLength } from "./engine/history-prefix.js";
+export { serialized } from "./engine/step-queue.js";

@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { diagnostic, type Diagnostic } from "@skillctx/core";
+import { diagnostic, type Diagnostic, type DiagnosticSink } from "@skillctx/core";
 import { cappedFetch } from "./capped-fetch.js";
 import { McpFrameError } from "./frame-reader.js";
 import { listAllTools, type ToolListing } from "./list-tools.js";
@@ -35,7 +35,7 @@ export interface ConnectionContext {
   /** The server's tool list changed (started, refreshed, gone). */
   toolsChanged(): void;
   /** Records a diagnostic on the bridge. */
-  report(d: Diagnostic): void;
+  report: DiagnosticSink;
 }
 
 /** One declared server: its client, its process (stdio) and its tools. */

@@ -8,15 +8,29 @@
  * {@link codeToolsForSkill} and runs them with {@link runCodeTool}.
  */
 import { createHash } from "@skillctx/core/internal";
-import type { Diagnostic, Skill } from "@skillctx/core";
+import type { DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import { capText, DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "@skillctx/core/internal";
-import type { SkillSet, ToolDefinition, ToolResult } from "../context-types.js";
-import type { SkillToolHost } from "../tools/skill-tools.js";
-import { notLoadableReason, skillFolder } from "../tools/skill-tools.js";
-import { fail, quoted } from "../tools/tool-result.js";
+import type { SkillSet, SkillState, ToolDefinition, ToolResult } from "../context-types.js";
+import type { EventSink } from "../events/types.js";
+import type { SkillToolSettings } from "../tool-kit/tool-settings.js";
+import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
+import { fail, quoted } from "../tool-kit/tool-result.js";
 import { programmaticToolsOf, thrownText } from "./programmatic-tools.js";
 import type { CodeTool } from "./skill-code.js";
+
+/** What the code tools read of their context; the skill tools' host (`tools/skill-tools.ts`) is one. */
+export interface CodeToolHost {
+  readonly skills: SkillSet;
+  /** The active skill, frozen renderings and skill state; the engine's state owner stands behind it. */
+  readonly state: SkillState;
+  readonly trust: Trust | undefined;
+  readonly settings: SkillToolSettings;
+  /** Reports a diagnostic in the next step. */
+  readonly diagnostic: DiagnosticSink;
+  /** The context's event stream (`script.finished`, `state.delta`, ...). */
+  readonly events: EventSink;
+}
 
 /** When the code tools of a skill are offered: while it is active, or always. */
 export type SkillCodeToolsMode = "active" | "always";
@@ -39,7 +53,7 @@ export function checkSkillCodeTools(mode: unknown): SkillCodeToolsMode {
  * script tools (derived once per context and skill; their diagnostics reported once), by their own
  * names. For `execute_skill`, which gives them to a sub-agent.
  */
-export async function codeToolsForSkill(skill: Skill, host: SkillToolHost, signal?: AbortSignal): Promise<CodeTool[]> {
+export async function codeToolsForSkill(skill: Skill, host: CodeToolHost, signal?: AbortSignal): Promise<CodeTool[]> {
   const scripts = await scriptToolsFor(skill, host, signal);
   return [...programmatic(skill, host), ...scripts];
 }
@@ -53,7 +67,7 @@ export async function codeToolsForSkill(skill: Skill, host: SkillToolHost, signa
 export async function runCodeTool(
   tool: CodeTool,
   args: unknown,
-  host: SkillToolHost,
+  host: CodeToolHost,
   options: { signal: AbortSignal; callId?: string | undefined },
 ): Promise<ToolResult> {
   const { signal } = options;
@@ -95,7 +109,7 @@ export class CodeToolOffer {
   private owners: { skills: SkillSet; version: number; byName: Map<string, Skill> } | undefined;
 
   constructor(
-    private readonly host: SkillToolHost,
+    private readonly host: CodeToolHost,
     readonly mode: SkillCodeToolsMode,
   ) {}
 
@@ -161,7 +175,7 @@ export class CodeToolOffer {
 export function nameCodeTools(
   tools: readonly CodeTool[],
   taken: ReadonlySet<string>,
-  report: (d: Diagnostic) => void,
+  report: DiagnosticSink,
 ): CodeTool[] {
   // Skills that have each name: two skills' tools of one name are both namespaced; within one skill, the first wins.
   const owners = new Map<string, Set<Skill>>();
@@ -227,9 +241,9 @@ interface ScriptRegistry {
   /** Skills whose programmatic tools' problems were reported. */
   reported: WeakSet<Skill>;
 }
-const registries = new WeakMap<SkillToolHost, ScriptRegistry>();
+const registries = new WeakMap<CodeToolHost, ScriptRegistry>();
 
-function registry(host: SkillToolHost): ScriptRegistry {
+function registry(host: CodeToolHost): ScriptRegistry {
   let found = registries.get(host);
   if (found === undefined) {
     found = { pending: new WeakMap(), ready: new WeakMap(), version: 0, calls: 0, reported: new WeakSet() };
@@ -238,15 +252,15 @@ function registry(host: SkillToolHost): ScriptRegistry {
   return found;
 }
 
-const readyScripts = (host: SkillToolHost) => registry(host).ready;
-const versionOf = (host: SkillToolHost) => registry(host).version;
+const readyScripts = (host: CodeToolHost) => registry(host).ready;
+const versionOf = (host: CodeToolHost) => registry(host).version;
 
-function nextCallId(host: SkillToolHost): string {
+function nextCallId(host: CodeToolHost): string {
   return `code-${++registry(host).calls}`;
 }
 
 // A skill's programmatic tools; the problems of tools left out are reported once per context.
-function programmatic(skill: Skill, host: SkillToolHost | undefined): CodeTool[] {
+function programmatic(skill: Skill, host: CodeToolHost | undefined): CodeTool[] {
   const { tools, problems } = programmaticToolsOf(skill);
   if (host !== undefined && problems.length > 0) {
     const reg = registry(host);
@@ -260,7 +274,7 @@ function programmatic(skill: Skill, host: SkillToolHost | undefined): CodeTool[]
 }
 
 // The typed script tools of a skill with a folder, derived once per context; an abort lets the next call try again.
-function scriptToolsFor(skill: Skill, host: SkillToolHost, signal: AbortSignal | undefined): Promise<CodeTool[]> {
+function scriptToolsFor(skill: Skill, host: CodeToolHost, signal: AbortSignal | undefined): Promise<CodeTool[]> {
   if (skillFolder(skill) === undefined) return Promise.resolve([]);
   const reg = registry(host);
   let pending = reg.pending.get(skill);
@@ -305,7 +319,7 @@ function scriptToolsFor(skill: Skill, host: SkillToolHost, signal: AbortSignal |
   return pending;
 }
 
-function capResult(tool: CodeTool, result: ToolResult, maxBytes: number, host: SkillToolHost): ToolResult {
+function capResult(tool: CodeTool, result: ToolResult, maxBytes: number, host: CodeToolHost): ToolResult {
   const capped = capText(
     result.content,
     maxBytes,

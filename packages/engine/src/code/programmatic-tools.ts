@@ -7,7 +7,7 @@
 import type { Skill } from "@skillctx/core";
 import { DEFAULT_MAX_SKILL_STATE_BYTES } from "@skillctx/core/internal";
 import type { ToolResult } from "../context-types.js";
-import { fail, quoted } from "../tools/tool-result.js";
+import { fail, quoted } from "../tool-kit/tool-result.js";
 import { toJsonText } from "./json-value.js";
 import type { CodeTool, CodeToolOutcome, CodeToolRunContext, SkillToolContext, SkillToolSpec } from "./skill-code.js";
 import { skillRuntimeOf } from "./skill-code.js";

@@ -16,8 +16,8 @@ import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { readTextFile, resolveInside, walk } from "@skillctx/core/internal";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "@skillctx/process";
 import type { EventSink } from "../events/types.js";
-import { DEFAULT_SCRIPT_TIMEOUT_MS, skillFolder } from "../tools/skill-tools.js";
-import { normalizeArgs } from "../tools/tool-args.js";
+import { DEFAULT_SCRIPT_TIMEOUT_MS, skillFolder } from "../tool-kit/skill-folder.js";
+import { normalizeArgs } from "../tool-kit/tool-args.js";
 import { callMain } from "./python/call-main.js";
 import { findUv, unmanagedDependencies, untrustedScriptMessage } from "./python/launch.js";
 import { MAX_CACHED_SIGNATURES, MAX_SCRIPT_SOURCE_BYTES, MAX_SCRIPTS_PER_SKILL } from "@skillctx/core/internal";
@@ -123,9 +123,9 @@ export async function scriptToolsOf(
         ),
       );
     } else {
-      pending.forEach((item, index) =>
-        remember(item.key, { reading: answer.readings[index], metadata: item.metadata }),
-      );
+      pending.forEach((item, index) => {
+        remember(item.key, { reading: answer.readings[index], metadata: item.metadata });
+      });
     }
   }
 

@@ -7,8 +7,8 @@ import { SkillctxError } from "@skillctx/core";
 import { zod } from "@skillctx/core/internal";
 import type { z } from "zod";
 import type { ToolResult } from "../context-types.js";
-import { normalizeArgs, toolInputSchema } from "../tools/tool-args.js";
-import { fail, quoted } from "../tools/tool-result.js";
+import { normalizeArgs, toolInputSchema } from "../tool-kit/tool-args.js";
+import { fail, quoted } from "../tool-kit/tool-result.js";
 import type { JsonSchema, ZodLike } from "./skill-code.js";
 
 /** A tool's input schema, ready: what the model sees, and the check of each call's arguments. */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
-import type { Diagnostic, Skill } from "@skillctx/core";
+import type { Diagnostic, DiagnosticSink, Skill } from "@skillctx/core";
 import { skillLocation } from "../skill-location.js";
 import { capSkillBody } from "../text-cap.js";
 import { substitute } from "./arguments.js";
@@ -25,7 +25,7 @@ export interface AttachmentContext {
     | ((request: CollectInputsRequest) => Promise<InputValues | undefined> | InputValues | undefined)
     | undefined;
   render(text: string, skill: Skill, signal: AbortSignal): Promise<string>;
-  report(d: Diagnostic): void;
+  report: DiagnosticSink;
 }
 
 /** An attachment, and the body inside it (what a user command's carrier keeps for re-attachment). */

@@ -5,6 +5,7 @@ import type { Message } from "../messages.js";
 import { messageText, withAppendedText } from "../messages.js";
 import { checkMessages } from "./check-messages.js";
 import { contentHash } from "./fingerprint.js";
+import { samePrefixLength } from "./history-prefix.js";
 import { mentions, slashCommand } from "./invocation.js";
 import type { Attachment, Carrier } from "./state.js";
 import type { ContextStateStore } from "./state-store.js";
@@ -100,7 +101,7 @@ export class ConversationTracker {
    */
   scan(messages: readonly Message[], options: ScanOptions): ScanResult {
     const { skills, cwd } = options;
-    const same = Array.isArray(messages) ? samePrefix(messages, this.refs) : 0;
+    const same = Array.isArray(messages) ? samePrefixLength(messages, this.refs) : 0;
     checkMessages(messages, same);
     const changed = same < this.refs.length;
     this.truncate(same);
@@ -249,14 +250,6 @@ export class ConversationTracker {
     this.fingerprints.push(fingerprint);
     this.present.add(fingerprint);
   }
-}
-
-// How many leading messages are the same objects as last step's (a hot loop, kept small for the JIT).
-function samePrefix(messages: readonly Message[], refs: readonly Message[]): number {
-  const limit = Math.min(messages.length, refs.length);
-  let same = 0;
-  while (same < limit && messages[same] === refs[same]) same++;
-  return same;
 }
 
 // A user message: its `/name` command first (so a keyword of the same skill does not fire it twice),

@@ -11,7 +11,7 @@ import { createHash } from "@skillctx/core/internal";
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { compareCodePoints, diagnostic, renderCatalog } from "@skillctx/core";
-import type { Diagnostic, Skill, SkillCache } from "@skillctx/core";
+import type { DiagnosticSink, Skill, SkillCache } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
 import type { EventSink } from "../events/types.js";
 import type { ResolvedRemote } from "@skillctx/sources";
@@ -46,7 +46,7 @@ export interface HotReloadHost {
   skills(): SkillSet | undefined;
   /** Forgets a frozen rendering (`load:<name>`, `guidance:<name>`) whose source changed. */
   thaw(key: string): void;
-  report(diagnostic: Diagnostic): void;
+  report: DiagnosticSink;
   catalogFormat(): "xml" | "markdown" | undefined;
 }
 

@@ -14,7 +14,7 @@ import type { ContextState } from "./state.js";
 import type { InputValues } from "./task-inputs.js";
 import type { Templates } from "./templates.js";
 import type { HostTool } from "../tools/host-tools.js";
-import type { SkillToolSettings, ToolFilterMode } from "../tools/skill-tools.js";
+import type { SkillToolSettings, ToolFilterMode } from "../tool-kit/tool-settings.js";
 import type { ToolsetName } from "../tools/toolset.js";
 
 /** What `collectInputs` is asked when a task skill fires. */

@@ -1,5 +1,5 @@
 import { commandDiagnostics, renderCommands } from "@skillctx/render";
-import type { Diagnostic, Skill, Trust } from "@skillctx/core";
+import type { DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import type { EventSink } from "../events/types.js";
 import type { RenderSettings } from "./options.js";
 import type { Templates } from "./templates.js";
@@ -11,7 +11,7 @@ export interface RenderSkillOptions {
   templates: Templates;
   signal?: AbortSignal | undefined;
   /** Receives a warning for each command that failed, timed out, was cut or was not run. */
-  report?: (diagnostics: Diagnostic[]) => void;
+  report?: DiagnosticSink;
   /** Receives a `command.finished` event per command span rendered (run, failed or skipped). */
   events?: EventSink | undefined;
 }
@@ -59,7 +59,9 @@ export async function renderSkillText(text: string, skill: Skill, options: Rende
     ...(options.settings?.env !== undefined && { env: options.settings.env }),
     ...(options.signal !== undefined && { signal: options.signal }),
   });
-  options.report?.(commandDiagnostics(result, skill.source.path === undefined ? {} : { path: skill.source.path }));
+  if (options.report !== undefined)
+    for (const d of commandDiagnostics(result, skill.source.path === undefined ? {} : { path: skill.source.path }))
+      options.report(d);
   if (options.events?.wants("command.finished") === true) {
     for (const run of result.runs) {
       options.events.emit({

@@ -1,4 +1,4 @@
-import type { Diagnostic, Skill, Trust } from "@skillctx/core";
+import type { Diagnostic, DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import { createMcpBridge, serversFromProject, serversFromSkill, skillsDeclaringServers } from "@skillctx/mcp-bridge";
 import { projectRoot } from "@skillctx/core/internal";
@@ -74,7 +74,7 @@ export class SkillServerPool implements ToolProvider {
     private readonly options: {
       trust: () => Trust | undefined;
       settings: McpSettings | undefined;
-      report: (diagnostics: Diagnostic[]) => void;
+      report: DiagnosticSink;
       /** Receives `mcp.server.started`, `stopped` and `crashed`. */
       events?: EventSink;
     },
@@ -240,7 +240,7 @@ export class SkillServerPool implements ToolProvider {
 
   private afterStart(start: Promise<Diagnostic[]>): Promise<void> {
     return start.then((found) => {
-      this.options.report(found);
+      for (const d of found) this.options.report(d);
       this.noteServers();
     });
   }
@@ -326,7 +326,7 @@ export class SkillServerPool implements ToolProvider {
         this.bySkill.set(skill.name, [...(this.bySkill.get(skill.name) ?? []), server.name]);
       }
     }
-    this.options.report(diagnostics);
+    for (const d of diagnostics) this.options.report(d);
     return declared;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StepQueue } from "./step-queue.js";
+import { serialized, StepQueue } from "./step-queue.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -65,5 +65,59 @@ describe("StepQueue", () => {
     const queue = new StepQueue();
     await expect(queue.acquire(AbortSignal.abort(new Error("late")))).rejects.toThrow("late");
     expect(queue.acquire()).toBeUndefined();
+  });
+});
+
+describe("serialized", () => {
+  it("makes one call at a time, in the order called; a failure does not hold the next call (adapters' steps)", async () => {
+    const log: string[] = [];
+    const step = serialized(async (name: string) => {
+      log.push(`start ${name}`);
+      await tick();
+      log.push(`end ${name}`);
+      if (name === "b") throw new Error("b failed");
+      return name.toUpperCase();
+    });
+    const results = await Promise.allSettled([step("a"), step("b"), step("c")]);
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([
+      "A",
+      "b failed",
+      "C",
+    ]);
+    expect(log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
+  });
+
+  it("gives each wrapped function its own turn: two adapters do not wait for each other", async () => {
+    const log: string[] = [];
+    const slow = serialized(async () => {
+      await tick();
+      log.push("slow");
+    });
+    const fast = serialized(async () => {
+      log.push("fast");
+    });
+    await Promise.all([slow(undefined), fast(undefined)]);
+    expect(log).toEqual(["fast", "slow"]);
+  });
+});
+
+describe("StepQueue.run", () => {
+  it("releases the turn when the work throws, and never runs work dropped while waiting", async () => {
+    const queue = new StepQueue();
+    let ran = false;
+    const first = queue.run(async () => {
+      await tick();
+      throw new Error("first");
+    });
+    const controller = new AbortController();
+    const dropped = queue.run(async () => {
+      ran = true;
+    }, controller.signal);
+    const droppedSettled = expect(dropped).rejects.toThrow("gone");
+    controller.abort(new Error("gone"));
+    await droppedSettled;
+    await expect(first).rejects.toThrow("first");
+    expect(ran).toBe(false);
+    await expect(queue.run(async () => "free again")).resolves.toBe("free again");
   });
 });

@@ -51,4 +51,27 @@ export class StepQueue {
     if (next === undefined) this.#busy = false;
     else next();
   }
+
+  /**
+   * Runs `work` in its turn and releases the turn however it ends; dropped while waiting (see
+   * {@link acquire}), it rejects with the signal's reason and `work` never runs.
+   */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal, other?: AbortSignal): Promise<T> {
+    const turn = this.acquire(signal, other);
+    if (turn !== undefined) await turn;
+    try {
+      return await work();
+    } finally {
+      this.release();
+    }
+  }
+}
+
+/**
+ * `step` made one call at a time, in the order called, whatever the outcome of each: an adapter's
+ * steps share one history, so a step that starts while another is in flight waits for it.
+ */
+export function serialized<A, R>(step: (arg: A) => Promise<R>): (arg: A) => Promise<R> {
+  const queue = new StepQueue();
+  return (arg) => queue.run(() => step(arg));
 }

@@ -51,7 +51,7 @@ export const USER_GUIDANCE_TARGETS: readonly string[] = [
 // A path below a project level counts when it is a target, inside one, or a folder on the way to one.
 export function isTarget(relative: string, targets: readonly string[]): boolean {
   for (const target of targets) {
-    if (relative === target || relative.startsWith(target + "/") || target.startsWith(relative + "/")) return true;
+    if (relative === target || relative.startsWith(`${target}/`) || target.startsWith(`${relative}/`)) return true;
   }
   return false;
 }

@@ -3,6 +3,7 @@
  * code tools, sources and adapters import these types; the bus is `events/event-bus.ts`.
  */
 import type { Operation } from "fast-json-patch";
+import type { Diagnostic } from "@skillctx/core";
 import type { Activation } from "../context-types.js";
 
 /** Tokens (o200k_base) one skill adds to a step, by part. See `step.usage`. */
@@ -140,6 +141,12 @@ export interface SkillsChangedEvent {
   removed: string[];
 }
 
+/** A finding of the context, as it is recorded for the next step's `diagnostics`. */
+export interface DiagnosticEvent {
+  type: "diagnostic";
+  diagnostic: Diagnostic;
+}
+
 /** Every event a context emits. */
 export type SkillctxEvent =
   | StepEvent
@@ -152,7 +159,8 @@ export type SkillctxEvent =
   | CommandFinishedEvent
   | McpServerEvent
   | StateDeltaEvent
-  | SkillsChangedEvent;
+  | SkillsChangedEvent
+  | DiagnosticEvent;
 
 export type SkillctxEventType = SkillctxEvent["type"];
 export type EventOf<T extends SkillctxEventType> = Extract<SkillctxEvent, { type: T }>;

@@ -55,11 +55,17 @@ export class UsageMeter {
     let extra = false;
     for (const { skill, text } of input.attachments) {
       const tokens = this.tokens(text);
-      if (tokens > 0) (extra = true), (entry(skill).attachments += tokens);
+      if (tokens > 0) {
+        extra = true;
+        entry(skill).attachments += tokens;
+      }
     }
     if (input.loaded !== undefined) {
       const tokens = this.tokens(input.loaded.body);
-      if (tokens > 0) (extra = true), (entry(input.loaded.skill).loaded += tokens);
+      if (tokens > 0) {
+        extra = true;
+        entry(input.loaded.skill).loaded += tokens;
+      }
     }
     if (extra) {
       for (const u of skills) u.total = u.catalog + u.guidance + u.attachments + u.loaded;
@@ -133,7 +139,9 @@ export function catalogEntryTokens(catalog: CatalogResult): ReadonlyMap<string, 
   const tokens = new Map<string, number>();
   const pieces = catalog.text.startsWith("<") ? (catalog.text.match(XML_ENTRY) ?? []) : markdownEntries(catalog.text);
   if (pieces.length !== catalog.included.length) return tokens;
-  catalog.included.forEach((name, i) => tokens.set(name, (tokens.get(name) ?? 0) + countTokens(pieces[i]!)));
+  catalog.included.forEach((name, i) => {
+    tokens.set(name, (tokens.get(name) ?? 0) + countTokens(pieces[i]!));
+  });
   return tokens;
 }
 

@@ -2,7 +2,7 @@ import { zod, type Zod } from "@skillctx/core/internal";
 import type { z } from "zod";
 import type { ToolDefinition } from "../context-types.js";
 import type { SkillToolHost } from "./skill-tools.js";
-import { parseToolArgs, toolInputSchema } from "./tool-args.js";
+import { parseToolArgs, toolInputSchema } from "../tool-kit/tool-args.js";
 import type { ToolResult } from "./tool-provider.js";
 import type { SkillTool } from "./toolset.js";
 

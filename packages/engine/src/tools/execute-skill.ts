@@ -26,15 +26,10 @@ import { renderLoadedBody } from "./load-skill.js";
 import { formatResource, readSkillResource } from "./read-skill-resource.js";
 import { runSkillScript } from "./run-skill-script.js";
 import type { SkillToolHost } from "./skill-tools.js";
-import {
-  loadableSkillNames,
-  notLoadableReason,
-  skillFolder,
-  skillNameArg,
-  unknownSkillMessage,
-} from "./skill-tools.js";
-import { lineNumber, parseToolArgs, toolInputSchema } from "./tool-args.js";
-import { errorMessage, fail, ok } from "./tool-result.js";
+import { loadableSkillNames, skillNameArg, unknownSkillMessage } from "./skill-tools.js";
+import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
+import { lineNumber, parseToolArgs, toolInputSchema } from "../tool-kit/tool-args.js";
+import { errorMessage, fail, ok } from "../tool-kit/tool-result.js";
 import type { SkillTool } from "./toolset.js";
 import { defineSkillTool } from "./define-skill-tool.js";
 

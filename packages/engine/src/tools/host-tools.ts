@@ -1,7 +1,7 @@
 import { SkillctxError } from "@skillctx/core";
 import type { ToolDefinition, ToolResult } from "../context-types.js";
-import { normalizeArgs } from "./tool-args.js";
-import { errorMessage, fail } from "./tool-result.js";
+import { normalizeArgs } from "../tool-kit/tool-args.js";
+import { errorMessage, fail } from "../tool-kit/tool-result.js";
 
 /**
  * A tool of the host agent (`tools` option of `AgentContext.create`). It is listed in every step's

@@ -5,15 +5,9 @@ import { capSkillBody } from "../text-cap.js";
 import { listSkillFiles } from "./skill-files.js";
 import type { SkillFileList } from "./skill-files.js";
 import type { SkillToolHost } from "./skill-tools.js";
-import {
-  DEFAULT_MAX_LISTED_FILES,
-  loadableSkillNames,
-  notLoadableReason,
-  skillFolder,
-  skillNameArg,
-  unknownSkillMessage,
-} from "./skill-tools.js";
-import { errorMessage } from "./tool-result.js";
+import { DEFAULT_MAX_LISTED_FILES, loadableSkillNames, skillNameArg, unknownSkillMessage } from "./skill-tools.js";
+import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
+import { errorMessage } from "../tool-kit/tool-result.js";
 
 /** A skill the model loaded. */
 export interface LoadedSkill {

@@ -16,9 +16,10 @@ import { MAX_SCRIPT_SOURCE_BYTES } from "@skillctx/core/internal";
 import { scriptMetadata } from "../code/python/pep723.js";
 import { checkRelativePath, resolveInside } from "./skill-paths.js";
 import type { SkillToolHost } from "./skill-tools.js";
-import { DEFAULT_SCRIPT_TIMEOUT_MS, folderSkill } from "./skill-tools.js";
+import { folderSkill } from "./skill-tools.js";
+import { DEFAULT_SCRIPT_TIMEOUT_MS } from "../tool-kit/skill-folder.js";
 import type { ToolResult } from "./tool-provider.js";
-import { fail } from "./tool-result.js";
+import { fail } from "../tool-kit/tool-result.js";
 
 /** What the model asked `run_skill_script` for. */
 export interface ScriptRequest {

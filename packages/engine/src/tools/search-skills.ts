@@ -1,7 +1,7 @@
 import { searchSkills } from "@skillctx/core";
 import type { Skill, SkillSearchResult } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
-import { notLoadableReason } from "./skill-tools.js";
+import { notLoadableReason } from "../tool-kit/skill-folder.js";
 
 /** Results returned by one `search_skills` call, at most. @default 10 */
 export const DEFAULT_SEARCH_LIMIT = 10;

@@ -1,33 +1,11 @@
 import type { EventSink } from "../events/types.js";
-import type { Diagnostic, Skill, Trust } from "@skillctx/core";
+import type { DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import { compareCodePoints } from "@skillctx/core";
 import type { SkillSet, SkillState, TextLimits } from "../context-types.js";
-import { quoted } from "./tool-result.js";
+import { quoted } from "../tool-kit/tool-result.js";
+import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
+import type { SkillToolSettings, ToolFilterMode } from "../tool-kit/tool-settings.js";
 import type { SubAgentSupport } from "./execute-skill.js";
-
-/** Limits of the skill tools (`skillTools` option of `AgentContext.create`). */
-export interface SkillToolSettings {
-  /** Most UTF-8 bytes one `read_skill_resource` call returns; longer files are cut with a note. @default 65536 */
-  maxResourceBytes?: number;
-  /** Most files listed after a loaded skill's body; the rest are counted. @default 50 */
-  maxListedFiles?: number;
-  /** Most UTF-8 bytes of one code tool's result (a `defineSkill` tool, a typed script tool); longer results are cut with a note. @default 102400 */
-  maxCodeToolResultBytes?: number;
-  /** Most UTF-8 bytes of one skill's state as JSON; a tool call that would make it larger is rejected with an error result. @default 1048576 */
-  maxSkillStateBytes?: number;
-  /** How `run_skill_script` runs scripts. */
-  scripts?: {
-    /** Per run; the script's process group is killed after it. @default 30000 */
-    timeoutMs?: number;
-    /** Bytes of stdout (and of stderr) kept; the script is stopped past it. @default 51200 */
-    maxOutputBytes?: number;
-    /** Extra environment; wins over the inherited allowlist (PATH, HOME, LANG, ...). */
-    env?: Record<string, string>;
-  };
-}
-
-/** How the active skill's `allowed-tools` applies: drop other tools from the list, refuse their calls, or ignore it. */
-export type ToolFilterMode = "filter" | "refuse" | "off";
 
 /**
  * What the skill tools need from the context that runs them. The conversation's state is reached
@@ -51,7 +29,7 @@ export interface SkillToolHost {
    */
   substituteVariables(text: string, skill: Skill, args?: string): string;
   /** Reports a diagnostic in the next step. */
-  diagnostic(d: Diagnostic): void;
+  readonly diagnostic: DiagnosticSink;
   /** The context's event stream (`script.finished`, `resource.read`, ...); build an event only when `events.wants(type)`. */
   readonly events: EventSink;
   /** Sub-agents for `execute_skill`; undefined when the host gave no `runSubAgent` (the tool is then not offered). */
@@ -60,33 +38,8 @@ export interface SkillToolHost {
 
 export const DEFAULT_MAX_RESOURCE_BYTES = 65_536;
 export const DEFAULT_MAX_LISTED_FILES = 50;
-export const DEFAULT_SCRIPT_TIMEOUT_MS = 30_000;
 /** Names listed in an "unknown skill" error; the rest are counted. */
 export const MAX_NAMES_IN_ERROR = 100;
-
-/** Why the model may not load a skill, or undefined when it may. */
-export function notLoadableReason(skill: Skill): string | undefined {
-  if (skill.disableModelInvocation === true)
-    return `the skill "${skill.name}" is marked disable-model-invocation: only the user can invoke it`;
-  switch (skill.trigger.type) {
-    case "on-demand":
-    case "keyword":
-    case "task":
-      return undefined;
-    case "path":
-      return `the skill "${skill.name}" is a path rule: it is attached when a tool touches a matching file, not loaded`;
-    case "always":
-      return `"${skill.name}" is repository guidance: it is always in the system prompt`;
-    case "command":
-      return `"${skill.name}" is a command: only the user invokes it, as ${skill.trigger.prefix}${skill.name}`;
-  }
-}
-
-/** The skill's folder of files, when it has one (Agent Skills folders and programmatic skills given a `dir`). */
-export function skillFolder(skill: Skill): string | undefined {
-  if (skill.dir === undefined || skill.trigger.type === "always") return undefined;
-  return skill.source.format === "skill-md" || skill.source.format === "inline" ? skill.dir : undefined;
-}
 
 const loadableNames = new WeakMap<SkillSet, string[]>();
 

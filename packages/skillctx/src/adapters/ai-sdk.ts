@@ -12,7 +12,8 @@ import type { AgentContext, ContextStep, ToolDefinition } from "@skillctx/engine
 import type { ContentPart, Message } from "@skillctx/engine";
 import { messageText } from "@skillctx/engine";
 import type { ToolResult } from "@skillctx/engine";
-import { ItemHistory, serialized, textWithAttachments } from "./item-history.js";
+import { serialized } from "@skillctx/engine/internal";
+import { ItemHistory, textWithAttachments } from "./item-history.js";
 import { boundedArguments } from "./json-values.js";
 import type { ConvertedMessage, ItemCodec } from "./item-history.js";
 

@@ -1,5 +1,6 @@
 import type { ContextStep } from "@skillctx/engine";
 import type { Message } from "@skillctx/engine";
+import { samePrefixLength } from "@skillctx/engine/internal";
 import { attachmentsByMessage } from "./attachments.js";
 import { equalValues } from "./json-values.js";
 
@@ -51,7 +52,7 @@ export class ItemHistory<T> {
 
   /**
    * The skillctx messages of `items`; known items give the same objects as before. The array is the
-   * history's own and changes at the next `read`: callers make one step at a time (see {@link serialized}).
+   * history's own and changes at the next `read`: callers make one step at a time (see `serialized` in engine/step-queue.ts).
    */
   read(items: readonly T[]): readonly Message[] {
     const keep = this.knownPrefix(items);
@@ -108,14 +109,7 @@ export class ItemHistory<T> {
 
   // How many leading items of `items` are the ones seen last step: O(1) when the history grew.
   private knownPrefix(items: readonly T[]): number {
-    const known = this.items;
-    const last = known.length - 1;
-    if (last < 0) return 0;
-    if (items.length > last && sameItem(items[last], known[last]) && sameItem(items[0], known[0])) return known.length;
-    const limit = Math.min(items.length, known.length);
-    let same = 0;
-    while (same < limit && sameItem(items[same], known[same])) same++;
-    return same;
+    return samePrefixLength(items, this.items, { same: sameItem, trustEnds: true });
   }
 
   private truncate(length: number): void {
@@ -128,19 +122,6 @@ export class ItemHistory<T> {
     this.owners.length = start;
     this.parts.length = start;
   }
-}
-
-/**
- * `step` made one call at a time, in the order called: an adapter's steps share one {@link ItemHistory},
- * so a step that starts while another is in flight waits for it.
- */
-export function serialized<A, R>(step: (arg: A) => Promise<R>): (arg: A) => Promise<R> {
-  let last: Promise<unknown> = Promise.resolve();
-  return (arg) => {
-    const run = last.then(() => step(arg));
-    last = run.catch(() => undefined);
-    return run;
-  };
 }
 
 function sameItem(a: unknown, b: unknown): boolean {

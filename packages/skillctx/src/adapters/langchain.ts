@@ -12,7 +12,8 @@ import { z } from "zod";
 import type { AgentContext, ContextStep, ToolDefinition } from "@skillctx/engine";
 import type { ContentPart, Message, ToolCall } from "@skillctx/engine";
 import type { ToolResult } from "@skillctx/engine";
-import { ItemHistory, serialized } from "./item-history.js";
+import { serialized } from "@skillctx/engine/internal";
+import { ItemHistory } from "./item-history.js";
 import type { ItemCodec } from "./item-history.js";
 import { boundedArguments } from "./json-values.js";
 

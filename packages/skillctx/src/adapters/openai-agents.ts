@@ -9,7 +9,8 @@ import type {
 } from "@openai/agents";
 import type { AgentContext, ContextStep, ToolDefinition } from "@skillctx/engine";
 import type { Message } from "@skillctx/engine";
-import { ItemHistory, serialized, textWithAttachments } from "./item-history.js";
+import { serialized } from "@skillctx/engine/internal";
+import { ItemHistory, textWithAttachments } from "./item-history.js";
 import { parseArguments } from "./json-values.js";
 import type { ItemCodec } from "./item-history.js";
 

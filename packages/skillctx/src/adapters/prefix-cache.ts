@@ -1,3 +1,5 @@
+import { samePrefixLength } from "@skillctx/engine/internal";
+
 /**
  * Converts a conversation's list of messages by position, reusing the previous conversion of the same
  * conversation up to the first element that changed, so a step converts only what is new. A
@@ -22,10 +24,7 @@ export class PrefixCache<I extends object, O> {
     }
     let known = this.conversations.get(first);
     if (known === undefined) this.conversations.set(first, (known = { inputs: [], out: [], ends: [] }));
-    const seen = known.inputs;
-    const limit = Math.min(inputs.length, seen.length);
-    let same = 0;
-    while (same < limit && inputs[same] === seen[same]) same++;
+    const same = samePrefixLength(inputs, known.inputs);
     const keep = keptOutputs(known.ends, same);
     const start = keep === 0 ? 0 : known.ends[keep - 1]!;
     known.out.length = keep;

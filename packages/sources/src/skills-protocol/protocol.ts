@@ -1,6 +1,6 @@
 /**
  * The wire format of MCP's skills extension (`io.modelcontextprotocol/skills`, SEP-2640; see
- * docs/skills-over-mcp.md): shared by the server (`skills-mcp/server.ts`) and the client source
+ * docs/skills-over-mcp.md): a leaf (it imports nothing of the engine) shared by the server (`skills-mcp/server.ts`) and the client source
  * (`sources/mcp-source.ts`), so both sides read and write exactly one shape. Results are checked with
  * these schemas on the client side: what a server sends is untrusted.
  */

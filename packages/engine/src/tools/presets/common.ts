@@ -7,13 +7,13 @@ import { DEFAULT_SEARCH_LIMIT, formatSearchResults, searchLoadableSkills } from 
 import type { SkillToolHost } from "../skill-tools.js";
 import { skillNameArg } from "../skill-tools.js";
 import { defineSkillTool } from "../define-skill-tool.js";
-import { lineNumber, skillName } from "../tool-args.js";
+import { lineNumber, skillName } from "../../tool-kit/tool-args.js";
 import type { ToolResult } from "../tool-provider.js";
-import { fail, ok } from "../tool-result.js";
+import { fail, ok } from "../../tool-kit/tool-result.js";
 import type { SkillTool, ToolsetFeatures } from "../toolset.js";
 
 export { defineSkillTool } from "../define-skill-tool.js";
-export { skillName } from "../tool-args.js";
+export { skillName } from "../../tool-kit/tool-args.js";
 
 /** Tool names of the operations every toolset offers under skillctx's names. */
 export const READ_TOOL = "read_skill_resource";

@@ -1,4 +1,4 @@
-import type { ToolResult } from "./tool-provider.js";
+import type { ToolResult } from "../context-types.js";
 
 /** A successful tool result. */
 export function ok(content: string): ToolResult {

@@ -1,6 +1,6 @@
 import { zod, type Zod } from "@skillctx/core/internal";
 import type { z } from "zod";
-import type { ToolResult } from "./tool-provider.js";
+import type { ToolResult } from "../context-types.js";
 import { fail } from "./tool-result.js";
 
 /** The outcome of checking a model's tool arguments. */

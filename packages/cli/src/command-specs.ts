@@ -1,0 +1,113 @@
+import type { FlagName } from "./options.js";
+
+/**
+ * What the CLI knows of its commands without loading them: a leaf that the command modules read
+ * their flags from and that the command table (`commands.ts`) completes with a loader each.
+ */
+
+/** A command of the CLI: everything help prints. */
+export interface CommandSpec {
+  name: string;
+  /** One line in `skillctx --help`. */
+  summary: string;
+  /** The usage line. */
+  usage: string;
+  /** Its flags (besides `--debug` and `--help`), explained from the one table in `options.ts`. */
+  flags: readonly FlagName[];
+  /** Whether it takes positional arguments (files, folders). */
+  positionals: boolean;
+  /** Paragraphs after the flags in `skillctx help <command>`. */
+  notes: readonly string[];
+}
+
+/** The flags of every command that loads skills the way an agent does (through `AgentContext.create`). */
+const LOADING: readonly FlagName[] = ["cwd", "user", "no-user", "trust", "model", "skills", "json"];
+
+/** Every command of the CLI, in help order. */
+export const COMMAND_SPECS: readonly CommandSpec[] = [
+  {
+    name: "list",
+    summary: "list every skill and guidance file an agent in --cwd sees: scope, trigger, who may invoke it, arguments",
+    usage:
+      "skillctx list [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--tokens] [--json]",
+    flags: [...LOADING, "tokens"],
+    positionals: false,
+    notes: [
+      "INVOKE says who may invoke a skill: the model (load_skill), the user (/name, or @name for a Cursor manual rule), both, or - (guidance, always on). ARGS is its argument-hint.",
+      "Diagnostics go to stderr; the exit code is 1 when one of them is an error.",
+    ],
+  },
+  {
+    name: "catalog",
+    summary:
+      "print the skill catalog the model sees in the system prompt (the one build puts there), with its token count",
+    usage:
+      "skillctx catalog [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--format xml|markdown] [--budget TOKENS] [--json]",
+    flags: [...LOADING, "format", "budget"],
+    positionals: false,
+    notes: [
+      "The catalog goes to stdout as is, so it can be piped; its token count, degradation level and listed / left-out counts go to stderr.",
+    ],
+  },
+  {
+    name: "build",
+    summary:
+      "play messages as user turns and print each step's activations, then the final system prompt, messages and tools",
+    usage:
+      "skillctx build [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--format xml|markdown] [--budget TOKENS] [-m TEXT]... [--json]",
+    flags: [...LOADING, "format", "budget", "message"],
+    positionals: false,
+    notes: ["Ctrl-C stops the commands and MCP servers that are running, and exits 130."],
+  },
+  {
+    name: "render",
+    summary: "print a skill file's body with its !`cmd` spans rendered (run only with --trust)",
+    usage: "skillctx render FILE [--cwd DIR] [--trust] [--json]",
+    flags: ["cwd", "trust", "json"],
+    positionals: true,
+    notes: ["FILE is read as a project file: without --trust each !`cmd` is shown as not run. Commands run in --cwd."],
+  },
+  {
+    name: "validate",
+    summary: "validate skill folders (or folders of skill folders) against the Agent Skills specification",
+    usage: "skillctx validate PATH... [--strict] [--json]",
+    flags: ["strict", "json"],
+    positionals: true,
+    notes: [
+      "PATH is a skill folder, its SKILL.md, or a folder searched for skill folders (to depth 4).",
+      "Findings are this command's data: they go to stdout, one line each, as list prints them. Exit 1 when a skill is invalid.",
+    ],
+  },
+  {
+    name: "sync",
+    summary:
+      "fetch the remote skill sources listed in skills.json (git, well-known URL, MCP) and record them in skills.lock.json",
+    usage: "skillctx sync [--cwd DIR] [--frozen] [--offline] [--json]",
+    flags: ["cwd", "frozen", "offline", "json"],
+    positionals: false,
+    notes: [
+      'skills.json at --cwd lists the sources: { "sources": [ { "git": URL, "ref": REF, "path": DIR }, { "url": URL } ] }. Fetched copies go to $XDG_CACHE_HOME/skillctx (or ~/.cache/skillctx).',
+      "Without --frozen the lock is written (entries of sources no longer listed are removed). With --frozen nothing is written: a source missing from the lock or drifted from it is refused, exit 1. See docs/remote-sources.md.",
+    ],
+  },
+  {
+    name: "serve",
+    summary:
+      "serve the skills an agent in --cwd sees over MCP (skills extension SEP-2640, plus load_skill / read_skill_resource tools)",
+    usage:
+      "skillctx serve [--cwd DIR] [--user | --no-user] [--model MODEL] [--skills PATH]... [--stdio | --http PORT [--host HOST]]",
+    flags: ["cwd", "user", "no-user", "model", "skills", "stdio", "http", "host"],
+    positionals: false,
+    notes: [
+      "Only SKILL.md folders are served, as text: nothing in them runs (no !`cmd` rendering, no scripts). What is not served, and why, goes to stderr.",
+      "--http binds to 127.0.0.1 unless --host says otherwise; the endpoint's URL goes to stderr. Ctrl-C or SIGTERM closes every session and exits.",
+    ],
+  },
+];
+
+/** The command called `name`; for a command module to read its own flags. */
+export function commandSpec(name: string): CommandSpec {
+  const found = COMMAND_SPECS.find((command) => command.name === name);
+  if (found === undefined) throw new Error(`no command ${name}`);
+  return found;
+}

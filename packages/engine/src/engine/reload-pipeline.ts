@@ -1,0 +1,143 @@
+/**
+ * The reload of skills and guidance, as a sequence of stages over {@link EngineDeps}: resolve the
+ * sources (remote ones only when there are any), load the skill set, render the guidance (frozen),
+ * build `system`, restore nested skills revealed earlier, settle against the previous load (hot
+ * reload), seed declared skill state, and reload the MCP servers.
+ */
+import type { Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
+import { diagnostic, readSkillContent } from "@skillctx/core";
+import type { SkillSet } from "../context-types.js";
+import { declaredStates } from "../code/skill-state.js";
+import { defaultCacheDir } from "@skillctx/sources";
+import type { ResolvedSources } from "@skillctx/sources/resolve";
+import { isRemoteSource } from "@skillctx/sources";
+import { SEARCH_TOOL } from "../tools/presets/common.js";
+import { withNestedSkills } from "./nested-skills.js";
+import type { AgentContextOptions } from "./options.js";
+import { loadSkillSet } from "./skill-set.js";
+import type { EngineDeps } from "./step-deps.js";
+import { buildSystem } from "./system-prompt.js";
+
+/** Re-reads skills and guidance (metadata only where unchanged) and rebuilds `system`. */
+export async function reloadSkills(deps: EngineDeps, signal: AbortSignal | undefined): Promise<void> {
+  const o = deps.live.options;
+  const sources = await resolveSkillSources(o, signal);
+  deps.turns.assertOpen();
+  await deps.hotReload.sources(o, sources.remote);
+  const skillSet = await loadSkillSet({
+    cwd: o.cwd,
+    skills: sources.local,
+    remote: sources.remote,
+    verify: o.verify,
+    userSkills: o.userSkills,
+    homeDir: o.homeDir,
+    model: o.model,
+    disabled: o.disabled,
+    guidance: o.guidance,
+    trust: o.trust,
+    cache: o.cache,
+    signal,
+  });
+  deps.turns.assertOpen();
+  const diagnostics: Diagnostic[] = [...sources.diagnostics, ...skillSet.diagnostics];
+  const guidanceText = await renderGuidance(deps, skillSet, signal, diagnostics);
+  const parts = buildSystem({
+    systemPrompt: o.systemPrompt,
+    skills: {
+      ...skillSet,
+      // Guidance that could not be read is left out of `system` (a diagnostic says why).
+      guidance: skillSet.guidance.filter((skill) => guidanceText.has(skill.name)),
+    },
+    guidanceText,
+    cwd: o.cwd,
+    templates: deps.templates,
+    catalog: o.catalog,
+    maxGuidanceBytes: deps.limits.maxGuidanceBlockBytes,
+    toolset: { loadInstruction: deps.toolbox.toolset.loadInstruction, searchTool: SEARCH_TOOL },
+  });
+  // Nested skill folders revealed earlier in the conversation (or in a resumed one) join again, outside `system`.
+  const nested = await deps.nested.restore(deps.store.nested, skillSet, new Set(o.disabled ?? []), signal, diagnostics);
+  deps.turns.assertOpen();
+  const previous = deps.live.skillSet as SkillSet | undefined;
+  deps.live.skillSet = withNestedSkills(skillSet, nested);
+  deps.live.parts = deps.hotReload.settle(previous, deps.live.skillSet, parts);
+  seedSkillStates(deps, diagnostics);
+  for (const d of [...diagnostics, ...parts.diagnostics]) deps.diagnostics.sink(d);
+  await reloadServers(deps, signal);
+}
+
+// --- stages ---------------------------------------------------------------------------------------
+
+// Remote sources (git, URL, MCP) and their lockfile load only when a context has one.
+async function resolveSkillSources(o: AgentContextOptions, signal: AbortSignal | undefined): Promise<ResolvedSources> {
+  if (!(o.skills ?? []).some(isRemoteSource))
+    return { local: (o.skills ?? []) as SkillSourceInput[], remote: [], diagnostics: [] };
+  const { resolveSources } = await import("@skillctx/sources/resolve");
+  return resolveSources(o.skills, {
+    cwd: o.cwd,
+    cacheDir: o.cacheDir ?? defaultCacheDir(o.homeDir),
+    lock: o.lock ?? "update",
+    offline: o.offline ?? false,
+    signal,
+  });
+}
+
+// Each guidance file's text for `system`, in order; one that cannot be read is left out with a diagnostic.
+async function renderGuidance(
+  deps: EngineDeps,
+  skillSet: SkillSet,
+  signal: AbortSignal | undefined,
+  diagnostics: Diagnostic[],
+): Promise<Map<string, string>> {
+  const guidanceText = new Map<string, string>();
+  for (const skill of skillSet.guidance) {
+    const text = await frozenGuidance(deps, skill, signal, diagnostics);
+    if (text !== undefined) guidanceText.set(skill.name, text);
+  }
+  return guidanceText;
+}
+
+// Guidance with commands is rendered once and frozen in state, so `system` stays byte-stable.
+async function frozenGuidance(
+  deps: EngineDeps,
+  skill: Skill,
+  signal: AbortSignal | undefined,
+  diagnostics: Diagnostic[],
+): Promise<string | undefined> {
+  const key = `guidance:${skill.name}`;
+  const frozen = deps.store.frozen(key);
+  if (frozen !== undefined) return frozen;
+  try {
+    const content = await readSkillContent(skill, signal === undefined ? {} : { signal });
+    const text = await deps.render(content, skill, signal);
+    if (text !== content) deps.store.freeze(key, text);
+    return text;
+  } catch (error) {
+    signal?.throwIfAborted();
+    const reason = error instanceof Error ? error.message : String(error);
+    diagnostics.push(
+      diagnostic("SKILL_READ_FAILED", "error", `guidance "${skill.name}" is left out: ${reason}`, {
+        path: skill.source.path,
+      }),
+    );
+    return undefined;
+  }
+}
+
+// Skills that declare state start from their initial state (a resumed conversation keeps its own).
+function seedSkillStates(deps: EngineDeps, diagnostics: Diagnostic[]): void {
+  const declared = declaredStates(deps.live.skillSet.skills);
+  for (const { namespace, value } of declared.states)
+    if (deps.store.skillState(namespace) === undefined) deps.store.setSkillState(namespace, value);
+  diagnostics.push(...declared.diagnostics);
+}
+
+// The conversation is left as it is: new skills fire on new messages only, so the prefix stays stable.
+// Servers of attached skills are offered for the conversation, those of the loaded skill until unloaded.
+// The project's own .mcp.json / .cursor/mcp.json servers start with them (trust-gated).
+async function reloadServers(deps: EngineDeps, signal: AbortSignal | undefined): Promise<void> {
+  const o = deps.live.options;
+  deps.servers.useProjectConfig(o.cwd, o.homeDir);
+  const attached = deps.store.attachments.filter((a) => a.trigger !== "catalog").map((a) => a.skill);
+  await deps.servers.reload(deps.live.skillSet, [...new Set(attached)], signal, deps.store.activeSkill);
+}

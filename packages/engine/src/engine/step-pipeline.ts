@@ -1,0 +1,215 @@
+/**
+ * One step, as a straight sequence of stages over {@link EngineDeps}: reload when due, scan the new
+ * messages, place `ctx.invoke` calls, discover nested skills, build attachments, re-attach condensed
+ * bodies, commit the step to the state, start the fired skills' servers, list the tools, assemble.
+ */
+import type { Diagnostic } from "@skillctx/core";
+import type { Activation, ContextStep, SkillSet } from "../context-types.js";
+import type { StepNotes } from "../events/context-telemetry.js";
+import type { Message } from "../messages.js";
+import { buildAttachment } from "./attachment.js";
+import type { BuiltAttachment } from "./attachment.js";
+import type { PendingActivation, ScanResult } from "./conversation.js";
+import { activationOf, invocationHits } from "./invocation.js";
+import { withNestedSkills } from "./nested-skills.js";
+import type { NestedDiscovery } from "./nested-skills.js";
+import { reattachments } from "./reattach.js";
+import type { Reattachments } from "./reattach.js";
+import { reloadSkills } from "./reload-pipeline.js";
+import type { Attachment, Carrier } from "./state.js";
+import type { EngineDeps } from "./step-deps.js";
+
+/** Builds one step for `messages`; `observed` gets the attachments made when someone observes the step. */
+export async function runStep(
+  deps: EngineDeps,
+  messages: readonly Message[],
+  signal: AbortSignal,
+  observed?: StepNotes,
+): Promise<ContextStep> {
+  if (deps.hotReload.due()) await reloadSkills(deps, signal);
+  const skills = deps.live.skillSet;
+  const scan = scanMessages(deps, messages, skills);
+  const notes: Diagnostic[] = [...scan.notes];
+  const invoked = placeInvocations(deps, messages, skills, notes);
+  const pending = invoked.pending.length === 0 ? scan.pending : [...scan.pending, ...invoked.pending];
+  const discovery = await discoverNested(deps, scan, skills, signal);
+  const fired = await buildAttachments(deps, pending, signal);
+  signal.throwIfAborted();
+  const reattached = reattach(deps, messages, skills, pending);
+  const made = [
+    ...(reattached?.attachments ?? []),
+    ...fired.built.map((b) => b.attachment),
+    ...(discovery?.found ?? []).flatMap((f) => (f.note === undefined ? [] : [f.note])),
+    ...deps.hotReload.note(messages.length, (index) => deps.tracker.fingerprintAt(index), skills),
+  ];
+  if (observed !== undefined) observed.made = made;
+  const committed = commitStep(deps, messages, { scan, fired, made, reattached, discovery });
+  deps.live.invocations.splice(0, invoked.placed);
+  if (discovery !== undefined) revealNested(deps, discovery);
+  deps.turns.assertOpen();
+  await startServers(deps, fired.pending, signal);
+  await deps.toolbox.prepareCodeTools(signal);
+  const tools = deps.toolbox.definitions();
+  const activated: Activation[] = [
+    ...deps.live.activations,
+    ...fired.pending.map((p) => activationOf(p.skill, { trigger: p.trigger, match: p.match, messageIndex: p.index })),
+  ];
+  // Every diagnostic of the step is also a `diagnostic` event once: the held ones were emitted when reported.
+  const found = [...notes, ...(discovery?.diagnostics ?? []), ...(reattached?.diagnostics ?? [])];
+  deps.diagnostics.announce(found);
+  const diagnostics = [...deps.diagnostics.drain(), ...found];
+  deps.live.activations = [];
+  return {
+    system: deps.live.parts.system,
+    messages: committed.messages,
+    attachments: committed.attachments,
+    tools,
+    activated,
+    diagnostics,
+  };
+}
+
+// --- stages ---------------------------------------------------------------------------------------
+
+// The messages new since the last step: their hits, the load carrier, the folders the model touched.
+function scanMessages(deps: EngineDeps, messages: readonly Message[], skills: SkillSet): ScanResult {
+  return deps.tracker.scan(messages, {
+    skills,
+    cwd: deps.live.options.cwd,
+    withTouched: deps.nested.enabled,
+    isSkillTool: (name) => deps.toolbox.kindOf(name) === "skill",
+  });
+}
+
+// `ctx.invoke` calls become commands on the last new user message, else on the newest message; with no message they wait.
+function placeInvocations(
+  deps: EngineDeps,
+  messages: readonly Message[],
+  skills: SkillSet,
+  notes: Diagnostic[],
+): { pending: PendingActivation[]; placed: number } {
+  const invocations = deps.live.invocations;
+  if (invocations.length === 0) return { pending: [], placed: 0 };
+  const index = deps.tracker.invocationIndex(messages);
+  if (index < 0) return { pending: [], placed: 0 };
+  const placed = invocations.length;
+  const at = { index, fingerprint: deps.tracker.fingerprintAt(index)!, message: messages[index]! };
+  return { pending: invocationHits(invocations.slice(0, placed), skills, at, notes), placed };
+}
+
+// Skill folders below paths the model touched, looked at once each.
+async function discoverNested(
+  deps: EngineDeps,
+  scan: ScanResult,
+  skills: SkillSet,
+  signal: AbortSignal,
+): Promise<NestedDiscovery | undefined> {
+  const { nested, store } = deps;
+  if (scan.touched.length === 0 || !nested.hasWork(scan.touched, (folder) => store.isNoted(folder))) return undefined;
+  const options = deps.live.options;
+  return nested.discover(scan.touched, {
+    skills,
+    revealed: store.nested,
+    isNoted: (folder) => store.isNoted(folder),
+    templates: deps.templates,
+    catalogFormat: options.catalog?.format,
+    loadInstruction: deps.toolbox.toolset.loadInstruction,
+    disabled: new Set(options.disabled ?? []),
+    signal,
+  });
+}
+
+/** The activations that fired (their attachment built) and their attachments, in the same order. */
+interface Fired {
+  pending: PendingActivation[];
+  built: BuiltAttachment[];
+}
+
+// Most steps fire nothing: they skip the attachment work altogether. A body that cannot be read drops its activation.
+async function buildAttachments(
+  deps: EngineDeps,
+  pending: readonly PendingActivation[],
+  signal: AbortSignal,
+): Promise<Fired> {
+  const fired: Fired = { pending: [], built: [] };
+  if (pending.length === 0) return fired;
+  const prepared = await Promise.all(pending.map((p) => buildAttachment(p, deps.attachment, signal)));
+  pending.forEach((p, i) => {
+    if (prepared[i] === undefined) return;
+    fired.pending.push(p);
+    fired.built.push(prepared[i]);
+  });
+  return fired;
+}
+
+// Bodies due again after condensation, to the newest message; skills invoked in this step are attached afresh.
+function reattach(
+  deps: EngineDeps,
+  messages: readonly Message[],
+  skills: SkillSet,
+  pending: readonly PendingActivation[],
+): Reattachments | undefined {
+  const due = deps.store.due;
+  if (due.length === 0) return undefined;
+  const context = {
+    cwd: deps.live.options.cwd,
+    templates: deps.templates,
+    skills,
+    maxSkillBytes: deps.limits.maxReattachedSkillBytes,
+    maxTotalBytes: deps.limits.maxReattachedTotalBytes,
+    frozen: (key: string) => deps.store.frozen(key),
+  };
+  const invokedNow = new Set(pending.filter((p) => p.trigger === "command").map((p) => p.skill.name));
+  return reattachments(due, deps.tracker.fingerprintAt(messages.length - 1), context, invokedNow);
+}
+
+// Records the step in the state and returns the messages with their attachments.
+function commitStep(
+  deps: EngineDeps,
+  messages: readonly Message[],
+  step: {
+    scan: ScanResult;
+    fired: Fired;
+    made: Attachment[];
+    reattached: Reattachments | undefined;
+    discovery: NestedDiscovery | undefined;
+  },
+): ReturnType<EngineDeps["tracker"]["commit"]> {
+  const carriers: Carrier[] = [];
+  for (const { attachment, body } of step.fired.built) {
+    if (attachment.trigger === "command")
+      carriers.push({
+        skill: attachment.skill,
+        kind: "command",
+        fingerprint: attachment.fingerprint,
+        match: attachment.match,
+        body,
+      });
+  }
+  return deps.tracker.commit(messages, {
+    attachments: step.made,
+    carriers,
+    loadCarrier: step.scan.loadCarrier,
+    dropCarriers: step.reattached?.dropped,
+    revealed: (step.discovery?.found ?? []).filter((f) => f.skills.length > 0).map((f) => f.folder),
+  });
+}
+
+// Nested skills found in this step join the skills in use (outside `system`).
+function revealNested(deps: EngineDeps, discovery: NestedDiscovery): void {
+  deps.nested.markChecked(discovery.checked);
+  deps.live.skillSet = withNestedSkills(
+    deps.live.skillSet,
+    discovery.found.flatMap((f) => f.skills),
+  );
+}
+
+// The MCP servers of the skills that fired start; the step waits for the servers being started to list their tools.
+async function startServers(deps: EngineDeps, fired: readonly PendingActivation[], signal: AbortSignal): Promise<void> {
+  if (fired.length > 0)
+    deps.servers.activate(
+      fired.map((p) => p.skill),
+      signal,
+    );
+  await deps.servers.settled();
+}
