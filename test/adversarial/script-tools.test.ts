@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { loadSkills } from "@skillctx/core";
-import { scriptToolsOf } from "skillctx/code/script-tools";
+import { scriptToolsOf } from "@skillctx/engine/code/script-tools";
 const events = [];
 const sink = { wants: () => true, emit: (event) => events.push(event) };
 function tempRoot() {

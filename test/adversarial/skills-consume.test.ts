@@ -18,7 +18,7 @@ interface Outcome {
 }
 
 const SCRIPT = `
-import { resolveMcpSource } from "skillctx/sources/mcp-source";
+import { resolveMcpSource } from "@skillctx/sources/mcp-source";
 export default async function run({ mcp, name, cwd, cacheDir, limits }) {
   const resolved = await resolveMcpSource({ mcp, name }, { cwd, cacheDir, lock: "off" }, { limits });
   return {

@@ -42,7 +42,7 @@ describe("git sources (separate process)", () => {
     }
     const run = await isolated<Out>(
       `
-import { resolveGitSource } from "skillctx/sources/git-source";
+import { resolveGitSource } from "@skillctx/sources/git-source";
 export default async () => {
   const work = path.join(temp, "work");
   mkdirSync(work);
@@ -94,7 +94,7 @@ export default async () => {
       `
 import { AgentContext } from "skillctx";
 import { listSkillFiles } from "@skillctx/core/internal";
-import { resolveGitSource } from "skillctx/sources/git-source";
+import { resolveGitSource } from "@skillctx/sources/git-source";
 export default async () => {
   const work = path.join(temp, "work");
   mkdirSync(path.join(work, "evil"), { recursive: true });
@@ -139,7 +139,7 @@ describe("well-known URL sources (separate process)", () => {
     }
     const run = await isolated<Out>(
       `
-import { resolveUrlSource } from "skillctx/sources/url-source";
+import { resolveUrlSource } from "@skillctx/sources/url-source";
 export default async () => {
   let sent = 0;
   const bomb = gzipSync(Buffer.alloc(512 * 1024 * 1024));
@@ -190,7 +190,7 @@ export default async () => {
     }
     const run = await isolated<Out>(
       `
-import { resolveUrlSource } from "skillctx/sources/url-source";
+import { resolveUrlSource } from "@skillctx/sources/url-source";
 export default async () => {
   let hops = 0;
   const timers = new Set();
@@ -239,7 +239,7 @@ export default async () => {
     }
     const run = await isolated<Out>(
       `
-import { resolveUrlSource } from "skillctx/sources/url-source";
+import { resolveUrlSource } from "@skillctx/sources/url-source";
 // A tar with one entry (raw ustar header), so a hostile name reaches the reader unchanged.
 function tar(entries) {
   const blocks = [];
