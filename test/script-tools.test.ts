@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { call, recordingSink, scriptSkill, toolsOf } from "./helpers/script-skills.js";
+import { describeWithTool, itWithTool } from "./helpers/tools-present.js";
 
 const tempDir = useTempDirs("script-tools");
 
@@ -137,7 +138,6 @@ def main(text: str, limit: "int | None" = None) -> int:
       const source = `import typing
 from typing import Annotated, Any
 import os
-import { describeWithTool, itWithTool } from "./helpers/tools-present.js";
 
 
 def main(
