@@ -31,12 +31,12 @@ export function skipNote(tool: Tool): string {
  * vitest's `it`, run only where `tool` is on PATH (`itWithTool("python3")("calls main()", ...)`; `.each` works).
  * Elsewhere the test is reported skipped, and the setup's note names the tool.
  */
-export function itWithTool(tool: Tool): typeof it {
+export function itWithTool(tool: Tool): ReturnType<typeof it.runIf> {
   return it.runIf(hasTool(tool));
 }
 
 /** vitest's `describe`, run only where `tool` is on PATH (see {@link itWithTool}). */
-export function describeWithTool(tool: Tool): typeof describe {
+export function describeWithTool(tool: Tool): ReturnType<typeof describe.runIf> {
   return describe.runIf(hasTool(tool));
 }
 
