@@ -33,9 +33,11 @@ export default defineConfig({
       { find: /^skillctx\/schemas$/, replacement: src("skillctx", "schemas.ts") },
     ],
   },
+  // Every test. `pnpm test` runs vitest.fast.config.ts (all but the slow files), `pnpm test:slow`
+  // vitest.slow.config.ts (the slow files, listed in test/slow-files.ts); `npx vitest run <file>` runs any one.
   test: {
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
-    globalSetup: ["test/setup/corpus.ts"],
+    globalSetup: ["test/setup/corpus.ts", "test/setup/tools.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Reads vitest's JSON report (`--reporter=json --outputFile.json=FILE`) and prints one closing line,
 // `tests: N passed, N failed, N skipped`. With --no-skips it fails when any test was skipped: CI runs with
-// the corpus, where every test, the corpus tests included, must run.
+// the corpus, python3 and git, where every test, the corpus tests and those tools' tests included, must run.
 //   node scripts/check-test-report.mjs REPORT.json [--no-skips]
 import { readFileSync } from "node:fs";
 
@@ -21,7 +21,10 @@ for (const suite of report.testResults ?? []) {
 const failed = report.numFailedTests ?? 0;
 console.log(`tests: ${report.numPassedTests ?? 0} passed, ${failed} failed, ${skipped.length} skipped`);
 if (flag === "--no-skips" && skipped.length > 0) {
-  console.error(`${skipped.length} tests did not run, where all must (is the corpus there?):`);
+  console.error(
+    `${skipped.length} tests did not run, where all must: is the corpus there, are python3 and git on PATH? ` +
+      "The run's first lines say what was skipped and why:",
+  );
   for (const name of skipped.slice(0, 20)) console.error(`  ${name}`);
   process.exit(1);
 }

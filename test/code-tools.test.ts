@@ -9,6 +9,7 @@ import type { AgentContextOptions, Skill, ToolResult } from "skillctx";
 import { codeToolsForSkill, runCodeTool } from "../packages/engine/src/code/code-tools.js";
 import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 import { z } from "./helpers/zod.js";
+import { describeWithTool } from "./helpers/tools-present.js";
 
 const fixture = useEngineFixture();
 
@@ -456,7 +457,7 @@ describe("running code tools", () => {
   });
 });
 
-describe("a programmatic skill with a folder of typed scripts", () => {
+describeWithTool("python3")("a programmatic skill with a folder of typed scripts", () => {
   it("offers its own tools and its script tools after load_skill; a script with its tool's name is left out with a warning", async () => {
     const repo = await fixture.repo({
       "skill/scripts/greet.py":

@@ -8,27 +8,31 @@ import { AgentContext } from "skillctx";
 import type { ContextStep, Message } from "skillctx";
 import { afterAll, describe, expect, test } from "vitest";
 import { copyFixture, gitInit, put, removeTempDirs } from "../packages/compat/src/testing/temp-repo.js";
+import { describeWithTool, hasTool } from "./helpers/tools-present.js";
 
 afterAll(removeTempDirs);
 
-describe("path rules from guidance fire through core's path matcher (cwd below the git root)", async () => {
-  const repo = await copyFixture("monorepo");
-  await gitInit(repo);
-  const cwd = path.join(repo, "packages/api");
-  const { skills } = await loadGuidance(cwd);
-  const matcher = createPathMatcher(skills);
-  const fired = (...paths: string[]) => matcher.match(paths, cwd).map((m) => m.skill);
+describeWithTool("git")(
+  "path rules from guidance fire through core's path matcher (cwd below the git root)",
+  async () => {
+    const repo = await copyFixture("monorepo");
+    if (hasTool("git")) await gitInit(repo);
+    const cwd = path.join(repo, "packages/api");
+    const { skills } = await loadGuidance(cwd);
+    const matcher = createPathMatcher(skills);
+    const fired = (...paths: string[]) => matcher.match(paths, cwd).map((m) => m.skill);
 
-  test("relative and absolute paths inside cwd", () => {
-    expect(fired("src/handlers/user.ts")).toEqual(["cursor:api-src", "cursor:packages/api:handlers"]);
-    expect(fired(path.join(cwd, "server/index.ts"))).toEqual(["agents:packages/api/server"]);
-    expect(fired("src/user.test.ts")).toEqual(["cursor:api-src", "cursor:tests"]);
-  });
+    test("relative and absolute paths inside cwd", () => {
+      expect(fired("src/handlers/user.ts")).toEqual(["cursor:api-src", "cursor:packages/api:handlers"]);
+      expect(fired(path.join(cwd, "server/index.ts"))).toEqual(["agents:packages/api/server"]);
+      expect(fired("src/user.test.ts")).toEqual(["cursor:api-src", "cursor:tests"]);
+    });
 
-  test("nothing fires for files outside cwd, even those a root rule names", () => {
-    expect(fired(path.join(repo, "docs/index.md"), path.join(repo, "packages/web/src/a.ts"))).toEqual([]);
-  });
-});
+    test("nothing fires for files outside cwd, even those a root rule names", () => {
+      expect(fired(path.join(repo, "docs/index.md"), path.join(repo, "packages/web/src/a.ts"))).toEqual([]);
+    });
+  },
+);
 
 describe("the catalog lists agent-requested rules, never manual, always-on or path rules", async () => {
   const repo = await copyFixture("all-formats");
@@ -41,10 +45,10 @@ describe("the catalog lists agent-requested rules, never manual, always-on or pa
   });
 });
 
-describe("AgentContext with repository guidance", async () => {
+describeWithTool("git")("AgentContext with repository guidance", async () => {
   const repo = await copyFixture("monorepo");
   await put(repo, "packages/api/server/index.ts", "export {};\n");
-  await gitInit(repo);
+  if (hasTool("git")) await gitInit(repo);
   const cwd = path.join(repo, "packages/api");
   const user = (content: string): Message => ({ role: "user", content });
   const attached = (step: ContextStep, index: number) => {

@@ -5,6 +5,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { itWithTool } from "./helpers/tools-present.js";
 import { runCli } from "./helpers/cli.js";
 import { useConventionFixtures } from "./helpers/convention-fixture.js";
 
@@ -35,41 +36,47 @@ const attached = (json: BuildJson) =>
 const catalogNames = (system: string) => [...system.matchAll(/<name>([^<]+)<\/name>/g)].map((m) => m[1]);
 
 describe("skillctx build --json on the convention fixtures", () => {
-  it("Claude Code: memory files in system, a user-only skill out of the catalog, /review rendered with its arguments, .mcp.json tools", async () => {
-    const repo = await fixture("claude-code", { git: true });
-    const json = await build(repo, repo, ["--trust", "-m", "/review 42"]);
-    for (const text of [
-      "Use pnpm, never npm.",
-      "Reviews need two approvals.",
-      "My local database is on port 5433.",
-      "Prefer named exports.",
-    ]) {
-      expect(json.system).toContain(text);
-    }
-    expect(json.system).toContain("!`echo this-is-not-run` stays as written.");
-    expect(catalogNames(json.system)).toEqual(["explain-code"]);
-    expect(json.steps[1]?.activated).toEqual([
-      { skill: "review", trigger: "command", match: "/review 42", messageIndex: 0 },
-    ]);
-    // The command's !`cmd` ran (trusted), and $ARGUMENTS took the argument.
-    expect(attached(json)).toContain("Review pull request 42.\nChanged files: src/cart.ts");
-    expect(json.tools.map((t) => t.name)).toContain("mcp__notes__echo");
-  });
+  itWithTool("git")(
+    "Claude Code: memory files in system, a user-only skill out of the catalog, /review rendered with its arguments, .mcp.json tools",
+    async () => {
+      const repo = await fixture("claude-code", { git: true });
+      const json = await build(repo, repo, ["--trust", "-m", "/review 42"]);
+      for (const text of [
+        "Use pnpm, never npm.",
+        "Reviews need two approvals.",
+        "My local database is on port 5433.",
+        "Prefer named exports.",
+      ]) {
+        expect(json.system).toContain(text);
+      }
+      expect(json.system).toContain("!`echo this-is-not-run` stays as written.");
+      expect(catalogNames(json.system)).toEqual(["explain-code"]);
+      expect(json.steps[1]?.activated).toEqual([
+        { skill: "review", trigger: "command", match: "/review 42", messageIndex: 0 },
+      ]);
+      // The command's !`cmd` ran (trusted), and $ARGUMENTS took the argument.
+      expect(attached(json)).toContain("Review pull request 42.\nChanged files: src/cart.ts");
+      expect(json.tools.map((t) => t.name)).toContain("mcp__notes__echo");
+    },
+  );
 
-  it("Codex: the AGENTS.md chain root → cwd with the override, openai.yaml's policy, and the invoked skill's MCP dependency", async () => {
-    const repo = await fixture("codex", { git: true });
-    const json = await build(repo, path.join(repo, "packages/api"), ["--trust", "-m", "/release packages/api"]);
-    const at = (text: string) => json.system.indexOf(text);
-    expect(at("Format with prettier.")).toBeGreaterThan(-1);
-    expect(at("Format with prettier.")).toBeLessThan(at("Every package has its own tests."));
-    expect(at("Every package has its own tests.")).toBeLessThan(at("The API is frozen this week"));
-    expect(json.system).not.toContain("This text is replaced by the override");
-    expect(catalogNames(json.system)).toEqual(["lint"]);
-    expect(json.steps[1]?.activated).toEqual([
-      { skill: "release", trigger: "command", match: "/release packages/api", messageIndex: 0 },
-    ]);
-    expect(json.tools.map((t) => t.name)).toContain("mcp__changelog__echo");
-  });
+  itWithTool("git")(
+    "Codex: the AGENTS.md chain root → cwd with the override, openai.yaml's policy, and the invoked skill's MCP dependency",
+    async () => {
+      const repo = await fixture("codex", { git: true });
+      const json = await build(repo, path.join(repo, "packages/api"), ["--trust", "-m", "/release packages/api"]);
+      const at = (text: string) => json.system.indexOf(text);
+      expect(at("Format with prettier.")).toBeGreaterThan(-1);
+      expect(at("Format with prettier.")).toBeLessThan(at("Every package has its own tests."));
+      expect(at("Every package has its own tests.")).toBeLessThan(at("The API is frozen this week"));
+      expect(json.system).not.toContain("This text is replaced by the override");
+      expect(catalogNames(json.system)).toEqual(["lint"]);
+      expect(json.steps[1]?.activated).toEqual([
+        { skill: "release", trigger: "command", match: "/release packages/api", messageIndex: 0 },
+      ]);
+      expect(json.tools.map((t) => t.name)).toContain("mcp__changelog__echo");
+    },
+  );
 
   it("Cursor: the always rule in system, the described rule listed, a manual rule by @mention, a command left as written", async () => {
     const repo = await fixture("cursor");

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { describeWithTool } from "./helpers/tools-present.js";
 import { AgentContext } from "skillctx";
 import type { AgentContextOptions, Message, Skill } from "skillctx";
 import { createMcpBridge, serversFromSkill } from "@skillctx/mcp-bridge";
@@ -40,7 +41,7 @@ const guidanceNames = (ctx: AgentContext) => ctx.skills.filter((s) => s.trigger.
 /** Where each text first appears in `system` (-1 when absent). */
 const at = (system: string, text: string) => system.indexOf(text);
 
-describe("a Claude Code project", () => {
+describeWithTool("git")("a Claude Code project", () => {
   it("puts CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md and the always-on rule in system, as static text", async () => {
     const repo = await fixture("claude-code", { git: true });
     const ctx = await open({ cwd: repo });
@@ -153,7 +154,7 @@ describe("a Claude Code project", () => {
   });
 });
 
-describe("a Codex project (cwd packages/api)", () => {
+describeWithTool("git")("a Codex project (cwd packages/api)", () => {
   it("layers AGENTS.md from the root down to cwd through every folder, the override replacing AGENTS.md at its level", async () => {
     const repo = await fixture("codex", { git: true });
     const ctx = await open({ cwd: path.join(repo, "packages/api") });
@@ -317,7 +318,7 @@ describe("a Copilot project", () => {
   });
 });
 
-describe("who may invoke: the skill set", () => {
+describeWithTool("git")("who may invoke: the skill set", () => {
   it("keeps user-only skills and commands out of SkillSet.catalog, and in skills and byName", async () => {
     const { loadSkillSet } = await import("../packages/engine/src/engine/skill-set.js");
     const repo = await fixture("claude-code", { git: true });

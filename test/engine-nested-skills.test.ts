@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
+import { describeWithTool } from "./helpers/tools-present.js";
 import type { ContextStep, Message } from "skillctx";
 import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 
@@ -37,7 +38,7 @@ function notes(step: ContextStep): string[] {
   return step.attachments.map((a) => a.text).filter((text) => text.startsWith("<nested_skills"));
 }
 
-describe("nested skills in monorepos", () => {
+describeWithTool("git")("nested skills in monorepos", () => {
   it("reveals a package's skills when a tool touches a file below it: a note on that tool result, system unchanged, loadable from then on", async () => {
     const repo = await monorepo();
     const ctx = await fixture.context({ cwd: repo.dir });

@@ -2,7 +2,8 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, expect, it } from "vitest";
+import { describeWithTool } from "./helpers/tools-present.js";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { lockfileText, readLockfile } from "../packages/sources/src/lockfile.js";
 import { resolveSources } from "../packages/sources/src/resolve-sources.js";
@@ -32,7 +33,7 @@ async function setup() {
   return { dir, remote, project, context, lockFile: path.join(project, "skills.lock.json") };
 }
 
-describe("lock: update", () => {
+describeWithTool("git")("lock: update", () => {
   it("records each source's commit, ref and skill digests in stable JSON, and rewrites only on change", async () => {
     const { remote, context, lockFile } = await setup();
     const commit = remote.commit({ "skills/b/SKILL.md": skillMd("b"), "skills/a/SKILL.md": skillMd("a") });
@@ -75,7 +76,7 @@ describe("lock: update", () => {
   });
 });
 
-describe("lock: update, offline", () => {
+describeWithTool("git")("lock: update, offline", () => {
   it("a stale cached commit used offline does not overwrite the commit the lock records", async () => {
     const { dir, remote, project, lockFile } = await setup();
     const sources: SourceInput[] = [{ git: remote.url, ref: "main" }];
@@ -90,7 +91,7 @@ describe("lock: update, offline", () => {
   });
 });
 
-describe("lock: frozen", () => {
+describeWithTool("git")("lock: frozen", () => {
   it("checks out the locked commit when the branch moved (not drift), and loads those bytes", async () => {
     const { remote, context } = await setup();
     const old = remote.commit({ "k/SKILL.md": skillMd("k", "Old.") });
@@ -170,7 +171,7 @@ describe("lock: frozen", () => {
   });
 });
 
-describe("lock: off", () => {
+describeWithTool("git")("lock: off", () => {
   it("neither reads nor writes the lockfile", async () => {
     const { remote, context, lockFile } = await setup();
     remote.commit({ "SKILL.md": skillMd("x") });
@@ -184,7 +185,7 @@ describe("lock: off", () => {
   });
 });
 
-describe("skillctx sync (built CLI)", () => {
+describeWithTool("git")("skillctx sync (built CLI)", () => {
   beforeAll(() => assertBuilt());
 
   it("writes the lock from skills.json, then --frozen refuses drift with exit 1 and writes nothing", async () => {

@@ -1,7 +1,7 @@
 // End to end with the AI SDK's scripted model (generateText + createAiSdkLoop): a skill folder's Python
 // script with a typed main() is offered as a typed tool after load_skill and called with real python3;
 // a script whose main() uses a type JSON Schema cannot express is not offered, and stays on run_skill_script.
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { createAiSdkLoop } from "skillctx/ai-sdk";
 import type { Diagnostic } from "@skillctx/core";
 import type { SkillctxEvent } from "skillctx";
@@ -9,6 +9,7 @@ import { put } from "../packages/core/src/testing/temp-dir.js";
 import { useEngineFixture } from "./helpers/engine-fixture.js";
 import { scriptedModel, toolNames, toolResults } from "./helpers/scripted-model.js";
 import { skillctxDependency } from "./helpers/tools-fixture.js";
+import { describeWithTool } from "./helpers/tools-present.js";
 
 const ai = skillctxDependency<typeof import("ai")>("ai");
 const fixture = useEngineFixture();
@@ -45,7 +46,7 @@ async function skillFolder(root: string, dir: string): Promise<void> {
   await put(root, `${dir}/scripts/legacy.py`, LEGACY);
 }
 
-describe("typed script tools in an AI SDK loop", () => {
+describeWithTool("python3")("typed script tools in an AI SDK loop", () => {
   it("offers greet after load_skill, calls main() with real python3, refuses invalid arguments, and leaves legacy.py on run_skill_script", async () => {
     const repo = await fixture.repo();
     await skillFolder(repo.dir, "skills/greeter");

@@ -10,6 +10,7 @@ import type { SkillctxEvent } from "../packages/engine/src/events/types.js";
 import { findUv } from "../packages/engine/src/code/python/launch.js";
 import { put, useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { call, scriptSkill, toolsOf } from "./helpers/script-skills.js";
+import { describeWithTool, itWithTool } from "./helpers/tools-present.js";
 
 const tempDir = useTempDirs("script-tools-rt");
 const realUv = findUv();
@@ -51,37 +52,40 @@ async function fakeUv(dir: string): Promise<{ argv: () => Promise<string[]> }> {
 }
 
 describe("signature reading is memoised", () => {
-  it("reads all scripts of a folder in one interpreter call, then again only the changed file", async () => {
-    const root = await tempDir();
-    const skill = await scriptSkill(root, "memo", {
-      "scripts/one.py": "def main(x: int) -> int:\n    return x\n",
-      "scripts/two.py": "def main(y: str) -> str:\n    return y\n",
-      "scripts/three.py": "X = 1\n",
-    });
-    const { python, calls } = await countingPython(root);
-    const first = await toolsOf(skill, { python });
-    expect(first.tools.map((t) => t.name)).toEqual(["one", "two"]);
-    expect(await calls()).toEqual(["-I 11"]); // -I -B -c <source> <max> + 3 × (path, digest)
-    const second = await toolsOf(skill, { python });
-    expect(second.tools.map((t) => t.name)).toEqual(["one", "two"]);
-    expect(second.diagnostics).toEqual(first.diagnostics);
-    expect(await calls()).toHaveLength(1);
+  itWithTool("python3")(
+    "reads all scripts of a folder in one interpreter call, then again only the changed file",
+    async () => {
+      const root = await tempDir();
+      const skill = await scriptSkill(root, "memo", {
+        "scripts/one.py": "def main(x: int) -> int:\n    return x\n",
+        "scripts/two.py": "def main(y: str) -> str:\n    return y\n",
+        "scripts/three.py": "X = 1\n",
+      });
+      const { python, calls } = await countingPython(root);
+      const first = await toolsOf(skill, { python });
+      expect(first.tools.map((t) => t.name)).toEqual(["one", "two"]);
+      expect(await calls()).toEqual(["-I 11"]); // -I -B -c <source> <max> + 3 × (path, digest)
+      const second = await toolsOf(skill, { python });
+      expect(second.tools.map((t) => t.name)).toEqual(["one", "two"]);
+      expect(second.diagnostics).toEqual(first.diagnostics);
+      expect(await calls()).toHaveLength(1);
 
-    const changed = path.join(root, "memo/scripts/two.py");
-    await writeFile(changed, "def main(y: str, z: bool = True) -> str:\n    return y\n");
-    await utimes(changed, new Date(), new Date(Date.now() + 5_000));
-    const third = await toolsOf(skill, { python });
-    expect(await calls()).toEqual(["-I 11", "-I 7"]);
-    expect(third.tool("two").inputSchema.properties).toEqual({
-      y: { type: "string" },
-      z: { type: "boolean", default: true },
-    });
-    // The call goes through the same interpreter.
-    expect(await call(third.tool("one"), { x: 5 }, undefined)).toEqual({ content: "5" });
-    expect((await calls())[2]).toMatch(/^-c /);
-  });
+      const changed = path.join(root, "memo/scripts/two.py");
+      await writeFile(changed, "def main(y: str, z: bool = True) -> str:\n    return y\n");
+      await utimes(changed, new Date(), new Date(Date.now() + 5_000));
+      const third = await toolsOf(skill, { python });
+      expect(await calls()).toEqual(["-I 11", "-I 7"]);
+      expect(third.tool("two").inputSchema.properties).toEqual({
+        y: { type: "string" },
+        z: { type: "boolean", default: true },
+      });
+      // The call goes through the same interpreter.
+      expect(await call(third.tool("one"), { x: 5 }, undefined)).toEqual({ content: "5" });
+      expect((await calls())[2]).toMatch(/^-c /);
+    },
+  );
 
-  it("concurrent derivations over the same folder share one reader call", async () => {
+  itWithTool("python3")("concurrent derivations over the same folder share one reader call", async () => {
     const root = await tempDir();
     const skill = await scriptSkill(root, "shared", { "scripts/one.py": "def main(x: int) -> int:\n    return x\n" });
     const { python, calls } = await countingPython(root);
@@ -105,7 +109,7 @@ describe("signature reading is memoised", () => {
   });
 });
 
-describe("PEP 723 inline metadata", () => {
+describeWithTool("python3")("PEP 723 inline metadata", () => {
   it("without uv on PATH: a diagnostic names the dependencies, and the call runs with python3", async () => {
     process.env.PATH = pathWithoutUv();
     expect(findUv()).toBeUndefined();
@@ -160,7 +164,7 @@ describe("PEP 723 inline metadata", () => {
   }, 180_000);
 });
 
-describe("run_skill_script", () => {
+describeWithTool("python3")("run_skill_script", () => {
   async function context(files: Record<string, string>) {
     const root = await tempDir();
     for (const [relative, text] of Object.entries(files)) await put(root, relative, text);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { call, recordingSink, scriptSkill, toolsOf } from "./helpers/script-skills.js";
+import { describeWithTool, itWithTool } from "./helpers/tools-present.js";
 
 const tempDir = useTempDirs("script-tools");
 
@@ -41,43 +42,48 @@ def main(
 `;
 
 describe("schemas from main()", () => {
-  it("maps str, int, float, bool, list, dict, Optional, Literal, tuple, unions and defaults; Google docstring descriptions", async () => {
-    const skill = await scriptSkill(await tempDir(), "typed", { "scripts/greet.py": TYPED });
-    const { tools, diagnostics, tool } = await toolsOf(skill);
-    expect(diagnostics).toEqual([]);
-    expect(tools.map((t) => [t.name, t.localName, t.kind])).toEqual([["greet", "greet", "script"]]);
-    const greet = tool("greet");
-    expect(greet.description).toBe("Greets someone a number of times.");
-    expect(greet.inputSchema).toEqual({
-      type: "object",
-      additionalProperties: false,
-      required: ["name", "count"],
-      properties: {
-        name: { type: "string", description: "Who to greet." },
-        count: { type: "integer", description: "How many times, at least one." },
-        ratio: { type: "number", default: 0.5, description: "Share of loud greetings." },
-        loud: { type: "boolean", default: false },
-        tags: { anyOf: [{ type: "array", items: { type: "string" } }, { type: "null" }], default: null },
-        weights: { type: "object", additionalProperties: { type: "number" }, default: {} },
-        mode: { enum: ["fast", "slow"], type: "string", default: "fast" },
-        note: { type: ["string", "null"], default: null },
-        pair: {
-          type: "array",
-          prefixItems: [{ type: "integer" }, { type: "string" }],
-          minItems: 2,
-          maxItems: 2,
-          items: false,
-          default: [1, "a"],
+  itWithTool("python3")(
+    "maps str, int, float, bool, list, dict, Optional, Literal, tuple, unions and defaults; Google docstring descriptions",
+    async () => {
+      const skill = await scriptSkill(await tempDir(), "typed", { "scripts/greet.py": TYPED });
+      const { tools, diagnostics, tool } = await toolsOf(skill);
+      expect(diagnostics).toEqual([]);
+      expect(tools.map((t) => [t.name, t.localName, t.kind])).toEqual([["greet", "greet", "script"]]);
+      const greet = tool("greet");
+      expect(greet.description).toBe("Greets someone a number of times.");
+      expect(greet.inputSchema).toEqual({
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "count"],
+        properties: {
+          name: { type: "string", description: "Who to greet." },
+          count: { type: "integer", description: "How many times, at least one." },
+          ratio: { type: "number", default: 0.5, description: "Share of loud greetings." },
+          loud: { type: "boolean", default: false },
+          tags: { anyOf: [{ type: "array", items: { type: "string" } }, { type: "null" }], default: null },
+          weights: { type: "object", additionalProperties: { type: "number" }, default: {} },
+          mode: { enum: ["fast", "slow"], type: "string", default: "fast" },
+          note: { type: ["string", "null"], default: null },
+          pair: {
+            type: "array",
+            prefixItems: [{ type: "integer" }, { type: "string" }],
+            minItems: 2,
+            maxItems: 2,
+            items: false,
+            default: [1, "a"],
+          },
+          rest: { type: "array", items: { type: "integer" }, default: [] },
+          when: { type: ["integer", "string"], default: 3 },
         },
-        rest: { type: "array", items: { type: "integer" }, default: [] },
-        when: { type: ["integer", "string"], default: 3 },
-      },
-    });
-  });
+      });
+    },
+  );
 
-  it("reads NumPy and reST docstrings, and falls back to the module docstring for the description", async () => {
-    const root = await tempDir();
-    const numpy = `def main(path: str, level: int = 1, a: int = 0, b: int = 0):
+  itWithTool("python3")(
+    "reads NumPy and reST docstrings, and falls back to the module docstring for the description",
+    async () => {
+      const root = await tempDir();
+      const numpy = `def main(path: str, level: int = 1, a: int = 0, b: int = 0):
     """Compress a file.
 
     Parameters
@@ -96,7 +102,7 @@ describe("schemas from main()", () => {
     """
     return path
 `;
-    const rest = `"""Counts words in a text."""
+      const rest = `"""Counts words in a text."""
 
 
 def main(text: str, limit: "int | None" = None) -> int:
@@ -108,25 +114,28 @@ def main(text: str, limit: "int | None" = None) -> int:
     """
     return len(text.split())
 `;
-    const skill = await scriptSkill(root, "docs", { "scripts/compress.py": numpy, "scripts/count.py": rest });
-    const { diagnostics, tool } = await toolsOf(skill);
-    expect(diagnostics).toEqual([]);
-    expect(tool("compress").description).toBe("Compress a file.");
-    expect(tool("compress").inputSchema.properties).toEqual({
-      path: { type: "string", description: "The file to compress." },
-      level: { type: "integer", default: 1, description: "Compression level, from 1 to 9." },
-      a: { type: "integer", default: 0, description: "Two numbers." },
-      b: { type: "integer", default: 0, description: "Two numbers." },
-    });
-    expect(tool("count").description).toBe("Counts words in a text.");
-    expect(tool("count").inputSchema.properties).toEqual({
-      text: { type: "string", description: "The text to count." },
-      limit: { type: ["integer", "null"], default: null, description: "Stop after this many words." },
-    });
-  });
+      const skill = await scriptSkill(root, "docs", { "scripts/compress.py": numpy, "scripts/count.py": rest });
+      const { diagnostics, tool } = await toolsOf(skill);
+      expect(diagnostics).toEqual([]);
+      expect(tool("compress").description).toBe("Compress a file.");
+      expect(tool("compress").inputSchema.properties).toEqual({
+        path: { type: "string", description: "The file to compress." },
+        level: { type: "integer", default: 1, description: "Compression level, from 1 to 9." },
+        a: { type: "integer", default: 0, description: "Two numbers." },
+        b: { type: "integer", default: 0, description: "Two numbers." },
+      });
+      expect(tool("count").description).toBe("Counts words in a text.");
+      expect(tool("count").inputSchema.properties).toEqual({
+        text: { type: "string", description: "The text to count." },
+        limit: { type: ["integer", "null"], default: null, description: "Stop after this many words." },
+      });
+    },
+  );
 
-  it("takes Annotated descriptions, typing. prefixes, Any, bare containers, non-literal defaults and None defaults of plain types", async () => {
-    const source = `import typing
+  itWithTool("python3")(
+    "takes Annotated descriptions, typing. prefixes, Any, bare containers, non-literal defaults and None defaults of plain types",
+    async () => {
+      const source = `import typing
 from typing import Annotated, Any
 import os
 
@@ -142,25 +151,26 @@ def main(
 ) -> None:
     """Mixed bag."""
 `;
-    const skill = await scriptSkill(await tempDir(), "mixed", { "scripts/mixed.py": source });
-    const { diagnostics, tool } = await toolsOf(skill);
-    expect(diagnostics).toEqual([]);
-    expect(tool("mixed").inputSchema).toMatchObject({
-      required: ["a", "b", "c"],
-      properties: {
-        a: { type: "integer", description: "An integer with a note." },
-        b: { type: "array", items: { type: "object", additionalProperties: {} } },
-        c: {},
-        d: { type: ["array", "null"], default: null },
-        e: { type: "object", default: { k: [1, 2] } },
-        f: { type: "string", description: "Default: os.getcwd()." },
-        g: { type: ["integer", "null"], default: null },
-      },
-    });
-    expect(tool("mixed").inputSchema.properties).not.toHaveProperty("f.default");
-  });
+      const skill = await scriptSkill(await tempDir(), "mixed", { "scripts/mixed.py": source });
+      const { diagnostics, tool } = await toolsOf(skill);
+      expect(diagnostics).toEqual([]);
+      expect(tool("mixed").inputSchema).toMatchObject({
+        required: ["a", "b", "c"],
+        properties: {
+          a: { type: "integer", description: "An integer with a note." },
+          b: { type: "array", items: { type: "object", additionalProperties: {} } },
+          c: {},
+          d: { type: ["array", "null"], default: null },
+          e: { type: "object", default: { k: [1, 2] } },
+          f: { type: "string", description: "Default: os.getcwd()." },
+          g: { type: ["integer", "null"], default: null },
+        },
+      });
+      expect(tool("mixed").inputSchema.properties).not.toHaveProperty("f.default");
+    },
+  );
 
-  it.each([
+  itWithTool("python3").each([
     [
       "a custom class",
       "class Point:\n    pass\n\n\ndef main(p: Point) -> str:\n    return ''\n",
@@ -206,31 +216,35 @@ def main(
     },
   );
 
-  it("a script without main(), a command-line main(), a decorated main() and a syntax error: diagnostics, no tools, the good script still a tool", async () => {
-    const skill = await scriptSkill(await tempDir(), "assorted", {
-      "scripts/cli.py":
-        "import argparse\n\n\ndef main():\n    argparse.ArgumentParser().parse_args()\n\n\nif __name__ == '__main__':\n    main()\n",
-      "scripts/decorated.py": "import functools\n\n\n@functools.lru_cache()\ndef main(x: int) -> int:\n    return x\n",
-      "scripts/helper.py": "VALUE = 41\n",
-      "scripts/broken.py": "def main(x: int) -> int:\n    return (\n",
-      "scripts/good.py": "def main(x: int) -> int:\n    return x + 1\n",
-      "scripts/_private.py": "def main(x: int) -> int:\n    return x\n",
-      "scripts/notes.txt": "not python\n",
-    });
-    const { tools, diagnostics } = await toolsOf(skill);
-    expect(tools.map((t) => t.name)).toEqual(["good"]);
-    const byFile = Object.fromEntries(diagnostics.map((d) => [d.path!.replace(/^.*\//, ""), [d.code, d.severity]]));
-    expect(byFile).toEqual({
-      "broken.py": ["SCRIPT_PARSE_FAILED", "warning"],
-      "cli.py": ["SCRIPT_UNTYPED_MAIN", "info"],
-      "decorated.py": ["SCRIPT_UNSUPPORTED_SIGNATURE", "warning"],
-      "helper.py": ["SCRIPT_NO_MAIN", "info"],
-    });
-    expect(diagnostics.find((d) => d.code === "SCRIPT_PARSE_FAILED")).toMatchObject({ line: 2 });
-    expect(diagnostics.find((d) => d.code === "SCRIPT_UNSUPPORTED_SIGNATURE")!.message).toContain(
-      "@functools.lru_cache()",
-    );
-  });
+  itWithTool("python3")(
+    "a script without main(), a command-line main(), a decorated main() and a syntax error: diagnostics, no tools, the good script still a tool",
+    async () => {
+      const skill = await scriptSkill(await tempDir(), "assorted", {
+        "scripts/cli.py":
+          "import argparse\n\n\ndef main():\n    argparse.ArgumentParser().parse_args()\n\n\nif __name__ == '__main__':\n    main()\n",
+        "scripts/decorated.py":
+          "import functools\n\n\n@functools.lru_cache()\ndef main(x: int) -> int:\n    return x\n",
+        "scripts/helper.py": "VALUE = 41\n",
+        "scripts/broken.py": "def main(x: int) -> int:\n    return (\n",
+        "scripts/good.py": "def main(x: int) -> int:\n    return x + 1\n",
+        "scripts/_private.py": "def main(x: int) -> int:\n    return x\n",
+        "scripts/notes.txt": "not python\n",
+      });
+      const { tools, diagnostics } = await toolsOf(skill);
+      expect(tools.map((t) => t.name)).toEqual(["good"]);
+      const byFile = Object.fromEntries(diagnostics.map((d) => [d.path!.replace(/^.*\//, ""), [d.code, d.severity]]));
+      expect(byFile).toEqual({
+        "broken.py": ["SCRIPT_PARSE_FAILED", "warning"],
+        "cli.py": ["SCRIPT_UNTYPED_MAIN", "info"],
+        "decorated.py": ["SCRIPT_UNSUPPORTED_SIGNATURE", "warning"],
+        "helper.py": ["SCRIPT_NO_MAIN", "info"],
+      });
+      expect(diagnostics.find((d) => d.code === "SCRIPT_PARSE_FAILED")).toMatchObject({ line: 2 });
+      expect(diagnostics.find((d) => d.code === "SCRIPT_UNSUPPORTED_SIGNATURE")!.message).toContain(
+        "@functools.lru_cache()",
+      );
+    },
+  );
 
   it("a skill without scripts/ has no tools and no diagnostics; a file too large to read is reported", async () => {
     const root = await tempDir();
@@ -246,7 +260,7 @@ def main(
   });
 });
 
-describe("calling main(**args)", () => {
+describeWithTool("python3")("calling main(**args)", () => {
   it("returns JSON of the return value, tuples arrive as tuples, printed output comes first", async () => {
     const skill = await scriptSkill(await tempDir(), "typed", {
       "scripts/greet.py": TYPED.replace("    return {", '    print("hello", name)\n    return {'),
@@ -411,7 +425,7 @@ describe("calling main(**args)", () => {
   });
 });
 
-describe("the trust gate", () => {
+describeWithTool("python3")("the trust gate", () => {
   it("offers an untrusted project skill's script tools but refuses calls, saying how to trust it", async () => {
     const root = await tempDir();
     const flag = `${root}/ran.txt`;

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, readdirSync, renameSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { describeWithTool } from "./helpers/tools-present.js";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { gitRefProblem, gitUrlProblem, resolveGitSource } from "../packages/sources/src/git-source.js";
 import { useEngineFixture } from "./helpers/engine-fixture.js";
@@ -17,7 +18,7 @@ async function setup() {
   return { dir, remote, cacheDir };
 }
 
-describe("resolveGitSource", () => {
+describeWithTool("git")("resolveGitSource", () => {
   it("checks out the remote's HEAD into the cache by commit and lists its skill folders with digests", async () => {
     const { remote, cacheDir } = await setup();
     const commit = remote.commit({
@@ -163,7 +164,7 @@ describe("URL and ref checks", () => {
   });
 });
 
-describe("git sources in an AgentContext", () => {
+describeWithTool("git")("git sources in an AgentContext", () => {
   it("loads a git source's skills with scope remote and the source's name as origin", async () => {
     const { dir, remote, cacheDir } = await setup();
     remote.commit({ "skills/deploy/SKILL.md": skillMd("deploy") });

@@ -8,6 +8,7 @@ import { useEngineFixture } from "./helpers/engine-fixture.js";
 import { skillMd } from "./helpers/git-remote.js";
 import { archive, indexOf, SCHEMA, sha256, skillSite } from "./helpers/skill-site.js";
 import type { SkillSite } from "./helpers/skill-site.js";
+import { itWithTool } from "./helpers/tools-present.js";
 
 const tempDir = useTempDirs("url-source");
 const engine = useEngineFixture();
@@ -25,51 +26,54 @@ async function site(routes: Parameters<typeof skillSite>[0]) {
 }
 
 describe("resolveUrlSource", () => {
-  it("fetches skill-md and archive skills (.tar.gz and .zip), verifies digests and caches verified copies", async () => {
-    const md = skillMd("greeter");
-    const tgz = archive("tar.gz", {
-      "SKILL.md": skillMd("packer"),
-      "scripts/run.sh": "echo hi\n",
-      "references/REF.md": "ref",
-    });
-    const zip = archive("zip", { "SKILL.md": skillMd("zipper"), "docs/a.md": "a", "scripts/go.sh": "echo go\n" });
-    const s = await site({
-      [INDEX]: {
-        body: indexOf([
-          { name: "greeter", url: "/.well-known/agent-skills/greeter/SKILL.md", bytes: md },
-          { name: "packer", type: "archive", url: "packer.tar.gz", bytes: tgz },
-          { name: "zipper", type: "archive", url: "/files/zipper.zip", bytes: zip },
-        ]),
-      },
-      "/.well-known/agent-skills/greeter/SKILL.md": { body: md },
-      "/.well-known/agent-skills/packer.tar.gz": { body: tgz, headers: { "content-type": "application/gzip" } },
-      "/files/zipper.zip": { body: zip },
-    });
-    const cacheDir = path.join(await tempDir(), "cache");
-    const result = await resolveUrlSource({ url: s.base }, { cacheDir });
-    expect(result.diagnostics).toEqual([]);
-    expect(result.key).toBe(`url:${s.base}${INDEX}`);
-    expect(result.origin).toBe(new URL(s.base).host);
-    expect(result.resolved.revision).toMatch(/^sha256:/);
-    expect(result.ttlMs).toBe(300_000);
-    expect(result.skills.map((k) => k.name)).toEqual(["greeter", "packer", "zipper"]);
-    const packer = result.skills[1]!;
-    expect(readFileSync(path.join(packer.dir, "scripts/run.sh"), "utf8")).toBe("echo hi\n");
-    expect(path.basename(packer.dir)).toBe("packer");
-    expect(packer.dir.startsWith(path.join(cacheDir, "url"))).toBe(true);
-    expect(readFileSync(path.join(result.skills[2]!.dir, "docs/a.md"), "utf8")).toBe("a");
-    // The executable bit of an archive entry is kept (0755 less the umask), nothing else (0644).
-    expect(statSync(path.join(packer.dir, "scripts/run.sh")).mode & 0o100).toBe(0o100);
-    expect(statSync(path.join(result.skills[2]!.dir, "scripts/go.sh")).mode & 0o100).toBe(0o100);
-    expect(statSync(path.join(packer.dir, "SKILL.md")).mode & 0o111).toBe(0);
-    expect(statSync(path.join(result.skills[2]!.dir, "docs/a.md")).mode & 0o111).toBe(0);
+  itWithTool("python3")(
+    "fetches skill-md and archive skills (.tar.gz and .zip), verifies digests and caches verified copies",
+    async () => {
+      const md = skillMd("greeter");
+      const tgz = archive("tar.gz", {
+        "SKILL.md": skillMd("packer"),
+        "scripts/run.sh": "echo hi\n",
+        "references/REF.md": "ref",
+      });
+      const zip = archive("zip", { "SKILL.md": skillMd("zipper"), "docs/a.md": "a", "scripts/go.sh": "echo go\n" });
+      const s = await site({
+        [INDEX]: {
+          body: indexOf([
+            { name: "greeter", url: "/.well-known/agent-skills/greeter/SKILL.md", bytes: md },
+            { name: "packer", type: "archive", url: "packer.tar.gz", bytes: tgz },
+            { name: "zipper", type: "archive", url: "/files/zipper.zip", bytes: zip },
+          ]),
+        },
+        "/.well-known/agent-skills/greeter/SKILL.md": { body: md },
+        "/.well-known/agent-skills/packer.tar.gz": { body: tgz, headers: { "content-type": "application/gzip" } },
+        "/files/zipper.zip": { body: zip },
+      });
+      const cacheDir = path.join(await tempDir(), "cache");
+      const result = await resolveUrlSource({ url: s.base }, { cacheDir });
+      expect(result.diagnostics).toEqual([]);
+      expect(result.key).toBe(`url:${s.base}${INDEX}`);
+      expect(result.origin).toBe(new URL(s.base).host);
+      expect(result.resolved.revision).toMatch(/^sha256:/);
+      expect(result.ttlMs).toBe(300_000);
+      expect(result.skills.map((k) => k.name)).toEqual(["greeter", "packer", "zipper"]);
+      const packer = result.skills[1]!;
+      expect(readFileSync(path.join(packer.dir, "scripts/run.sh"), "utf8")).toBe("echo hi\n");
+      expect(path.basename(packer.dir)).toBe("packer");
+      expect(packer.dir.startsWith(path.join(cacheDir, "url"))).toBe(true);
+      expect(readFileSync(path.join(result.skills[2]!.dir, "docs/a.md"), "utf8")).toBe("a");
+      // The executable bit of an archive entry is kept (0755 less the umask), nothing else (0644).
+      expect(statSync(path.join(packer.dir, "scripts/run.sh")).mode & 0o100).toBe(0o100);
+      expect(statSync(path.join(result.skills[2]!.dir, "scripts/go.sh")).mode & 0o100).toBe(0o100);
+      expect(statSync(path.join(packer.dir, "SKILL.md")).mode & 0o111).toBe(0);
+      expect(statSync(path.join(result.skills[2]!.dir, "docs/a.md")).mode & 0o111).toBe(0);
 
-    // Cached by artifact digest: a second resolve fetches the index only.
-    const before = s.requests.length;
-    const again = await resolveUrlSource({ url: s.base }, { cacheDir });
-    expect(again.skills.map((k) => k.digest)).toEqual(result.skills.map((k) => k.digest));
-    expect(s.requests.slice(before)).toEqual([INDEX]);
-  });
+      // Cached by artifact digest: a second resolve fetches the index only.
+      const before = s.requests.length;
+      const again = await resolveUrlSource({ url: s.base }, { cacheDir });
+      expect(again.skills.map((k) => k.digest)).toEqual(result.skills.map((k) => k.digest));
+      expect(s.requests.slice(before)).toEqual([INDEX]);
+    },
+  );
 
   it("refuses a skill whose bytes do not match the index digest; the others load", async () => {
     const good = skillMd("good");

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentContext, AgentContextOptions } from "skillctx";
 import { useToolSkills } from "./helpers/tools-fixture.js";
+import { itWithTool } from "./helpers/tools-present.js";
 
 const suite = useToolSkills();
 const context = (options: Partial<AgentContextOptions> = {}) => suite.context(options);
@@ -174,7 +175,7 @@ describe("read_skill_resource", () => {
 });
 
 describe("run_skill_script", () => {
-  it("runs each kind of script with the skill folder as working directory", async () => {
+  itWithTool("python3")("runs each kind of script with the skill folder as working directory", async () => {
     const ctx = await context();
     expect(await run(ctx, "scripts/fill.py", ["name=Ada", "date=2024-05-01"])).toEqual({
       content: "cwd=pdf-forms\nfilled name -> Ada\nfilled date -> 2024-05-01",

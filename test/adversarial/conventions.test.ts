@@ -5,6 +5,7 @@
  * Each runs in a fresh process (runIsolated); each test's name states its bound.
  */
 import { describe, expect, it } from "vitest";
+import { itWithTool } from "../helpers/tools-present.js";
 import { expectBounded, runIsolated } from "./isolated.js";
 
 const SOURCES: Record<string, string> = {
@@ -39,9 +40,11 @@ const source = (script: string) => {
 };
 
 describe("adversarial: the project's MCP configuration", () => {
-  it("an untrusted .mcp.json and .cursor/mcp.json with hostile names and commands start nothing (< 20 s, < 500 MB)", async () => {
-    const result = await runIsolated<{ ran: boolean; tools: string[]; codes: string[]; names: number }>(
-      source(`${PRELUDE}
+  itWithTool("git")(
+    "an untrusted .mcp.json and .cursor/mcp.json with hostile names and commands start nothing (< 20 s, < 500 MB)",
+    async () => {
+      const result = await runIsolated<{ ran: boolean; tools: string[]; codes: string[]; names: number }>(
+        source(`${PRELUDE}
 import { AgentContext } from "@skillctx-src/skillctx";
 export default async () => {
   const marker = path.join(parent, "pwned");
@@ -71,23 +74,26 @@ export default async () => {
     await ctx.close();
   }
 };`),
-      { timeoutMs: 60_000 },
-    );
-    const value = expectBounded(result, { ms: 20_000, mb: 500 }, "hostile project MCP config");
-    expect(value.ran).toBe(false);
-    expect(value.tools).toEqual([]);
-    expect(value.codes).toEqual(
-      expect.arrayContaining(["MCP_CONFIG_INVALID", "MCP_SERVER_DUPLICATE", "MCP_SERVER_UNTRUSTED"]),
-    );
-    // The empty, bidi, control-character and over-long names are refused outright.
-    expect(value.names).toBe(4);
-  });
+        { timeoutMs: 60_000 },
+      );
+      const value = expectBounded(result, { ms: 20_000, mb: 500 }, "hostile project MCP config");
+      expect(value.ran).toBe(false);
+      expect(value.tools).toEqual([]);
+      expect(value.codes).toEqual(
+        expect.arrayContaining(["MCP_CONFIG_INVALID", "MCP_SERVER_DUPLICATE", "MCP_SERVER_UNTRUSTED"]),
+      );
+      // The empty, bidi, control-character and over-long names are refused outright.
+      expect(value.names).toBe(4);
+    },
+  );
 });
 
 describe("adversarial: AGENTS.md layering", () => {
-  it("a 300-folder chain with an AGENTS.md at every level reads each level once, root first (< 15 s, < 500 MB)", async () => {
-    const result = await runIsolated<{ count: number; inOrder: boolean; capped: boolean; chainBytes: number }>(
-      source(`${PRELUDE}
+  itWithTool("git")(
+    "a 300-folder chain with an AGENTS.md at every level reads each level once, root first (< 15 s, < 500 MB)",
+    async () => {
+      const result = await runIsolated<{ count: number; inOrder: boolean; capped: boolean; chainBytes: number }>(
+        source(`${PRELUDE}
 import { loadGuidance } from "@skillctx-src/compat";
 export default async () => {
   const parts = [];
@@ -109,19 +115,22 @@ export default async () => {
     chainBytes,
   });
 };`),
-      { timeoutMs: 60_000 },
-    );
-    console.log(`300-folder chain, read twice: ${Math.round(result.wallMs)} ms, ${Math.round(result.maxRssMb)} MB`);
-    const value = expectBounded(result, { ms: 15_000, mb: 500 }, "deep chain");
-    expect(value.count).toBe(301);
-    expect(value.inOrder).toBe(true);
-    expect(value.capped).toBe(true);
-    expect(value.chainBytes).toBeLessThanOrEqual(32_768);
-  });
+        { timeoutMs: 60_000 },
+      );
+      console.log(`300-folder chain, read twice: ${Math.round(result.wallMs)} ms, ${Math.round(result.maxRssMb)} MB`);
+      const value = expectBounded(result, { ms: 15_000, mb: 500 }, "deep chain");
+      expect(value.count).toBe(301);
+      expect(value.inOrder).toBe(true);
+      expect(value.capped).toBe(true);
+      expect(value.chainBytes).toBeLessThanOrEqual(32_768);
+    },
+  );
 
-  it("an AGENTS.override.md symlinked out of the repository is never read, nor its secret shown (< 10 s, < 400 MB)", async () => {
-    const result = await runIsolated<{ leaked: boolean; codes: string[]; names: string[] }>(
-      source(`${PRELUDE}
+  itWithTool("git")(
+    "an AGENTS.override.md symlinked out of the repository is never read, nor its secret shown (< 10 s, < 400 MB)",
+    async () => {
+      const result = await runIsolated<{ leaked: boolean; codes: string[]; names: string[] }>(
+        source(`${PRELUDE}
 import { AgentContext } from "@skillctx-src/skillctx";
 export default async () => {
   writeFileSync(path.join(parent, "secret.txt"), "SECRET-TOKEN-123\\n");
@@ -139,17 +148,20 @@ export default async () => {
     await ctx.close();
   }
 };`),
-      { timeoutMs: 30_000 },
-    );
-    const value = expectBounded(result, { ms: 10_000, mb: 400 }, "override symlink");
-    expect(value.leaked).toBe(false);
-    expect(value.codes).toContain("GUIDANCE_OUTSIDE_REPOSITORY");
-    expect(value.names).toContain("agents");
-  });
+        { timeoutMs: 30_000 },
+      );
+      const value = expectBounded(result, { ms: 10_000, mb: 400 }, "override symlink");
+      expect(value.leaked).toBe(false);
+      expect(value.codes).toContain("GUIDANCE_OUTSIDE_REPOSITORY");
+      expect(value.names).toContain("agents");
+    },
+  );
 
-  it("a 64 MB AGENTS.md with the Codex cap on: at most maxGuidanceBytes read, 32 KiB kept (< 10 s, < 400 MB)", async () => {
-    const result = await runIsolated<{ bytes: number; codes: string[]; systemBytes: number }>(
-      source(`${PRELUDE}
+  itWithTool("git")(
+    "a 64 MB AGENTS.md with the Codex cap on: at most maxGuidanceBytes read, 32 KiB kept (< 10 s, < 400 MB)",
+    async () => {
+      const result = await runIsolated<{ bytes: number; codes: string[]; systemBytes: number }>(
+        source(`${PRELUDE}
 import { AgentContext } from "@skillctx-src/skillctx";
 export default async () => {
   const line = "Always run the full test suite before pushing.\\n";
@@ -165,13 +177,14 @@ export default async () => {
     await ctx.close();
   }
 };`),
-      { timeoutMs: 30_000 },
-    );
-    const value = expectBounded(result, { ms: 10_000, mb: 400 }, "huge AGENTS.md");
-    expect(value.bytes).toBeLessThanOrEqual(32_768);
-    expect(value.codes).toEqual(expect.arrayContaining(["GUIDANCE_TRUNCATED", "AGENTS_MD_CAP"]));
-    expect(value.systemBytes).toBeLessThan(40_000);
-  });
+        { timeoutMs: 30_000 },
+      );
+      const value = expectBounded(result, { ms: 10_000, mb: 400 }, "huge AGENTS.md");
+      expect(value.bytes).toBeLessThanOrEqual(32_768);
+      expect(value.codes).toEqual(expect.arrayContaining(["GUIDANCE_TRUNCATED", "AGENTS_MD_CAP"]));
+      expect(value.systemBytes).toBeLessThan(40_000);
+    },
+  );
 });
 
 describe("adversarial: Codex agents/openai.yaml", () => {

@@ -3,7 +3,8 @@
  * oversize and one-line files, a dotfiles repository at the home folder. Every attack runs in a
  * fresh process (runIsolated) and each test names the time and memory bound it checks.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
+import { describeWithTool } from "../helpers/tools-present.js";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { expectBounded, runIsolated } from "./isolated.js";
@@ -44,7 +45,7 @@ function bounded<T>(name: string, result: IsolatedResult<T>, bounds: { ms: numbe
   return expectBounded(result, bounds, name);
 }
 
-describe("adversarial: symlinks out of the project", () => {
+describeWithTool("git")("adversarial: symlinks out of the project", () => {
   it("discovery reads no project skill that links to a secret, a folder, /, /etc/passwd, /proc/self/environ or /dev/zero (< 5 s, < 300 MB)", async () => {
     const result = await runIsolated<{ names: string[]; outside: string[]; leaked: boolean; codes: string[] }>(
       `${PRELUDE}
@@ -164,7 +165,7 @@ export default async () => {
   }, 40_000);
 });
 
-describe("adversarial: special files", () => {
+describeWithTool("git")("adversarial: special files", () => {
   it("FIFOs and a socket named like skills, guidance and resources never block a scan, a step or a tool (< 5 s, < 300 MB)", async () => {
     const result = await runIsolated<{ names: string[]; codes: string[]; resource: string; fifoSkill: string }>(
       `${PRELUDE}
@@ -207,7 +208,7 @@ export default async () => {
   }, 40_000);
 });
 
-describe("adversarial: oversize files", () => {
+describeWithTool("git")("adversarial: oversize files", () => {
   it("a sparse 600 MB legacy skill and a 600 MB SKILL.md become TOO_LARGE diagnostics; create does not throw (< 5 s, < 300 MB)", async () => {
     const result = await runIsolated<{ names: string[]; tooLarge: string[]; system: number }>(
       `${PRELUDE}

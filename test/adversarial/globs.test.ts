@@ -8,6 +8,7 @@
  * against a 2,000-character path blocked for minutes; 20 brace sets of 2 expanded to 1,048,576 globs.
  */
 import { describe, expect, it } from "vitest";
+import { itWithTool } from "../helpers/tools-present.js";
 import { expectBounded, runIsolated } from "./isolated.js";
 
 const PRELUDE = `
@@ -105,8 +106,10 @@ describe("adversarial: braces", () => {
     expect(result.maxRssMb).toBeLessThan(200);
   }, 40_000);
 
-  it("a Cursor rule with a brace bomb, above cwd (relocated) and below it, loads with GLOB_TOO_COMPLEX in < 5 s and < 300 MB", async () => {
-    const result = await run<{ diagnostics: string[]; triggers: unknown[] }>(`
+  itWithTool("git")(
+    "a Cursor rule with a brace bomb, above cwd (relocated) and below it, loads with GLOB_TOO_COMPLEX in < 5 s and < 300 MB",
+    async () => {
+      const result = await run<{ diagnostics: string[]; triggers: unknown[] }>(`
   const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");
   const { execFileSync } = await import("node:child_process");
   const { tmpdir } = await import("node:os");
@@ -129,14 +132,16 @@ describe("adversarial: braces", () => {
     diagnostics: diagnostics.filter((d) => d.code === "GLOB_TOO_COMPLEX").map((d) => path.basename(d.path ?? "")),
     triggers: skills.filter((s) => s.name.startsWith("cursor")).map((s) => s.trigger),
   };`);
-    expect(result.value.diagnostics.sort()).toEqual(["nested.mdc", "nested.mdc", "top.mdc", "top.mdc"]);
-    expect(result.value.triggers).toEqual([
-      { type: "path", globs: ["**/*.ts"] },
-      { type: "path", globs: ["web/**/*.ts"] },
-    ]);
-    expect(result.wallMs).toBeLessThan(5_000);
-    expect(result.maxRssMb).toBeLessThan(300);
-  }, 40_000);
+      expect(result.value.diagnostics.sort()).toEqual(["nested.mdc", "nested.mdc", "top.mdc", "top.mdc"]);
+      expect(result.value.triggers).toEqual([
+        { type: "path", globs: ["**/*.ts"] },
+        { type: "path", globs: ["web/**/*.ts"] },
+      ]);
+      expect(result.wallMs).toBeLessThan(5_000);
+      expect(result.maxRssMb).toBeLessThan(300);
+    },
+    40_000,
+  );
 });
 
 describe("adversarial: sizes and odd characters", () => {

@@ -5,6 +5,7 @@
  * process (runIsolated) and states the bound it checks.
  */
 import { describe, expect, it } from "vitest";
+import { describeWithTool } from "../helpers/tools-present.js";
 import { expectBounded, runIsolated } from "./isolated.js";
 
 // Shared by the scripts: a temp folder, a programmatic (trusted) skill maker, a git repository maker, a closer.
@@ -120,7 +121,7 @@ export default async () => {
   }, 40_000);
 });
 
-describe("adversarial: hostile nested skill folders", () => {
+describeWithTool("git")("adversarial: hostile nested skill folders", () => {
   it("nested skill folders that are symlinks leaving the project are not read (PATH_OUTSIDE_ROOT), files inside stay unread (< 10 s)", async () => {
     const result = await runIsolated<{ skills: string[]; codes: string[]; attachments: number }>(
       `${PRELUDE}

@@ -2,8 +2,9 @@
 // script's code must never run while its signature is read, hostile annotations and huge files stay
 // bounded, a flooding or endless main() is stopped, and argument values never reach a shell. Bounds
 // are generous and stated in each test's name.
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { expectBounded, runIsolated } from "./isolated.js";
+import { describeWithTool } from "../helpers/tools-present.js";
 
 /** Helpers every isolated script starts with: skill folders on disk, tools of a skill, calls, /proc look-ups. */
 const PRELUDE = `
@@ -52,7 +53,7 @@ const codes = (diagnostics) => diagnostics.map((d) => d.code + " " + (d.path ?? 
 const isolated = <T>(source: string, seconds: number) =>
   runIsolated<T>(PRELUDE + source, { timeoutMs: seconds * 1000 + 20_000 });
 
-describe("typed script tools against hostile scripts (separate process)", () => {
+describeWithTool("python3")("typed script tools against hostile scripts (separate process)", () => {
   it("nothing of a script runs while its signature is read: top level, annotations, defaults, decorators, and look-alike stdlib modules beside it (< 20 s, < 300 MB)", async () => {
     interface Out {
       flags: string[];

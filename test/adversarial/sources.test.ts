@@ -1,6 +1,7 @@
 // Hostile git and well-known URL sources, each run in a separate process (runIsolated): a source that
 // hangs, floods or tries to run a program fails one test instead of the run. Bounds are generous.
 import { describe, expect, it } from "vitest";
+import { describeWithTool } from "../helpers/tools-present.js";
 import { expectBounded, runIsolated } from "./isolated.js";
 
 const PRELUDE = `
@@ -34,7 +35,7 @@ const isolated = <T>(source: string, seconds: number) =>
 const report = (ms: number, mb: number) =>
   console.info(`${expect.getState().currentTestName ?? "?"}: ${Math.round(ms)} ms, ${Math.round(mb)} MB`);
 
-describe("git sources (separate process)", () => {
+describeWithTool("git")("git sources (separate process)", () => {
   it("a ref or URL that git would read as an option, ext:: and other transports, and an insteadOf rewrite to ext:: never run a program (< 30 s, < 400 MB)", async () => {
     interface Out {
       codes: string[][];

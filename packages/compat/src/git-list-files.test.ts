@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { compareCodePoints } from "@skillctx/core";
 import { gitListFiles } from "./nested-scan.js";
-import { git, gitInit, put, removeTempDirs, tempDir } from "./testing/temp-repo.js";
+import { git, gitInit, HAS_GIT, put, removeTempDirs, tempDir } from "./testing/temp-repo.js";
 
 afterAll(removeTempDirs);
 const saved = { ...process.env };
@@ -15,7 +15,7 @@ afterEach(() => {
 
 const sorted = (paths: string[]) => [...paths].sort(compareCodePoints);
 
-describe("gitListFiles (git through runProcess)", () => {
+describe.runIf(HAS_GIT)("gitListFiles (git through runProcess)", () => {
   test("finds every candidate in a listing many chunks long, names split across chunks included", async () => {
     const root = await tempDir();
     const expected: string[] = [];

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { capAgentsChain } from "./agents-chain.js";
 import { loadCommands } from "./load-commands.js";
 import { loadGuidance } from "./load-guidance.js";
-import { gitInit, put, removeTempDirs, tempDir } from "./testing/temp-repo.js";
+import { gitInit, HAS_GIT, put, removeTempDirs, tempDir } from "./testing/temp-repo.js";
 
 afterAll(removeTempDirs);
 
@@ -16,36 +16,39 @@ const byName = (skills: Skill[], name: string): Skill => {
 };
 
 describe("Claude Code memory files", () => {
-  test("CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md and .claude/rules at each level, root first", async () => {
-    const repo = await tempDir();
-    await gitInit(repo);
-    await put(repo, "CLAUDE.md", "root memory\n");
-    await put(repo, ".claude/CLAUDE.md", "root team memory\n");
-    await put(repo, "CLAUDE.local.md", "root local memory\n");
-    await put(repo, ".claude/rules/style.md", "always style\n");
-    await put(repo, ".claude/rules/frontend/react.md", '---\npaths:\n  - "app/**/*.tsx"\n---\nreact rule\n');
-    await put(repo, "app/CLAUDE.local.md", "app local memory\n");
-    await put(repo, "app/.claude/rules/app-only.md", '---\npaths: "**/*.css"\n---\ncss rule\n');
-    const { skills, diagnostics } = await loadGuidance(path.join(repo, "app"));
-    expect(diagnostics).toEqual([]);
-    expect(skills.map((s) => [s.name, s.trigger.type, s.content])).toEqual([
-      ["claude", "always", "root memory\n"],
-      ["claude-dir", "always", "root team memory\n"],
-      ["claude-local", "always", "root local memory\n"],
-      ["claude-rules:frontend/react", "path", "react rule\n"],
-      ["claude-rules:style", "always", "always style\n"],
-      ["claude-local:app", "always", "app local memory\n"],
-      ["claude-rules:app:app-only", "path", "css rule\n"],
-    ]);
-    // A root rule's globs are moved to cwd (app/); the app rule's stay below app/.
-    expect(byName(skills, "claude-rules:frontend/react").trigger).toEqual({ type: "path", globs: ["**/*.tsx"] });
-    expect(byName(skills, "claude-rules:app:app-only").trigger).toEqual({ type: "path", globs: ["**/*.css"] });
-    expect(byName(skills, "claude-dir").source).toMatchObject({
-      format: "guidance",
-      scope: "project",
-      path: path.join(repo, ".claude/CLAUDE.md"),
-    });
-  });
+  test.runIf(HAS_GIT)(
+    "CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md and .claude/rules at each level, root first",
+    async () => {
+      const repo = await tempDir();
+      await gitInit(repo);
+      await put(repo, "CLAUDE.md", "root memory\n");
+      await put(repo, ".claude/CLAUDE.md", "root team memory\n");
+      await put(repo, "CLAUDE.local.md", "root local memory\n");
+      await put(repo, ".claude/rules/style.md", "always style\n");
+      await put(repo, ".claude/rules/frontend/react.md", '---\npaths:\n  - "app/**/*.tsx"\n---\nreact rule\n');
+      await put(repo, "app/CLAUDE.local.md", "app local memory\n");
+      await put(repo, "app/.claude/rules/app-only.md", '---\npaths: "**/*.css"\n---\ncss rule\n');
+      const { skills, diagnostics } = await loadGuidance(path.join(repo, "app"));
+      expect(diagnostics).toEqual([]);
+      expect(skills.map((s) => [s.name, s.trigger.type, s.content])).toEqual([
+        ["claude", "always", "root memory\n"],
+        ["claude-dir", "always", "root team memory\n"],
+        ["claude-local", "always", "root local memory\n"],
+        ["claude-rules:frontend/react", "path", "react rule\n"],
+        ["claude-rules:style", "always", "always style\n"],
+        ["claude-local:app", "always", "app local memory\n"],
+        ["claude-rules:app:app-only", "path", "css rule\n"],
+      ]);
+      // A root rule's globs are moved to cwd (app/); the app rule's stay below app/.
+      expect(byName(skills, "claude-rules:frontend/react").trigger).toEqual({ type: "path", globs: ["**/*.tsx"] });
+      expect(byName(skills, "claude-rules:app:app-only").trigger).toEqual({ type: "path", globs: ["**/*.css"] });
+      expect(byName(skills, "claude-dir").source).toMatchObject({
+        format: "guidance",
+        scope: "project",
+        path: path.join(repo, ".claude/CLAUDE.md"),
+      });
+    },
+  );
 
   test("the Claude files are kept for Claude models only, as CLAUDE.md is", async () => {
     const repo = await tempDir();
@@ -80,22 +83,25 @@ describe("Claude Code memory files", () => {
 });
 
 describe("Codex AGENTS.md", () => {
-  test("AGENTS.override.md replaces AGENTS.md at its level; an empty override does not count", async () => {
-    const repo = await tempDir();
-    await gitInit(repo);
-    await put(repo, "AGENTS.md", "root\n");
-    await put(repo, "AGENTS.override.md", "");
-    await put(repo, "a/AGENTS.md", "a plain\n");
-    await put(repo, "a/AGENTS.override.md", "a override\n");
-    await put(repo, "a/b/AGENTS.md", "b\n");
-    const { skills, diagnostics } = await loadGuidance(path.join(repo, "a/b"));
-    expect(skills.map((s) => [s.name, s.content])).toEqual([
-      ["agents", "root\n"],
-      ["agents:a", "a override\n"],
-      ["agents:a/b", "b\n"],
-    ]);
-    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([["GUIDANCE_SHADOWED", path.join(repo, "a/AGENTS.md")]]);
-  });
+  test.runIf(HAS_GIT)(
+    "AGENTS.override.md replaces AGENTS.md at its level; an empty override does not count",
+    async () => {
+      const repo = await tempDir();
+      await gitInit(repo);
+      await put(repo, "AGENTS.md", "root\n");
+      await put(repo, "AGENTS.override.md", "");
+      await put(repo, "a/AGENTS.md", "a plain\n");
+      await put(repo, "a/AGENTS.override.md", "a override\n");
+      await put(repo, "a/b/AGENTS.md", "b\n");
+      const { skills, diagnostics } = await loadGuidance(path.join(repo, "a/b"));
+      expect(skills.map((s) => [s.name, s.content])).toEqual([
+        ["agents", "root\n"],
+        ["agents:a", "a override\n"],
+        ["agents:a/b", "b\n"],
+      ]);
+      expect(diagnostics.map((d) => [d.code, d.path])).toEqual([["GUIDANCE_SHADOWED", path.join(repo, "a/AGENTS.md")]]);
+    },
+  );
 
   test("~/.codex/AGENTS.override.md wins over ~/.codex/AGENTS.md", async () => {
     const repo = await tempDir();
@@ -163,37 +169,44 @@ describe("Windsurf rules", () => {
 });
 
 describe("command files", () => {
-  test("Claude Code, Cursor and Copilot commands; cwd before the root, the first of a name wins", async () => {
-    const repo = await tempDir();
-    await gitInit(repo);
-    await put(
-      repo,
-      ".claude/commands/fix.md",
-      "---\ndescription: Fix an issue\nargument-hint: [issue]\n---\nFix $ARGUMENTS.\n",
-    );
-    await put(repo, ".claude/commands/git/commit.md", "Commit the staged changes.\n");
-    await put(repo, ".cursor/commands/fix.md", "Cursor's fix\n");
-    await put(repo, ".cursor/commands/lint.md", "Run the linter.\n");
-    await put(repo, ".github/prompts/plan.prompt.md", "---\nname: make-plan\ndescription: Plan the work\n---\nPlan.\n");
-    await put(repo, "pkg/.claude/commands/lint.md", "pkg lint wins at cwd\n");
-    const { skills, diagnostics } = await loadCommands(path.join(repo, "pkg"));
-    expect(skills.map((s) => [s.name, s.metadata["kind"], s.description])).toEqual([
-      ["fix", "claude-command", "Fix an issue"],
-      ["git:commit", "claude-command", "Commit the staged changes."],
-      ["lint", "claude-command", "pkg lint wins at cwd"],
-      ["make-plan", "copilot-prompt", "Plan the work"],
-    ]);
-    for (const skill of skills)
-      expect(skill).toMatchObject({
-        trigger: { type: "command", prefix: "/" },
-        source: { kind: "compat", format: "command", scope: "project" },
-      });
-    expect(byName(skills, "fix")).toMatchObject({ argumentHint: "[issue]", content: "Fix $ARGUMENTS.\n" });
-    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
-      ["NAME_CLASH", path.join(repo, ".cursor/commands/fix.md")],
-      ["NAME_CLASH", path.join(repo, ".cursor/commands/lint.md")],
-    ]);
-  });
+  test.runIf(HAS_GIT)(
+    "Claude Code, Cursor and Copilot commands; cwd before the root, the first of a name wins",
+    async () => {
+      const repo = await tempDir();
+      await gitInit(repo);
+      await put(
+        repo,
+        ".claude/commands/fix.md",
+        "---\ndescription: Fix an issue\nargument-hint: [issue]\n---\nFix $ARGUMENTS.\n",
+      );
+      await put(repo, ".claude/commands/git/commit.md", "Commit the staged changes.\n");
+      await put(repo, ".cursor/commands/fix.md", "Cursor's fix\n");
+      await put(repo, ".cursor/commands/lint.md", "Run the linter.\n");
+      await put(
+        repo,
+        ".github/prompts/plan.prompt.md",
+        "---\nname: make-plan\ndescription: Plan the work\n---\nPlan.\n",
+      );
+      await put(repo, "pkg/.claude/commands/lint.md", "pkg lint wins at cwd\n");
+      const { skills, diagnostics } = await loadCommands(path.join(repo, "pkg"));
+      expect(skills.map((s) => [s.name, s.metadata["kind"], s.description])).toEqual([
+        ["fix", "claude-command", "Fix an issue"],
+        ["git:commit", "claude-command", "Commit the staged changes."],
+        ["lint", "claude-command", "pkg lint wins at cwd"],
+        ["make-plan", "copilot-prompt", "Plan the work"],
+      ]);
+      for (const skill of skills)
+        expect(skill).toMatchObject({
+          trigger: { type: "command", prefix: "/" },
+          source: { kind: "compat", format: "command", scope: "project" },
+        });
+      expect(byName(skills, "fix")).toMatchObject({ argumentHint: "[issue]", content: "Fix $ARGUMENTS.\n" });
+      expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
+        ["NAME_CLASH", path.join(repo, ".cursor/commands/fix.md")],
+        ["NAME_CLASH", path.join(repo, ".cursor/commands/lint.md")],
+      ]);
+    },
+  );
 
   test("user commands only with userCommands; a project command symlinked out of the repository is not read", async () => {
     const parent = await tempDir();

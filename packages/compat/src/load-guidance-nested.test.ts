@@ -4,7 +4,7 @@ import type { Skill } from "@skillctx/core";
 import { compileGlobs } from "@skillctx/core/internal";
 import { afterAll, describe, expect, test } from "vitest";
 import { loadGuidance } from "./load-guidance.js";
-import { copyFixture, gitInit, put, removeTempDirs } from "./testing/temp-repo.js";
+import { copyFixture, gitInit, HAS_GIT, put, removeTempDirs } from "./testing/temp-repo.js";
 
 afterAll(removeTempDirs);
 
@@ -37,9 +37,9 @@ const NESTED_NAMES = [
   "cursor:web:tsx",
 ];
 
-describe("nested guidance below cwd, in a git work tree", async () => {
+describe.runIf(HAS_GIT)("nested guidance below cwd, in a git work tree", async () => {
   const repo = await nestedRepo();
-  await gitInit(repo);
+  if (HAS_GIT) await gitInit(repo);
   await put(repo, "late/CLAUDE.md", "untracked but not ignored\n");
   const { skills, diagnostics } = await loadGuidance(repo);
 
@@ -118,9 +118,9 @@ describe("nested guidance without git", () => {
   });
 });
 
-describe("cwd below the git root (fixtures/compat/monorepo)", async () => {
+describe.runIf(HAS_GIT)("cwd below the git root (fixtures/compat/monorepo)", async () => {
   const repo = await copyFixture("monorepo");
-  await gitInit(repo);
+  if (HAS_GIT) await gitInit(repo);
   const cwd = path.join(repo, "packages/api");
   const { skills, diagnostics } = await loadGuidance(cwd);
 

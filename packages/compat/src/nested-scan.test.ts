@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "vitest";
 import { compareCodePoints } from "@skillctx/core";
 import { listNestedGuidance } from "./nested-scan.js";
-import { git, gitInit, link, put, removeTempDirs, tempDir } from "./testing/temp-repo.js";
+import { git, gitInit, HAS_GIT, link, put, removeTempDirs, tempDir } from "./testing/temp-repo.js";
 
 afterAll(removeTempDirs);
 
@@ -20,33 +20,36 @@ async function layout(root: string): Promise<void> {
 }
 
 describe("listNestedGuidance in a git work tree", () => {
-  test("lists committed and untracked guidance; ignored folders, node_modules and dot-folders stay out", async () => {
-    const root = await tempDir();
-    await layout(root);
-    await put(root, ".gitignore", "build/\n*.local.md\n");
-    await put(root, "build/AGENTS.md", "ignored folder\n");
-    await gitInit(root);
-    await put(root, "pkg/GEMINI.md", "untracked, not ignored\n");
-    await put(root, "pkg/sub/AGENTS.md", "untracked\n");
-    await put(root, "build/more/CLAUDE.md", "ignored, untracked\n");
+  test.runIf(HAS_GIT)(
+    "lists committed and untracked guidance; ignored folders, node_modules and dot-folders stay out",
+    async () => {
+      const root = await tempDir();
+      await layout(root);
+      await put(root, ".gitignore", "build/\n*.local.md\n");
+      await put(root, "build/AGENTS.md", "ignored folder\n");
+      await gitInit(root);
+      await put(root, "pkg/GEMINI.md", "untracked, not ignored\n");
+      await put(root, "pkg/sub/AGENTS.md", "untracked\n");
+      await put(root, "build/more/CLAUDE.md", "ignored, untracked\n");
 
-    const scan = await listNestedGuidance(root, { git: true });
-    expect(scan.via).toBe("git");
-    expect(scan.diagnostics).toEqual([]);
-    // Not: cwd's own AGENTS.md, build/ (ignored), node_modules, .venv, other names, .cursor/other.
-    expect(sorted(scan.paths)).toEqual(
-      sorted([
-        "pkg/GEMINI.md",
-        "pkg/sub/AGENTS.md",
-        "server/AGENTS.md",
-        "server/api/claude.md",
-        "web/.cursor/rules/nested/deep.MDC",
-        "web/.cursor/rules/tsx.mdc",
-      ]),
-    );
-  });
+      const scan = await listNestedGuidance(root, { git: true });
+      expect(scan.via).toBe("git");
+      expect(scan.diagnostics).toEqual([]);
+      // Not: cwd's own AGENTS.md, build/ (ignored), node_modules, .venv, other names, .cursor/other.
+      expect(sorted(scan.paths)).toEqual(
+        sorted([
+          "pkg/GEMINI.md",
+          "pkg/sub/AGENTS.md",
+          "server/AGENTS.md",
+          "server/api/claude.md",
+          "web/.cursor/rules/nested/deep.MDC",
+          "web/.cursor/rules/tsx.mdc",
+        ]),
+      );
+    },
+  );
 
-  test("a file staged only (added, not committed) is listed", async () => {
+  test.runIf(HAS_GIT)("a file staged only (added, not committed) is listed", async () => {
     const root = await tempDir();
     await put(root, "a/AGENTS.md", "x\n");
     await gitInit(root, { commit: false });
@@ -54,7 +57,7 @@ describe("listNestedGuidance in a git work tree", () => {
     expect((await listNestedGuidance(root, { git: true })).paths).toEqual(["a/AGENTS.md"]);
   });
 
-  test("run from a subfolder, paths are relative to it", async () => {
+  test.runIf(HAS_GIT)("run from a subfolder, paths are relative to it", async () => {
     const root = await tempDir();
     await put(root, "packages/api/server/AGENTS.md", "x\n");
     await put(root, "packages/web/AGENTS.md", "sibling\n");

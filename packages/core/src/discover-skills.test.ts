@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { discoverSkills, findGitRoot } from "./discover-skills.js";
 import { createSkillCache } from "./skill-cache.js";
 import type { Skill } from "./skill.js";
-import { useTempDirs } from "./testing/temp-dir.js";
+import { HAS_GIT, useTempDirs } from "./testing/temp-dir.js";
 
 const tempDir = useTempDirs("discover");
 
@@ -18,64 +18,68 @@ function gitInit(dir: string): void {
 }
 
 describe("discoverSkills", () => {
-  it("searches programmatic, then project (cwd before git root, folders in order), then user sources; the first name wins", async () => {
-    const repo = await tempDir({
-      // git root
-      ".agents/skills/root-only/SKILL.md": skillMd("root-only", "git root, .agents"),
-      ".agents/skills/cwd-vs-root/SKILL.md": skillMd("cwd-vs-root", "git root, .agents"),
-      // cwd = packages/app
-      "packages/app/.agents/skills/folders/SKILL.md": skillMd("folders", "cwd, .agents"),
-      "packages/app/.claude/skills/folders/SKILL.md": skillMd("folders", "cwd, .claude"),
-      "packages/app/.claude/skills/cwd-vs-root/SKILL.md": skillMd("cwd-vs-root", "cwd, .claude"),
-      "packages/app/.openhands/skills/oh/SKILL.md": skillMd("oh", "cwd, .openhands/skills"),
-      "packages/app/.openhands/microagents/repo.md":
-        "---\nname: repo\ndescription: cwd, microagent\n---\nRepo notes.\n",
-      "packages/app/.openhands/microagents/shadowed.md": "---\nname: shadowed\ndescription: cwd, microagent\n---\nx\n",
-      "packages/app/extra/shadowed/SKILL.md": skillMd("shadowed", "programmatic path"),
-    });
-    gitInit(repo);
-    const home = await tempDir({
-      ".agents/skills/user-only/SKILL.md": skillMd("user-only", "home, .agents"),
-      ".claude/skills/root-only/SKILL.md": skillMd("root-only", "home, .claude"),
-      ".openhands/skills/user-oh/SKILL.md": skillMd("user-oh", "home, .openhands"),
-    });
-    const cwd = path.join(repo, "packages/app");
-    const inline = {
-      name: "folders",
-      description: "programmatic object",
-      content: "In code.",
-      source: { kind: "inline" as const, format: "inline" as const, scope: "programmatic" as const },
-      trigger: { type: "on-demand" as const },
-    };
-    const result = await discoverSkills({
-      cwd,
-      skills: [inline, "extra/shadowed"],
-      userSkills: true,
-      homeDir: home,
-      cache: createSkillCache(),
-    });
-    expect(summary(result.skills)).toEqual([
-      "cwd-vs-root|project|cwd, .claude",
-      "folders|programmatic|programmatic object",
-      "oh|project|cwd, .openhands/skills",
-      "repo|project|cwd, microagent",
-      "root-only|project|git root, .agents",
-      "shadowed|programmatic|programmatic path",
-      "user-oh|user|home, .openhands",
-      "user-only|user|home, .agents",
-    ]);
-    const clashes = result.diagnostics.filter((d) => d.code === "NAME_CLASH");
-    expect(clashes.map((d) => d.path)).toEqual([
-      path.join(cwd, ".agents/skills/folders/SKILL.md"),
-      path.join(cwd, ".claude/skills/folders/SKILL.md"),
-      path.join(cwd, ".openhands/microagents/shadowed.md"),
-      path.join(repo, ".agents/skills/cwd-vs-root/SKILL.md"),
-      path.join(home, ".claude/skills/root-only/SKILL.md"),
-    ]);
-    expect(clashes[3]!.message).toContain(path.join(cwd, ".claude/skills/cwd-vs-root/SKILL.md"));
-    expect(clashes[4]!.message).toContain(path.join(repo, ".agents/skills/root-only/SKILL.md"));
-    expect(result.diagnostics.filter((d) => d.code !== "NAME_CLASH")).toEqual([]);
-  });
+  it.runIf(HAS_GIT)(
+    "searches programmatic, then project (cwd before git root, folders in order), then user sources; the first name wins",
+    async () => {
+      const repo = await tempDir({
+        // git root
+        ".agents/skills/root-only/SKILL.md": skillMd("root-only", "git root, .agents"),
+        ".agents/skills/cwd-vs-root/SKILL.md": skillMd("cwd-vs-root", "git root, .agents"),
+        // cwd = packages/app
+        "packages/app/.agents/skills/folders/SKILL.md": skillMd("folders", "cwd, .agents"),
+        "packages/app/.claude/skills/folders/SKILL.md": skillMd("folders", "cwd, .claude"),
+        "packages/app/.claude/skills/cwd-vs-root/SKILL.md": skillMd("cwd-vs-root", "cwd, .claude"),
+        "packages/app/.openhands/skills/oh/SKILL.md": skillMd("oh", "cwd, .openhands/skills"),
+        "packages/app/.openhands/microagents/repo.md":
+          "---\nname: repo\ndescription: cwd, microagent\n---\nRepo notes.\n",
+        "packages/app/.openhands/microagents/shadowed.md":
+          "---\nname: shadowed\ndescription: cwd, microagent\n---\nx\n",
+        "packages/app/extra/shadowed/SKILL.md": skillMd("shadowed", "programmatic path"),
+      });
+      gitInit(repo);
+      const home = await tempDir({
+        ".agents/skills/user-only/SKILL.md": skillMd("user-only", "home, .agents"),
+        ".claude/skills/root-only/SKILL.md": skillMd("root-only", "home, .claude"),
+        ".openhands/skills/user-oh/SKILL.md": skillMd("user-oh", "home, .openhands"),
+      });
+      const cwd = path.join(repo, "packages/app");
+      const inline = {
+        name: "folders",
+        description: "programmatic object",
+        content: "In code.",
+        source: { kind: "inline" as const, format: "inline" as const, scope: "programmatic" as const },
+        trigger: { type: "on-demand" as const },
+      };
+      const result = await discoverSkills({
+        cwd,
+        skills: [inline, "extra/shadowed"],
+        userSkills: true,
+        homeDir: home,
+        cache: createSkillCache(),
+      });
+      expect(summary(result.skills)).toEqual([
+        "cwd-vs-root|project|cwd, .claude",
+        "folders|programmatic|programmatic object",
+        "oh|project|cwd, .openhands/skills",
+        "repo|project|cwd, microagent",
+        "root-only|project|git root, .agents",
+        "shadowed|programmatic|programmatic path",
+        "user-oh|user|home, .openhands",
+        "user-only|user|home, .agents",
+      ]);
+      const clashes = result.diagnostics.filter((d) => d.code === "NAME_CLASH");
+      expect(clashes.map((d) => d.path)).toEqual([
+        path.join(cwd, ".agents/skills/folders/SKILL.md"),
+        path.join(cwd, ".claude/skills/folders/SKILL.md"),
+        path.join(cwd, ".openhands/microagents/shadowed.md"),
+        path.join(repo, ".agents/skills/cwd-vs-root/SKILL.md"),
+        path.join(home, ".claude/skills/root-only/SKILL.md"),
+      ]);
+      expect(clashes[3]!.message).toContain(path.join(cwd, ".claude/skills/cwd-vs-root/SKILL.md"));
+      expect(clashes[4]!.message).toContain(path.join(repo, ".agents/skills/root-only/SKILL.md"));
+      expect(result.diagnostics.filter((d) => d.code !== "NAME_CLASH")).toEqual([]);
+    },
+  );
 
   it("leaves user folders out unless asked", async () => {
     const project = await tempDir({ ".agents/skills/p/SKILL.md": skillMd("p", "project") });
@@ -104,7 +108,7 @@ describe("discoverSkills", () => {
     ]);
   });
 
-  it("searches a cwd that is its own git root once", async () => {
+  it.runIf(HAS_GIT)("searches a cwd that is its own git root once", async () => {
     const repo = await tempDir({ ".agents/skills/only/SKILL.md": skillMd("only", "once") });
     gitInit(repo);
     const result = await discoverSkills({ cwd: repo, cache: createSkillCache() });
@@ -151,24 +155,27 @@ describe("discoverSkills: containment of project folders", () => {
     return { home, repo };
   }
 
-  it("reads nothing whose real path leaves the project root, says so, and still loads the siblings", async () => {
-    const { home, repo } = await attack();
-    const result = await discoverSkills({ cwd: repo, homeDir: home, cache: createSkillCache() });
-    expect(result.skills.map((s) => s.name)).toEqual(["fine", "good"]);
-    expect(JSON.stringify(result)).not.toContain("OPENSSH");
-    const outside = result.diagnostics.filter((d) => d.code === "PATH_OUTSIDE_ROOT").map((d) => d.path);
-    expect(outside.sort()).toEqual(
-      [
-        path.join(repo, ".agents/skills/evil/SKILL.md"),
-        path.join(repo, ".agents/skills/linked"),
-        path.join(repo, ".openhands/microagents/notes.md"),
-        path.join(repo, ".openhands/microagents/root"),
-      ].sort(),
-    );
-    expect(result.diagnostics.every((d) => d.severity === "warning")).toBe(true);
-  });
+  it.runIf(HAS_GIT)(
+    "reads nothing whose real path leaves the project root, says so, and still loads the siblings",
+    async () => {
+      const { home, repo } = await attack();
+      const result = await discoverSkills({ cwd: repo, homeDir: home, cache: createSkillCache() });
+      expect(result.skills.map((s) => s.name)).toEqual(["fine", "good"]);
+      expect(JSON.stringify(result)).not.toContain("OPENSSH");
+      const outside = result.diagnostics.filter((d) => d.code === "PATH_OUTSIDE_ROOT").map((d) => d.path);
+      expect(outside.sort()).toEqual(
+        [
+          path.join(repo, ".agents/skills/evil/SKILL.md"),
+          path.join(repo, ".agents/skills/linked"),
+          path.join(repo, ".openhands/microagents/notes.md"),
+          path.join(repo, ".openhands/microagents/root"),
+        ].sort(),
+      );
+      expect(result.diagnostics.every((d) => d.severity === "warning")).toBe(true);
+    },
+  );
 
-  it("refuses a project skill folder that is itself a symlink out of the project", async () => {
+  it.runIf(HAS_GIT)("refuses a project skill folder that is itself a symlink out of the project", async () => {
     const elsewhere = await tempDir({ "x/SKILL.md": skillMd("x", "elsewhere") });
     const repo = await tempDir();
     gitInit(repo);
@@ -181,24 +188,27 @@ describe("discoverSkills: containment of project folders", () => {
     ]);
   });
 
-  it("follows them when the caller trusts the user scope explicitly, and always in user folders", async () => {
-    const { home, repo } = await attack();
-    await rm(path.join(repo, ".openhands/microagents/root")); // a walk of / is bounded, but slow for a unit test
-    const trusted = await discoverSkills({
-      cwd: repo,
-      homeDir: home,
-      trust: { user: true },
-      cache: createSkillCache(),
-    });
-    expect(trusted.skills.map((s) => s.name)).toContain("shared");
-    const userHome = await tempDir({ "store/mine/SKILL.md": skillMd("mine", "user skill through a symlink") });
-    await mkdir(path.join(userHome, ".agents/skills"), { recursive: true });
-    await symlink(path.join(userHome, "store/mine"), path.join(userHome, ".agents/skills/mine"));
-    const user = await discoverSkills({ cwd: repo, homeDir: userHome, userSkills: true, cache: createSkillCache() });
-    expect(user.skills.find((s) => s.name === "mine")?.source.scope).toBe("user");
-  });
+  it.runIf(HAS_GIT)(
+    "follows them when the caller trusts the user scope explicitly, and always in user folders",
+    async () => {
+      const { home, repo } = await attack();
+      await rm(path.join(repo, ".openhands/microagents/root")); // a walk of / is bounded, but slow for a unit test
+      const trusted = await discoverSkills({
+        cwd: repo,
+        homeDir: home,
+        trust: { user: true },
+        cache: createSkillCache(),
+      });
+      expect(trusted.skills.map((s) => s.name)).toContain("shared");
+      const userHome = await tempDir({ "store/mine/SKILL.md": skillMd("mine", "user skill through a symlink") });
+      await mkdir(path.join(userHome, ".agents/skills"), { recursive: true });
+      await symlink(path.join(userHome, "store/mine"), path.join(userHome, ".agents/skills/mine"));
+      const user = await discoverSkills({ cwd: repo, homeDir: userHome, userSkills: true, cache: createSkillCache() });
+      expect(user.skills.find((s) => s.name === "mine")?.source.scope).toBe("user");
+    },
+  );
 
-  it("a dotfiles repository at the home folder does not make the home folder the project", async () => {
+  it.runIf(HAS_GIT)("a dotfiles repository at the home folder does not make the home folder the project", async () => {
     const home = await tempDir({
       ".ssh/id_rsa": secretText,
       ".agents/skills/dotfile-skill/SKILL.md": skillMd("dotfile-skill", "in ~"),
@@ -232,7 +242,7 @@ describe("discoverSkills: containment of project folders", () => {
 });
 
 describe("findGitRoot", () => {
-  it("walks up to the folder that holds .git, a folder or a file (worktrees, submodules)", async () => {
+  it.runIf(HAS_GIT)("walks up to the folder that holds .git, a folder or a file (worktrees, submodules)", async () => {
     const repo = await tempDir({ "a/b/c/file.txt": "x", "sub/.git": "gitdir: ../.git/modules/sub\n" });
     gitInit(repo);
     expect(findGitRoot(path.join(repo, "a/b/c"))).toBe(repo);

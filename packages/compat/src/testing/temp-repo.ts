@@ -8,6 +8,12 @@ import { fileURLToPath } from "node:url";
 /** The fixture repositories of this package. */
 export const FIXTURES = fileURLToPath(new URL("../../../../fixtures/compat/", import.meta.url));
 
+/**
+ * Whether git is on PATH for this test run: test/setup/tools.ts lists the missing tools in
+ * SKILLCTX_MISSING_TOOLS (and prints one line naming each); tests that need git are skipped without it.
+ */
+export const HAS_GIT = !(process.env["SKILLCTX_MISSING_TOOLS"] ?? "").split(",").includes("git");
+
 const made: string[] = [];
 
 /** A fresh temp folder; removed by {@link removeTempDirs}. */

@@ -3,12 +3,12 @@ import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { findGitRoot, projectGitRoot, projectRoot } from "./project-root.js";
-import { useTempDirs } from "../testing/temp-dir.js";
+import { HAS_GIT, useTempDirs } from "../testing/temp-dir.js";
 
 const tempDir = useTempDirs("root");
 
 describe("projectRoot", () => {
-  it("is the git root above cwd, or cwd outside a repository", async () => {
+  it.runIf(HAS_GIT)("is the git root above cwd, or cwd outside a repository", async () => {
     const repo = await tempDir();
     execFileSync("git", ["init", "--quiet", repo]);
     await mkdir(path.join(repo, "a/b"), { recursive: true });
@@ -19,20 +19,23 @@ describe("projectRoot", () => {
     expect(projectGitRoot(plain)).toBeUndefined();
   });
 
-  it("ignores a git repository at the home folder (dotfiles): cwd below it is its own root", async () => {
-    const home = await tempDir();
-    execFileSync("git", ["init", "--quiet", home]);
-    const cwd = path.join(home, "code/project");
-    await mkdir(cwd, { recursive: true });
-    expect(findGitRoot(cwd)).toBe(home);
-    expect(projectRoot(cwd, { homeDir: home })).toBe(cwd);
-    expect(projectGitRoot(cwd, { homeDir: home })).toBeUndefined();
-    // Spelt with a trailing separator, or reached through a symlink, it is the same home.
-    expect(projectRoot(cwd, { homeDir: `${home}/` })).toBe(cwd);
-    // A repository of its own below home is the root as usual.
-    execFileSync("git", ["init", "--quiet", cwd]);
-    expect(projectRoot(path.join(cwd), { homeDir: home })).toBe(cwd);
-  });
+  it.runIf(HAS_GIT)(
+    "ignores a git repository at the home folder (dotfiles): cwd below it is its own root",
+    async () => {
+      const home = await tempDir();
+      execFileSync("git", ["init", "--quiet", home]);
+      const cwd = path.join(home, "code/project");
+      await mkdir(cwd, { recursive: true });
+      expect(findGitRoot(cwd)).toBe(home);
+      expect(projectRoot(cwd, { homeDir: home })).toBe(cwd);
+      expect(projectGitRoot(cwd, { homeDir: home })).toBeUndefined();
+      // Spelt with a trailing separator, or reached through a symlink, it is the same home.
+      expect(projectRoot(cwd, { homeDir: `${home}/` })).toBe(cwd);
+      // A repository of its own below home is the root as usual.
+      execFileSync("git", ["init", "--quiet", cwd]);
+      expect(projectRoot(path.join(cwd), { homeDir: home })).toBe(cwd);
+    },
+  );
 
   it("takes a .git file (worktrees, submodules) as a git root", async () => {
     const dir = await tempDir();

@@ -4,6 +4,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
 
+/**
+ * Whether git is on PATH for this test run: test/setup/tools.ts lists the missing tools in
+ * SKILLCTX_MISSING_TOOLS (and prints one line naming each); tests that need git are skipped without it.
+ */
+export const HAS_GIT = !(process.env["SKILLCTX_MISSING_TOOLS"] ?? "").split(",").includes("git");
+
 /** Writes `text` at `dir/relative`, making folders; returns the file's path. */
 export async function put(dir: string, relative: string, text: string): Promise<string> {
   const file = path.join(dir, relative);
