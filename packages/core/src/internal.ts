@@ -4,23 +4,21 @@
  */
 
 // --- file access and containment (fs/) ---
-export { projectRoot, projectGitRoot, findGitRoot } from "./fs/project-root.js";
-export { readTextFile, readTextFileSync, outsideRoot } from "./fs/read-text-file.js";
-export { openRegularFile, openRegularFileSync, OPEN_FLAGS, fileTypeOf, readFailure } from "./fs/open-file.js";
+export { projectRoot, findGitRoot } from "./fs/project-root.js";
+export { readTextFile, readTextFileSync } from "./fs/read-text-file.js";
+export { openRegularFile } from "./fs/open-file.js";
 export { isInside, checkRelativePath, childPath, resolveInside } from "./fs/paths.js";
 export { decodeStrict, wholeCodePoints } from "./fs/utf8.js";
-export type { ProjectRootOptions } from "./fs/project-root.js";
-export type { ReadTextFileOptions, ReadTextResult, ReadTextSuccess } from "./fs/read-text-file.js";
-export type { FileType, Opened, OpenedSync, ReadFailure, ReadFailureCode } from "./fs/open-file.js";
-export type { CheckedPath, ResolvedInside, ResolveInsideCode } from "./fs/paths.js";
+
+export type { ReadFailure } from "./fs/open-file.js";
+export type { CheckedPath } from "./fs/paths.js";
 
 // --- skill folder files and digests (fs/skill-files.ts): SEP-2640 resources, lockfile, signatures ---
 export { digestBytes, folderDigest, isSha256Digest, listSkillFiles } from "./fs/skill-files.js";
-export type { ListSkillFilesOptions, Sha256Digest, SkillFile, SkillFileListing } from "./fs/skill-files.js";
+export type { Sha256Digest } from "./fs/skill-files.js";
 export { MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } from "./limits.js";
 // Frontmatter with its YAML types (`typedValue`): SEP-2640's `frontmatter` rendered as JSON (skills-mcp).
 export { readFrontmatter } from "./frontmatter.js";
-export type { FrontmatterRead } from "./frontmatter.js";
 
 // Line counting for offsets into a text (the fast frontmatter reader, skills-mcp's file reads).
 export { countNewlines } from "./count-newlines.js";
@@ -37,43 +35,31 @@ export { mapConcurrent } from "./map-concurrent.js";
 
 // --- directory walking (fs/) ---
 export { walk } from "./fs/walk.js";
-export type { WalkEntry, WalkOptions, WalkResult } from "./fs/walk.js";
+export type { WalkEntry } from "./fs/walk.js";
 // Skill sources with containment (discovery's own loader; the engine's nested skill folders use it).
 export { loadSkillSources } from "./load-skills.js";
-export type { SourceEntry } from "./skill-sources.js";
 
 // --- globs (glob/) ---
 export {
-  canonicalGlob,
   compileGlob,
-  compileGlobs,
   compileNamePattern,
-  DEFAULT_GLOB_LIMITS,
   escapeGlob,
   folderGlob,
-  GLOB_TOO_COMPLEX,
-  globTooComplex,
   limitGlobList,
   normalizeGlob,
   relocateGlob,
   splitGlobList,
-  splitGlobs,
-  trimGlob,
 } from "./glob/index.js";
-export type { CompiledGlob, CompileGlobResult, GlobLimits, GlobOptions, GlobProblem, GlobSet } from "./glob/index.js";
+export type { GlobProblem } from "./glob/index.js";
 
 // --- markdown code regions (markdown/) ---
 export { codeRegions, proseSegments } from "./markdown/code-regions.js";
-export { scanBlocks } from "./markdown/scan-blocks.js";
+
 export { scanInline } from "./markdown/scan-inline.js";
 export { inCode } from "./markdown/text-range.js";
-export type { BlockScan } from "./markdown/scan-blocks.js";
-export type { InlineToken } from "./markdown/scan-inline.js";
-export type { ProseSegment, TextRange } from "./markdown/text-range.js";
 
 // --- caps and text limits (limits.ts) ---
 export { capText } from "./text-cap.js";
-export type { CappedText } from "./text-cap.js";
 
 // file access and walking (H1)
 export {
@@ -81,19 +67,9 @@ export {
   MAX_SKILL_DIR_DEPTH,
   MAX_SKILL_FILE_BYTES,
   MAX_SKILL_FOLDER_ENTRIES,
-  WALK_MAX_DEPTH,
-  WALK_MAX_ENTRIES,
 } from "./limits.js";
 
 // globs (H2)
-export {
-  MAX_GLOB_BRACE_EXPANSIONS,
-  MAX_GLOB_CHARS_PER_RULE,
-  MAX_GLOB_LENGTH,
-  MAX_GLOB_PATH_LENGTH,
-  MAX_GLOBS_PER_RULE,
-  MAX_TOOL_PATTERN_LENGTH,
-} from "./limits.js";
 
 // markdown, commands and imports (H3)
 export {
@@ -102,7 +78,6 @@ export {
   DEFAULT_MAX_IMPORT_FILES,
   DEFAULT_MAX_IMPORT_LOOKUPS,
   DEFAULT_MAX_RENDERED_BYTES,
-  MARKDOWN_MAX_NESTING,
   MAX_IMPORT_DEPTH,
 } from "./limits.js";
 
@@ -128,8 +103,6 @@ export {
   MCP_MAX_TOOL_PAGES,
   MCP_MAX_TOOLS_PER_SERVER,
 } from "./limits.js";
-
-export {};
 
 // remote sources, the skill server, watching (skillctx)
 export {
@@ -172,7 +145,7 @@ export {
 
 // --- zod, loaded on first use (zod-lib.ts): every schema of the packages is built through it ---
 export { zod, lazySchemas } from "./zod-lib.js";
-export { skillSchemas } from "./skill.js";
+export { skillSchemas, SKILL_RUNTIME } from "./skill.js";
 export type { Zod } from "./zod-lib.js";
 
 // --- node:crypto, loaded on first use (crypto-lib.ts) ---

@@ -1,4 +1,4 @@
-import { within } from "@skillctx/process";
+import { within } from "@skillctx/process/internal";
 import type { CatalogResult, Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { createSkillCache, diagnostic, readSkillContent, SkillctxError } from "@skillctx/core";
 import type {
