@@ -28,7 +28,6 @@ export { isModelInvocable } from "./model-invocable.js";
 
 // The Agent Skills name rule (spec-rules.ts): `defineSkill` checks programmatic names with it (skillctx code/).
 export { checkName } from "./spec-rules.js";
-export { DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "./limits.js";
 
 // --- bounded concurrency (the one pool of async work: command renders, guidance reads, remote sources) ---
 export { mapConcurrent } from "./map-concurrent.js";
@@ -58,90 +57,11 @@ export { codeRegions, proseSegments } from "./markdown/code-regions.js";
 export { scanInline } from "./markdown/scan-inline.js";
 export { inCode } from "./markdown/text-range.js";
 
-// --- caps and text limits (limits.ts) ---
+// --- text cut to a byte count (text-cap.ts) ---
 export { capText } from "./text-cap.js";
 
-// file access and walking (H1)
-export {
-  MAX_RESOURCE_SCAN_BYTES,
-  MAX_SKILL_DIR_DEPTH,
-  MAX_SKILL_FILE_BYTES,
-  MAX_SKILL_FOLDER_ENTRIES,
-} from "./limits.js";
-
-// globs (H2)
-
-// markdown, commands and imports (H3)
-export {
-  DEFAULT_MAX_COMMANDS_PER_TEXT,
-  DEFAULT_MAX_IMPORT_BYTES,
-  DEFAULT_MAX_IMPORT_FILES,
-  DEFAULT_MAX_IMPORT_LOOKUPS,
-  DEFAULT_MAX_RENDERED_BYTES,
-  MAX_IMPORT_DEPTH,
-} from "./limits.js";
-
-// text that reaches the model: the engine's caps (H6)
-export {
-  DEFAULT_MAX_ATTACHED_SKILL_BYTES,
-  DEFAULT_MAX_GUIDANCE_BLOCK_BYTES,
-  DEFAULT_MAX_LOADED_SKILL_BYTES,
-} from "./limits.js";
-// sub-agents (execute_skill)
-export { DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, MAX_SUB_AGENTS_AT_ONCE } from "./limits.js";
-
-// processes: the git listing of nested guidance (H4)
-export { GIT_LIST_MAX_BYTES, GIT_LIST_TIMEOUT_MS } from "./limits.js";
-
-// MCP I/O (H5)
-export {
-  MCP_MAX_CONFIG_BYTES,
-  MCP_MAX_MALFORMED_MESSAGES,
-  MCP_MAX_MESSAGE_BYTES,
-  MCP_MAX_RESULT_CHARS,
-  MCP_MAX_TOOL_LIST_BYTES,
-  MCP_MAX_TOOL_PAGES,
-  MCP_MAX_TOOLS_PER_SERVER,
-} from "./limits.js";
-
-// remote sources, the skill server, watching (skillctx)
-export {
-  DEFAULT_MAX_SERVED_BYTES,
-  DEFAULT_MAX_SESSIONS,
-  DEFAULT_MCP_TTL_MS,
-  DEFAULT_RESOURCES_PAGE_SIZE,
-  DEFAULT_SESSION_IDLE_MS,
-  DEFAULT_SKILLS_PAGE_SIZE,
-  DEFAULT_SKILLS_TTL_MS,
-  DEFAULT_URL_TTL_MS,
-  DEFAULT_WATCH_DEBOUNCE_MS,
-  GIT_LS_REMOTE_MAX_BYTES,
-  GIT_SOURCE_TIMEOUT_MS,
-  MAX_CURSOR_CHARS,
-  MAX_HTTP_BODY_BYTES,
-  MAX_LIST_PAGE_BYTES,
-  MAX_LOCKFILE_BYTES,
-  MAX_MCP_TTL_MS,
-  MAX_REQUEST_URI_CHARS,
-  MAX_SERVED_TOOL_TEXT_BYTES,
-  MAX_SIGNATURE_BUNDLE_BYTES,
-  MAX_SOURCES_FILE_BYTES,
-  MAX_TRUSTED_ROOT_BYTES,
-  MAX_WATCHED_PATHS,
-  WATCH_MAX_DEPTH,
-} from "./limits.js";
-
-// typed script tools (skillctx)
-export {
-  MAX_CACHED_SIGNATURES,
-  MAX_CALL_ARGUMENT_BYTES,
-  MAX_PARAM_DESCRIPTION_CHARS,
-  MAX_SCRIPTS_PER_SKILL,
-  MAX_SCRIPT_SOURCE_BYTES,
-  MAX_TOOL_DESCRIPTION_CHARS,
-  READER_MAX_OUTPUT_BYTES,
-  READER_TIMEOUT_MS,
-} from "./limits.js";
+// --- caps core shares with other packages (limits.ts); each package keeps its own caps in its limits.ts ---
+export { MAX_SKILL_DIR_DEPTH, MAX_SKILL_FILE_BYTES } from "./limits.js";
 
 // --- zod, loaded on first use (zod-lib.ts): every schema of the packages is built through it ---
 export { zod, lazySchemas } from "./zod-lib.js";

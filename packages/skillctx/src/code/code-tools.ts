@@ -10,7 +10,8 @@
 import { createHash } from "@skillctx/core/internal";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
-import { capText, DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "@skillctx/core/internal";
+import { capText } from "@skillctx/core/internal";
+import { DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "../limits.js";
 import type { SkillSet, ToolDefinition, ToolResult } from "../context-types.js";
 import type { SkillToolHost } from "../tools/skill-tools.js";
 import { notLoadableReason, skillFolder } from "../tools/skill-tools.js";
