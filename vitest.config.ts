@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@skillctx\/core\/internal$/, replacement: src("core", "internal.ts") },
       { find: /^@skillctx\/core\/schemas$/, replacement: src("core", "schemas.ts") },
       { find: /^@skillctx\/core$/, replacement: src("core") },
+      { find: /^@skillctx\/process\/internal$/, replacement: src("process", "internal.ts") },
       { find: /^@skillctx\/process$/, replacement: src("process") },
       { find: /^@skillctx\/render$/, replacement: src("render") },
       { find: /^@skillctx\/compat$/, replacement: src("compat") },

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { isProcessAlive } from "@skillctx/process";
+import { isProcessAlive } from "../packages/process/src/group.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentContext } from "skillctx";
 import type { AgentContext as Context, Message } from "skillctx";

@@ -2,7 +2,7 @@
 // withdrawn on unload_skill (the server stays up for reuse until close()); the servers of guidance and
 // of keyword-triggered skills stay for the conversation. Through AgentContext and the model's tools.
 import path from "node:path";
-import { isProcessAlive } from "@skillctx/process";
+import { isProcessAlive } from "../packages/process/src/group.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentContext } from "skillctx";
 import type { AgentContext as Context, Message } from "skillctx";

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { compileAllowedTools, toolNamePart } from "skillctx";
+import { compileAllowedTools, toolNamePart } from "../packages/engine/src/tools/allowed-tools.js";
 import type { AgentContext, AgentContextOptions, HostTool, ToolDefinition, ToolProvider, ToolResult } from "skillctx";
 import { useToolSkills } from "./helpers/tools-fixture.js";
 

@@ -5,8 +5,10 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CODEX_YAML_FIELDS, SKILL_MD_DIALECT_FIELDS, validateSkill } from "@skillctx/core";
-import type { Diagnostic, FieldShape } from "@skillctx/core";
+import { validateSkill } from "@skillctx/core";
+import { CODEX_YAML_FIELDS, SKILL_MD_DIALECT_FIELDS } from "../packages/core/src/dialect-fields.js";
+import type { Diagnostic } from "@skillctx/core";
+import type { FieldShape } from "../packages/core/src/dialect-fields.js";
 import { put, useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 
 const tempDir = useTempDirs("dialects");

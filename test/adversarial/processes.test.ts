@@ -7,6 +7,9 @@ import { describe, expect, it } from "vitest";
 import { fixture } from "../../packages/mcp-bridge/src/test-utils.js";
 import { runIsolated, type IsolatedResult } from "./isolated.js";
 
+// Not public API: the isolated scripts take it from its source module (they run from a temporary folder).
+const GROUP_MODULE = JSON.stringify(new URL("../../packages/process/src/group.ts", import.meta.url).href);
+
 /** Helpers every script starts with: a unique marker and /proc look-ups by command line. */
 const PRELUDE = `
 import { readdirSync, readFileSync } from "node:fs";
@@ -321,7 +324,8 @@ describe("closing leaves nothing running (separate process, /proc)", () => {
       running: number;
     }>(
       `
-import { createProcessScope, processesInGroup, runProcess, spawnGroup } from "@skillctx/process";
+import { createProcessScope, runProcess, spawnGroup } from "@skillctx/process";
+import { processesInGroup } from ${GROUP_MODULE};
 export default async function () {
   const tag = marker();
   const scope = createProcessScope();
@@ -358,7 +362,7 @@ export default async function () {
     const run = await isolated<{ pgid: number; before: number[]; after: number[]; left: number }>(
       `
 import { createMcpBridge } from "@skillctx/mcp-bridge";
-import { processesInGroup } from "@skillctx/process";
+import { processesInGroup } from ${GROUP_MODULE};
 export default async function ({ server }) {
   const tag = marker();
   const script = "sleep " + tag + " & \\"" + process.execPath + "\\" \\"" + server + "\\" --stubborn";

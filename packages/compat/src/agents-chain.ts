@@ -3,9 +3,6 @@ import type { Diagnostic, Skill } from "@skillctx/core";
 import { capText } from "@skillctx/core/internal";
 import { displayPath } from "./paths.js";
 
-/** Codex's default `project_doc_max_bytes`: 32 KiB for the whole AGENTS.md chain. */
-export const CODEX_PROJECT_DOC_MAX_BYTES = 32_768;
-
 // Below this much room, the file that crosses the cap is left out rather than cut to a stub.
 const MIN_CUT_ROOM = 256;
 

@@ -8,7 +8,7 @@ import {
   DEFAULT_MAX_IMPORT_FILES,
   DEFAULT_MAX_IMPORT_LOOKUPS,
   MAX_IMPORT_DEPTH,
-} from "@skillctx/core/internal";
+} from "./limits.js";
 import { importMentions } from "./import-mentions.js";
 import type { ImportMention } from "./import-mentions.js";
 import { readGuidanceText, truncationDiagnostic } from "./read-text.js";

@@ -1,6 +1,6 @@
-export { loadGuidance, DEFAULT_MAX_GUIDANCE_BYTES } from "./load-guidance.js";
+export { loadGuidance } from "./load-guidance.js";
 export { loadCommands } from "./load-commands.js";
-export { CODEX_PROJECT_DOC_MAX_BYTES } from "./agents-chain.js";
+export { CODEX_PROJECT_DOC_MAX_BYTES, DEFAULT_MAX_GUIDANCE_BYTES } from "./limits.js";
 
 export type { LoadGuidanceOptions, GuidanceResult } from "./load-guidance.js";
 export type { CommandKind, LoadCommandsOptions } from "./load-commands.js";

@@ -1,7 +1,7 @@
 import { readFile, rm } from "node:fs/promises";
 import * as path from "node:path";
 import type { Skill } from "@skillctx/core";
-import { compileGlobs } from "@skillctx/core/internal";
+import { compileGlob } from "@skillctx/core/internal";
 import { afterAll, describe, expect, test } from "vitest";
 import { loadGuidance } from "./load-guidance.js";
 import { copyFixture, gitInit, HAS_GIT, put, removeTempDirs } from "./testing/temp-repo.js";
@@ -9,7 +9,13 @@ import { copyFixture, gitInit, HAS_GIT, put, removeTempDirs } from "./testing/te
 afterAll(removeTempDirs);
 
 // The one glob matcher (core glob/), in micromatch's call shape.
-const micromatch = { isMatch: (p: string, globs: string[]) => compileGlobs(globs).test(p) };
+const micromatch = {
+  isMatch: (p: string, globs: string[]) =>
+    globs.some((glob) => {
+      const compiled = compileGlob(glob);
+      return compiled.ok && compiled.glob.test(p);
+    }),
+};
 
 const globsOf = (skills: Skill[], name: string) => {
   const trigger = skills.find((s) => s.name === name)?.trigger;

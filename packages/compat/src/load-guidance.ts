@@ -7,7 +7,8 @@ import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { buildSkill, candidateName, candidatePath } from "./build-skill.js";
 import type { Built } from "./build-skill.js";
 import { nestedCandidates, scanLevel, scanUser } from "./candidates.js";
-import { capAgentsChain, CODEX_PROJECT_DOC_MAX_BYTES } from "./agents-chain.js";
+import { capAgentsChain } from "./agents-chain.js";
+import { CODEX_PROJECT_DOC_MAX_BYTES, DEFAULT_MAX_GUIDANCE_BYTES } from "./limits.js";
 import type { Candidate } from "./candidates.js";
 import { listNestedGuidance } from "./nested-scan.js";
 import { displayPath, isInside } from "./paths.js";
@@ -63,9 +64,6 @@ export interface GuidanceResult {
   skills: Skill[];
   diagnostics: Diagnostic[];
 }
-
-/** @default 256 KiB */
-export const DEFAULT_MAX_GUIDANCE_BYTES = 262_144;
 
 const READ_CONCURRENCY = 16;
 

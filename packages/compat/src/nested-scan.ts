@@ -1,6 +1,7 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import { GIT_LIST_MAX_BYTES, GIT_LIST_TIMEOUT_MS, walk } from "@skillctx/core/internal";
+import { walk } from "@skillctx/core/internal";
+import { GIT_LIST_MAX_BYTES, GIT_LIST_TIMEOUT_MS } from "./limits.js";
 import type { WalkEntry } from "@skillctx/core/internal";
 import { runProcess } from "@skillctx/process";
 import { CURSOR_RULES_DIR, NESTED_NAMES, classifyNestedPath, isOrdinaryFolder } from "./formats.js";

@@ -1,7 +1,7 @@
 import { Buffer } from "node:buffer";
 import { compareCodePoints } from "./code-point-order.js";
 import { SkillctxError } from "./errors.js";
-import { MAX_CATALOG_DESCRIPTION_CHARS } from "./limits.js";
+import { MAX_CATALOG_DESCRIPTION_CODE_POINTS } from "./limits.js";
 import { isModelInvocable } from "./model-invocable.js";
 import type { Skill } from "./skill.js";
 import { cutToCodePoints } from "./skill-fields.js";
@@ -22,7 +22,7 @@ export interface CatalogOptions {
   /**
    * Longest description listed, in code points (after whitespace is collapsed); a longer one is cut to
    * this length, its last character replaced by "…".
-   * @default MAX_CATALOG_DESCRIPTION_CHARS (1,024, the Agent Skills limit)
+   * @default MAX_CATALOG_DESCRIPTION_CODE_POINTS (1,024, the Agent Skills limit)
    */
   maxDescriptionChars?: number;
 }
@@ -80,7 +80,7 @@ export function buildCatalog(skills: readonly Skill[], options: CatalogOptions =
       `catalog budgetTokens must be a number >= 0, got ${String(budget)}`,
     );
   }
-  const maxDescription = options.maxDescriptionChars ?? MAX_CATALOG_DESCRIPTION_CHARS;
+  const maxDescription = options.maxDescriptionChars ?? MAX_CATALOG_DESCRIPTION_CODE_POINTS;
   if (typeof maxDescription !== "number" || !(maxDescription >= 1)) {
     throw new SkillctxError(
       "INVALID_CATALOG_OPTIONS",

@@ -11,7 +11,7 @@ import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { childPath } from "./fs/paths.js";
 import { readTextFileSync } from "./fs/read-text-file.js";
-import { MAX_FRONTMATTER_CHARS } from "./limits.js";
+import { MAX_CODEX_YAML_BYTES } from "./limits.js";
 import type { Skill } from "./skill.js";
 import { isRecord } from "./skill-fields.js";
 import { parseYamlBlock } from "./yaml-document.js";
@@ -20,9 +20,6 @@ import { typedValue } from "./yaml-values.js";
 
 /** Where Codex keeps a skill's product metadata, relative to the skill folder. */
 export const CODEX_SKILL_YAML = path.join("agents", "openai.yaml");
-
-/** Largest `agents/openai.yaml` read, in bytes (the frontmatter cap: it is metadata of the same kind). */
-export const MAX_CODEX_YAML_BYTES = MAX_FRONTMATTER_CHARS;
 
 /** What an `agents/openai.yaml` says, read tolerantly. */
 export interface CodexSkillMetadata {

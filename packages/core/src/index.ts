@@ -3,7 +3,7 @@ export { isScopeTrusted, isSkillTrusted, mayReadOutsideProject } from "./trust.j
 export { diagnostic } from "./diagnostics.js";
 export { keepForModel, modelFamily } from "./model-gate.js";
 export { loadSkills } from "./load-skills.js";
-export { discoverSkills, findGitRoot, PROJECT_SKILL_DIRS, USER_SKILL_DIRS } from "./discover-skills.js";
+export { discoverSkills, PROJECT_SKILL_DIRS, USER_SKILL_DIRS } from "./discover-skills.js";
 export { createSkillCache, defaultSkillCache } from "./skill-cache.js";
 export { readSkillContent } from "./lazy-content.js";
 export { compareCodePoints } from "./code-point-order.js";
@@ -11,13 +11,11 @@ export { createKeywordMatcher, matchKeyword } from "./keyword-matcher.js";
 export { createPathMatcher } from "./path-matcher.js";
 export { toolCallPaths } from "./tool-call-paths.js";
 export { countTokens, TOKENIZER } from "./tokens.js";
-export { buildCatalog, catalogDescription, renderCatalog } from "./catalog.js";
+export { buildCatalog, renderCatalog } from "./catalog.js";
 export { searchSkills } from "./skill-search.js";
-export { splitFrontmatter, parseFrontmatter, normalizeText } from "./frontmatter.js";
+export { splitFrontmatter, parseFrontmatter } from "./frontmatter.js";
 export { parseSkill, safeParseSkill } from "./parse-skill.js";
 export { validateSkill, validateSkillMd } from "./validate.js";
-export { CODEX_YAML_FIELDS, SKILL_MD_DIALECT_FIELDS, suggestField } from "./dialect-fields.js";
-export { SKILL_RUNTIME } from "./skill.js";
 // The zod schemas of Skill and Diagnostic are at `@skillctx/core/schemas`: importing them loads zod.
 
 export type { SkillctxErrorOptions } from "./errors.js";
@@ -40,7 +38,7 @@ export type {
 } from "./frontmatter.js";
 export type { ParseSkillOptions, SafeParseSkillResult } from "./parse-skill.js";
 export type { ValidateSkillOptions, ValidateSkillMdOptions, ValidationResult } from "./validate.js";
-export type { Dialect, DialectField, FieldShape } from "./dialect-fields.js";
+export type { Dialect } from "./dialect-fields.js";
 export type {
   Skill,
   SkillInit,

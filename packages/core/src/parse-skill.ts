@@ -5,7 +5,7 @@ import type { Diagnostic } from "./diagnostics.js";
 import { SkillctxError } from "./errors.js";
 import { readFrontmatter } from "./frontmatter.js";
 import type { FrontmatterRead } from "./frontmatter.js";
-import { MAX_CATALOG_DESCRIPTION_CHARS, MAX_FRONTMATTER_CHARS } from "./limits.js";
+import { MAX_CATALOG_DESCRIPTION_CODE_POINTS, MAX_FRONTMATTER_CHARS } from "./limits.js";
 import type { Skill, SkillScope } from "./skill.js";
 import {
   allowedToolsField,
@@ -185,7 +185,7 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
     // Not from a frontmatter block that could not be read (the body then holds the whole text). A
     // stand-in is cut like a description in the catalog: it is not the author's, and lines can be long.
     const line = firstBodyLine(read.split.frontmatter === undefined ? read.body : read.split.body);
-    description = line === undefined ? undefined : cutToCodePoints(line, MAX_CATALOG_DESCRIPTION_CHARS);
+    description = line === undefined ? undefined : cutToCodePoints(line, MAX_CATALOG_DESCRIPTION_CODE_POINTS);
     // Legacy skills (OpenHands) have no description field; the first body line is their summary.
     if (format === "skill-md")
       warn(

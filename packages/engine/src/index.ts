@@ -4,7 +4,6 @@ export { messageText } from "./messages.js";
 // The zod schemas (Message, ContextState, Skill, Diagnostic, MCP server) are at `skillctx/schemas`:
 // importing them loads zod, which the engine otherwise loads only when it first validates something.
 export { toolsets } from "./tools/presets/index.js";
-export { compileAllowedTools, toolNamePart } from "./tools/allowed-tools.js";
 
 export type { Activation, ContextStep, StepAttachment, ToolDefinition } from "./context-types.js";
 export type {
@@ -12,7 +11,6 @@ export type {
   CollectInputsRequest,
   RenderSettings,
   TextLimits,
-  TrustOptions,
 } from "./engine/options.js";
 export type { Trust } from "@skillctx/core";
 // The core types and the error class that skillctx's API uses, so users need one dependency.
@@ -41,7 +39,6 @@ export type { ToolResult, ToolProvider } from "./context-types.js";
 export type { HostTool } from "./tools/host-tools.js";
 export type { SkillToolSettings, ToolFilterMode } from "./tool-kit/tool-settings.js";
 export type { Toolset, ToolsetName, SkillTool } from "./tools/toolset.js";
-export type { AllowedTools } from "./tools/allowed-tools.js";
 export type { CatalogIntroInfo } from "./engine/templates.js";
 
 // --- events (events/) ---

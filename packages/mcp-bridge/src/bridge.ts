@@ -6,7 +6,7 @@ import {
   MCP_MAX_TOOL_LIST_BYTES,
   MCP_MAX_TOOL_PAGES,
   MCP_MAX_TOOLS_PER_SERVER,
-} from "@skillctx/core/internal";
+} from "./limits.js";
 // The connection module brings the MCP SDK (about 100 ms to load): it is imported when the first bridge is created.
 import type { ConnectionContext, ServerConnection } from "./server-connection.js";
 import { assignToolNames, reduce } from "./tool-names.js";

@@ -1,6 +1,6 @@
 export { createMcpBridge } from "./bridge.js";
-export { serversFromSkill, mayDeclareServers, skillsDeclaringServers, MCP_JSON } from "./servers-from-skill.js";
-export { serversFromProject, PROJECT_MCP_FILES } from "./servers-from-project.js";
+export { serversFromSkill, skillsDeclaringServers } from "./servers-from-skill.js";
+export { serversFromProject } from "./servers-from-project.js";
 export { parseServerConfig } from "./config-schema.js";
 // McpServerConfigSchema (zod) is at `@skillctx/mcp-bridge/schemas`: importing it loads zod.
 

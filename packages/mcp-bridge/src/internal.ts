@@ -6,3 +6,5 @@
 export { openMcpClient } from "./open-client.js";
 export type { OpenMcpClient, OpenMcpClientOptions } from "./open-client.js";
 export type { McpFrameError } from "./frame-reader.js";
+// The largest JSON-RPC message read from a server: skillctx's MCP skill source reads with the same cap.
+export { MCP_MAX_MESSAGE_BYTES } from "./limits.js";

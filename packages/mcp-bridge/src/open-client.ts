@@ -3,8 +3,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { SkillctxError } from "@skillctx/core";
-import { MCP_MAX_MALFORMED_MESSAGES, MCP_MAX_MESSAGE_BYTES } from "@skillctx/core/internal";
-import { within } from "@skillctx/process";
+import { MCP_MAX_MALFORMED_MESSAGES, MCP_MAX_MESSAGE_BYTES } from "./limits.js";
+import { within } from "@skillctx/process/internal";
 import type { McpServerConfig } from "./config-schema.js";
 import type { McpFrameError } from "./frame-reader.js";
 

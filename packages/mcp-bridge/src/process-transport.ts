@@ -1,7 +1,7 @@
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { MCP_MAX_MESSAGE_BYTES } from "@skillctx/core/internal";
+import { MCP_MAX_MESSAGE_BYTES } from "./limits.js";
 import { FrameReader } from "./frame-reader.js";
 import { spawnGroup, type GroupProcess, type ProcessExit, type ProcessScope } from "@skillctx/process";
 

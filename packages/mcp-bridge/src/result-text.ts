@@ -1,4 +1,4 @@
-import { MCP_MAX_RESULT_CHARS } from "@skillctx/core/internal";
+import { MCP_MAX_RESULT_CHARS } from "./limits.js";
 import type { McpCallResult } from "./types.js";
 
 /**

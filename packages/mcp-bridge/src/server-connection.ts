@@ -10,7 +10,7 @@ import { listAllTools, type ToolListing } from "./list-tools.js";
 import { ProcessTransport } from "./process-transport.js";
 import { resultToText } from "./result-text.js";
 import type { DeclaredServer, McpCallResult, McpServerState } from "./types.js";
-import { within } from "@skillctx/process";
+import { within } from "@skillctx/process/internal";
 
 const CLIENT_INFO = { name: "skillctx", version: "0.1.0" };
 

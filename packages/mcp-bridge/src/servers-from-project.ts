@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { isScopeTrusted } from "@skillctx/core";
 import type { Diagnostic, Trust } from "@skillctx/core";
-import { MCP_MAX_CONFIG_BYTES } from "@skillctx/core/internal";
+import { MCP_MAX_CONFIG_BYTES } from "./limits.js";
 import { processEnv } from "@skillctx/process";
 import { declareBlock, readJson } from "./servers-from-skill.js";
 import type { DeclaredServer } from "./types.js";

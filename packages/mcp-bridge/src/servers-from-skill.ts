@@ -1,7 +1,8 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { diagnostic, isScopeTrusted, type Diagnostic, type Skill, type Trust } from "@skillctx/core";
-import { childPath, MCP_MAX_CONFIG_BYTES, readTextFileSync } from "@skillctx/core/internal";
+import { childPath, readTextFileSync } from "@skillctx/core/internal";
+import { MCP_MAX_CONFIG_BYTES } from "./limits.js";
 import { processEnv } from "@skillctx/process";
 import { checkServerName, parseServerConfig } from "./config-schema.js";
 import { expandVars, MAX_EXPAND_DEPTH } from "./expand-vars.js";

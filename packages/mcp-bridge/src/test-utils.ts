@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { StdioServerConfig } from "./config-schema.js";
 import type { DeclaredServer } from "./types.js";
 
-export { isProcessAlive } from "@skillctx/process";
+export { isProcessAlive } from "@skillctx/process/internal";
 
 /** Absolute path of a file under fixtures/mcp. */
 export function fixture(file: string): string {

@@ -1,11 +1,9 @@
 export { runProcess } from "./run-process.js";
 export { spawnGroup } from "./spawn-group.js";
 export { processEnv, INHERITED_ENV_NAMES } from "./env.js";
-export { isGroupAlive, isProcessAlive, killGroup, processesInGroup, signalGroup } from "./group.js";
-export { closeAll, liveGroupCount } from "./registry.js";
+export { killGroup } from "./group.js";
+export { closeAll } from "./registry.js";
 export { createProcessScope, ProcessClosedError } from "./scope.js";
-export { capUtf8 } from "./output-collector.js";
-export { within } from "./timing.js";
 export {
   DEFAULT_CLOSE_GRACE_MS,
   DEFAULT_KILL_GRACE_MS,

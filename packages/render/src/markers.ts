@@ -1,4 +1,4 @@
-import { capUtf8 } from "@skillctx/process";
+import { capUtf8 } from "@skillctx/process/internal";
 
 const SHOWN_COMMAND_CHARS = 200;
 const STDERR_EXCERPT_BYTES = 500;

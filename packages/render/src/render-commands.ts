@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { SkillctxError, isScopeTrusted } from "@skillctx/core";
 import type { SkillScope, Trust } from "@skillctx/core";
-import { DEFAULT_MAX_COMMANDS_PER_TEXT, DEFAULT_MAX_RENDERED_BYTES } from "@skillctx/core/internal";
+import { DEFAULT_MAX_COMMANDS_PER_TEXT, DEFAULT_MAX_RENDERED_BYTES } from "./limits.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, runProcess } from "@skillctx/process";
 import type { ProcessResult, RunProcessOptions } from "@skillctx/process";
 import { LineCounter, visitSpans } from "./find-commands.js";

@@ -7,17 +7,14 @@
 export {
   AgentContext,
   SkillctxError,
-  compileAllowedTools,
   defaultTemplates,
   defineSkill,
   messageText,
-  toolNamePart,
   toolsets,
 } from "@skillctx/engine";
 export type {
   Activation,
   AgentContextOptions,
-  AllowedTools,
   Attachment,
   Carrier,
   CatalogIntroInfo,
@@ -86,7 +83,6 @@ export type {
   ToolsetName,
   Trigger,
   Trust,
-  TrustOptions,
   UrlSkillSource,
   VerifySettings,
 } from "@skillctx/engine";

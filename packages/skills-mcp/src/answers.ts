@@ -4,8 +4,8 @@
  * looks URIs up in the snapshot's maps and never builds a file path from one. Bad requests throw the
  * SDK's `McpError` with `-32602` (Invalid params), as SEP-2640 asks for unknown skills and directories.
  */
-import { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "@skillctx/core/internal";
-export { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "@skillctx/core/internal";
+import { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "./limits.js";
+export { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "./limits.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { makeCursor, readCursor } from "./cursor.js";

@@ -3,8 +3,8 @@
  * names the snapshot it was made for, so a page never mixes two snapshots; anything else a client
  * sends (too long, not base64url, another kind, an offset past the end) is refused, never parsed further.
  */
-import { MAX_CURSOR_CHARS } from "@skillctx/core/internal";
-export { MAX_CURSOR_CHARS } from "@skillctx/core/internal";
+import { MAX_CURSOR_CHARS } from "./limits.js";
+export { MAX_CURSOR_CHARS } from "./limits.js";
 
 /** What a cursor points at. */
 export interface CursorPosition {

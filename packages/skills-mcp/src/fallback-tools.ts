@@ -4,9 +4,9 @@
  * is returned as written (its !`cmd` spans are not run), and scripts are files to read, never to run.
  * Bad input is an `isError` result the model can read, never a protocol error.
  */
-import { MAX_SERVED_TOOL_TEXT_BYTES } from "@skillctx/core/internal";
+import { MAX_SERVED_TOOL_TEXT_BYTES } from "./limits.js";
 import { capText, countNewlines } from "@skillctx/core/internal";
-export { MAX_SERVED_TOOL_TEXT_BYTES } from "@skillctx/core/internal";
+export { MAX_SERVED_TOOL_TEXT_BYTES } from "./limits.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServedSkill, SkillIndex } from "./skill-index.js";
 

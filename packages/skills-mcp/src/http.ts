@@ -4,8 +4,8 @@
  * address (DNS rebinding), and an `Origin` header, when sent, must be a loopback origin. Request bodies,
  * sessions and idle time are capped.
  */
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "@skillctx/core/internal";
-export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "@skillctx/core/internal";
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "./limits.js";
+export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "./limits.js";
 import { randomUUID } from "@skillctx/core/internal";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";

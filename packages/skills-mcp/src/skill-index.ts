@@ -5,13 +5,13 @@
  * file-system path, so `..`, encoded separators or symlinks in a request cannot reach a file the
  * snapshot does not hold, and the bytes served are exactly the bytes the digests were computed over.
  */
-import { DEFAULT_MAX_SERVED_BYTES } from "@skillctx/core/internal";
+import { DEFAULT_MAX_SERVED_BYTES } from "./limits.js";
 import { randomBytes } from "@skillctx/core/internal";
 import path from "node:path";
 import { compareCodePoints, diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { listSkillFiles } from "@skillctx/core/internal";
-export { DEFAULT_MAX_SERVED_BYTES } from "@skillctx/core/internal";
+export { DEFAULT_MAX_SERVED_BYTES } from "./limits.js";
 import { skillFrontmatterJson } from "@skillctx/sources/protocol";
 import { fileContent } from "./mime.js";
 import { DIRECTORY_MIME_TYPE } from "@skillctx/sources/protocol";

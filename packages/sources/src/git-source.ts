@@ -1,4 +1,4 @@
-import { GIT_LS_REMOTE_MAX_BYTES, GIT_SOURCE_TIMEOUT_MS } from "@skillctx/core/internal";
+import { GIT_LS_REMOTE_MAX_BYTES, GIT_SOURCE_TIMEOUT_MS } from "./limits.js";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";

@@ -1,4 +1,4 @@
-import { MAX_LOCKFILE_BYTES } from "@skillctx/core/internal";
+import { MAX_LOCKFILE_BYTES } from "./limits.js";
 import { randomBytes } from "@skillctx/core/internal";
 import { rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";

@@ -8,7 +8,7 @@
  * context and process sharing a cache folder sees the same listing, and a read costs one small file.
  * The client is closed once a resolution ends; a refresh (after `ttlMs`) connects again.
  */
-import { DEFAULT_MCP_TTL_MS, MAX_MCP_TTL_MS } from "@skillctx/core/internal";
+import { DEFAULT_MCP_TTL_MS, MAX_MCP_TTL_MS } from "./limits.js";
 import { randomBytes } from "@skillctx/core/internal";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -21,11 +21,11 @@ import {
   MAX_SKILL_FILE_DIGEST_BYTES,
   MAX_SKILL_FILES,
   MAX_SKILL_FOLDER_BYTES,
-  MCP_MAX_MESSAGE_BYTES,
   readTextFile,
 } from "@skillctx/core/internal";
+import { MCP_MAX_MESSAGE_BYTES } from "@skillctx/mcp-bridge/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
-export { DEFAULT_MCP_TTL_MS } from "@skillctx/core/internal";
+export { DEFAULT_MCP_TTL_MS } from "./limits.js";
 import { parseServerConfig } from "@skillctx/mcp-bridge";
 import { openMcpClient } from "@skillctx/mcp-bridge/internal";
 import type { McpServerConfig } from "@skillctx/mcp-bridge";

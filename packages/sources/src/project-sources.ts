@@ -1,4 +1,4 @@
-import { MAX_SOURCES_FILE_BYTES } from "@skillctx/core/internal";
+import { MAX_SOURCES_FILE_BYTES } from "./limits.js";
 import * as path from "node:path";
 import { z } from "zod";
 import { diagnostic } from "@skillctx/core";

@@ -1,4 +1,4 @@
-import { DEFAULT_URL_TTL_MS } from "@skillctx/core/internal";
+import { DEFAULT_URL_TTL_MS } from "./limits.js";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";
@@ -12,7 +12,7 @@ import {
   MAX_SKILL_FOLDER_BYTES,
 } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
-export { DEFAULT_URL_TTL_MS } from "@skillctx/core/internal";
+export { DEFAULT_URL_TTL_MS } from "./limits.js";
 import { readArchive, writeArchiveFiles } from "./archive.js";
 import { isDir, locationKey, publishDir, tempDirFor } from "./cache-dir.js";
 import { fetchBytes } from "./http-fetch.js";

@@ -1,9 +1,9 @@
-import { MAX_SIGNATURE_BUNDLE_BYTES, MAX_TRUSTED_ROOT_BYTES } from "@skillctx/core/internal";
+import { MAX_SIGNATURE_BUNDLE_BYTES, MAX_TRUSTED_ROOT_BYTES } from "./limits.js";
 import * as path from "node:path";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import { listSkillFiles, readTextFile } from "@skillctx/core/internal";
-export { MAX_SIGNATURE_BUNDLE_BYTES } from "@skillctx/core/internal";
+export { MAX_SIGNATURE_BUNDLE_BYTES } from "./limits.js";
 
 /** Who must have signed a skill folder (sigstore identities), and the trusted root to check against. */
 export interface VerifySettings {

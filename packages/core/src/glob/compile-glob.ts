@@ -3,10 +3,10 @@ import type { Diagnostic } from "../diagnostics.js";
 import {
   MAX_GLOB_BRACE_EXPANSIONS,
   MAX_GLOB_CHARS_PER_RULE,
-  MAX_GLOB_LENGTH,
-  MAX_GLOB_PATH_LENGTH,
+  MAX_GLOB_CHARS,
+  MAX_GLOB_PATH_CHARS,
   MAX_GLOBS_PER_RULE,
-  MAX_TOOL_PATTERN_LENGTH,
+  MAX_TOOL_PATTERN_CHARS,
 } from "../limits.js";
 import { compileProgram, runProgram } from "./glob-program.js";
 import { parseGlob } from "./glob-syntax.js";
@@ -18,7 +18,7 @@ export const GLOB_TOO_COMPLEX = "GLOB_TOO_COMPLEX";
 
 /** Caps on globs (defaults in limits.ts). */
 export interface GlobLimits {
-  /** Longest glob compiled, in UTF-16 units. @default 512 (MAX_GLOB_LENGTH) */
+  /** Longest glob compiled, in UTF-16 units. @default 512 (MAX_GLOB_CHARS) */
   maxLength: number;
   /** Most patterns a glob's braces may stand for (counted, never expanded). @default 1024 (MAX_GLOB_BRACE_EXPANSIONS) */
   maxBraceExpansions: number;
@@ -26,17 +26,17 @@ export interface GlobLimits {
   maxGlobsPerRule: number;
   /** Most characters the globs of one skill or rule may have together. @default 4096 (MAX_GLOB_CHARS_PER_RULE) */
   maxCharsPerRule: number;
-  /** Longest path tested; a longer path matches nothing. @default 4096 (MAX_GLOB_PATH_LENGTH) */
+  /** Longest path tested; a longer path matches nothing. @default 4096 (MAX_GLOB_PATH_CHARS) */
   maxPathLength: number;
 }
 
 /** The default {@link GlobLimits}. */
 export const DEFAULT_GLOB_LIMITS: Readonly<GlobLimits> = Object.freeze({
-  maxLength: MAX_GLOB_LENGTH,
+  maxLength: MAX_GLOB_CHARS,
   maxBraceExpansions: MAX_GLOB_BRACE_EXPANSIONS,
   maxGlobsPerRule: MAX_GLOBS_PER_RULE,
   maxCharsPerRule: MAX_GLOB_CHARS_PER_RULE,
-  maxPathLength: MAX_GLOB_PATH_LENGTH,
+  maxPathLength: MAX_GLOB_PATH_CHARS,
 });
 
 /** Options of {@link compileGlob}, {@link compileGlobs} and {@link limitGlobList}. */
@@ -91,11 +91,11 @@ export function compileGlob(glob: string, options: GlobOptions = {}): CompileGlo
 /**
  * Compiles a tool-name pattern (`allowed-tools`): `*` matches any run of characters and `?` any one
  * character, everything else is literal; case-sensitive. Same automaton as {@link compileGlob}, with
- * `maxLength` and `maxPathLength` defaulting to MAX_TOOL_PATTERN_LENGTH (256): a test costs at most
+ * `maxLength` and `maxPathLength` defaulting to MAX_TOOL_PATTERN_CHARS (256): a test costs at most
  * 257 × 256 steps.
  */
 export function compileNamePattern(pattern: string, options: GlobOptions = {}): CompileGlobResult {
-  const limits = { maxLength: MAX_TOOL_PATTERN_LENGTH, maxPathLength: MAX_TOOL_PATTERN_LENGTH, ...options.limits };
+  const limits = { maxLength: MAX_TOOL_PATTERN_CHARS, maxPathLength: MAX_TOOL_PATTERN_CHARS, ...options.limits };
   return compileWith(pattern, pattern, "name", { ...options, limits });
 }
 

@@ -10,7 +10,8 @@
 import { createHash } from "@skillctx/core/internal";
 import type { DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
-import { capText, DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "@skillctx/core/internal";
+import { capText } from "@skillctx/core/internal";
+import { DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "../limits.js";
 import type { SkillSet, SkillState, ToolDefinition, ToolResult } from "../context-types.js";
 import type { EventSink } from "../events/types.js";
 import type { SkillToolSettings } from "../tool-kit/tool-settings.js";

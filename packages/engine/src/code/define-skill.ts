@@ -3,7 +3,8 @@
  * state. The definition is checked when it is made, so a mistake throws at the line that wrote it
  * instead of surfacing as a tool error in some later conversation.
  */
-import { SKILL_RUNTIME, SkillctxError } from "@skillctx/core";
+import { SkillctxError } from "@skillctx/core";
+import { SKILL_RUNTIME } from "@skillctx/core/internal";
 import type { Skill } from "@skillctx/core";
 import { checkName, skillSchemas } from "@skillctx/core/internal";
 import * as path from "node:path";

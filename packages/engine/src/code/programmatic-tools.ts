@@ -5,7 +5,7 @@
  * state) escapes as an exception: each is an error result, and the conversation goes on.
  */
 import type { Skill } from "@skillctx/core";
-import { DEFAULT_MAX_SKILL_STATE_BYTES } from "@skillctx/core/internal";
+import { DEFAULT_MAX_SKILL_STATE_BYTES } from "../limits.js";
 import type { ToolResult } from "../context-types.js";
 import { fail, quoted } from "../tool-kit/tool-result.js";
 import { toJsonText } from "./json-value.js";

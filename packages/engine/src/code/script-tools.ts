@@ -20,7 +20,7 @@ import { DEFAULT_SCRIPT_TIMEOUT_MS, skillFolder } from "../tool-kit/skill-folder
 import { normalizeArgs } from "../tool-kit/tool-args.js";
 import { callMain } from "./python/call-main.js";
 import { findUv, unmanagedDependencies, untrustedScriptMessage } from "./python/launch.js";
-import { MAX_CACHED_SIGNATURES, MAX_SCRIPT_SOURCE_BYTES, MAX_SCRIPTS_PER_SKILL } from "@skillctx/core/internal";
+import { MAX_CACHED_SIGNATURES, MAX_SCRIPT_SOURCE_BYTES, MAX_SCRIPTS_PER_SKILL } from "../limits.js";
 import { scriptMetadata } from "./python/pep723.js";
 import type { ScriptMetadata } from "./python/pep723.js";
 import { readSignatures } from "./python/reader.js";

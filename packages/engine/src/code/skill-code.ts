@@ -4,7 +4,7 @@
  * makes them, `code/code-tools.ts` offers and runs them, `code/script-tools.ts` derives script tools,
  * `tools/execute-skill.ts` hands them to a sub-agent.
  */
-import { SKILL_RUNTIME } from "@skillctx/core";
+import { SKILL_RUNTIME } from "@skillctx/core/internal";
 import type { Skill } from "@skillctx/core";
 import type { Operation } from "fast-json-patch";
 import type { ToolResult } from "../context-types.js";

@@ -3,7 +3,7 @@
  * run one after another in the order asked for, every operation gets a signal linked to the caller's
  * and to `close()`, and `close()` aborts what is in flight and waits for it to settle.
  */
-import { within } from "@skillctx/process";
+import { within } from "@skillctx/process/internal";
 import { closedError, isClosedError, linkSignals } from "./lifetime.js";
 import { StepQueue } from "./step-queue.js";
 

@@ -5,8 +5,8 @@
  * `catalogUpdates: "append"` the `system` of the first load is kept byte for byte and a note of what
  * changed is attached, frozen, to the newest message of the next step.
  */
-import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
-export { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
+import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
+export { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
 import { createHash } from "@skillctx/core/internal";
 import { statSync } from "node:fs";
 import * as path from "node:path";

@@ -26,12 +26,6 @@ export interface CollectInputsRequest {
   signal?: AbortSignal | undefined;
 }
 
-/**
- * The trust option's former name.
- * @deprecated Use `Trust` (from `skillctx` or `@skillctx/core`): the one trust vocabulary of every package.
- */
-export type TrustOptions = Trust;
-
 export type { TextLimits } from "../context-types.js";
 
 /** How `` !`cmd` `` spans in skill text are rendered. */

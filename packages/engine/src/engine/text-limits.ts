@@ -3,7 +3,7 @@ import {
   DEFAULT_MAX_ATTACHED_SKILL_BYTES,
   DEFAULT_MAX_GUIDANCE_BLOCK_BYTES,
   DEFAULT_MAX_LOADED_SKILL_BYTES,
-} from "@skillctx/core/internal";
+} from "../limits.js";
 import type { TextLimits } from "../context-types.js";
 
 /**

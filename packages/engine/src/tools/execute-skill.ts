@@ -8,13 +8,8 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
-import {
-  capText,
-  DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES,
-  DEFAULT_SUB_AGENT_MAX_STEPS,
-  lazySchemas,
-  MAX_SUB_AGENTS_AT_ONCE,
-} from "@skillctx/core/internal";
+import { capText, lazySchemas } from "@skillctx/core/internal";
+import { DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, MAX_SUB_AGENTS_AT_ONCE } from "../limits.js";
 import type { z } from "zod";
 import { codeToolsForSkill, runCodeTool } from "../code/code-tools.js";
 import type { RunSubAgent, SubAgentResponse, SubAgentTool } from "../code/sub-agent-types.js";

@@ -1,4 +1,5 @@
-import { MAX_RESOURCE_SCAN_BYTES, decodeStrict, openRegularFile, wholeCodePoints } from "@skillctx/core/internal";
+import { decodeStrict, openRegularFile, wholeCodePoints } from "@skillctx/core/internal";
+import { MAX_RESOURCE_SCAN_BYTES } from "../limits.js";
 import type { ReadFailure } from "@skillctx/core/internal";
 
 /** What {@link readTextLines} read. */

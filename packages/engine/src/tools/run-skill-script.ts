@@ -12,7 +12,7 @@ import {
   unmanagedDependencies,
   untrustedScriptMessage,
 } from "../code/python/launch.js";
-import { MAX_SCRIPT_SOURCE_BYTES } from "@skillctx/core/internal";
+import { MAX_SCRIPT_SOURCE_BYTES } from "../limits.js";
 import { scriptMetadata } from "../code/python/pep723.js";
 import { checkRelativePath, resolveInside } from "./skill-paths.js";
 import type { SkillToolHost } from "./skill-tools.js";

@@ -1,5 +1,6 @@
 import { compareCodePoints } from "@skillctx/core";
-import { MAX_SKILL_FOLDER_ENTRIES, walk } from "@skillctx/core/internal";
+import { walk } from "@skillctx/core/internal";
+import { MAX_SKILL_FOLDER_ENTRIES } from "../limits.js";
 
 /** The files of a skill folder, as listed after its body. */
 export interface SkillFileList {

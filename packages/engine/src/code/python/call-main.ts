@@ -10,7 +10,7 @@ import type { Skill } from "@skillctx/core";
 import type { ToolResult } from "../../context-types.js";
 import type { EventSink } from "../../events/types.js";
 import { emitScriptFinished, findUv, pythonEnv, runNotes, uvRunnerFile } from "./launch.js";
-import { MAX_CALL_ARGUMENT_BYTES } from "@skillctx/core/internal";
+import { MAX_CALL_ARGUMENT_BYTES } from "../../limits.js";
 import type { ScriptMetadata } from "./pep723.js";
 import { RUNNER_SOURCE } from "./runner-source.js";
 

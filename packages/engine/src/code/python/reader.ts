@@ -5,7 +5,7 @@
  */
 import { runProcess } from "@skillctx/process";
 import { z } from "zod";
-import { MAX_SCRIPT_SOURCE_BYTES, READER_MAX_OUTPUT_BYTES, READER_TIMEOUT_MS } from "@skillctx/core/internal";
+import { MAX_SCRIPT_SOURCE_BYTES, READER_MAX_OUTPUT_BYTES, READER_TIMEOUT_MS } from "../../limits.js";
 import { READER_SOURCE } from "./reader-source.js";
 
 /** An annotation as the reader saw it (a small tree; see `annotation-schema.ts`). */

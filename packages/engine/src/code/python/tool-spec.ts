@@ -7,7 +7,7 @@ import type { Diagnostic } from "@skillctx/core";
 import type { JsonSchema } from "../skill-code.js";
 import { allowsNull, annotationSchema, mergeUnion } from "./annotation-schema.js";
 import { parseDocstring } from "./docstring.js";
-import { MAX_PARAM_DESCRIPTION_CHARS, MAX_TOOL_DESCRIPTION_CHARS } from "@skillctx/core/internal";
+import { MAX_PARAM_DESCRIPTION_CHARS, MAX_TOOL_DESCRIPTION_CHARS } from "../../limits.js";
 import type { FileReading, ScriptParam } from "./reader.js";
 
 /** A typed tool made from a script. */

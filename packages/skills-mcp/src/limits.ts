@@ -1,0 +1,25 @@
+/** Default caps of the skill server (`skillctx serve`, `createSkillServer`); options override them. */
+
+/** Longest URI a request may name, in characters. */
+export const MAX_REQUEST_URI_CHARS = 4096;
+/** Most bytes of skill entries (as JSON) in one `skills/list` page; a page holds at least one entry. */
+export const MAX_LIST_PAGE_BYTES = 1024 * 1024;
+/** Longest cursor accepted, in characters: ours are under 40. */
+export const MAX_CURSOR_CHARS = 128;
+/** Most bytes of text one tool result carries; past it, a note says where to read on. */
+export const MAX_SERVED_TOOL_TEXT_BYTES = 65_536;
+/** Most open sessions; a new one past it is answered 503. */
+export const DEFAULT_MAX_SESSIONS = 1_000;
+/** A session idle this long is closed. */
+export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
+/** Largest request body read, in bytes. */
+export const MAX_HTTP_BODY_BYTES = 1024 * 1024;
+/** Default `ttlMs` of `skills/list`, and how old the snapshot may get before a request refreshes it. */
+export const DEFAULT_SKILLS_TTL_MS = 60_000;
+/** Default skills per `skills/list` page. */
+export const DEFAULT_SKILLS_PAGE_SIZE = 100;
+/** Default resources per `resources/list` / `resources/directory/read` page. */
+export const DEFAULT_RESOURCES_PAGE_SIZE = 500;
+/** Most bytes of all served files together; skills past it are not served (a warning each). */
+export const DEFAULT_MAX_SERVED_BYTES = 256 * 1024 * 1024;
+

@@ -1,0 +1,21 @@
+/** Default caps of remote skill sources (git, URL indexes, MCP skill servers, lockfile, signatures); options override them. */
+
+/** Time of one git network command of a remote source (`ls-remote`, `fetch`); then the cache, or a diagnostic. */
+export const GIT_SOURCE_TIMEOUT_MS = 120_000;
+/** Output kept of `ls-remote` (it is asked for two patterns only). */
+export const GIT_LS_REMOTE_MAX_BYTES = 1024 * 1024;
+/** Largest lockfile read. */
+export const MAX_LOCKFILE_BYTES = 4 * 1024 * 1024;
+/** Default freshness of a listing when neither the server nor the source gives one. */
+export const DEFAULT_MCP_TTL_MS = 300_000;
+/** A server's `ttlMs` is honoured up to one day. */
+export const MAX_MCP_TTL_MS = 86_400_000;
+/** Largest `skills.json` (the CLI's list of remote sources) read. */
+export const MAX_SOURCES_FILE_BYTES = 1024 * 1024;
+/** How long a URL source is fresh when the source gives no `ttlMs`. */
+export const DEFAULT_URL_TTL_MS = 300_000;
+/** Largest bundle read: real bundles are a few KiB (a certificate chain, a log entry, a timestamp). */
+export const MAX_SIGNATURE_BUNDLE_BYTES = 1024 * 1024;
+/** Largest `trusted_root.json` read for `verify.trustedRoot`. */
+export const MAX_TRUSTED_ROOT_BYTES = 4 * 1024 * 1024;
+
