@@ -7,7 +7,7 @@
 export { projectRoot, projectGitRoot, findGitRoot } from "./fs/project-root.js";
 export { readTextFile, readTextFileSync, outsideRoot } from "./fs/read-text-file.js";
 export { openRegularFile, openRegularFileSync, OPEN_FLAGS, fileTypeOf, readFailure } from "./fs/open-file.js";
-export { isInside, checkRelativePath, childPath, resolveInside } from "./fs/paths.js";
+export { isInside, checkRelativePath, childPath, resolveInside, toPosix, toPosixRelative } from "./fs/paths.js";
 export { decodeStrict, wholeCodePoints } from "./fs/utf8.js";
 export type { ProjectRootOptions } from "./fs/project-root.js";
 export type { ReadTextFileOptions, ReadTextResult, ReadTextSuccess } from "./fs/read-text-file.js";

@@ -4,6 +4,7 @@ import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { SkillctxError } from "./errors.js";
 import { readFrontmatter } from "./frontmatter.js";
+import { toPosixRelative } from "./fs/paths.js";
 import type { FrontmatterRead } from "./frontmatter.js";
 import { MAX_CATALOG_DESCRIPTION_CHARS, MAX_FRONTMATTER_CHARS } from "./limits.js";
 import type { Skill, SkillScope } from "./skill.js";
@@ -417,10 +418,8 @@ function deriveName(
     return base === "" ? undefined : base;
   }
   if (file === undefined) return undefined;
-  let rel = options.root === undefined ? path.basename(file) : path.relative(options.root, file);
-  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) rel = path.basename(file);
-  const posix = rel.split(path.sep).join("/");
-  const name = withoutSuffix(posix);
+  const inside = options.root === undefined ? undefined : toPosixRelative(options.root, file);
+  const name = withoutSuffix(inside === undefined || inside === "" ? path.basename(file) : inside);
   return name === "" ? undefined : name;
 }
 
