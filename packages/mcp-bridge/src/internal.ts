@@ -6,3 +6,5 @@
 export { openMcpClient } from "./open-client.js";
 export type { OpenMcpClient, OpenMcpClientOptions } from "./open-client.js";
 export type { McpFrameError } from "./frame-reader.js";
+export { declaredLength, fetchBytes, readCapped, redirectTarget } from "./capped-fetch.js";
+export type { FetchBytesOptions, FetchedBytes, RedirectTarget } from "./capped-fetch.js";
