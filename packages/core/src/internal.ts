@@ -6,6 +6,8 @@
 // --- file access and containment (fs/) ---
 export { projectRoot, projectGitRoot, findGitRoot } from "./fs/project-root.js";
 export { readTextFile, readTextFileSync, outsideRoot } from "./fs/read-text-file.js";
+export { readTextLines } from "./fs/read-text-lines.js";
+export type { TextRead } from "./fs/read-text-lines.js";
 export { openRegularFile, openRegularFileSync, OPEN_FLAGS, fileTypeOf, readFailure } from "./fs/open-file.js";
 export { isInside, checkRelativePath, childPath, resolveInside, toPosix, toPosixRelative } from "./fs/paths.js";
 export { decodeStrict, wholeCodePoints } from "./fs/utf8.js";
@@ -15,8 +17,14 @@ export type { FileType, Opened, OpenedSync, ReadFailure, ReadFailureCode } from 
 export type { CheckedPath, ResolvedInside, ResolveInsideCode } from "./fs/paths.js";
 
 // --- skill folder files and digests (fs/skill-files.ts): SEP-2640 resources, lockfile, signatures ---
-export { digestBytes, folderDigest, isSha256Digest, listSkillFiles } from "./fs/skill-files.js";
-export type { ListSkillFilesOptions, Sha256Digest, SkillFile, SkillFileListing } from "./fs/skill-files.js";
+export { digestBytes, folderDigest, isSha256Digest, listSkillFileNames, listSkillFiles } from "./fs/skill-files.js";
+export type {
+  ListSkillFilesOptions,
+  Sha256Digest,
+  SkillFile,
+  SkillFileList,
+  SkillFileListing,
+} from "./fs/skill-files.js";
 export { MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } from "./limits.js";
 // Frontmatter with its YAML types (`typedValue`): SEP-2640's `frontmatter` rendered as JSON (skills-mcp).
 export { readFrontmatter } from "./frontmatter.js";
