@@ -9,6 +9,19 @@ export { readTextFile, readTextFileSync, outsideRoot } from "./fs/read-text-file
 export { readTextLines } from "./fs/read-text-lines.js";
 export type { TextRead } from "./fs/read-text-lines.js";
 export { openRegularFile, openRegularFileSync, OPEN_FLAGS, fileTypeOf, readFailure } from "./fs/open-file.js";
+export {
+  checkBoolean,
+  checkEnum,
+  checkPositiveInteger,
+  checkWholeNumber,
+  invalidOption,
+  isNonEmptyString,
+  isPositiveInteger,
+  isStringArray,
+  isWholeNumberAtLeast,
+  optionMessage,
+  quotedChoices,
+} from "./options-check.js";
 export { isInside, checkRelativePath, childPath, resolveInside, toPosix, toPosixRelative } from "./fs/paths.js";
 export { decodeStrict, wholeCodePoints } from "./fs/utf8.js";
 export type { ProjectRootOptions } from "./fs/project-root.js";

@@ -7,9 +7,10 @@
  * in the result's metadata. `execute_skill` gives a sub-agent a skill's tools through
  * {@link codeToolsForSkill} and runs them with {@link runCodeTool}.
  */
+import { checkEnum } from "@skillctx/core/internal";
 import { createHash } from "@skillctx/core/internal";
 import type { Diagnostic, Skill } from "@skillctx/core";
-import { diagnostic, SkillctxError } from "@skillctx/core";
+import { diagnostic } from "@skillctx/core";
 import { capText, DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "@skillctx/core/internal";
 import type { SkillSet, ToolDefinition, ToolResult } from "../context-types.js";
 import type { SkillToolHost } from "../tools/skill-tools.js";
@@ -27,11 +28,7 @@ export type SkillCodeToolsMode = "active" | "always";
  * @throws SkillctxError `INVALID_OPTIONS` for anything but `active`, `always` or undefined.
  */
 export function checkSkillCodeTools(mode: unknown): SkillCodeToolsMode {
-  if (mode === undefined || mode === "active" || mode === "always") return mode ?? "active";
-  throw new SkillctxError(
-    "INVALID_OPTIONS",
-    `skillCodeTools must be "active" or "always"; got ${JSON.stringify(mode)}`,
-  );
+  return checkEnum<SkillCodeToolsMode>("skillCodeTools", mode, ["active", "always"], "active");
 }
 
 /**
