@@ -194,7 +194,7 @@ export {
 // --- zod, loaded on first use (zod-lib.ts): every schema of the packages is built through it ---
 export { zod, lazySchemas } from "./zod-lib.js";
 export { skillSchemas } from "./skill.js";
-export type { Zod } from "./zod-lib.js";
+export type { Zod, z } from "./zod-lib.js";
 
 // --- node:crypto, loaded on first use (crypto-lib.ts) ---
 export { createHash, randomBytes, randomUUID } from "./crypto-lib.js";

@@ -8,22 +8,26 @@ import { SkillctxError } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { isInside, listSkillFiles, randomBytes, readTextFile } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
-import { z } from "zod";
+import { lazySchemas } from "@skillctx/core/internal";
+import type { z } from "@skillctx/core/internal";
 import type { ResolvedRemote, ResolvedSkill } from "./types.js";
 
-const ListingFileSchema = z.object({
-  version: z.literal(1),
-  config: z.string(),
-  fetchedAt: z.number(),
-  ttlMs: z.number(),
-  revision: z.string(),
-  skills: z.array(z.object({ name: z.string(), uri: z.string(), digest: z.string(), dir: z.string() })),
-  diagnostics: z.array(
-    z.object({ code: z.string(), severity: z.enum(["error", "warning", "info"]), message: z.string() }).loose(),
-  ),
-});
+const listingFileSchema = lazySchemas((z) =>
+  z.object({
+    version: z.literal(1),
+    config: z.string(),
+    fetchedAt: z.number(),
+    ttlMs: z.number(),
+    revision: z.string(),
+    skills: z.array(z.object({ name: z.string(), uri: z.string(), digest: z.string(), dir: z.string() })),
+    diagnostics: z.array(
+      z.object({ code: z.string(), severity: z.enum(["error", "warning", "info"]), message: z.string() }).loose(),
+    ),
+  }),
+);
+
 /** What `<cacheDir>/mcp/<name>/listing.json` holds. */
-export type ListingFile = z.infer<typeof ListingFileSchema>;
+export type ListingFile = z.infer<ReturnType<typeof listingFileSchema>>;
 
 // Moves a verified temporary folder into place; another process that placed the same digest first wins.
 export async function place(tmp: string, dir: string, root: string): Promise<void> {
@@ -84,7 +88,7 @@ export async function readListing(
   const read = await readTextFile(path.join(root, "listing.json"), { maxBytes: 64 * 1024 * 1024, signal });
   if (!read.ok) return undefined;
   try {
-    const parsed = ListingFileSchema.safeParse(JSON.parse(read.text));
+    const parsed = listingFileSchema().safeParse(JSON.parse(read.text));
     return parsed.success && parsed.data.config === configDigest ? parsed.data : undefined;
   } catch {
     return undefined;

@@ -16,7 +16,7 @@ import {
   lazySchemas,
   MAX_SUB_AGENTS_AT_ONCE,
 } from "@skillctx/core/internal";
-import type { z } from "zod";
+import type { z } from "@skillctx/core/internal";
 import { codeToolsForSkill, runCodeTool } from "../code/code-tools.js";
 import type { RunSubAgent, SubAgentResponse, SubAgentTool } from "../code/sub-agent-types.js";
 import type { ToolResult } from "../context-types.js";
