@@ -3,7 +3,7 @@ import type { Diagnostic } from "@skillctx/core";
 import { walk } from "@skillctx/core/internal";
 import { GIT_LIST_MAX_BYTES, GIT_LIST_TIMEOUT_MS } from "./limits.js";
 import type { WalkEntry } from "@skillctx/core/internal";
-import { runProcess } from "@skillctx/process";
+import { runGit } from "@skillctx/process";
 import { CURSOR_RULES_DIR, NESTED_NAMES, classifyNestedPath, isOrdinaryFolder } from "./formats.js";
 
 /** Options of {@link listNestedGuidance}. */
@@ -87,41 +87,34 @@ export async function listNestedGuidance(cwd: string, options: NestedScanOptions
 }
 
 /**
- * Runs `git ls-files -z --cached --others --exclude-standard` in `cwd` (argv, no shell, through
- * `runProcess`) and returns the cwd-relative paths whose file name may be nested guidance,
+ * Runs `git ls-files -z --cached --others --exclude-standard` in `cwd` (through the hardened
+ * `runGit`) and returns the cwd-relative paths whose file name may be nested guidance,
  * de-duplicated (a conflicted file is listed once per stage). The listing is streamed and scanned
- * chunk by chunk, never held whole. git gets the allowlisted environment plus `GIT_OPTIONAL_LOCKS=0`
- * (nothing that redirects it, such as `GIT_DIR`), and `core.fsmonitor=false`: a repository's own
- * config must not make the listing run a program. Rejects when git fails, times out
+ * chunk by chunk, never held whole. git gets the allowlisted environment (nothing that redirects it,
+ * such as `GIT_DIR`) and `runGit`'s hardening (`core.fsmonitor=false` among it: a repository's own
+ * config must not make the listing run a program). Rejects when git fails, times out
  * (`GIT_LIST_TIMEOUT_MS`) or lists more than `GIT_LIST_MAX_BYTES`; with `signal.reason` on abort.
  */
 export async function gitListFiles(cwd: string, signal?: AbortSignal): Promise<string[]> {
   const found = new Set<string>();
   let partial: Buffer | undefined; // the entry a chunk ended inside of
-  const result = await runProcess(
-    {
-      file: "git",
-      args: ["-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+  const result = await runGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd,
+    timeoutMs: GIT_LIST_TIMEOUT_MS,
+    maxOutputBytes: GIT_LIST_MAX_BYTES,
+    signal,
+    // Entries end with NUL, which no UTF-8 character contains: each chunk is decoded up to its last one.
+    onStdout: (chunk) => {
+      const end = chunk.lastIndexOf(0);
+      if (end === -1) {
+        partial = partial === undefined ? Buffer.from(chunk) : Buffer.concat([partial, chunk]);
+        return;
+      }
+      const whole = partial === undefined ? chunk.subarray(0, end) : Buffer.concat([partial, chunk.subarray(0, end)]);
+      pickCandidates(whole.toString("utf8"), found);
+      partial = end + 1 < chunk.length ? Buffer.from(chunk.subarray(end + 1)) : undefined;
     },
-    {
-      cwd,
-      env: { GIT_OPTIONAL_LOCKS: "0" },
-      timeoutMs: GIT_LIST_TIMEOUT_MS,
-      maxOutputBytes: GIT_LIST_MAX_BYTES,
-      signal,
-      // Entries end with NUL, which no UTF-8 character contains: each chunk is decoded up to its last one.
-      onStdout: (chunk) => {
-        const end = chunk.lastIndexOf(0);
-        if (end === -1) {
-          partial = partial === undefined ? Buffer.from(chunk) : Buffer.concat([partial, chunk]);
-          return;
-        }
-        const whole = partial === undefined ? chunk.subarray(0, end) : Buffer.concat([partial, chunk.subarray(0, end)]);
-        pickCandidates(whole.toString("utf8"), found);
-        partial = end + 1 < chunk.length ? Buffer.from(chunk.subarray(end + 1)) : undefined;
-      },
-    },
-  );
+  });
   if (result.error !== undefined) throw new Error(`git could not start: ${result.error}`);
   if (result.timedOut) throw new Error(`git ls-files took longer than ${GIT_LIST_TIMEOUT_MS} ms`);
   if (result.truncated) throw new Error(`git ls-files listed more than ${GIT_LIST_MAX_BYTES} bytes`);

@@ -3,7 +3,7 @@ import type { Diagnostic } from "@skillctx/core";
 import { readTextFile, wholeCodePoints } from "@skillctx/core/internal";
 
 /** What {@link readGuidanceText} found. `missing` is set when the file vanished (or never was a file). */
-export type ReadTextResult =
+export type GuidanceTextResult =
   | { ok: true; text: string; truncated?: { size: number; kept: number } }
   | { ok: false; diagnostic?: Diagnostic; missing?: true };
 
@@ -31,7 +31,7 @@ const BOM = "\uFEFF";
  * boundary and ends with a visible note (text and note together fit in `maxBytes`); the caller turns
  * `truncated` into a diagnostic.
  */
-export async function readGuidanceText(file: string, options: ReadTextOptions): Promise<ReadTextResult> {
+export async function readGuidanceText(file: string, options: ReadTextOptions): Promise<GuidanceTextResult> {
   options.signal?.throwIfAborted();
   const read = await readTextFile(file, {
     maxBytes: options.maxBytes,

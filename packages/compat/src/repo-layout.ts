@@ -1,8 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { SkillctxError } from "@skillctx/core";
-import { findGitRoot, projectRoot } from "@skillctx/core/internal";
-import { toPosix } from "./paths.js";
+import { findGitRoot, projectRoot, toPosix } from "@skillctx/core/internal";
 
 /** Where guidance is looked for. */
 export interface RepoLayout {

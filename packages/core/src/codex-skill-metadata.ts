@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { isMap, isNode, isPair, isScalar, newLineCounter } from "./yaml-lib.js";
-import type { Document } from "yaml";
+import type { Document } from "./yaml-lib.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { childPath } from "./fs/paths.js";

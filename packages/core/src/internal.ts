@@ -4,18 +4,39 @@
  */
 
 // --- file access and containment (fs/) ---
-export { projectRoot, findGitRoot } from "./fs/project-root.js";
-export { readTextFile, readTextFileSync } from "./fs/read-text-file.js";
-export { openRegularFile } from "./fs/open-file.js";
-export { isInside, checkRelativePath, childPath, resolveInside } from "./fs/paths.js";
+export { projectRoot, projectGitRoot, findGitRoot } from "./fs/project-root.js";
+export { readTextFile, readTextFileSync, outsideRoot } from "./fs/read-text-file.js";
+export { readTextLines } from "./fs/read-text-lines.js";
+export type { TextRead } from "./fs/read-text-lines.js";
+export { openRegularFile, openRegularFileSync, OPEN_FLAGS, fileTypeOf, readFailure } from "./fs/open-file.js";
+export {
+  checkBoolean,
+  checkEnum,
+  checkPositiveInteger,
+  checkWholeNumber,
+  invalidOption,
+  isNonEmptyString,
+  isPositiveInteger,
+  isStringArray,
+  isWholeNumberAtLeast,
+  optionMessage,
+  quotedChoices,
+} from "./options-check.js";
+export { isInside, checkRelativePath, childPath, resolveInside, toPosix, toPosixRelative } from "./fs/paths.js";
 export { decodeStrict, wholeCodePoints } from "./fs/utf8.js";
 
 export type { ReadFailure } from "./fs/open-file.js";
 export type { CheckedPath } from "./fs/paths.js";
 
 // --- skill folder files and digests (fs/skill-files.ts): SEP-2640 resources, lockfile, signatures ---
-export { digestBytes, folderDigest, isSha256Digest, listSkillFiles } from "./fs/skill-files.js";
-export type { Sha256Digest } from "./fs/skill-files.js";
+export { digestBytes, folderDigest, isSha256Digest, listSkillFileNames, listSkillFiles } from "./fs/skill-files.js";
+export type {
+  ListSkillFilesOptions,
+  Sha256Digest,
+  SkillFile,
+  SkillFileList,
+  SkillFileListing,
+} from "./fs/skill-files.js";
 export { MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } from "./limits.js";
 // Frontmatter with its YAML types (`typedValue`): SEP-2640's `frontmatter` rendered as JSON (skills-mcp).
 export { readFrontmatter } from "./frontmatter.js";
@@ -66,7 +87,7 @@ export { MAX_SKILL_DIR_DEPTH, MAX_SKILL_FILE_BYTES } from "./limits.js";
 // --- zod, loaded on first use (zod-lib.ts): every schema of the packages is built through it ---
 export { zod, lazySchemas } from "./zod-lib.js";
 export { skillSchemas, SKILL_RUNTIME } from "./skill.js";
-export type { Zod } from "./zod-lib.js";
+export type { Zod, z } from "./zod-lib.js";
 
 // --- node:crypto, loaded on first use (crypto-lib.ts) ---
 export { createHash, randomBytes, randomUUID } from "./crypto-lib.js";

@@ -100,3 +100,13 @@ export const MAX_SKILL_FILES = 1_000;
 export const MAX_SKILL_FILE_DIGEST_BYTES = 16 * 1024 * 1024;
 /** Bytes of all files of one skill folder read for a digest. */
 export const MAX_SKILL_FOLDER_BYTES = 64 * 1024 * 1024;
+
+// --- skill folder files read for the tools (core fs/read-text-lines.ts, fs/skill-files.ts: read_skill_resource, load_skill) ---
+/**
+ * Most bytes `read_skill_resource` scans through to reach `startLine` (only `maxResourceBytes` of them
+ * are returned). A line past this point of a file is refused with a note; the start of any file can
+ * always be read.
+ */
+export const MAX_RESOURCE_SCAN_BYTES = 64 * 1024 * 1024;
+/** Most files listed (and looked at) below one skill folder, for `load_skill`'s file list and hints. */
+export const MAX_SKILL_FOLDER_ENTRIES = 5_000;

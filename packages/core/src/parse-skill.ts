@@ -4,6 +4,7 @@ import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { SkillctxError } from "./errors.js";
 import { readFrontmatter } from "./frontmatter.js";
+import { readClaudeCodeFields } from "./claude-code-fields.js";
 import type { FrontmatterRead } from "./frontmatter.js";
 import { MAX_CATALOG_DESCRIPTION_CODE_POINTS, MAX_FRONTMATTER_CHARS } from "./limits.js";
 import type { Skill, SkillScope } from "./skill.js";
@@ -22,7 +23,10 @@ import type { Converted } from "./skill-fields.js";
 import { KNOWN_SKILL_MD_FIELDS, suggestField } from "./dialect-fields.js";
 import { ALLOWED_FIELDS, codePoints, MAX_DESCRIPTION_LENGTH } from "./spec-rules.js";
 import { resolveTrigger } from "./skill-trigger.js";
+import { deriveName, formatOf } from "./skill-naming.js";
 import { setOwn } from "./yaml-values.js";
+
+export { withoutSuffix } from "./skill-naming.js";
 
 /** Options for {@link parseSkill} and {@link safeParseSkill}. */
 export interface ParseSkillOptions {
@@ -65,19 +69,6 @@ const MAX_NAMED_UNKNOWN = 20;
 // `agent` (the agent a microagent is for) is one of them in a legacy file; in a SKILL.md it is Claude
 // Code's sub-agent type.
 const KEPT_QUIET: readonly string[] = ["type", "version", "hooks", "shell", "disallowed-tools"];
-// Claude Code's string fields, by frontmatter key and Skill field; `agent` is one only in a SKILL.md.
-type StringFieldName = "whenToUse" | "model" | "effort" | "context" | "agent";
-const CLAUDE_STRING_FIELDS: ReadonlyArray<readonly [string, StringFieldName]> = [
-  ["when_to_use", "whenToUse"],
-  ["model", "model"],
-  ["effort", "effort"],
-  ["context", "context"],
-];
-const CLAUDE_STRING_FIELDS_SKILL_MD: ReadonlyArray<readonly [string, StringFieldName]> = [
-  ...CLAUDE_STRING_FIELDS,
-  ["agent", "agent"],
-];
-
 /**
  * Parses a skill file: a SKILL.md (Agent Skills) or a legacy OpenHands `.md`. Tolerant: what it can
  * read it reads, the rest is warned about (see {@link safeParseSkill} for the diagnostics).
@@ -336,107 +327,6 @@ const COMMON_KEYS = new Set([...ALLOWED_FIELDS, "allowed_tools"]);
 function onlyCommonKeys(keys: readonly string[]): boolean {
   for (let i = 0; i < keys.length; i++) if (!COMMON_KEYS.has(keys[i]!)) return false;
   return true;
-}
-
-/**
- * The Claude Code fields: `user-invocable`, `argument-hint`, `arguments`, `when_to_use`, `model`,
- * `effort`, `context` and `agent` (the last one only in a SKILL.md: in an OpenHands file it names the
- * agent a microagent is for, and is kept in extra). A value of the wrong type is warned about and kept
- * in extra.
- */
-function readClaudeCodeFields(
-  data: Record<string, unknown>,
-  init: Skill,
-  ctx: {
-    format: "skill-md" | "legacy";
-    take: <T>(key: string, converted: Converted<T>) => T | undefined;
-    keepExtra: (key: string) => void;
-  },
-): void {
-  const { take, keepExtra } = ctx;
-  const kept = (key: string) => {
-    if (data[key] !== undefined && data[key] !== "") keepExtra(key);
-  };
-  const invocable = take("user-invocable", booleanField("user-invocable", data["user-invocable"]));
-  if (invocable !== undefined) init.userInvocable = invocable;
-  else kept("user-invocable");
-  const hint = take("argument-hint", argumentHintField(data["argument-hint"]));
-  if (hint !== undefined) init.argumentHint = hint;
-  else kept("argument-hint");
-  const names = take("arguments", stringList("arguments", data.arguments, splitBlanks));
-  if (names !== undefined && names.length > 0) init.argumentNames = names;
-  else if (names === undefined) kept("arguments");
-  const strings = ctx.format === "skill-md" ? CLAUDE_STRING_FIELDS_SKILL_MD : CLAUDE_STRING_FIELDS;
-  for (let i = 0; i < strings.length; i++) {
-    const [key, field] = strings[i]!;
-    if (data[key] === undefined) continue;
-    if (typeof data[key] !== "string") {
-      take(key, {
-        value: undefined,
-        issues: [{ code: "FIELD_NOT_STRING", message: `'${key}' should be a string; ignored (kept in extra)` }],
-      });
-      keepExtra(key);
-      continue;
-    }
-    const value = take(key, stringField(key, data[key]));
-    if (value !== undefined) init[field] = value;
-  }
-  if (ctx.format === "legacy" && Object.hasOwn(data, "agent")) keepExtra("agent");
-}
-
-/**
- * `argument-hint`: a string, or a YAML flow list as Claude Code's docs write it (`argument-hint: [file]`
- * is a list in YAML), shown as written: `[file]`.
- */
-function argumentHintField(raw: unknown): Converted<string> {
-  if (Array.isArray(raw) && raw.every((item) => typeof item === "string")) {
-    return { value: raw.length === 0 ? undefined : `[${raw.join(", ")}]`, issues: [] };
-  }
-  return stringField("argument-hint", raw);
-}
-
-/** Splits Claude Code `arguments: a b c` on blanks and commas. */
-function splitBlanks(s: string): string[] {
-  return s.split(/[\s,]+/);
-}
-
-/** `skill-md` for SKILL.md / skill.md, `legacy` for any other file, `skill-md` without a path. */
-function formatOf(file: string | undefined): "skill-md" | "legacy" {
-  if (file === undefined) return "skill-md";
-  return path.basename(file).toLowerCase() === "skill.md" ? "skill-md" : "legacy";
-}
-
-function deriveName(
-  format: "skill-md" | "legacy",
-  file: string | undefined,
-  options: ParseSkillOptions,
-): string | undefined {
-  if (format === "skill-md") {
-    const folder = options.dir ?? (file === undefined ? undefined : path.dirname(file));
-    const base = folder === undefined ? "" : path.basename(path.resolve(folder));
-    return base === "" ? undefined : base;
-  }
-  if (file === undefined) return undefined;
-  let rel = options.root === undefined ? path.basename(file) : path.relative(options.root, file);
-  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) rel = path.basename(file);
-  const posix = rel.split(path.sep).join("/");
-  const name = withoutSuffix(posix);
-  return name === "" ? undefined : name;
-}
-
-/**
- * A path without the suffix of its last part, as OpenHands names legacy skills (Python's
- * `PurePath.with_suffix("")`): a dot that starts the name is not a suffix, so `.openhands_instructions`
- * keeps its name and `a/.b.md` is `a/.b`. Unlike Python, a name is never cut down to dots (`..md` stays).
- */
-export function withoutSuffix(posixPath: string): string {
-  const slash = posixPath.lastIndexOf("/");
-  const base = posixPath.slice(slash + 1);
-  const dot = base.lastIndexOf(".");
-  if (dot <= 0 || dot === base.length - 1) return posixPath;
-  const stem = base.slice(0, dot);
-  if (/^\.+$/.test(stem)) return posixPath;
-  return posixPath.slice(0, slash + 1) + stem;
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import { compareCodePoints } from "./code-point-order.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { toPosixRelative } from "./fs/paths.js";
 import { compileGlob, limitGlobList, trimGlob } from "./glob/index.js";
 import type { CompiledGlob } from "./glob/index.js";
 import type { Skill } from "./skill.js";
@@ -119,8 +120,6 @@ function compileRule(
 /** `file` relative to `cwd` with `/` separators, or undefined when it is `cwd` itself or outside it. */
 function relativeInside(file: unknown, cwd: string): string | undefined {
   if (typeof file !== "string" || file === "" || file.includes("\0")) return undefined;
-  const relative = path.relative(path.resolve(cwd), path.resolve(cwd, file));
-  if (relative === "" || path.isAbsolute(relative)) return undefined;
-  if (relative === ".." || relative.startsWith(`..${path.sep}`)) return undefined;
-  return path.sep === "/" ? relative : relative.split(path.sep).join("/");
+  const relative = toPosixRelative(path.resolve(cwd), path.resolve(cwd, file));
+  return relative === "" ? undefined : relative;
 }

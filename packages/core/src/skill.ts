@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "./zod-lib.js";
 import { lazySchemas } from "./zod-lib.js";
 
 /**

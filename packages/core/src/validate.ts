@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import { isMap, isNode, isPair, newLineCounter } from "./yaml-lib.js";
-import type { Document } from "yaml";
+import type { Document } from "./yaml-lib.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic, Severity } from "./diagnostics.js";
 import type { Dialect } from "./dialect-fields.js";

@@ -5,7 +5,7 @@
  * done here in one pass; nesting deeper than the cap is refused before the parser recurses into it.
  */
 import { isAlias, isMap, isScalar, visit, yaml } from "./yaml-lib.js";
-import type { Alias, Document, LineCounter, Node } from "yaml";
+import type { Alias, Document, LineCounter, Node } from "./yaml-lib.js";
 import { MAX_YAML_DEPTH } from "./limits.js";
 
 /** One problem with a block: an offset in it and a message without position. */

@@ -9,6 +9,9 @@
 import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
 
+/** yaml's node and document types: every other module takes them from here (types only, nothing loads). */
+export type { Alias, Document, LineCounter, Node } from "yaml";
+
 let lib: typeof Yaml | undefined;
 
 /** The `yaml` module, required on the first call. */

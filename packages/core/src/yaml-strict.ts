@@ -6,7 +6,7 @@
  * `"1"`). The `yaml` package accepts all of these.
  */
 import { isAlias, isCollection, isMap, isNode, isPair, isScalar, visit } from "./yaml-lib.js";
-import type { Document } from "yaml";
+import type { Document } from "./yaml-lib.js";
 import type { AliasTable } from "./yaml-document.js";
 import { scalarText } from "./yaml-values.js";
 

@@ -1,5 +1,5 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, visit } from "./yaml-lib.js";
-import type { Alias, Document, Node } from "yaml";
+import type { Alias, Document, Node } from "./yaml-lib.js";
 import { SkillctxError } from "./errors.js";
 import { MAX_YAML_ALIAS_EXPANSIONS, MAX_YAML_DEPTH } from "./limits.js";
 import type { AliasTable } from "./yaml-document.js";

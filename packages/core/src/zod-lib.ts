@@ -12,6 +12,9 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { z as Z } from "zod";
 
+/** zod's `z`, for types only (`z.infer`, `z.ZodType`): every other module takes zod's types from here. */
+export type { z } from "zod";
+
 /** zod's `z` namespace, as the schema builders receive it. */
 export type Zod = typeof Z;
 

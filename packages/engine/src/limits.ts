@@ -3,16 +3,6 @@
  * typed script tools; options override them. Core keeps the caps core applies (api/cap-renames.tsv).
  */
 
-// --- skill files read by the tools (skillctx/src/tools: read_skill_resource, load_skill) ---
-/**
- * Most bytes `read_skill_resource` scans through to reach `startLine` (only `maxResourceBytes` of them
- * are returned). A line past this point of a file is refused with a note; the start of any file can
- * always be read.
- */
-export const MAX_RESOURCE_SCAN_BYTES = 64 * 1024 * 1024;
-/** Most files listed (and looked at) below one skill folder, for `load_skill`'s file list and hints. */
-export const MAX_SKILL_FOLDER_ENTRIES = 5_000;
-
 // --- text that reaches the model (skillctx/src/engine, skillctx/src/tools/execute-skill.ts) ---
 /** UTF-8 bytes of the repository-guidance block of `system`, all guidance files together; the rest is cut with a note. */
 export const DEFAULT_MAX_GUIDANCE_BLOCK_BYTES = 262_144;

@@ -1,5 +1,5 @@
 import { lazySchemas } from "@skillctx/core/internal";
-import type { z } from "zod";
+import type { z } from "@skillctx/core/internal";
 
 /** The message schemas, built on the first call (zod loads then; importing skillctx does not load it). Also exported by `skillctx/schemas`. */
 export const messageSchemas = lazySchemas((z) => {

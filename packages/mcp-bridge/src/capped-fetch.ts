@@ -1,4 +1,155 @@
+/**
+ * HTTP with a byte cap, for every package: {@link fetchBytes} (a whole body by GET, with the one
+ * redirect policy and one deadline), {@link readCapped} (the one whole-body cap, also for bodies a
+ * server receives) and {@link cappedFetch} (the MCP SDK's transport, capped per body or per event).
+ */
 import { formatBytes, McpFrameError } from "./frame-reader.js";
+
+/** Options of {@link fetchBytes}. */
+export interface FetchBytesOptions {
+  /** Largest body, in bytes: a larger one (by `content-length` or as it streams) is refused. */
+  maxBytes: number;
+  /** Time for the whole request, redirects and body included: a server that trickles bytes is cut off. */
+  timeoutMs: number;
+  /** Redirects followed (each to http or https only; https never to http). */
+  maxRedirects: number;
+  signal?: AbortSignal | undefined;
+}
+
+/** A body read whole within the caps, with the URL it finally came from. */
+export type FetchedBytes =
+  | { ok: true; bytes: Buffer; url: string; contentType: string }
+  | {
+      ok: false;
+      code: "HTTP_FAILED" | "HTTP_TOO_LARGE" | "HTTP_TIMEOUT" | "HTTP_REDIRECT" | "HTTP_STATUS";
+      message: string;
+      network: boolean;
+    };
+
+/**
+ * The one HTTP reader of remote skill sources (a GET of a whole body): Node's fetch, redirects followed by hand (at most
+ * `maxRedirects`, http and https only, never from https down to http), one deadline for the whole
+ * exchange, and a body read chunk by chunk that stops at `maxBytes`. Only a 200 is a success.
+ * Never throws for what a server does; rejects only when `signal` is aborted.
+ */
+export async function fetchBytes(url: string, options: FetchBytesOptions): Promise<FetchedBytes> {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal === undefined ? deadline : AbortSignal.any([options.signal, deadline]);
+  let current = url;
+  try {
+    for (let hop = 0; ; hop++) {
+      const response = await fetch(current, {
+        redirect: "manual",
+        signal,
+        headers: { accept: "application/json, text/markdown, text/plain, application/gzip, application/zip, */*" },
+      });
+      if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
+        await response.body?.cancel();
+        const next = redirectTarget(url, current, response.headers.get("location")!, hop, options.maxRedirects);
+        if (!next.ok) return { ok: false, code: "HTTP_REDIRECT", message: next.message, network: false };
+        current = next.url;
+        continue;
+      }
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        return {
+          ok: false,
+          code: "HTTP_STATUS",
+          message: `${current} answered ${response.status}`,
+          network: response.status >= 500,
+        };
+      }
+      const declared = declaredLength(response.headers.get("content-length"));
+      if (declared > options.maxBytes) {
+        await response.body?.cancel();
+        return {
+          ok: false,
+          code: "HTTP_TOO_LARGE",
+          message: `${current} is ${declared} bytes, over the ${options.maxBytes}-byte cap`,
+          network: false,
+        };
+      }
+      const bytes = response.body === null ? Buffer.alloc(0) : await readCapped(response.body, options.maxBytes);
+      if (bytes === undefined)
+        return {
+          ok: false,
+          code: "HTTP_TOO_LARGE",
+          message: `${current} sent more than the ${options.maxBytes}-byte cap`,
+          network: false,
+        };
+      return { ok: true, bytes, url: current, contentType: response.headers.get("content-type") ?? "" };
+    }
+  } catch (error) {
+    options.signal?.throwIfAborted();
+    if (deadline.aborted)
+      return {
+        ok: false,
+        code: "HTTP_TIMEOUT",
+        message: `${current} did not answer in full within ${options.timeoutMs} ms`,
+        network: true,
+      };
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return {
+      ok: false,
+      code: "HTTP_FAILED",
+      message: `${current}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      network: true,
+    };
+  }
+}
+
+/** Where a redirect may go, by the one redirect policy, or why it may not. */
+export type RedirectTarget = { ok: true; url: string } | { ok: false; message: string };
+
+/**
+ * The redirect policy: at most `maxRedirects` hops from `start`, to http or https only, and never from
+ * https down to http. `hop` counts the redirects already followed; `location` resolves against `current`.
+ */
+export function redirectTarget(
+  start: string,
+  current: string,
+  location: string,
+  hop: number,
+  maxRedirects: number,
+): RedirectTarget {
+  if (hop >= maxRedirects) return { ok: false, message: `more than ${maxRedirects} redirects from ${start}` };
+  const next = new URL(location, current);
+  if (next.protocol !== "https:" && next.protocol !== "http:")
+    return { ok: false, message: `${current} redirects to a ${next.protocol} URL` };
+  if (new URL(current).protocol === "https:" && next.protocol === "http:")
+    return { ok: false, message: `${current} redirects from https to http` };
+  return { ok: true, url: next.href };
+}
+
+/**
+ * A `content-length` header as a number: NaN when absent, repeated or not a number, so that
+ * `declaredLength(h) > cap` refuses only a body declared larger than the cap.
+ */
+export function declaredLength(header: string | string[] | null | undefined): number {
+  return typeof header === "string" && header.trim() !== "" ? Number(header) : Number.NaN;
+}
+
+/**
+ * The one body cap for a body read whole: the chunks of `body` (a fetch body or a Node request) joined,
+ * or undefined as soon as they pass `maxBytes` (the rest is not read; the stream is cancelled).
+ * A body that errors rejects.
+ */
+export async function readCapped(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Buffer | undefined> {
+  const iterator = body[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await iterator.next();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await iterator.return?.().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
 
 /** Options for {@link cappedFetch}. */
 export interface CappedFetchOptions {

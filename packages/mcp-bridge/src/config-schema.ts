@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic } from "@skillctx/core";
 import { lazySchemas } from "@skillctx/core/internal";
-import type { z } from "zod";
+import type { z } from "@skillctx/core/internal";
 
 const HTTP_TYPES = new Set(["http", "streamable-http", "streamableHttp", "streamable_http"]);
 

@@ -8,3 +8,5 @@ export type { OpenMcpClient, OpenMcpClientOptions } from "./open-client.js";
 export type { McpFrameError } from "./frame-reader.js";
 // The largest JSON-RPC message read from a server: skillctx's MCP skill source reads with the same cap.
 export { MCP_MAX_MESSAGE_BYTES } from "./limits.js";
+export { declaredLength, fetchBytes, readCapped, redirectTarget } from "./capped-fetch.js";
+export type { FetchBytesOptions, FetchedBytes, RedirectTarget } from "./capped-fetch.js";

@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import { lazySchemas } from "@skillctx/core/internal";
+import type { z } from "@skillctx/core/internal";
 import { formatBytes } from "./frame-reader.js";
 
 /** Caps on what one server's `tools/list` may hand the bridge. */
@@ -28,7 +29,9 @@ export interface ToolListing {
 
 // Pages are checked tool by tool below, so one bad tool does not sink the whole list (the SDK's
 // listTools() rejects the page, and compiles every output schema with Ajv, which can throw).
-const PageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+const pageSchema = lazySchemas((z) =>
+  z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }),
+);
 
 /**
  * `tools/list`, following pagination cursors within `limits`. A tool that is not a valid MCP tool, or
@@ -112,17 +115,21 @@ async function listPage(
   client: Client,
   cursor: string | undefined,
   options: { signal: AbortSignal; timeout: number },
-): Promise<z.infer<typeof PageSchema>> {
+): Promise<z.infer<ReturnType<typeof pageSchema>>> {
   const { signal } = options;
   signal.throwIfAborted();
   const local = new AbortController();
   const forward = (): void => local.abort(signal.reason);
   signal.addEventListener("abort", forward, { once: true });
   try {
-    return await client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, PageSchema, {
-      signal: local.signal,
-      timeout: options.timeout,
-    });
+    return await client.request(
+      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+      pageSchema(),
+      {
+        signal: local.signal,
+        timeout: options.timeout,
+      },
+    );
   } finally {
     signal.removeEventListener("abort", forward);
   }

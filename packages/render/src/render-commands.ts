@@ -1,3 +1,4 @@
+import { isPositiveInteger, optionMessage } from "@skillctx/core/internal";
 import { setMaxListeners } from "node:events";
 import { SkillctxError, isScopeTrusted } from "@skillctx/core";
 import type { SkillScope, Trust } from "@skillctx/core";
@@ -300,18 +301,17 @@ const MIN_RENDERED_BYTES = 256;
 
 function checkOptions(options: RenderOptions): void {
   const problems: string[] = [];
-  const positiveInteger = (value: number | undefined): boolean =>
-    value === undefined || (Number.isInteger(value) && value > 0);
-  if (typeof options.cwd !== "string" || options.cwd === "") problems.push("cwd must be a non-empty path");
-  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) problems.push("timeoutMs must be a positive number");
-  if (!positiveInteger(options.maxOutputBytes)) problems.push("maxOutputBytes must be a positive integer");
-  if (!positiveInteger(options.concurrency)) problems.push("concurrency must be a positive integer");
-  if (!positiveInteger(options.maxCommands)) problems.push("maxCommands must be a positive integer");
+  const positiveInteger = (value: number | undefined): boolean => value === undefined || isPositiveInteger(value);
+  if (typeof options.cwd !== "string" || options.cwd === "") problems.push(optionMessage("cwd", "a non-empty path"));
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0))
+    problems.push(optionMessage("timeoutMs", "a positive number"));
+  for (const name of ["maxOutputBytes", "concurrency", "maxCommands"] as const)
+    if (!positiveInteger(options[name])) problems.push(optionMessage(name, "a positive integer"));
   if (
     !positiveInteger(options.maxRenderedBytes) ||
     (options.maxRenderedBytes ?? MIN_RENDERED_BYTES) < MIN_RENDERED_BYTES
   ) {
-    problems.push(`maxRenderedBytes must be an integer of at least ${MIN_RENDERED_BYTES}`);
+    problems.push(optionMessage("maxRenderedBytes", `an integer of at least ${MIN_RENDERED_BYTES}`));
   }
   if ((options as { trusted?: unknown }).trusted !== undefined)
     problems.push("trusted was replaced by trust and scope");

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { declaredLength, readCapped } from "@skillctx/mcp-bridge/internal";
 import type { SkillServer } from "./server.js";
 
 /** The path the endpoint answers on. */
@@ -164,16 +165,8 @@ function originAllowed(origin: string | undefined): boolean {
 
 // The body as text, or undefined past MAX_HTTP_BODY_BYTES (the rest is not read).
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > MAX_HTTP_BODY_BYTES) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_HTTP_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  if (declaredLength(req.headers["content-length"]) > MAX_HTTP_BODY_BYTES) return undefined;
+  return (await readCapped(req, MAX_HTTP_BODY_BYTES))?.toString("utf8");
 }
 
 function reply(res: ServerResponse, status: number, text: string): void {

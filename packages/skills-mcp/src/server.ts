@@ -8,6 +8,7 @@
  * Nothing runs on behalf of a client: files are served as bytes read once (SKILL.md as written, its
  * !`cmd` spans unrendered), scripts are files, and no URI is ever turned into a file-system path.
  */
+import { checkWholeNumber } from "@skillctx/core/internal";
 import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "./limits.js";
 export { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "./limits.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -262,11 +263,5 @@ function loader(
 }
 
 function positive(value: number | undefined, fallback: number, name: string, min: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min)
-    throw new SkillctxError(
-      "INVALID_OPTIONS",
-      `${name} must be a whole number of at least ${min}, got ${String(value)}`,
-    );
-  return value;
+  return checkWholeNumber(name, value, fallback, min);
 }

@@ -10,7 +10,7 @@ import { randomBytes } from "@skillctx/core/internal";
 import path from "node:path";
 import { compareCodePoints, diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
-import { listSkillFiles } from "@skillctx/core/internal";
+import { listSkillFiles, toPosix } from "@skillctx/core/internal";
 export { DEFAULT_MAX_SERVED_BYTES } from "./limits.js";
 import { skillFrontmatterJson } from "@skillctx/sources/protocol";
 import { fileContent } from "./mime.js";
@@ -234,7 +234,7 @@ function choosePath(
 ): string {
   const parent = served.filter((s) => dir.startsWith(s.dir + path.sep)).sort((a, b) => b.dir.length - a.dir.length)[0];
   if (parent !== undefined && path.basename(dir) === skill.name) {
-    const relative = path.relative(parent.dir, dir).split(path.sep).map(encodeSegment).join("/");
+    const relative = toPosix(path.relative(parent.dir, dir)).split("/").map(encodeSegment).join("/");
     const nested = `${parent.skillPath}/${relative}`;
     if (!tree.hasSkillRoot(nested)) return nested;
   }

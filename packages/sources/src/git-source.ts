@@ -1,14 +1,24 @@
 import { GIT_LS_REMOTE_MAX_BYTES, GIT_SOURCE_TIMEOUT_MS } from "./limits.js";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";
-import type { Diagnostic } from "@skillctx/core";
 import { checkRelativePath, resolveInside } from "@skillctx/core/internal";
-import { runProcess } from "@skillctx/process";
+import { runGit } from "@skillctx/process";
 import type { ProcessResult } from "@skillctx/process";
 import { isDir, locationKey, publishDir, tempDirFor } from "./cache-dir.js";
+import { cachedCommit, rememberRef } from "./git-ref-cache.js";
+import {
+  COMMIT,
+  gitRefProblem,
+  gitSourceKey,
+  gitSourceName,
+  gitUrlProblem,
+  normalisedPath,
+} from "./git-source-names.js";
 import { skillFoldersIn } from "./skill-folders.js";
 import type { GitSkillSource, ResolvedRemote } from "./types.js";
+
+export { gitRefProblem, gitSourceKey, gitSourceName, gitUrlProblem } from "./git-source-names.js";
 
 /** Options of {@link resolveGitSource}. */
 export interface GitSourceOptions {
@@ -23,77 +33,6 @@ export interface GitSourceOptions {
   /** Time allowed to each network command (`ls-remote`, `fetch`). @default 120000 */
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
-}
-
-/** Transports git may use for a source: everything else (`ext::`, `fd::`, helpers) is refused by git itself too. */
-const ALLOWED_PROTOCOLS = ["https", "ssh", "git", "file"] as const;
-const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-
-/**
- * The stable key of a git source in the lockfile: `git:<url>#<path>`. The ref is not part of it: a
- * changed ref is drift of the same source (the lock records the ref it resolved).
- */
-export function gitSourceKey(source: GitSkillSource): string {
-  return `git:${source.git}#${normalisedPath(source.path) ?? ""}`;
-}
-
-/** The source's label: `name`, else the URL's last two path segments without `.git` (`owner/repo`). */
-export function gitSourceName(source: GitSkillSource): string {
-  if (source.name !== undefined && source.name !== "") return source.name;
-  const tail = source.git
-    .replace(/[?#].*$/, "")
-    .replace(/\/+$/, "")
-    .replace(/\.git$/, "");
-  const parts = tail.split(/[/:]/).filter((p) => p !== "");
-  return parts.slice(-2).join("/") || source.git;
-}
-
-/**
- * Why git must not be given `url`, or undefined when it may: only `https://`, `ssh://`, `git://`,
- * `file://` URLs and scp-like `[user@]host:path` are accepted. Refused: anything starting with `-`
- * (it would be read as an option), transport helpers (`ext::`, `fd::`, any `::`), plain local paths,
- * other schemes, control characters and whitespace.
- */
-export function gitUrlProblem(url: string): string | undefined {
-  if (url === "") return "the URL is empty";
-  if (url.startsWith("-")) return "a URL must not start with '-'";
-  if (/[\s\u0000-\u001f\u007f]/.test(url)) return "a URL must not contain whitespace or control characters";
-  if (url.includes("::")) return "transport helpers (such as ext::) are not allowed";
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url)?.[1]?.toLowerCase();
-  if (scheme !== undefined) {
-    if (!(ALLOWED_PROTOCOLS as readonly string[]).includes(scheme))
-      return `the ${scheme}:// transport is not allowed (allowed: ${ALLOWED_PROTOCOLS.join(", ")})`;
-    const host = /^[^:]+:\/\/(?:[^@/]*@)?([^/:]*)/.exec(url)?.[1] ?? "";
-    if (host.startsWith("-")) return "a host must not start with '-'";
-    return undefined;
-  }
-  // scp-like syntax: [user@]host:path (ssh), where host has no '/' before the colon.
-  const scp = /^(?:([A-Za-z0-9._~-]+)@)?([A-Za-z0-9._-]+):(?!\/\/)(.+)$/.exec(url);
-  if (scp !== null && !scp[2]!.startsWith("-")) return undefined;
-  return "give an https://, ssh://, git:// or file:// URL, or user@host:path";
-}
-
-/**
- * Why git must not be given `ref`, or undefined when it may: a branch, tag, full ref name or full
- * commit id. Refused: a leading `-`, `:` (a refspec would write local refs), `..`, whitespace,
- * control characters and the other characters git forbids in ref names (`~^?*[\`), `@{`.
- */
-export function gitRefProblem(ref: string): string | undefined {
-  if (ref === "") return "the ref is empty";
-  if (ref.startsWith("-")) return "a ref must not start with '-'";
-  if (/[\s\u0000-\u001f\u007f:~^?*[\\]/.test(ref))
-    return "a ref must not contain whitespace, control characters or any of : ~ ^ ? * [ \\";
-  if (
-    ref.includes("..") ||
-    ref.includes("@{") ||
-    ref.includes("//") ||
-    ref.endsWith("/") ||
-    ref.endsWith(".lock") ||
-    ref.startsWith("/")
-  ) {
-    return "not a valid ref name";
-  }
-  return undefined;
 }
 
 /**
@@ -329,10 +268,9 @@ class Git {
   }
 
   /**
-   * Runs git with argv only. Every run: no fsmonitor, no hooks, only the allowed transports (config
-   * and `GIT_ALLOW_PROTOCOL`), no terminal prompt. `isolated` runs (init, checkout) also ignore the
-   * user's and the system's git config, so no filter or template of theirs runs on repository content;
-   * network runs keep them (credential helpers, `url.*.insteadOf`).
+   * Runs git through the hardened `runGit`. `isolated` runs (init, checkout) also ignore the user's and
+   * the system's git config, so no filter or template of theirs runs on repository content; network
+   * runs keep them (credential helpers, `url.*.insteadOf`).
    */
   private run(
     args: string[],
@@ -345,37 +283,15 @@ class Git {
       maxOutputBytes?: number;
     },
   ): Promise<ProcessResult> {
-    const config = [
-      "core.fsmonitor=false",
-      "core.hooksPath=/dev/null",
-      "protocol.allow=never",
-      ...ALLOWED_PROTOCOLS.map((p) => `protocol.${p}.allow=always`),
-    ];
-    if (how.isolated === true) config.push("core.symlinks=true", "core.autocrlf=false");
-    const argv = [
-      ...config.flatMap((c) => ["-c", c]),
-      ...(how.gitDir === true ? ["--git-dir", this.bare] : []),
-      ...args,
-    ];
-    const env: Record<string, string> = {
-      GIT_TERMINAL_PROMPT: "0",
-      GIT_OPTIONAL_LOCKS: "0",
-      GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS.join(":"),
-      ...how.env,
-    };
-    if (how.isolated === true) Object.assign(env, { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" });
-    const agent = process.env["SSH_AUTH_SOCK"];
-    if (how.network === true && agent !== undefined) env["SSH_AUTH_SOCK"] = agent;
-    return runProcess(
-      { file: "git", args: argv },
-      {
-        cwd: how.cwd,
-        env,
-        timeoutMs: how.network === true ? this.timeoutMs : 60_000,
-        maxOutputBytes: how.maxOutputBytes,
-        signal: this.options.signal,
-      },
-    );
+    return runGit([...(how.gitDir === true ? ["--git-dir", this.bare] : []), ...args], {
+      cwd: how.cwd,
+      env: how.env,
+      isolated: how.isolated,
+      network: how.network,
+      timeoutMs: how.network === true ? this.timeoutMs : 60_000,
+      maxOutputBytes: how.maxOutputBytes,
+      signal: this.options.signal,
+    });
   }
 }
 
@@ -389,63 +305,4 @@ function failure(run: ProcessResult): string {
       .filter((l) => l.trim() !== "")
       .slice(-1)[0] ?? "";
   return `exit ${run.exitCode ?? run.exitSignal ?? "?"}${last === "" ? "" : `: ${last.slice(0, 300)}`}`;
-}
-
-function normalisedPath(given: unknown): string | undefined {
-  if (typeof given !== "string" || given === "" || given === "." || given === "./") return undefined;
-  const checked = checkRelativePath(given.replace(/\/+$/, ""));
-  return checked.ok ? checked.path : undefined;
-}
-
-// --- which commit a ref last resolved to (for offline use) ---------------------------------------
-
-const REFS_FILE = "refs.json";
-
-async function rememberRef(repoDir: string, ref: string, commit: string): Promise<void> {
-  const file = path.join(repoDir, REFS_FILE);
-  const refs = await readRefs(repoDir);
-  if (refs[ref] === commit) return;
-  refs[ref] = commit;
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temp, `${JSON.stringify(refs, null, 2)}\n`);
-    await rename(temp, file);
-  } catch {
-    await rm(temp, { force: true });
-  }
-}
-
-async function readRefs(repoDir: string): Promise<Record<string, string>> {
-  try {
-    const parsed: unknown = JSON.parse(await readFile(path.join(repoDir, REFS_FILE), "utf8"));
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
-    return Object.fromEntries(
-      Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string" && COMMIT.test(e[1])),
-    );
-  } catch {
-    return {};
-  }
-}
-
-/** The locked commit, else the commit `ref` last resolved to, when its checkout is cached; else the newest cached checkout. */
-async function cachedCommit(repoDir: string, ref: string, hint: string | undefined): Promise<string | undefined> {
-  if (hint !== undefined && COMMIT.test(hint) && (await isDir(path.join(repoDir, hint)))) return hint;
-  const last = (await readRefs(repoDir))[ref];
-  if (last !== undefined && (await isDir(path.join(repoDir, last)))) return last;
-  let entries: string[];
-  try {
-    entries = (await readdir(repoDir)).filter((name) => COMMIT.test(name));
-  } catch {
-    return undefined;
-  }
-  let newest: { name: string; at: number } | undefined;
-  for (const name of entries) {
-    try {
-      const info = await stat(path.join(repoDir, name));
-      if (info.isDirectory() && (newest === undefined || info.mtimeMs > newest.at)) newest = { name, at: info.mtimeMs };
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return newest?.name;
 }

@@ -2,7 +2,8 @@ import { MAX_LOCKFILE_BYTES } from "./limits.js";
 import { randomBytes } from "@skillctx/core/internal";
 import { rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { z } from "zod";
+import { lazySchemas } from "@skillctx/core/internal";
+import type { z } from "@skillctx/core/internal";
 import { compareCodePoints, diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { readTextFile } from "@skillctx/core/internal";
@@ -11,31 +12,32 @@ import type { ResolvedRemote } from "./types.js";
 /** The lockfile's name, at the project root (the context's `cwd`). */
 export const LOCKFILE_NAME = "skills.lock.json";
 
-const DigestSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+// Built on first use (zod loads then).
+const schemas = lazySchemas((z) => {
+  const digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+  /** What one remote source resolved to when the lock was written. */
+  const lockedSource = z.object({
+    /** The git ref the source named (`HEAD` when none). */
+    ref: z.string().optional(),
+    /** Git: the commit checked out. */
+    commit: z
+      .string()
+      .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/)
+      .optional(),
+    /** URL and MCP sources: the digest of the index (or listing) bytes. */
+    revision: digest.optional(),
+    /** Each skill's folder digest (`folderDigest` of its files), by skill name. */
+    skills: z.record(z.string(), digest),
+  });
+  /** `skills.lock.json`: format version 1, one entry per source key (`git:<url>#<path>`, `url:<url>`, `mcp:<name>`). */
+  const lockfile = z.object({ version: z.literal(1), sources: z.record(z.string(), lockedSource) });
+  return { lockedSource, lockfile };
+});
 
 /** What one remote source resolved to when the lock was written. */
-export const LockedSourceSchema = z.object({
-  /** The git ref the source named (`HEAD` when none). */
-  ref: z.string().optional(),
-  /** Git: the commit checked out. */
-  commit: z
-    .string()
-    .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/)
-    .optional(),
-  /** URL and MCP sources: the digest of the index (or listing) bytes. */
-  revision: DigestSchema.optional(),
-  /** Each skill's folder digest (`folderDigest` of its files), by skill name. */
-  skills: z.record(z.string(), DigestSchema),
-});
-
+export type LockedSource = z.infer<ReturnType<typeof schemas>["lockedSource"]>;
 /** `skills.lock.json`: format version 1, one entry per source key (`git:<url>#<path>`, `url:<url>`, `mcp:<name>`). */
-export const LockfileSchema = z.object({
-  version: z.literal(1),
-  sources: z.record(z.string(), LockedSourceSchema),
-});
-
-export type LockedSource = z.infer<typeof LockedSourceSchema>;
-export type Lockfile = z.infer<typeof LockfileSchema>;
+export type Lockfile = z.infer<ReturnType<typeof schemas>["lockfile"]>;
 
 /** The lock read from disk: its entries, and whether the file existed. */
 export interface LoadedLockfile {
@@ -80,7 +82,7 @@ export async function readLockfile(cwd: string): Promise<LoadedLockfile> {
       ],
     };
   }
-  const parsed = LockfileSchema.safeParse(json);
+  const parsed = schemas().lockfile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined ? "" : ` at ${issue.path.join(".") || "(root)"}: ${issue.message}`;

@@ -7,7 +7,8 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import type { McpFrameError, OpenMcpClient } from "@skillctx/mcp-bridge/internal";
-import { z } from "zod";
+import { lazySchemas } from "@skillctx/core/internal";
+import type { z } from "@skillctx/core/internal";
 import { SkillEntrySchema, SkillsGetResultSchema } from "./skills-protocol/protocol.js";
 import type { SkillEntry } from "./skills-protocol/protocol.js";
 
@@ -30,19 +31,23 @@ export interface Listing {
 }
 
 // A page is read leniently: one malformed entry is left out (with a note), not the whole page.
-const PageSchema = z
-  .object({
-    skills: z.array(z.unknown()),
-    nextCursor: z.string().optional(),
-    ttlMs: z.number().int().nonnegative().optional(),
-  })
-  .loose();
-
-const ReadResultSchema = z
-  .object({
-    contents: z.array(z.object({ uri: z.string(), text: z.string().optional(), blob: z.string().optional() }).loose()),
-  })
-  .loose();
+const schemas = lazySchemas((z) => ({
+  unknown: z.unknown(),
+  page: z
+    .object({
+      skills: z.array(z.unknown()),
+      nextCursor: z.string().optional(),
+      ttlMs: z.number().int().nonnegative().optional(),
+    })
+    .loose(),
+  readResult: z
+    .object({
+      contents: z.array(
+        z.object({ uri: z.string(), text: z.string().optional(), blob: z.string().optional() }).loose(),
+      ),
+    })
+    .loose(),
+}));
 
 /** A request failed: timed out, refused, or its answer was over the cap or malformed. */
 export class SessionRequestError extends Error {}
@@ -88,7 +93,7 @@ export class SkillSession {
         );
         break;
       }
-      const result = await this.#request("skills/list", cursor === undefined ? {} : { cursor }, PageSchema);
+      const result = await this.#request("skills/list", cursor === undefined ? {} : { cursor }, schemas().page);
       if (result.ttlMs !== undefined) ttlMs = Math.min(ttlMs ?? Infinity, result.ttlMs);
       for (const raw of result.skills) {
         const entry = SkillEntrySchema.safeParse(raw);
@@ -153,7 +158,7 @@ export class SkillSession {
 
   /** `resources/read` of one file as raw bytes (text as UTF-8, blobs decoded). Throws {@link SessionRequestError}. */
   async read(uri: string, maxBytes: number): Promise<Buffer> {
-    const result = await this.#request("resources/read", { uri }, ReadResultSchema);
+    const result = await this.#request("resources/read", { uri }, schemas().readResult);
     if (result.contents.length !== 1 || result.contents[0]!.uri !== uri) {
       throw new SessionRequestError(
         `resources/read answered ${result.contents.length} contents instead of exactly the file asked for`,
@@ -180,7 +185,7 @@ export class SkillSession {
     this.#signal.addEventListener("abort", forward, { once: true });
     this.#current = local;
     try {
-      const raw = await this.#open.client.request({ method, params }, z.unknown(), {
+      const raw = await this.#open.client.request({ method, params }, schemas().unknown, {
         signal: local.signal,
         timeout: this.#timeoutMs,
         maxTotalTimeout: this.#timeoutMs,

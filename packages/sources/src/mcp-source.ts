@@ -10,14 +10,13 @@
  */
 import { DEFAULT_MCP_TTL_MS, MAX_MCP_TTL_MS } from "./limits.js";
 import { randomBytes } from "@skillctx/core/internal";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import {
   digestBytes,
   isInside,
-  listSkillFiles,
   MAX_SKILL_FILE_DIGEST_BYTES,
   MAX_SKILL_FILES,
   MAX_SKILL_FOLDER_BYTES,
@@ -29,10 +28,11 @@ export { DEFAULT_MCP_TTL_MS } from "./limits.js";
 import { parseServerConfig } from "@skillctx/mcp-bridge";
 import { openMcpClient } from "@skillctx/mcp-bridge/internal";
 import type { McpServerConfig } from "@skillctx/mcp-bridge";
-import { z } from "zod";
 import { SKILLS_EXTENSION } from "./skills-protocol/protocol.js";
 import type { SkillEntry } from "./skills-protocol/protocol.js";
 import { checkEntry, frontmatterMismatch, unsafeSegment } from "./mcp-entry.js";
+import { digestDir, fromListing, place, readListing, verifiedCopy, writeListing } from "./mcp-skill-cache.js";
+import type { ListingFile } from "./mcp-skill-cache.js";
 import type { CheckedEntry, EntryLimits } from "./mcp-entry.js";
 import { SessionRequestError, SkillSession } from "./mcp-session.js";
 import type { ListingLimits } from "./mcp-session.js";
@@ -74,19 +74,6 @@ export interface ResolveMcpOptions {
   /** The clock (tests). @default Date.now */
   now?: () => number;
 }
-
-const ListingFileSchema = z.object({
-  version: z.literal(1),
-  config: z.string(),
-  fetchedAt: z.number(),
-  ttlMs: z.number(),
-  revision: z.string(),
-  skills: z.array(z.object({ name: z.string(), uri: z.string(), digest: z.string(), dir: z.string() })),
-  diagnostics: z.array(
-    z.object({ code: z.string(), severity: z.enum(["error", "warning", "info"]), message: z.string() }).loose(),
-  ),
-});
-type ListingFile = z.infer<typeof ListingFileSchema>;
 
 /**
  * Resolves an MCP skill source to verified local folders. Connects with the MCP SDK client over
@@ -370,77 +357,6 @@ async function download(
   }
 }
 
-// Moves a verified temporary folder into place; another process that placed the same digest first wins.
-async function place(tmp: string, dir: string, root: string): Promise<void> {
-  try {
-    await mkdir(path.dirname(dir), { recursive: true });
-    await rm(dir, { recursive: true, force: true }); // a copy that failed verification
-    await rename(tmp, dir);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "EEXIST" && code !== "ENOTEMPTY") throw error;
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
-  }
-  if (!isInside(dir, root)) throw new SkillctxError("MCP_SKILL_REFUSED", "a cache folder left the cache");
-}
-
-async function verifiedCopy(dir: string, digest: Sha256Digest, signal: AbortSignal): Promise<boolean> {
-  try {
-    if (!(await stat(dir)).isDirectory()) return false;
-  } catch {
-    return false;
-  }
-  const listed = await listSkillFiles(dir, { signal });
-  return listed.complete && listed.digest === digest;
-}
-
-// A cached listing whose folders are all still there (and verify), as a resolved source.
-async function fromListing(
-  listing: ListingFile,
-  root: string,
-  key: string,
-  origin: string,
-): Promise<ResolvedRemote | undefined> {
-  const skills: ResolvedSkill[] = [];
-  for (const skill of listing.skills) {
-    const dir = path.resolve(root, skill.dir);
-    if (!isInside(dir, root) || dir === root) return undefined;
-    if (!(await verifiedCopy(dir, skill.digest as Sha256Digest, AbortSignal.timeout(60_000)))) return undefined;
-    skills.push({ name: skill.name, dir, digest: skill.digest as Sha256Digest });
-  }
-  return {
-    key,
-    origin,
-    resolved: { revision: listing.revision },
-    skills,
-    diagnostics: listing.diagnostics as Diagnostic[],
-    ttlMs: listing.ttlMs,
-  };
-}
-
-async function readListing(
-  root: string,
-  configDigest: string,
-  signal: AbortSignal | undefined,
-): Promise<ListingFile | undefined> {
-  const read = await readTextFile(path.join(root, "listing.json"), { maxBytes: 64 * 1024 * 1024, signal });
-  if (!read.ok) return undefined;
-  try {
-    const parsed = ListingFileSchema.safeParse(JSON.parse(read.text));
-    return parsed.success && parsed.data.config === configDigest ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function writeListing(root: string, listing: ListingFile): Promise<void> {
-  await mkdir(root, { recursive: true });
-  const tmp = path.join(root, `.listing-${process.pid}-${randomBytes(6).toString("hex")}.json`);
-  await writeFile(tmp, `${JSON.stringify(listing, null, 2)}\n`);
-  await rename(tmp, path.join(root, "listing.json"));
-}
-
 function sameResources(a: SkillEntry, b: SkillEntry): boolean {
   const key = (e: SkillEntry) => JSON.stringify((e.resources ?? []).map((r) => [r.uri, r.digest]).sort());
   return key(a) === key(b) && JSON.stringify(a.frontmatter) === JSON.stringify(b.frontmatter);
@@ -454,10 +370,6 @@ function revisionOf(skills: readonly { uri: string; digest: string }[]): string 
       .map((s) => `${s.uri}\0${s.digest}\n`)
       .join(""),
   );
-}
-
-function digestDir(digest: Sha256Digest): string {
-  return digest.replace(":", "-");
 }
 
 function clampTtl(ttl: number): number {

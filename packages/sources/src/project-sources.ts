@@ -1,6 +1,6 @@
 import { MAX_SOURCES_FILE_BYTES } from "./limits.js";
 import * as path from "node:path";
-import { z } from "zod";
+import { lazySchemas } from "@skillctx/core/internal";
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { readTextFile } from "@skillctx/core/internal";
@@ -9,25 +9,27 @@ import type { RemoteSkillSource } from "./types.js";
 /** The project's list of remote sources, at its root beside `skills.lock.json` (as package.json beside its lock). */
 export const SOURCES_FILE_NAME = "skills.json";
 
-const GitEntry = z.strictObject({
-  git: z.string().min(1),
-  ref: z.string().min(1).optional(),
-  path: z.string().min(1).optional(),
-  name: z.string().min(1).optional(),
-});
-const UrlEntry = z.strictObject({
-  url: z.string().min(1),
-  name: z.string().min(1).optional(),
-  ttlMs: z.number().int().positive().optional(),
-});
-const McpEntry = z.strictObject({
-  mcp: z.record(z.string(), z.unknown()),
-  name: z.string().min(1),
-  ttlMs: z.number().int().positive().optional(),
-});
-
-/** `skills.json`: `{ "sources": [ { "git", "ref"?, "path"?, "name"? } | { "url", "name"?, "ttlMs"? } | { "mcp", "name", "ttlMs"? } ] }`. */
-export const SourcesFileSchema = z.object({ sources: z.array(z.unknown()) });
+// Built on first use (zod loads then).
+const schemas = lazySchemas((z) => ({
+  git: z.strictObject({
+    git: z.string().min(1),
+    ref: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+    name: z.string().min(1).optional(),
+  }),
+  url: z.strictObject({
+    url: z.string().min(1),
+    name: z.string().min(1).optional(),
+    ttlMs: z.number().int().positive().optional(),
+  }),
+  mcp: z.strictObject({
+    mcp: z.record(z.string(), z.unknown()),
+    name: z.string().min(1),
+    ttlMs: z.number().int().positive().optional(),
+  }),
+  /** `skills.json`: `{ "sources": [ { "git", "ref"?, "path"?, "name"? } | { "url", "name"?, "ttlMs"? } | { "mcp", "name", "ttlMs"? } ] }`. */
+  file: z.object({ sources: z.array(z.unknown()) }),
+}));
 
 /** What `skills.json` lists: the valid entries, and a diagnostic per invalid one (the others still count). */
 export interface ProjectSources {
@@ -63,7 +65,7 @@ export async function readProjectSources(cwd: string): Promise<ProjectSources> {
     );
     return out;
   }
-  const parsed = SourcesFileSchema.safeParse(json);
+  const parsed = schemas().file.safeParse(json);
   if (!parsed.success) {
     out.diagnostics.push(
       diagnostic("SOURCES_FILE_INVALID", "error", `${SOURCES_FILE_NAME} must be an object with a "sources" array`, {
@@ -74,8 +76,7 @@ export async function readProjectSources(cwd: string): Promise<ProjectSources> {
   }
   for (const [i, entry] of parsed.data.sources.entries()) {
     const kind = typeof entry === "object" && entry !== null ? ["git", "url", "mcp"].filter((k) => k in entry) : [];
-    const schema =
-      kind.length === 1 ? { git: GitEntry, url: UrlEntry, mcp: McpEntry }[kind[0] as "git" | "url" | "mcp"] : undefined;
+    const schema = kind.length === 1 ? schemas()[kind[0] as "git" | "url" | "mcp"] : undefined;
     const checked = schema?.safeParse(entry);
     if (checked === undefined || !checked.success) {
       const why =

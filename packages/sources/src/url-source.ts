@@ -15,8 +15,8 @@ import type { Sha256Digest } from "@skillctx/core/internal";
 export { DEFAULT_URL_TTL_MS } from "./limits.js";
 import { readArchive, writeArchiveFiles } from "./archive.js";
 import { isDir, locationKey, publishDir, tempDirFor } from "./cache-dir.js";
-import { fetchBytes } from "./http-fetch.js";
-import type { FetchBytesOptions } from "./http-fetch.js";
+import { fetchBytes } from "@skillctx/mcp-bridge/internal";
+import type { FetchBytesOptions } from "@skillctx/mcp-bridge/internal";
 import type { ResolvedRemote, ResolvedSkill, UrlSkillSource } from "./types.js";
 
 /** The index schema this reader speaks: the Agent Skills Discovery RFC v0.2.0 (`$schema` is an opaque identifier). */

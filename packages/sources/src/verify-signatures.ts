@@ -1,7 +1,8 @@
+import { invalidOption, quotedChoices } from "@skillctx/core/internal";
 import { MAX_SIGNATURE_BUNDLE_BYTES, MAX_TRUSTED_ROOT_BYTES } from "./limits.js";
 import * as path from "node:path";
 import type { Diagnostic, Skill } from "@skillctx/core";
-import { diagnostic, SkillctxError } from "@skillctx/core";
+import { diagnostic } from "@skillctx/core";
 import { listSkillFiles, readTextFile } from "@skillctx/core/internal";
 export { MAX_SIGNATURE_BUNDLE_BYTES } from "./limits.js";
 
@@ -97,13 +98,9 @@ function checkSettings(settings: VerifySettings): void {
         typeof i.subject === "string" &&
         i.subject !== "",
     );
-  if (!ok)
-    throw new SkillctxError(
-      "INVALID_OPTIONS",
-      "verify.identities must be an array of { issuer, subject } with non-empty strings",
-    );
+  if (!ok) throw invalidOption("verify.identities", "an array of { issuer, subject } with non-empty strings");
   if (settings.scope !== undefined && settings.scope !== "remote" && settings.scope !== "all") {
-    throw new SkillctxError("INVALID_OPTIONS", 'verify.scope must be "remote" or "all"');
+    throw invalidOption("verify.scope", quotedChoices(["remote", "all"]));
   }
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkRelativePath, childPath, isInside, resolveInside } from "./paths.js";
+import { checkRelativePath, childPath, isInside, resolveInside, toPosix, toPosixRelative } from "./paths.js";
 
 describe("isInside", () => {
   it("is true for the folder itself and what lies below it, false for siblings with a common prefix", () => {
@@ -28,6 +28,51 @@ describe("isInside", () => {
         );
       }),
     );
+  });
+});
+
+describe("toPosixRelative", () => {
+  it("gives the path below the root with / separators, empty for the root itself", () => {
+    expect(toPosixRelative("/a/b", "/a/b/c/d.md")).toBe("c/d.md");
+    expect(toPosixRelative("/a/b", "/a/b")).toBe("");
+    expect(toPosixRelative("/a/b/", "/a/b/c")).toBe("c");
+    expect(toPosixRelative("/a/b", "/a/b/.claude/skills")).toBe(".claude/skills");
+  });
+
+  it("is undefined outside the root, whether a parent, a sibling with a common prefix or reached through ..", () => {
+    expect(toPosixRelative("/a/b", "/a")).toBeUndefined();
+    expect(toPosixRelative("/a/b", "/a/bc/x")).toBeUndefined();
+    expect(toPosixRelative("/a/b", "/a/b/../c")).toBeUndefined();
+    expect(toPosixRelative("/a/b", "/etc/passwd")).toBeUndefined();
+  });
+
+  it("keeps a name that only begins with two dots (it is inside)", () => {
+    expect(toPosixRelative("/a", "/a/..notes/x")).toBe("..notes/x");
+    expect(toPosixRelative("/a", "/a/..")).toBeUndefined();
+  });
+
+  it("resolves relative arguments against the process's folder, as path.relative does", () => {
+    expect(toPosixRelative(process.cwd(), "x/y")).toBe("x/y");
+    expect(toPosixRelative(".", path.join(process.cwd(), "z"))).toBe("z");
+  });
+
+  it("agrees with isInside on any pair of normalised paths", () => {
+    const segment = fc.constantFrom("a", "b", "ab", ".x", "..y", "é");
+    const absolute = fc.array(segment, { maxLength: 4 }).map((s) => `/${s.join("/")}`);
+    fc.assert(
+      fc.property(absolute, absolute, (child, parent) => {
+        const relative = toPosixRelative(parent, child);
+        expect(relative !== undefined).toBe(isInside(child, parent));
+        if (relative !== undefined) expect(path.posix.join(parent, relative)).toBe(path.posix.normalize(child));
+      }),
+    );
+  });
+});
+
+describe("toPosix", () => {
+  it("leaves a POSIX path as it is", () => {
+    expect(toPosix("a/b/c")).toBe("a/b/c");
+    expect(toPosix("")).toBe("");
   });
 });
 

@@ -15,6 +15,23 @@ export function isInside(child: string, parent: string): boolean {
   return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
+/** A relative path with `/` separators (on POSIX it is returned as is). */
+export function toPosix(relative: string): string {
+  return path.sep === "/" ? relative : relative.split(path.sep).join("/");
+}
+
+/**
+ * `file` relative to `root` with `/` separators: `""` when `file` is `root` itself, undefined when it
+ * lies outside `root` (a `..` segment first, or another drive on Windows). Names that merely begin
+ * with two dots (`..notes`) are inside. Like `path.relative`, both are resolved against the process's
+ * folder when relative; the disk is not touched.
+ */
+export function toPosixRelative(root: string, file: string): string | undefined {
+  const relative = path.relative(root, file);
+  if (relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return undefined;
+  return toPosix(relative);
+}
+
 /**
  * `path.join(dir, relative)` for a `relative` path of plain names (no `.` or `..` segments), by plain
  * concatenation when `dir` needs no normalising: an absolute POSIX folder with no `.` or `..` segment, no

@@ -3,7 +3,12 @@ import { closeSync, readSync } from "node:fs";
 import { compareCodePoints } from "../code-point-order.js";
 import { diagnostic } from "../diagnostics.js";
 import type { Diagnostic } from "../diagnostics.js";
-import { MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } from "../limits.js";
+import {
+  MAX_SKILL_FILE_DIGEST_BYTES,
+  MAX_SKILL_FILES,
+  MAX_SKILL_FOLDER_BYTES,
+  MAX_SKILL_FOLDER_ENTRIES,
+} from "../limits.js";
 import { openRegularFileSync } from "./open-file.js";
 import { walk } from "./walk.js";
 
@@ -156,4 +161,47 @@ function readBytes(file: string, max: number): BytesRead {
   } finally {
     closeSync(opened.fd);
   }
+}
+
+/** The files of a skill folder, as listed after its body. */
+export interface SkillFileList {
+  /** Paths relative to the folder, `/`-separated, in code-point order; at most `max`. */
+  files: string[];
+  /** Files found but not listed. */
+  omitted: number;
+  /** The walk stopped at its entry limit, so `omitted` is a lower bound. */
+  incomplete: boolean;
+}
+
+// Folders that hold tooling, not skill material: left out of the names shown to a model.
+const SKIPPED_DIRS = new Set(["node_modules", "__pycache__", ".git", ".venv", "venv"]);
+
+/**
+ * Lists the names of the files of a skill folder, for a model to read (`scripts/`, `references/`, `assets/` and the rest), leaving out
+ * the root SKILL.md, hidden entries, special files and tooling folders (`node_modules`, `__pycache__`,
+ * virtualenvs). Walked with core's one walker: symlinks are followed only while they stay inside the
+ * skill folder, every folder once, at most `MAX_SKILL_FOLDER_ENTRIES` (5,000) entries looked at.
+ * At most `max` paths are returned; the rest is counted. Unlike {@link listSkillFiles} (every file but
+ * `.git`, read and digested: what a skill is made of), nothing is opened.
+ */
+export async function listSkillFileNames(
+  dir: string,
+  options: { max: number; maxEntries?: number | undefined; signal?: AbortSignal | undefined },
+): Promise<SkillFileList> {
+  const found: string[] = [];
+  const walked = await walk(dir, {
+    containRoot: dir,
+    maxEntries: options.maxEntries ?? MAX_SKILL_FOLDER_ENTRIES,
+    signal: options.signal,
+    skip: (name) => name.startsWith(".") || SKIPPED_DIRS.has(name),
+    visit: (entry) => {
+      if (entry.type === "dir") return true;
+      if (entry.type === "file" && entry.relative !== "SKILL.md" && entry.relative !== "skill.md")
+        found.push(entry.relative);
+      return false;
+    },
+  });
+  found.sort(compareCodePoints);
+  const max = Math.max(0, Math.floor(options.max));
+  return { files: found.slice(0, max), omitted: Math.max(0, found.length - max), incomplete: !walked.complete };
 }

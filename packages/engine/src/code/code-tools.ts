@@ -7,6 +7,7 @@
  * in the result's metadata. `execute_skill` gives a sub-agent a skill's tools through
  * {@link codeToolsForSkill} and runs them with {@link runCodeTool}.
  */
+import { checkEnum } from "@skillctx/core/internal";
 import { createHash } from "@skillctx/core/internal";
 import type { DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
@@ -42,11 +43,7 @@ export type SkillCodeToolsMode = "active" | "always";
  * @throws SkillctxError `INVALID_OPTIONS` for anything but `active`, `always` or undefined.
  */
 export function checkSkillCodeTools(mode: unknown): SkillCodeToolsMode {
-  if (mode === undefined || mode === "active" || mode === "always") return mode ?? "active";
-  throw new SkillctxError(
-    "INVALID_OPTIONS",
-    `skillCodeTools must be "active" or "always"; got ${JSON.stringify(mode)}`,
-  );
+  return checkEnum<SkillCodeToolsMode>("skillCodeTools", mode, ["active", "always"], "active");
 }
 
 /**

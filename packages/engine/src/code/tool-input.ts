@@ -5,7 +5,7 @@
  */
 import { SkillctxError } from "@skillctx/core";
 import { zod } from "@skillctx/core/internal";
-import type { z } from "zod";
+import type { z } from "@skillctx/core/internal";
 import type { ToolResult } from "../context-types.js";
 import { normalizeArgs, toolInputSchema } from "../tool-kit/tool-args.js";
 import { fail, quoted } from "../tool-kit/tool-result.js";

@@ -7,7 +7,7 @@
  */
 import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
 export { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
-import { createHash } from "@skillctx/core/internal";
+import { createHash, toPosix } from "@skillctx/core/internal";
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { compareCodePoints, diagnostic, renderCatalog } from "@skillctx/core";
@@ -293,17 +293,7 @@ export class HotReload {
     for (const [root, targets] of this.roots) {
       if (file === root || root.startsWith(file + path.sep)) return false;
       if (!file.startsWith(root + path.sep)) continue;
-      if (
-        targets === undefined ||
-        isTarget(
-          file
-            .slice(root.length + 1)
-            .split(path.sep)
-            .join("/")
-            .toLowerCase(),
-          targets,
-        )
-      ) {
+      if (targets === undefined || isTarget(toPosix(file.slice(root.length + 1)).toLowerCase(), targets)) {
         relevant = true;
         break;
       }

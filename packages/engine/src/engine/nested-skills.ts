@@ -17,7 +17,7 @@ import {
   renderCatalog,
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, Trust } from "@skillctx/core";
-import { isInside, loadSkillSources, projectRoot } from "@skillctx/core/internal";
+import { isInside, loadSkillSources, projectRoot, toPosix } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
 import type { TouchedPaths } from "./conversation.js";
 import type { Attachment } from "./state.js";
@@ -350,7 +350,7 @@ export function withNestedSkills(base: SkillSet, extra: readonly Skill[]): Skill
 }
 
 function relativeFolder(root: string, absolute: string): string {
-  return path.relative(root, absolute).split(path.sep).join("/");
+  return toPosix(path.relative(root, absolute));
 }
 
 function isFolder(dir: string): boolean {

@@ -1,4 +1,4 @@
-import { SkillctxError } from "@skillctx/core";
+import { invalidOption, isWholeNumberAtLeast } from "@skillctx/core/internal";
 import type { Skill, SkillCache, SkillInput, Trust } from "@skillctx/core";
 import type { EventListener } from "../events/types.js";
 import type { LockMode, SourceInput } from "@skillctx/sources";
@@ -191,17 +191,11 @@ export function checkInvocationOptions(options: Pick<AgentContextOptions, "sessi
     id !== undefined &&
     (typeof id !== "string" || id.length === 0 || id.length > MAX_SESSION_ID_CHARS || /\p{Cc}/u.test(id))
   ) {
-    throw new SkillctxError(
-      "INVALID_OPTIONS",
-      `sessionId must be a string of 1 to ${MAX_SESSION_ID_CHARS} characters without control characters`,
-    );
+    throw invalidOption("sessionId", `a string of 1 to ${MAX_SESSION_ID_CHARS} characters without control characters`);
   }
   const nested: unknown = options.nestedSkills;
   if (nested === undefined || typeof nested === "boolean") return;
   const max = typeof nested === "object" && nested !== null ? (nested as { maxFolders?: unknown }).maxFolders : null;
-  if (max === undefined || (typeof max === "number" && Number.isInteger(max) && max >= 0)) return;
-  throw new SkillctxError(
-    "INVALID_OPTIONS",
-    "nestedSkills must be a boolean or { maxFolders?: a non-negative integer }",
-  );
+  if (max === undefined || isWholeNumberAtLeast(max, 0)) return;
+  throw invalidOption("nestedSkills", "a boolean or { maxFolders?: a non-negative integer }");
 }

@@ -1,6 +1,6 @@
 import { SkillctxError } from "@skillctx/core";
 import { lazySchemas } from "@skillctx/core/internal";
-import type { z } from "zod";
+import type { z } from "@skillctx/core/internal";
 
 /** The context state schemas, built on the first call (zod loads then). `ContextStateSchema` is also exported by `skillctx/schemas`. */
 export const stateSchemas = lazySchemas((z) => {

@@ -1,3 +1,4 @@
+import { checkPositiveInteger } from "@skillctx/core/internal";
 import { SkillctxError } from "@skillctx/core";
 import {
   DEFAULT_MAX_ATTACHED_SKILL_BYTES,
@@ -25,15 +26,7 @@ export function resolveLimits(limits: TextLimits | undefined): Required<TextLimi
     throw new SkillctxError("INVALID_OPTIONS", "limits must be an object of byte counts");
   }
   const pick = (key: keyof TextLimits, fallback: number): number => {
-    const value = limits?.[key];
-    if (value === undefined) return fallback;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-      throw new SkillctxError(
-        "INVALID_OPTIONS",
-        `limits.${key} must be a positive integer (bytes); got ${JSON.stringify(value)}`,
-      );
-    }
-    return value;
+    return checkPositiveInteger(`limits.${key}`, limits?.[key], fallback, " (bytes)");
   };
   return {
     maxGuidanceBlockBytes: pick("maxGuidanceBlockBytes", DEFAULT_MAX_GUIDANCE_BLOCK_BYTES),

@@ -1,5 +1,5 @@
 import { zod, type Zod } from "@skillctx/core/internal";
-import type { z } from "zod";
+import type { z } from "@skillctx/core/internal";
 import type { ToolResult } from "../context-types.js";
 import { fail } from "./tool-result.js";
 

@@ -1,5 +1,5 @@
 import { zod, type Zod } from "@skillctx/core/internal";
-import type { z } from "zod";
+import type { z } from "@skillctx/core/internal";
 import type { ToolDefinition } from "../context-types.js";
 import type { SkillToolHost } from "./skill-tools.js";
 import { parseToolArgs, toolInputSchema } from "../tool-kit/tool-args.js";

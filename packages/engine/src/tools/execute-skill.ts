@@ -3,6 +3,7 @@
  * through the host's model loop (`runSubAgent`), and answers with the sub-agent's final text. Also how
  * a Claude Code `context: fork` skill runs: the load tools point the model here instead of loading it.
  */
+import { checkPositiveInteger, invalidOption, isNonEmptyString } from "@skillctx/core/internal";
 import { untilAborted } from "../code/abortable.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
@@ -10,7 +11,7 @@ import type { Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import { capText, lazySchemas } from "@skillctx/core/internal";
 import { DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, MAX_SUB_AGENTS_AT_ONCE } from "../limits.js";
-import type { z } from "zod";
+import type { z } from "@skillctx/core/internal";
 import { codeToolsForSkill, runCodeTool } from "../code/code-tools.js";
 import type { RunSubAgent, SubAgentResponse, SubAgentTool } from "../code/sub-agent-types.js";
 import type { ToolResult } from "../context-types.js";
@@ -68,27 +69,18 @@ export function createSubAgentSupport(options: {
   inTurn: SubAgentSupport["inTurn"];
 }): SubAgentSupport {
   if (typeof options.run !== "function")
-    throw new SkillctxError(
-      "INVALID_OPTIONS",
-      "runSubAgent must be a function ({ system, messages, tools, model, maxSteps, signal }) => { text, messages }",
+    throw invalidOption(
+      "runSubAgent",
+      "a function ({ system, messages, tools, model, maxSteps, signal }) => { text, messages }",
     );
   const settings: unknown = options.settings ?? {};
   if (typeof settings !== "object" || settings === null)
-    throw new SkillctxError("INVALID_OPTIONS", "subAgent must be { maxSteps?, model?, maxAnswerBytes? }");
+    throw invalidOption("subAgent", "{ maxSteps?, model?, maxAnswerBytes? }");
   const { maxSteps, model, maxAnswerBytes } = settings as Record<string, unknown>;
-  const count = (value: unknown, name: string, fallback: number): number => {
-    if (value === undefined) return fallback;
-    if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
-    throw new SkillctxError(
-      "INVALID_OPTIONS",
-      `subAgent.${name} must be a positive integer; got ${JSON.stringify(value)}`,
-    );
-  };
-  if (model !== undefined && (typeof model !== "string" || model.trim() === "")) {
-    throw new SkillctxError(
-      "INVALID_OPTIONS",
-      "subAgent.model must be a non-empty string (a model id for runSubAgent)",
-    );
+  const count = (value: unknown, name: string, fallback: number): number =>
+    checkPositiveInteger(`subAgent.${name}`, value, fallback);
+  if (model !== undefined && !isNonEmptyString(model)) {
+    throw invalidOption("subAgent.model", "a non-empty string (a model id for runSubAgent)");
   }
   return {
     run: options.run as RunSubAgent,

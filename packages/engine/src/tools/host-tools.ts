@@ -1,3 +1,4 @@
+import { invalidOption, isNonEmptyString } from "@skillctx/core/internal";
 import { SkillctxError } from "@skillctx/core";
 import type { ToolDefinition, ToolResult } from "../context-types.js";
 import { normalizeArgs } from "../tool-kit/tool-args.js";
@@ -32,17 +33,13 @@ const EMPTY_OBJECT_SCHEMA = Object.freeze({ type: "object", properties: {} });
  */
 export function checkHostTools(tools: readonly HostTool[] | undefined): readonly HostTool[] {
   if (tools === undefined) return [];
-  if (!Array.isArray(tools))
-    throw new SkillctxError(
-      "INVALID_OPTIONS",
-      "tools must be an array of { name, description?, inputSchema?, execute? }",
-    );
+  if (!Array.isArray(tools)) throw invalidOption("tools", "an array of { name, description?, inputSchema?, execute? }");
   tools.forEach((tool, index) => {
-    if (typeof tool?.name !== "string" || tool.name.trim() === "") {
+    if (!isNonEmptyString(tool?.name)) {
       throw new SkillctxError("INVALID_OPTIONS", `tools[${index}] needs a non-empty name`);
     }
     if (tool.execute !== undefined && typeof tool.execute !== "function") {
-      throw new SkillctxError("INVALID_OPTIONS", `tools[${index}] (${tool.name}): execute must be a function`);
+      throw invalidOption(`tools[${index}] (${tool.name}): execute`, "a function");
     }
   });
   return tools;

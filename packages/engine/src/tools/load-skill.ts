@@ -2,8 +2,8 @@ import type { Skill } from "@skillctx/core";
 import { readSkillContent } from "@skillctx/core";
 import { skillLocation } from "../skill-location.js";
 import { capSkillBody } from "../text-cap.js";
-import { listSkillFiles } from "./skill-files.js";
-import type { SkillFileList } from "./skill-files.js";
+import { listSkillFileNames } from "@skillctx/core/internal";
+import type { SkillFileList } from "@skillctx/core/internal";
 import type { SkillToolHost } from "./skill-tools.js";
 import { DEFAULT_MAX_LISTED_FILES, loadableSkillNames, skillNameArg, unknownSkillMessage } from "./skill-tools.js";
 import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
@@ -56,7 +56,7 @@ export async function loadSkill(host: SkillToolHost, written: string, signal?: A
   const files =
     dir === undefined
       ? undefined
-      : await listSkillFiles(dir, { max: host.settings.maxListedFiles ?? DEFAULT_MAX_LISTED_FILES, signal });
+      : await listSkillFileNames(dir, { max: host.settings.maxListedFiles ?? DEFAULT_MAX_LISTED_FILES, signal });
   const previous = host.state.activate(name);
   return {
     ok: true,

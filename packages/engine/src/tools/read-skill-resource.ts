@@ -1,8 +1,7 @@
 import { Buffer } from "node:buffer";
 import path from "node:path";
-import { listSkillFiles } from "./skill-files.js";
+import { listSkillFileNames, readTextLines } from "@skillctx/core/internal";
 import { checkRelativePath, resolveInside } from "./skill-paths.js";
-import { readTextLines } from "./read-text-file.js";
 import type { SkillToolHost } from "./skill-tools.js";
 import { DEFAULT_MAX_RESOURCE_BYTES, folderSkill } from "./skill-tools.js";
 
@@ -107,7 +106,7 @@ export function formatResource(outcome: Extract<ResourceOutcome, { ok: true }>):
 }
 
 async function filesHint(dir: string, under: string, signal: AbortSignal | undefined): Promise<string> {
-  const listing = await listSkillFiles(path.join(dir, under), { max: HINT_FILES, signal });
+  const listing = await listSkillFileNames(path.join(dir, under), { max: HINT_FILES, signal });
   if (listing.files.length === 0) return "";
   const prefix = under === "" ? "" : `${under}/`;
   const more = listing.omitted > 0 ? `, and ${listing.omitted} more` : "";

@@ -1,5 +1,6 @@
+import { checkEnum } from "@skillctx/core/internal";
 import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
-import { diagnostic, SkillctxError } from "@skillctx/core";
+import { diagnostic } from "@skillctx/core";
 import type { SkillSet, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
 import { compileAllowedTools } from "./allowed-tools.js";
 import type { AllowedTools } from "./allowed-tools.js";
@@ -357,10 +358,5 @@ function sameDefinitions(a: readonly ToolDefinition[], b: readonly ToolDefinitio
  * @throws SkillctxError `INVALID_OPTIONS` for anything but `filter`, `refuse`, `off` or undefined.
  */
 export function checkToolFilter(mode: unknown): ToolFilterMode {
-  if (mode === undefined) return "filter";
-  if (mode === "filter" || mode === "refuse" || mode === "off") return mode;
-  throw new SkillctxError(
-    "INVALID_OPTIONS",
-    `toolFilter must be "filter", "refuse" or "off"; got ${JSON.stringify(mode)}`,
-  );
+  return checkEnum<ToolFilterMode>("toolFilter", mode, ["filter", "refuse", "off"], "filter");
 }

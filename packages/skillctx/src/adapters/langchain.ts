@@ -8,7 +8,7 @@ import type {
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool } from "@langchain/core/tools";
 import type { ClientTool, ServerTool, ToolRunnableConfig } from "@langchain/core/tools";
-import { z } from "zod";
+import { lazySchemas } from "@skillctx/core/internal";
 import type { AgentContext, ContextStep, ToolDefinition } from "@skillctx/engine";
 import type { ContentPart, Message, ToolCall } from "@skillctx/engine";
 import type { ToolResult } from "@skillctx/engine";
@@ -241,7 +241,7 @@ class ToolRegistry {
     executor = new DynamicStructuredTool({
       name,
       description: this.tools.get(name)?.definition.description ?? "",
-      schema: ANY_ARGUMENTS,
+      schema: anyArguments(),
       func: callFunction(this.ctx, name),
     });
     if (this.tools.has(name)) this.executors.set(name, executor);
@@ -249,7 +249,7 @@ class ToolRegistry {
   }
 }
 
-const ANY_ARGUMENTS = z.unknown();
+const anyArguments = lazySchemas((z) => z.unknown());
 
 // A tool's function: ctx.callTool, then a ToolMessage when the tool was invoked with a tool call, else the text.
 function callFunction(ctx: AgentContext, name: string) {

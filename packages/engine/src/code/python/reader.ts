@@ -4,7 +4,8 @@
  * zod and anything else becomes an error per file, never a throw.
  */
 import { runProcess } from "@skillctx/process";
-import { z } from "zod";
+import { lazySchemas } from "@skillctx/core/internal";
+import type { z } from "@skillctx/core/internal";
 import { MAX_SCRIPT_SOURCE_BYTES, READER_MAX_OUTPUT_BYTES, READER_TIMEOUT_MS } from "../../limits.js";
 import { READER_SOURCE } from "./reader-source.js";
 
@@ -19,52 +20,56 @@ export type AnnotationNode =
   | { k: "list"; items: AnnotationNode[] }
   | { k: "other"; text: string; why?: string | undefined };
 
-const AnnotationSchema: z.ZodType<AnnotationNode> = z.lazy(() =>
-  z.discriminatedUnion("k", [
-    z.object({ k: z.literal("name"), id: z.string() }),
-    z.object({ k: z.literal("const"), v: z.union([z.string(), z.number(), z.boolean(), z.null()]) }),
-    z.object({ k: z.literal("str"), v: z.string(), parsed: AnnotationSchema.optional() }),
-    z.object({ k: z.literal("ellipsis") }),
-    z.object({ k: z.literal("sub"), base: AnnotationSchema, args: z.array(AnnotationSchema), text: z.string() }),
-    z.object({ k: z.literal("or"), args: z.array(AnnotationSchema), text: z.string() }),
-    z.object({ k: z.literal("list"), items: z.array(AnnotationSchema) }),
-    z.object({ k: z.literal("other"), text: z.string(), why: z.string().optional() }),
-  ]),
-);
+// Built on first use (zod loads then).
+const schemas = lazySchemas((z) => {
+  const AnnotationSchema: z.ZodType<AnnotationNode> = z.lazy(() =>
+    z.discriminatedUnion("k", [
+      z.object({ k: z.literal("name"), id: z.string() }),
+      z.object({ k: z.literal("const"), v: z.union([z.string(), z.number(), z.boolean(), z.null()]) }),
+      z.object({ k: z.literal("str"), v: z.string(), parsed: AnnotationSchema.optional() }),
+      z.object({ k: z.literal("ellipsis") }),
+      z.object({ k: z.literal("sub"), base: AnnotationSchema, args: z.array(AnnotationSchema), text: z.string() }),
+      z.object({ k: z.literal("or"), args: z.array(AnnotationSchema), text: z.string() }),
+      z.object({ k: z.literal("list"), items: z.array(AnnotationSchema) }),
+      z.object({ k: z.literal("other"), text: z.string(), why: z.string().optional() }),
+    ]),
+  );
 
-const ParamSchema = z.object({
-  name: z.string(),
-  kind: z.enum(["positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword"]),
-  line: z.number().int(),
-  annotation: AnnotationSchema.optional(),
-  /** The annotation as written (cut at 200 characters), for diagnostics. */
-  text: z.string().optional(),
-  default: z.union([z.object({ json: z.unknown() }), z.object({ expr: z.string() })]).optional(),
+  const ParamSchema = z.object({
+    name: z.string(),
+    kind: z.enum(["positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword"]),
+    line: z.number().int(),
+    annotation: AnnotationSchema.optional(),
+    /** The annotation as written (cut at 200 characters), for diagnostics. */
+    text: z.string().optional(),
+    default: z.union([z.object({ json: z.unknown() }), z.object({ expr: z.string() })]).optional(),
+  });
+
+  const MainSchema = z.union([
+    z.object({ line: z.number().int(), tooMany: z.number().int() }),
+    z.object({
+      line: z.number().int(),
+      async: z.boolean(),
+      params: z.array(ParamSchema),
+      decorators: z.array(z.string()),
+      doc: z.string().nullable(),
+      returns: z.string().optional(),
+    }),
+  ]);
+
+  const FileReadingSchema = z.union([
+    z.object({ ok: z.literal(true), moduleDoc: z.string().nullable(), main: MainSchema.nullable() }),
+    z.object({ ok: z.literal(false), error: z.string(), line: z.number().int().nullable().optional() }),
+  ]);
+
+  const AnswerSchema = z.object({ files: z.array(FileReadingSchema) });
+  return { ParamSchema, MainSchema, FileReadingSchema, AnswerSchema };
 });
 
-const MainSchema = z.union([
-  z.object({ line: z.number().int(), tooMany: z.number().int() }),
-  z.object({
-    line: z.number().int(),
-    async: z.boolean(),
-    params: z.array(ParamSchema),
-    decorators: z.array(z.string()),
-    doc: z.string().nullable(),
-    returns: z.string().optional(),
-  }),
-]);
-
-const FileReadingSchema = z.union([
-  z.object({ ok: z.literal(true), moduleDoc: z.string().nullable(), main: MainSchema.nullable() }),
-  z.object({ ok: z.literal(false), error: z.string(), line: z.number().int().nullable().optional() }),
-]);
-
-const AnswerSchema = z.object({ files: z.array(FileReadingSchema) });
-
-export type ScriptParam = z.infer<typeof ParamSchema>;
-export type MainSignature = z.infer<typeof MainSchema>;
+export type ScriptParam = z.infer<ReturnType<typeof schemas>["ParamSchema"]>;
+export type MainSignature = z.infer<ReturnType<typeof schemas>["MainSchema"]>;
 /** What the reader found in one file: its module docstring and `main()`, or why it could not parse it. */
-export type FileReading = z.infer<typeof FileReadingSchema>;
+export type FileReading = z.infer<ReturnType<typeof schemas>["FileReadingSchema"]>;
 
 /** One file to read: its real path and the sha256 (hex) of the bytes the caller read and checked. */
 export interface ReaderInput {
@@ -112,7 +117,7 @@ export async function readSignatures(
   } catch {
     return { error: "the signature reader answered something that is not JSON" };
   }
-  const answer = AnswerSchema.safeParse(parsed);
+  const answer = schemas().AnswerSchema.safeParse(parsed);
   if (!answer.success || answer.data.files.length !== files.length)
     return { error: "the signature reader's answer has an unexpected shape" };
   return { readings: answer.data.files };

@@ -1,4 +1,4 @@
-import { SkillctxError } from "@skillctx/core";
+import { invalidOption } from "@skillctx/core/internal";
 import type { Toolset, ToolsetName } from "../toolset.js";
 import { claudeToolset } from "./claude.js";
 import { langflowToolset } from "./langflow.js";
@@ -23,10 +23,7 @@ export const toolsets: Readonly<Record<ToolsetName, Toolset>> = {
 export function resolveToolset(name: ToolsetName | undefined): Toolset {
   const toolset = toolsets[name ?? "skillctx"];
   if (toolset === undefined || !Object.hasOwn(toolsets, name ?? "skillctx")) {
-    throw new SkillctxError(
-      "INVALID_OPTIONS",
-      `toolset must be one of ${Object.keys(toolsets).join(", ")}; got ${JSON.stringify(name)}`,
-    );
+    throw invalidOption("toolset", `one of ${Object.keys(toolsets).join(", ")}`, { got: { value: name } });
   }
   return toolset;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTextLines } from "./read-text-file.js";
+import { readTextLines } from "./read-text-lines.js";
 
 let dir: string;
 let counter = 0;

@@ -1,6 +1,7 @@
-import { decodeStrict, openRegularFile, wholeCodePoints } from "@skillctx/core/internal";
 import { MAX_RESOURCE_SCAN_BYTES } from "../limits.js";
-import type { ReadFailure } from "@skillctx/core/internal";
+import { openRegularFile } from "./open-file.js";
+import type { ReadFailure } from "./open-file.js";
+import { decodeStrict, wholeCodePoints } from "./utf8.js";
 
 /** What {@link readTextLines} read. */
 export type TextRead =
