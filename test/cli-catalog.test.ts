@@ -60,7 +60,7 @@ describe("skillctx catalog (built CLI)", () => {
       expect(human).toBe(`${json.text}\n`);
       expect(system.endsWith(json.text), extra.join(" ")).toBe(true);
     }
-  });
+  }, 60_000); // six runs of the built CLI: past the 30 s default on a loaded two-core machine
 
   it("--json carries the catalog's figures; a budget degrades it and names what was left out", async () => {
     const files: Record<string, string> = {};
