@@ -22,4 +22,3 @@ export const DEFAULT_SKILLS_PAGE_SIZE = 100;
 export const DEFAULT_RESOURCES_PAGE_SIZE = 500;
 /** Most bytes of all served files together; skills past it are not served (a warning each). */
 export const DEFAULT_MAX_SERVED_BYTES = 256 * 1024 * 1024;
-

@@ -18,4 +18,3 @@ export const DEFAULT_URL_TTL_MS = 300_000;
 export const MAX_SIGNATURE_BUNDLE_BYTES = 1024 * 1024;
 /** Largest `trusted_root.json` read for `verify.trustedRoot`. */
 export const MAX_TRUSTED_ROOT_BYTES = 4 * 1024 * 1024;
-
