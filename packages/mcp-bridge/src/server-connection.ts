@@ -3,40 +3,19 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { diagnostic, type Diagnostic, type DiagnosticSink } from "@skillctx/core";
-import { cappedFetch } from "./capped-fetch.js";
+import { diagnostic, type Diagnostic } from "@skillctx/core";
+import { createTransport, exitText, sseFrameError, StartupTimeout, startFailure } from "./connection-start.js";
+import type { StopReason } from "./connection-start.js";
 import { McpFrameError } from "./frame-reader.js";
 import { listAllTools, type ToolListing } from "./list-tools.js";
 import { ProcessTransport } from "./process-transport.js";
 import { resultToText } from "./result-text.js";
-import type { DeclaredServer, McpCallResult, McpServerState } from "./types.js";
+import type { ConnectionContext, DeclaredServer, McpCallResult, McpServerState } from "./types.js";
 import { within } from "@skillctx/process/internal";
 
 const CLIENT_INFO = { name: "skillctx", version: "0.1.0" };
 
-/** Caps on what one server may send; defaults in `@skillctx/core` limits (MCP section). */
-export interface ConnectionLimits {
-  maxMessageBytes: number;
-  maxToolPages: number;
-  maxToolsPerServer: number;
-  maxToolListBytes: number;
-  maxMalformedMessages: number;
-  maxResultChars: number;
-}
-
-/** What a {@link ServerConnection} needs from its bridge. */
-export interface ConnectionContext {
-  startupTimeoutMs: number;
-  callTimeoutMs: number | undefined;
-  graceMs: number;
-  maxRestarts: number;
-  env: Record<string, string> | undefined;
-  limits: ConnectionLimits;
-  /** The server's tool list changed (started, refreshed, gone). */
-  toolsChanged(): void;
-  /** Records a diagnostic on the bridge. */
-  report: DiagnosticSink;
-}
+export type { ConnectionContext, ConnectionLimits } from "./types.js";
 
 /** One declared server: its client, its process (stdio) and its tools. */
 export class ServerConnection {
@@ -188,23 +167,12 @@ export class ServerConnection {
     client.onclose = () => this.#onClose(client);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh(client));
     const { limits } = this.#ctx;
-    const transport: Transport =
-      config.type === "stdio"
-        ? new ProcessTransport({
-            command: config.command,
-            args: config.args,
-            cwd: config.cwd,
-            env: { ...this.#ctx.env, ...config.env },
-            graceMs: this.#ctx.graceMs,
-            maxMessageBytes: limits.maxMessageBytes,
-          })
-        : new StreamableHTTPClientTransport(new URL(config.url), {
-            requestInit: { headers: config.headers ?? {} },
-            fetch: cappedFetch({
-              maxBytes: limits.maxMessageBytes,
-              onOversize: (error) => this.#onError(client, error),
-            }),
-          });
+    const transport = createTransport(config, {
+      env: this.#ctx.env,
+      graceMs: this.#ctx.graceMs,
+      maxMessageBytes: limits.maxMessageBytes,
+      onOversize: (error) => this.#onError(client, error),
+    });
     this.#client = client;
     this.#transport = transport;
     this.#stopped = undefined;
@@ -235,20 +203,14 @@ export class ServerConnection {
         this.state = "idle";
         throw signal.reason;
       }
-      const timedOut = attempt.signal.reason instanceof StartupTimeout;
-      const stderr =
-        transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";
-      const exit = transport instanceof ProcessTransport ? transport.exit : undefined;
-      const stopped = this.#stopped as StopReason | undefined; // set by #onError while connect() awaited
-      const message =
-        stopped !== undefined
-          ? `MCP server "${name}" was stopped during startup: it ${stopped.reason}`
-          : timedOut
-            ? `MCP server "${name}" did not complete the MCP handshake and tool listing within ${timeoutMs} ms and was stopped${stderr}`
-            : exit !== undefined && (exit.code !== null || exit.signal !== null)
-              ? `MCP server "${name}" exited during startup with ${exitText(exit)}${stderr}`
-              : `MCP server "${name}" failed to start: ${startError(thrown, config.type === "stdio" ? config.cwd : undefined)}${stderr}`;
-      const code = stopped?.code ?? (timedOut ? "MCP_SERVER_START_TIMEOUT" : "MCP_SERVER_START_FAILED");
+      const { code, message } = startFailure({
+        name,
+        transport,
+        timeoutMs,
+        timedOut: attempt.signal.reason instanceof StartupTimeout,
+        stopped: this.#stopped as StopReason | undefined, // set by #onError while connect() awaited
+        why: () => startError(thrown, config.type === "stdio" ? config.cwd : undefined),
+      });
       this.state = "failed";
       this.failure = diagnostic(code, "error", message, { path: this.server.path });
       this.#ctx.report(this.failure);
@@ -412,29 +374,6 @@ export class ServerConnection {
   }
 }
 
-class StartupTimeout extends Error {}
-
-// The SDK's HTTP transport parses each server-sent event itself and hands a bad one to onerror as the
-// parser's error: a SyntaxError (not JSON) or a ZodError (not JSON-RPC). Counted like stdio's.
-function sseFrameError(error: Error): McpFrameError | undefined {
-  const why =
-    error instanceof SyntaxError ? "not JSON" : error.name === "ZodError" ? "not a JSON-RPC 2.0 message" : undefined;
-  return why === undefined
-    ? undefined
-    : new McpFrameError(
-        "malformed",
-        `sent a malformed message (${why}, in an event stream)`,
-        0,
-        `${why} (in an event stream)`,
-      );
-}
-
-/** Why the bridge stopped a server: a diagnostic code and a phrase that completes "it …". */
-interface StopReason {
-  code: string;
-  reason: string;
-}
-
 // spawn() blames the command for a missing working directory; say which one it is.
 function startError(thrown: unknown, cwd: string | undefined): string {
   if (cwd !== undefined && (thrown as NodeJS.ErrnoException).code === "ENOENT" && !existsSync(cwd)) {
@@ -451,10 +390,6 @@ function describe(thrown: unknown): string {
   if (!(thrown instanceof Error)) return String(thrown);
   const cause = thrown.cause instanceof Error ? ` (${thrown.cause.message})` : "";
   return `${thrown.message}${cause}`;
-}
-
-function exitText(exit: { code: number | null; signal: string | null }): string {
-  return exit.signal !== null ? `signal ${exit.signal}` : `code ${exit.code}`;
 }
 
 function times(n: number): string {

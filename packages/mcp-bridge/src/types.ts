@@ -1,3 +1,4 @@
+import type { Diagnostic, DiagnosticSink } from "@skillctx/core";
 import type { McpServerConfig } from "./config-schema.js";
 
 /** A server some skill (or the host) declared, with the trust decision already made. */
@@ -59,4 +60,28 @@ export interface McpServerStatus {
   tools: number;
   /** Child process id of a running stdio server. */
   pid?: number;
+}
+
+/** Caps on what one server may send; defaults in `@skillctx/core` limits (MCP section). */
+export interface ConnectionLimits {
+  maxMessageBytes: number;
+  maxToolPages: number;
+  maxToolsPerServer: number;
+  maxToolListBytes: number;
+  maxMalformedMessages: number;
+  maxResultChars: number;
+}
+
+/** What a {@link ServerConnection} needs from its bridge. */
+export interface ConnectionContext {
+  startupTimeoutMs: number;
+  callTimeoutMs: number | undefined;
+  graceMs: number;
+  maxRestarts: number;
+  env: Record<string, string> | undefined;
+  limits: ConnectionLimits;
+  /** The server's tool list changed (started, refreshed, gone). */
+  toolsChanged(): void;
+  /** Records a diagnostic on the bridge. */
+  report: DiagnosticSink;
 }
