@@ -32,6 +32,13 @@ export { isModelInvocable } from "./model-invocable.js";
 export { checkName } from "./spec-rules.js";
 export { DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "./limits.js";
 
+// --- JSON (json/): the one parser of untrusted JSON text, deep copies, stable text and content equality ---
+export { parseJson, safeParseJson } from "./json/parse-json.js";
+export type { SafeParseJsonResult } from "./json/parse-json.js";
+export { cloneJson } from "./json/clone-json.js";
+export { stableStringify } from "./json/stable-stringify.js";
+export { equalValues } from "./json/equal-values.js";
+
 // --- bounded concurrency (the one pool of async work: command renders, guidance reads, remote sources) ---
 export { mapConcurrent } from "./map-concurrent.js";
 

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { safeParseJson } from "./json/parse-json.js";
 
 /**
  * Argument names that hold file paths, compared after lower-casing and removing `_` and `-`
@@ -62,11 +63,9 @@ const MAX_PATHS = 256;
 export function toolCallPaths(args: unknown): string[] {
   let value = args;
   if (typeof value === "string") {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return [];
-    }
+    const parsed = safeParseJson(value);
+    if (!parsed.ok) return [];
+    value = parsed.value;
   }
   const found = new Set<string>();
   try {

@@ -7,6 +7,7 @@ import {
   MCP_MAX_TOOL_PAGES,
   MCP_MAX_TOOLS_PER_SERVER,
 } from "@skillctx/core/internal";
+import { equalValues, safeParseJson } from "@skillctx/core/internal";
 // The connection module brings the MCP SDK (about 100 ms to load): it is imported when the first bridge is created.
 import type { ConnectionContext, ServerConnection } from "./server-connection.js";
 import { assignToolNames, reduce } from "./tool-names.js";
@@ -307,18 +308,15 @@ class Bridge implements McpBridge {
 }
 
 function sameDeclaration(a: DeclaredServer, b: DeclaredServer): boolean {
-  return a.skill === b.skill && a.trusted === b.trusted && JSON.stringify(a.config) === JSON.stringify(b.config);
+  return a.skill === b.skill && a.trusted === b.trusted && equalValues(a.config, b.config);
 }
 
 // Tool arguments must be a JSON object; models sometimes send it as a JSON string.
 function toArguments(args: unknown): Record<string, unknown> | undefined {
   if (args === undefined || args === null) return {};
   if (typeof args === "string") {
-    try {
-      return toArguments(JSON.parse(args) ?? {});
-    } catch {
-      return undefined;
-    }
+    const parsed = safeParseJson(args);
+    return parsed.ok ? toArguments(parsed.value ?? {}) : undefined;
   }
   return typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
 }

@@ -1,7 +1,7 @@
 import type { ContextStep } from "../context-types.js";
 import type { Message } from "../messages.js";
 import { attachmentsByMessage } from "./attachments.js";
-import { equalValues } from "./json-values.js";
+import { equalValues } from "@skillctx/core/internal";
 
 /** One skillctx message made from a framework item, and which part of the item it came from. */
 export interface ConvertedMessage {

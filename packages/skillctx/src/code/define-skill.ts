@@ -11,6 +11,7 @@ import { jsonIssue } from "./json-value.js";
 import type { SkillRuntime, SkillStateSpec, SkillToolSpec } from "./skill-code.js";
 import { compileInputSchema, issuesText } from "./tool-input.js";
 import { rememberInput } from "./programmatic-tools.js";
+import { cloneJson } from "@skillctx/core/internal";
 
 /** What {@link defineSkill} takes. */
 export interface SkillDefinition<S = undefined> {
@@ -176,7 +177,7 @@ function checkStateSpec(skill: string, state: unknown): SkillStateSpec<any> {
   }
   return {
     schema: schema!,
-    ...(initial === undefined ? {} : { initial: JSON.parse(JSON.stringify(initial)) as unknown }),
+    ...(initial === undefined ? {} : { initial: cloneJson(initial) as unknown }),
     ...(namespace === undefined ? {} : { namespace }),
   };
 }

@@ -10,6 +10,7 @@ import type { ToolResult } from "../context-types.js";
 import { normalizeArgs, toolInputSchema } from "../tools/tool-args.js";
 import { fail, quoted } from "../tools/tool-result.js";
 import type { JsonSchema, ZodLike } from "./skill-code.js";
+import { cloneJson } from "@skillctx/core/internal";
 
 /** A tool's input schema, ready: what the model sees, and the check of each call's arguments. */
 export interface CompiledInput {
@@ -56,7 +57,7 @@ export function compileJsonSchema(schema: JsonSchema, where: string): CompiledIn
     throw invalid(where, `inputSchema must describe an object (type "object"), got type ${JSON.stringify(type)}`);
   let jsonSchema: JsonSchema;
   try {
-    jsonSchema = JSON.parse(JSON.stringify({ ...schema, type: "object" })) as JsonSchema;
+    jsonSchema = cloneJson<JsonSchema>({ ...schema, type: "object" });
   } catch (error) {
     throw invalid(where, `inputSchema is not JSON: ${messageOf(error)}`);
   }

@@ -8,6 +8,7 @@ import { contentHash } from "./fingerprint.js";
 import { mentions, slashCommand } from "./invocation.js";
 import type { Attachment, Carrier } from "./state.js";
 import type { ContextStateStore } from "./state-store.js";
+import { safeParseJson } from "@skillctx/core/internal";
 
 /** A trigger that fired, or a user command, on a message this step; it still needs its text. */
 export interface PendingActivation {
@@ -289,11 +290,9 @@ function pathHits(paths: string[], skills: SkillSet, cwd: string): Hit[] {
 function namesSkill(args: unknown, skill: string): boolean {
   let value = args;
   if (typeof value === "string") {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return false;
-    }
+    const parsed = safeParseJson(value);
+    if (!parsed.ok) return false;
+    value = parsed.value;
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   try {

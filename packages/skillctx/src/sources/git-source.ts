@@ -9,6 +9,7 @@ import type { ProcessResult } from "@skillctx/process";
 import { isDir, locationKey, publishDir, tempDirFor } from "./cache-dir.js";
 import { skillFoldersIn } from "./skill-folders.js";
 import type { GitSkillSource, ResolvedRemote } from "./types.js";
+import { parseJson } from "@skillctx/core/internal";
 
 /** Options of {@link resolveGitSource}. */
 export interface GitSourceOptions {
@@ -417,7 +418,7 @@ async function rememberRef(repoDir: string, ref: string, commit: string): Promis
 
 async function readRefs(repoDir: string): Promise<Record<string, string>> {
   try {
-    const parsed: unknown = JSON.parse(await readFile(path.join(repoDir, REFS_FILE), "utf8"));
+    const parsed: unknown = parseJson(await readFile(path.join(repoDir, REFS_FILE), "utf8"));
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
     return Object.fromEntries(
       Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string" && COMMIT.test(e[1])),

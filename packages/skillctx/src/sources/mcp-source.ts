@@ -25,6 +25,8 @@ import {
   readTextFile,
 } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
+import { parseJson } from "@skillctx/core/internal";
+import { equalValues, stableStringify } from "@skillctx/core/internal";
 export { DEFAULT_MCP_TTL_MS } from "@skillctx/core/internal";
 import { parseServerConfig } from "@skillctx/mcp-bridge";
 import { openMcpClient } from "@skillctx/mcp-bridge/internal";
@@ -128,7 +130,7 @@ export async function resolveMcpSource(
   const limits = { ...DEFAULT_MCP_SOURCE_LIMITS, ...options.limits };
   const now = options.now ?? Date.now;
   const root = path.join(ctx.cacheDir, "mcp", name);
-  const configDigest = digestBytes(stableJson(source.mcp));
+  const configDigest = digestBytes(stableStringify(source.mcp) ?? "null");
   const cached = await readListing(root, configDigest, ctx.signal);
 
   if (cached !== undefined && (ctx.offline === true || now() < cached.fetchedAt + cached.ttlMs)) {
@@ -427,7 +429,7 @@ async function readListing(
   const read = await readTextFile(path.join(root, "listing.json"), { maxBytes: 64 * 1024 * 1024, signal });
   if (!read.ok) return undefined;
   try {
-    const parsed = ListingFileSchema.safeParse(JSON.parse(read.text));
+    const parsed = ListingFileSchema.safeParse(parseJson(read.text));
     return parsed.success && parsed.data.config === configDigest ? parsed.data : undefined;
   } catch {
     return undefined;
@@ -443,7 +445,7 @@ async function writeListing(root: string, listing: ListingFile): Promise<void> {
 
 function sameResources(a: SkillEntry, b: SkillEntry): boolean {
   const key = (e: SkillEntry) => JSON.stringify((e.resources ?? []).map((r) => [r.uri, r.digest]).sort());
-  return key(a) === key(b) && JSON.stringify(a.frontmatter) === JSON.stringify(b.frontmatter);
+  return key(a) === key(b) && equalValues(a.frontmatter, b.frontmatter);
 }
 
 /** The digest of what a source resolved to: its skills' URIs and folder digests. */
@@ -462,16 +464,6 @@ function digestDir(digest: Sha256Digest): string {
 
 function clampTtl(ttl: number): number {
   return Number.isFinite(ttl) && ttl >= 0 ? Math.min(ttl, MAX_MCP_TTL_MS) : DEFAULT_MCP_TTL_MS;
-}
-
-// Key order does not change what a config means.
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 function codeOf(error: unknown): string {

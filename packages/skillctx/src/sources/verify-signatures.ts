@@ -3,6 +3,7 @@ import * as path from "node:path";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import { listSkillFiles, readTextFile } from "@skillctx/core/internal";
+import { safeParseJson } from "@skillctx/core/internal";
 export { MAX_SIGNATURE_BUNDLE_BYTES } from "@skillctx/core/internal";
 
 /** Who must have signed a skill folder (sigstore identities), and the trusted root to check against. */
@@ -123,12 +124,9 @@ async function checkSkill(
       ? `it is not signed (no ${SIGNATURE_BUNDLE_FILE} in its folder)`
       : `its ${SIGNATURE_BUNDLE_FILE} cannot be read: ${read.message}`;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(read.text);
-  } catch {
-    return `its ${SIGNATURE_BUNDLE_FILE} is not JSON`;
-  }
+  const parsed = safeParseJson(read.text);
+  if (!parsed.ok) return `its ${SIGNATURE_BUNDLE_FILE} is not JSON`;
+  const json = parsed.value;
   const listing = await listSkillFiles(dir, { skip: (relative) => relative === SIGNATURE_BUNDLE_FILE, signal });
   if (!listing.complete) {
     const why = listing.diagnostics[0]?.message ?? "a cap stopped the listing";
@@ -176,15 +174,13 @@ async function buildChecker(settings: VerifySettings): Promise<Checker | string>
 // Buffers, times as Dates), or why there is none.
 async function trustedRoot(option: unknown, tufOptions: VerifySettings["tuf"]): Promise<unknown> {
   if (option === undefined) return publicGoodRoot(tufOptions);
-  let json = option;
+  let json: unknown = option;
   if (typeof option === "string") {
     const read = await readTextFile(option, { maxBytes: MAX_TRUSTED_ROOT_BYTES });
     if (!read.ok) return `verify.trustedRoot cannot be read: ${read.message}`;
-    try {
-      json = JSON.parse(read.text);
-    } catch {
-      return `verify.trustedRoot (${option}) is not JSON`;
-    }
+    const parsed = safeParseJson(read.text);
+    if (!parsed.ok) return `verify.trustedRoot (${option}) is not JSON`;
+    json = parsed.value;
   }
   try {
     return parseTrustedRoot(json);

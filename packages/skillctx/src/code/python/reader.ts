@@ -7,6 +7,7 @@ import { runProcess } from "@skillctx/process";
 import { z } from "zod";
 import { MAX_SCRIPT_SOURCE_BYTES, READER_MAX_OUTPUT_BYTES, READER_TIMEOUT_MS } from "@skillctx/core/internal";
 import { READER_SOURCE } from "./reader-source.js";
+import { safeParseJson } from "@skillctx/core/internal";
 
 /** An annotation as the reader saw it (a small tree; see `annotation-schema.ts`). */
 export type AnnotationNode =
@@ -106,13 +107,9 @@ export async function readSignatures(
     const why = result.exitSignal ?? `exit code ${result.exitCode ?? "?"}`;
     return { error: `the signature reader (${python} -I) failed (${why}): ${lastLine(result.stderr)}` };
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(result.stdout);
-  } catch {
-    return { error: "the signature reader answered something that is not JSON" };
-  }
-  const answer = AnswerSchema.safeParse(parsed);
+  const parsed = safeParseJson(result.stdout);
+  if (!parsed.ok) return { error: "the signature reader answered something that is not JSON" };
+  const answer = AnswerSchema.safeParse(parsed.value);
   if (!answer.success || answer.data.files.length !== files.length)
     return { error: "the signature reader's answer has an unexpected shape" };
   return { readings: answer.data.files };
