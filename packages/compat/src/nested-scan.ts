@@ -1,6 +1,6 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import { GIT_LIST_MAX_BYTES, GIT_LIST_TIMEOUT_MS, walk } from "@skillctx/core/internal";
+import { errorText, GIT_LIST_MAX_BYTES, GIT_LIST_TIMEOUT_MS, walk } from "@skillctx/core/internal";
 import type { WalkEntry } from "@skillctx/core/internal";
 import { runProcess } from "@skillctx/process";
 import { CURSOR_RULES_DIR, NESTED_NAMES, classifyNestedPath, isOrdinaryFolder } from "./formats.js";
@@ -153,7 +153,7 @@ function entersCursorRules(parent: string, name: string): boolean {
 }
 
 function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return (
     message.split("\n").find((line) => line.trim() !== "" && !line.startsWith("Command failed")) ?? message
   ).trim();

@@ -39,6 +39,20 @@ export { cloneJson } from "./json/clone-json.js";
 export { stableStringify } from "./json/stable-stringify.js";
 export { equalValues } from "./json/equal-values.js";
 
+// --- error text and text cutting (error-text.ts, text/cut-text.ts) ---
+export { errorText } from "./error-text.js";
+export {
+  ELLIPSIS,
+  ellipsizeCodePoints,
+  ellipsizeUtf16,
+  fitCodePoints,
+  fitUtf16,
+  headCodePoints,
+  headUtf8Bytes,
+  headUtf16,
+} from "./text/cut-text.js";
+export { MAX_ERROR_TEXT_CHARS } from "./limits.js";
+
 // --- bounded concurrency (the one pool of async work: command renders, guidance reads, remote sources) ---
 export { mapConcurrent } from "./map-concurrent.js";
 

@@ -253,3 +253,6 @@ export const MAX_PARAM_DESCRIPTION_CHARS = 512;
 export const MAX_CALL_ARGUMENT_BYTES = 100_000;
 /** Signatures remembered (by real path, size and mtime) across skill folders. @default 2_048 */
 export const MAX_CACHED_SIGNATURES = 2048;
+
+/** UTF-16 units of an error's message kept by `errorText` (a thrown value's text can be any size); the rest becomes "…". */
+export const MAX_ERROR_TEXT_CHARS = 4000;

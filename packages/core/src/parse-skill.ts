@@ -23,6 +23,7 @@ import { KNOWN_SKILL_MD_FIELDS, suggestField } from "./dialect-fields.js";
 import { ALLOWED_FIELDS, codePoints, MAX_DESCRIPTION_LENGTH } from "./spec-rules.js";
 import { resolveTrigger } from "./skill-trigger.js";
 import { setOwn } from "./yaml-values.js";
+import { errorText } from "./error-text.js";
 
 /** Options for {@link parseSkill} and {@link safeParseSkill}. */
 export interface ParseSkillOptions {
@@ -108,7 +109,7 @@ export function safeParseSkill(text: string, options: ParseSkillOptions = {}): S
   } catch (error) {
     if (SkillctxError.isInstance(error)) return { ok: false, error };
     // No input is known to get here (the property tests say so); if one does, it is still a diagnostic.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     return {
       ok: false,
       error: new SkillctxError("SKILL_INVALID", `cannot parse skill: ${message}`, {

@@ -7,7 +7,7 @@ import { commandHelp, helpJson, overviewHelp } from "./help.js";
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { wantsHelp } from "./options.js";
-import { parseJson } from "@skillctx/core/internal";
+import { errorText, parseJson } from "@skillctx/core/internal";
 
 /**
  * Runs the `skillctx` CLI with `argv` (without node and the script) and returns the exit code:
@@ -97,7 +97,7 @@ function failure(command: CommandInfo, error: unknown, io: CliIo, debug: boolean
     return EXIT_USAGE;
   }
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const named =
     error instanceof Error && error.name === "SkillctxError" && typeof code === "string" ? ` (${code})` : "";
   io.stderr.write(`${prefix}${printableLine(message)}${named}\n`);

@@ -5,7 +5,7 @@
  */
 import { SKILL_RUNTIME, SkillctxError } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
-import { checkName, skillSchemas } from "@skillctx/core/internal";
+import { checkName, errorText, skillSchemas } from "@skillctx/core/internal";
 import * as path from "node:path";
 import { jsonIssue } from "./json-value.js";
 import type { SkillRuntime, SkillStateSpec, SkillToolSpec } from "./skill-code.js";
@@ -166,11 +166,7 @@ function checkStateSpec(skill: string, state: unknown): SkillStateSpec<any> {
     try {
       parsed = schema!.safeParse(initial);
     } catch (error) {
-      throw invalid(
-        skill,
-        "state.initial",
-        `could not be checked: the state schema threw ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw invalid(skill, "state.initial", `could not be checked: the state schema threw ${errorText(error)}`);
     }
     if (!parsed.success)
       throw invalid(skill, "state.initial", `fails the state schema: ${issuesText(parsed.error.issues)}`);

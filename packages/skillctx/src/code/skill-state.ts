@@ -11,7 +11,7 @@ import { issuesText } from "./tool-input.js";
 import { jsonIssue } from "./json-value.js";
 import type { SkillStateHandle, SkillStateSpec } from "./skill-code.js";
 import { skillRuntimeOf, stateNamespaceOf } from "./skill-code.js";
-import { cloneJson, parseJson } from "@skillctx/core/internal";
+import { cloneJson, errorText, parseJson } from "@skillctx/core/internal";
 
 /** A state change a call made, checked and ready to commit. */
 export interface StateChange {
@@ -153,7 +153,7 @@ export function checkState(
   try {
     parsed = spec.schema.safeParse(value);
   } catch (error) {
-    return { ok: false, message: `its schema threw: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, message: `its schema threw: ${errorText(error)}` };
   }
   if (!parsed.success)
     return { ok: false, message: `it fails the skill's state schema: ${issuesText(parsed.error.issues)}` };

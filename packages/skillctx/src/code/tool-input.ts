@@ -4,7 +4,7 @@
  * zod 4's `z.fromJSONSchema`). The one place that turns a tool's schema into a validator.
  */
 import { SkillctxError } from "@skillctx/core";
-import { zod } from "@skillctx/core/internal";
+import { errorText, zod } from "@skillctx/core/internal";
 import type { z } from "zod";
 import type { ToolResult } from "../context-types.js";
 import { normalizeArgs, toolInputSchema } from "../tools/tool-args.js";
@@ -59,14 +59,14 @@ export function compileJsonSchema(schema: JsonSchema, where: string): CompiledIn
   try {
     jsonSchema = cloneJson<JsonSchema>({ ...schema, type: "object" });
   } catch (error) {
-    throw invalid(where, `inputSchema is not JSON: ${messageOf(error)}`);
+    throw invalid(where, `inputSchema is not JSON: ${errorText(error)}`);
   }
   delete jsonSchema["$schema"];
   let validator: ZodLike;
   try {
     validator = zod().fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]) as unknown as ZodLike;
   } catch (error) {
-    throw invalid(where, `inputSchema is not a JSON Schema zod can check: ${messageOf(error)}`);
+    throw invalid(where, `inputSchema is not a JSON Schema zod can check: ${errorText(error)}`);
   }
   return { jsonSchema, parse: (args) => parseWith(validator, args) };
 }
@@ -94,7 +94,7 @@ function compileZod(schema: object, where: string): CompiledInput {
   try {
     json = toolInputSchema(schema as z.ZodType);
   } catch (error) {
-    throw invalid(where, `inputSchema has no JSON Schema form: ${messageOf(error)}`);
+    throw invalid(where, `inputSchema has no JSON Schema form: ${errorText(error)}`);
   }
   if (json["type"] !== "object")
     throw invalid(
@@ -122,8 +122,4 @@ function invalid(where: string, message: string): SkillctxError {
 
 function describe(value: unknown): string {
   return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -58,6 +58,7 @@ import type { SystemParts } from "./system-prompt.js";
 import { defaultTemplates } from "./templates.js";
 import type { Templates } from "./templates.js";
 import { resolveLimits } from "./text-limits.js";
+import { errorText } from "@skillctx/core/internal";
 
 // The shared types live in a leaf module (no engine/tools cycle); re-exported here for the adapters.
 export type { Activation, ContextStep, ToolDefinition } from "../context-types.js";
@@ -114,7 +115,7 @@ export class AgentContext {
     state: ContextState,
   ) {
     this.events = new EventBus((error, event) => {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorText(error);
       this.pendingDiagnostics.push(
         diagnostic("EVENT_LISTENER_FAILED", "warning", `a listener of "${event.type}" threw: ${reason}`),
       );
@@ -747,10 +748,6 @@ export class AgentContext {
       },
     };
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** How long `close()` waits for aborted work to settle (a process group's SIGTERM grace and SIGKILL fit well inside). */

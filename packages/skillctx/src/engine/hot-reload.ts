@@ -5,7 +5,7 @@
  * `catalogUpdates: "append"` the `system` of the first load is kept byte for byte and a note of what
  * changed is attached, frozen, to the newest message of the next step.
  */
-import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
+import { DEFAULT_WATCH_DEBOUNCE_MS, errorText, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
 export { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "@skillctx/core/internal";
 import { createHash } from "@skillctx/core/internal";
 import { statSync } from "node:fs";
@@ -392,8 +392,4 @@ function updateNote(
     );
   lines.push("</skills_update>");
   return lines.join("\n");
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

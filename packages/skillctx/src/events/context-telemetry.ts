@@ -12,6 +12,7 @@ import type { Activation, ContextStep, ToolResult } from "../context-types.js";
 import { ContextTracing, cut, tracerProviderRegistered } from "./otel.js";
 import type { EventSink, StepEvent, StepUsage } from "./types.js";
 import { UsageMeter } from "./usage.js";
+import { errorText } from "@skillctx/core/internal";
 
 /** An attachment the engine made or keeps (the state's shape, read only). */
 export interface ObservedAttachment {
@@ -299,8 +300,4 @@ function copyArgs(args: unknown): unknown {
   } catch {
     return `[arguments that cannot be copied: ${typeof args}]`;
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,7 +8,12 @@
  * Nothing runs on behalf of a client: files are served as bytes read once (SKILL.md as written, its
  * !`cmd` spans unrendered), scripts are files, and no URI is ever turned into a file-system path.
  */
-import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "@skillctx/core/internal";
+import {
+  DEFAULT_RESOURCES_PAGE_SIZE,
+  DEFAULT_SKILLS_PAGE_SIZE,
+  DEFAULT_SKILLS_TTL_MS,
+  errorText,
+} from "@skillctx/core/internal";
 export { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "@skillctx/core/internal";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -226,7 +231,7 @@ class SkillServerImpl implements SkillServer {
     ) {
       // A failed refresh keeps the old snapshot; the next request after ttlMs tries again.
       this.refresh().catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorText(error);
         this.diagnostics = [
           ...this.diagnostics,
           diagnostic("SKILLS_REFRESH_FAILED", "warning", `re-reading the skills failed: ${message}`),

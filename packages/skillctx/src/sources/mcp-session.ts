@@ -10,6 +10,7 @@ import type { McpFrameError, OpenMcpClient } from "@skillctx/mcp-bridge/internal
 import { z } from "zod";
 import { SkillEntrySchema, SkillsGetResultSchema } from "../skills-mcp/protocol.js";
 import type { SkillEntry } from "../skills-mcp/protocol.js";
+import { errorText, ellipsizeUtf16 } from "@skillctx/core/internal";
 
 /** Caps of one listing. */
 export interface ListingLimits {
@@ -207,6 +208,5 @@ export class SkillSession {
 }
 
 function describe(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  return ellipsizeUtf16(errorText(error), 300);
 }

@@ -8,7 +8,7 @@
  * context and process sharing a cache folder sees the same listing, and a read costs one small file.
  * The client is closed once a resolution ends; a refresh (after `ttlMs`) connects again.
  */
-import { DEFAULT_MCP_TTL_MS, MAX_MCP_TTL_MS } from "@skillctx/core/internal";
+import { DEFAULT_MCP_TTL_MS, ellipsizeUtf16, errorText, MAX_MCP_TTL_MS } from "@skillctx/core/internal";
 import { randomBytes } from "@skillctx/core/internal";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -472,8 +472,7 @@ function codeOf(error: unknown): string {
 }
 
 function describe(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  return ellipsizeUtf16(errorText(error), 500);
 }
 
 function cut(text: string): string {

@@ -1,4 +1,4 @@
-import { MAX_SIGNATURE_BUNDLE_BYTES, MAX_TRUSTED_ROOT_BYTES } from "@skillctx/core/internal";
+import { ellipsizeUtf16, errorText, MAX_SIGNATURE_BUNDLE_BYTES, MAX_TRUSTED_ROOT_BYTES } from "@skillctx/core/internal";
 import * as path from "node:path";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
@@ -136,7 +136,7 @@ async function checkSkill(
   try {
     signer = checker(json, Buffer.from(listing.digest, "utf8"));
   } catch (error) {
-    return `its signature does not verify over the folder digest ${listing.digest}: ${errorText(error)}`;
+    return `its signature does not verify over the folder digest ${listing.digest}: ${shortError(error)}`;
   }
   const match = settings.identities.some((i) => i.issuer === signer.issuer && i.subject === signer.subject);
   if (match) return undefined;
@@ -159,7 +159,7 @@ async function buildChecker(settings: VerifySettings): Promise<Checker | string>
   try {
     verifier = new verify.Verifier(verify.toTrustMaterial(root as Parameters<typeof verify.toTrustMaterial>[0]));
   } catch (error) {
-    return `the trusted root is not usable: ${errorText(error)}`;
+    return `the trusted root is not usable: ${shortError(error)}`;
   }
   return (bundleJson, message) => {
     const parsed = bundle.bundleFromJSON(bundleJson);
@@ -185,7 +185,7 @@ async function trustedRoot(option: unknown, tufOptions: VerifySettings["tuf"]): 
   try {
     return parseTrustedRoot(json);
   } catch (error) {
-    return `verify.trustedRoot is not a sigstore TrustedRoot: ${errorText(error)}`;
+    return `verify.trustedRoot is not a sigstore TrustedRoot: ${shortError(error)}`;
   }
 }
 
@@ -207,7 +207,7 @@ async function publicGoodRoot(options: VerifySettings["tuf"]): Promise<unknown> 
       timeout: 10_000,
     });
   } catch (error) {
-    return `the public-good trusted root could not be obtained through @sigstore/tuf: ${errorText(error)}`;
+    return `the public-good trusted root could not be obtained through @sigstore/tuf: ${shortError(error)}`;
   }
 }
 
@@ -297,7 +297,7 @@ function timeRange(value: unknown, where: string): { start?: Date; end?: Date } 
   return { ...(start !== undefined && { start }), ...(end !== undefined && { end }) };
 }
 
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+// A sigstore error can carry a whole certificate; 300 UTF-16 units say why.
+function shortError(error: unknown): string {
+  return ellipsizeUtf16(errorText(error), 300);
 }

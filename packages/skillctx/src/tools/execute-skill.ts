@@ -34,9 +34,10 @@ import {
   unknownSkillMessage,
 } from "./skill-tools.js";
 import { lineNumber, parseToolArgs, toolInputSchema } from "./tool-args.js";
-import { errorMessage, fail, ok } from "./tool-result.js";
+import { fail, ok } from "./tool-result.js";
 import type { SkillTool } from "./toolset.js";
 import { defineSkillTool } from "./define-skill-tool.js";
+import { errorText } from "@skillctx/core/internal";
 
 export const EXECUTE_SKILL_TOOL = "execute_skill";
 
@@ -189,7 +190,7 @@ export async function executeSkill(
     return await runSkill(host, support, skill, request, own);
   } catch (error) {
     if (own.aborted) throw error;
-    return fail(`The sub-agent running "${skill.name}" failed: ${errorMessage(error)}`);
+    return fail(`The sub-agent running "${skill.name}" failed: ${errorText(error)}`);
   } finally {
     support.running--;
   }

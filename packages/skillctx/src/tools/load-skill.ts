@@ -13,7 +13,7 @@ import {
   skillNameArg,
   unknownSkillMessage,
 } from "./skill-tools.js";
-import { errorMessage } from "./tool-result.js";
+import { errorText } from "@skillctx/core/internal";
 
 /** A skill the model loaded. */
 export interface LoadedSkill {
@@ -87,7 +87,7 @@ export async function renderLoadedBody(
     content = await readSkillContent(skill, signal === undefined ? {} : { signal });
   } catch (error) {
     signal?.throwIfAborted();
-    return { error: errorMessage(error) };
+    return { error: errorText(error) };
   }
   return {
     body: capLoadedBody(host, skill, host.substituteVariables(await host.render(content, skill, signal), skill, args)),

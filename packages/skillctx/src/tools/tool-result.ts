@@ -10,12 +10,6 @@ export function fail(message: string): ToolResult {
   return { content: message, isError: true };
 }
 
-/** The message of anything thrown, on one line when possible. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === "string" ? error : String(error);
-}
-
 /** Most characters of model-sent text (a tool or skill name) quoted back in an error result. */
 export const MAX_ECHO_CHARS = 200;
 

@@ -9,11 +9,12 @@ import { searchTool } from "./presets/common.js";
 import { hasSkillToolWork, notLoadableReason } from "./skill-tools.js";
 import type { SkillToolHost, ToolFilterMode } from "./skill-tools.js";
 import { normalizeArgs } from "./tool-args.js";
-import { errorMessage, fail, quoted } from "./tool-result.js";
+import { fail, quoted } from "./tool-result.js";
 import type { SkillTool, Toolset } from "./toolset.js";
 import { codeToolDefinition, CodeToolOffer, nameCodeTools, runCodeTool } from "../code/code-tools.js";
 import type { SkillCodeToolsMode } from "../code/code-tools.js";
 import type { CodeTool } from "../code/skill-code.js";
+import { errorText } from "@skillctx/core/internal";
 
 /** What the toolbox reads from its context on every step. */
 export interface ToolboxHost extends SkillToolHost {
@@ -188,7 +189,7 @@ export class Toolbox {
       }
     } catch (error) {
       if (signal?.aborted === true) throw error;
-      return fail(`${name} failed: ${errorMessage(error)}`);
+      return fail(`${name} failed: ${errorText(error)}`);
     }
   }
 
