@@ -1,6 +1,6 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
-import { capText } from "@skillctx/core/internal";
+import { capTextUtf8Bytes } from "@skillctx/core/internal";
 import { displayPath } from "./paths.js";
 
 /** Codex's default `project_doc_max_bytes`: 32 KiB for the whole AGENTS.md chain. */
@@ -40,7 +40,7 @@ export function capAgentsChain(
       continue;
     }
     if (cut === undefined && dropped.length === 0 && left >= MIN_CUT_ROOM) {
-      const capped = capText(
+      const capped = capTextUtf8Bytes(
         skill.content,
         left,
         (kept, total) =>

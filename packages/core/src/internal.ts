@@ -44,11 +44,13 @@ export { errorText } from "./error-text.js";
 export {
   ELLIPSIS,
   ellipsizeCodePoints,
+  ellipsizeUtf8Bytes,
   ellipsizeUtf16,
   fitCodePoints,
   fitUtf16,
   headCodePoints,
   headUtf8Bytes,
+  headUtf8BytesAtLine,
   headUtf16,
 } from "./text/cut-text.js";
 export { MAX_ERROR_TEXT_CHARS } from "./limits.js";
@@ -93,7 +95,7 @@ export type { InlineToken } from "./markdown/scan-inline.js";
 export type { ProseSegment, TextRange } from "./markdown/text-range.js";
 
 // --- caps and text limits (limits.ts) ---
-export { capText } from "./text-cap.js";
+export { capTextUtf8Bytes } from "./text-cap.js";
 export type { CappedText } from "./text-cap.js";
 
 // file access and walking (H1)

@@ -10,7 +10,6 @@ import type { Skill, SkillScope } from "./skill.js";
 import {
   allowedToolsField,
   booleanField,
-  cutToCodePoints,
   inputsField,
   isRecord,
   metadataField,
@@ -24,6 +23,7 @@ import { ALLOWED_FIELDS, codePoints, MAX_DESCRIPTION_LENGTH } from "./spec-rules
 import { resolveTrigger } from "./skill-trigger.js";
 import { setOwn } from "./yaml-values.js";
 import { errorText } from "./error-text.js";
+import { fitCodePoints } from "./text/cut-text.js";
 
 /** Options for {@link parseSkill} and {@link safeParseSkill}. */
 export interface ParseSkillOptions {
@@ -186,7 +186,8 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
     // Not from a frontmatter block that could not be read (the body then holds the whole text). A
     // stand-in is cut like a description in the catalog: it is not the author's, and lines can be long.
     const line = firstBodyLine(read.split.frontmatter === undefined ? read.body : read.split.body);
-    description = line === undefined ? undefined : cutToCodePoints(line, MAX_CATALOG_DESCRIPTION_CHARS);
+    description =
+      line === undefined ? undefined : fitCodePoints(line, MAX_CATALOG_DESCRIPTION_CHARS, { trimEnd: true });
     // Legacy skills (OpenHands) have no description field; the first body line is their summary.
     if (format === "skill-md")
       warn(

@@ -1,6 +1,6 @@
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { formatBytes } from "./format-bytes.js";
-import { safeParseJson } from "@skillctx/core/internal";
+import { headUtf16, safeParseJson } from "@skillctx/core/internal";
 
 /** What is wrong with a message a server sent. */
 export type FrameProblem = "oversize" | "malformed";
@@ -138,6 +138,6 @@ export { formatBytes };
 
 // The start of a bad message, for a diagnostic: short, one line, control characters shown as escapes.
 function excerpt(text: string, max = 80): string {
-  const head = JSON.stringify(text.length > max ? text.slice(0, max) : text);
+  const head = JSON.stringify(headUtf16(text, max));
   return text.length > max ? `${head}…` : head;
 }

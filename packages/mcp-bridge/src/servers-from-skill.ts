@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { diagnostic, isScopeTrusted, type Diagnostic, type Skill, type Trust } from "@skillctx/core";
-import { childPath, MCP_MAX_CONFIG_BYTES, readTextFileSync, safeParseJson } from "@skillctx/core/internal";
+import { childPath, headUtf16, MCP_MAX_CONFIG_BYTES, readTextFileSync, safeParseJson } from "@skillctx/core/internal";
 import { processEnv } from "@skillctx/process";
 import { checkServerName, parseServerConfig } from "./config-schema.js";
 import { expandVars, MAX_EXPAND_DEPTH } from "./expand-vars.js";
@@ -222,7 +222,7 @@ function serverMap(
       diagnostic(
         "MCP_CONFIG_UNKNOWN_KEY",
         "warning",
-        `unknown key ${JSON.stringify(key.slice(0, 60))} beside "mcpServers" ignored`,
+        `unknown key ${JSON.stringify(headUtf16(key, 60))} beside "mcpServers" ignored`,
         where,
       ),
     );

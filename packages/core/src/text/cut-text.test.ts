@@ -2,11 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   ellipsizeCodePoints,
+  ellipsizeUtf8Bytes,
   ellipsizeUtf16,
   fitCodePoints,
   fitUtf16,
   headCodePoints,
   headUtf8Bytes,
+  headUtf8BytesAtLine,
   headUtf16,
 } from "./cut-text.js";
 
@@ -49,7 +51,8 @@ describe("code points", () => {
 
   it("fitCodePoints: at most max code points, … included, trailing space dropped (catalog descriptions)", () => {
     expect(fitCodePoints("abcdef", 4)).toBe("abc…");
-    expect(fitCodePoints("ab  def", 4)).toBe("ab…");
+    expect(fitCodePoints("ab  def", 4)).toBe("ab …");
+    expect(fitCodePoints("ab  def", 4, { trimEnd: true })).toBe("ab…");
     expect(fitCodePoints(`${SMILE}${SMILE}${SMILE}`, 3)).toBe(`${SMILE}${SMILE}${SMILE}`);
     expect(fitCodePoints(`${SMILE}${SMILE}${SMILE}${SMILE}`, 3)).toBe(`${SMILE}${SMILE}…`);
     expect(fitCodePoints("abc", 0)).toBe("…");
@@ -66,6 +69,20 @@ describe("UTF-8 bytes", () => {
     expect(headUtf8Bytes(`a${SMILE}`, 4)).toBe("a");
     expect(headUtf8Bytes(`a${SMILE}`, 5)).toBe(`a${SMILE}`);
     expect(headUtf8Bytes("\uD800ab", 3)).toBe("\uD800");
+  });
+
+  it("ellipsizeUtf8Bytes adds … after the kept bytes when cut", () => {
+    expect(ellipsizeUtf8Bytes("aé", 2)).toBe("a…");
+    expect(ellipsizeUtf8Bytes("aé", 3)).toBe("aé");
+  });
+
+  it("headUtf8BytesAtLine ends after a line break at or past the share of the head", () => {
+    const text = "aaaa\nbbbbbbbbbbbb\ncc";
+    expect(headUtf8BytesAtLine(text, 12)).toBe("aaaa\n");
+    expect(headUtf8BytesAtLine(text, 12, 0.5)).toBe("aaaa\nbbbbbbb");
+    expect(headUtf8BytesAtLine(text, 19, 0.5)).toBe("aaaa\nbbbbbbbbbbbb\n");
+    expect(headUtf8BytesAtLine("no break here", 5)).toBe("no br");
+    expect(headUtf8BytesAtLine(text, 100)).toBe(text);
   });
 
   it("property: the head is a prefix within the cap, and one more character would pass it", () => {

@@ -47,14 +47,15 @@ export function ellipsizeCodePoints(text: string, maxCodePoints: number): string
 
 /**
  * `text`, or when it has more than `maxCodePoints` code points, its first `maxCodePoints - 1` code
- * points (trailing white space dropped) and "…": at most `maxCodePoints` code points in all.
+ * points and "…": at most `maxCodePoints` code points in all. `trimEnd` drops white space before the "…".
  */
-export function fitCodePoints(text: string, maxCodePoints: number): string {
+export function fitCodePoints(text: string, maxCodePoints: number, options: { trimEnd?: boolean } = {}): string {
   if (maxCodePoints < 1) return text === "" ? text : ELLIPSIS;
   if (text.length <= maxCodePoints) return text;
   const head = headCodePoints(text, maxCodePoints);
   if (head.length === text.length) return text;
-  return `${headCodePoints(head, maxCodePoints - 1).trimEnd()}${ELLIPSIS}`;
+  const kept = headCodePoints(head, maxCodePoints - 1);
+  return `${options.trimEnd === true ? kept.trimEnd() : kept}${ELLIPSIS}`;
 }
 
 /**
@@ -76,6 +77,23 @@ export function headUtf8Bytes(text: string, maxBytes: number): string {
     units += pair ? 2 : 1;
   }
   return text.slice(0, units);
+}
+
+/** `text`, or when it is longer than `maxBytes` UTF-8 bytes, its {@link headUtf8Bytes} followed by "…". */
+export function ellipsizeUtf8Bytes(text: string, maxBytes: number): string {
+  const head = headUtf8Bytes(text, maxBytes);
+  return head.length === text.length ? text : `${head}${ELLIPSIS}`;
+}
+
+/**
+ * {@link headUtf8Bytes}, ending after its last line break when that break is at or past
+ * `minLineShare` of the head (0: any break; 0.5: one in the second half), so a cut text keeps whole lines.
+ */
+export function headUtf8BytesAtLine(text: string, maxBytes: number, minLineShare = 0): string {
+  const head = headUtf8Bytes(text, maxBytes);
+  if (head.length === text.length) return head;
+  const newline = head.lastIndexOf("\n");
+  return newline >= 0 && newline + 1 >= head.length * minLineShare ? head.slice(0, newline + 1) : head;
 }
 
 function isLeadSurrogate(unit: number): boolean {

@@ -10,7 +10,11 @@
 import { createHash } from "@skillctx/core/internal";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
-import { capText, DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "@skillctx/core/internal";
+import {
+  capTextUtf8Bytes,
+  DEFAULT_MAX_CODE_TOOL_RESULT_BYTES,
+  DEFAULT_MAX_SKILL_STATE_BYTES,
+} from "@skillctx/core/internal";
 import type { SkillSet, ToolDefinition, ToolResult } from "../context-types.js";
 import type { SkillToolHost } from "../tools/skill-tools.js";
 import { notLoadableReason, skillFolder } from "../tools/skill-tools.js";
@@ -306,7 +310,7 @@ function scriptToolsFor(skill: Skill, host: SkillToolHost, signal: AbortSignal |
 }
 
 function capResult(tool: CodeTool, result: ToolResult, maxBytes: number, host: SkillToolHost): ToolResult {
-  const capped = capText(
+  const capped = capTextUtf8Bytes(
     result.content,
     maxBytes,
     (kept, size) =>

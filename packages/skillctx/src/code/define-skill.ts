@@ -5,7 +5,7 @@
  */
 import { SKILL_RUNTIME, SkillctxError } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
-import { checkName, errorText, skillSchemas } from "@skillctx/core/internal";
+import { checkName, ellipsizeUtf16, errorText, headUtf16, skillSchemas } from "@skillctx/core/internal";
 import * as path from "node:path";
 import { jsonIssue } from "./json-value.js";
 import type { SkillRuntime, SkillStateSpec, SkillToolSpec } from "./skill-code.js";
@@ -110,7 +110,7 @@ function checkSkillName(value: unknown): string {
   const found = checkName(value, undefined);
   if (found.length > 0)
     throw invalid(
-      typeof value === "string" ? value.slice(0, 100) : "(unnamed)",
+      typeof value === "string" ? headUtf16(value, 100) : "(unnamed)",
       "name",
       found.map((f) => f.message).join("; "),
     );
@@ -123,7 +123,7 @@ function checkTools(skill: string, tools: unknown): Record<string, SkillToolSpec
   // No prototype: a tool named "__proto__" or "constructor" is a tool like any other.
   const checked = Object.create(null) as Record<string, SkillToolSpec<any>>;
   for (const [toolName, spec] of Object.entries(tools)) {
-    const field = `tools.${toolName.length > 100 ? `${toolName.slice(0, 100)}…` : toolName}`;
+    const field = `tools.${ellipsizeUtf16(toolName, 100)}`;
     if (!TOOL_NAME.test(toolName))
       throw invalid(skill, field, "a tool name must be 1 to 64 letters, digits, '_' or '-'");
     if (typeof spec !== "object" || spec === null)

@@ -1,4 +1,4 @@
-import { errorText } from "@skillctx/core/internal";
+import { ellipsizeUtf16, errorText, headUtf16 } from "@skillctx/core/internal";
 /**
  * What a code tool hands back to skillctx — its return value and its skill's state — must be plain
  * JSON: the result goes to the model as text and the state lives in `ctx.state`, which resumes from
@@ -97,12 +97,12 @@ export function toJsonText(value: unknown): { ok: true; text: string } | { ok: f
 function constructorName(object: object): string {
   try {
     const name: unknown = (object as { constructor?: { name?: unknown } }).constructor?.name;
-    return typeof name === "string" && name !== "" ? name.slice(0, 100) : "object with a prototype";
+    return typeof name === "string" && name !== "" ? headUtf16(name, 100) : "object with a prototype";
   } catch {
     return "object with a prototype";
   }
 }
 
 function shortKey(key: string): string {
-  return key.length > 100 ? `${key.slice(0, 100)}…` : key;
+  return ellipsizeUtf16(key, 100);
 }

@@ -4,7 +4,7 @@
  * zod 4's `z.fromJSONSchema`). The one place that turns a tool's schema into a validator.
  */
 import { SkillctxError } from "@skillctx/core";
-import { errorText, zod } from "@skillctx/core/internal";
+import { ellipsizeUtf16, errorText, zod } from "@skillctx/core/internal";
 import type { z } from "zod";
 import type { ToolResult } from "../context-types.js";
 import { normalizeArgs, toolInputSchema } from "../tools/tool-args.js";
@@ -81,7 +81,7 @@ export function issuesText(issues: readonly { path: readonly PropertyKey[]; mess
   const shown = issues.slice(0, MAX_ISSUES_SHOWN).map((issue) => {
     const where = issue.path.length === 0 ? "" : `${issue.path.map((part) => String(part)).join(".")}: `;
     const text = `${where}${issue.message}`;
-    return text.length > MAX_ISSUE_CHARS ? `${text.slice(0, MAX_ISSUE_CHARS)}…` : text;
+    return ellipsizeUtf16(text, MAX_ISSUE_CHARS);
   });
   const more = issues.length > MAX_ISSUES_SHOWN ? `; and ${issues.length - MAX_ISSUES_SHOWN} more` : "";
   return `${shown.join("; ")}${more}`;

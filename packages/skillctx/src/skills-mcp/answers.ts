@@ -4,7 +4,7 @@
  * looks URIs up in the snapshot's maps and never builds a file path from one. Bad requests throw the
  * SDK's `McpError` with `-32602` (Invalid params), as SEP-2640 asks for unknown skills and directories.
  */
-import { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "@skillctx/core/internal";
+import { ellipsizeUtf16, MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "@skillctx/core/internal";
 export { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "@skillctx/core/internal";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
@@ -162,6 +162,6 @@ function checkUri(uri: unknown): asserts uri is string {
 
 // A URI quoted back in an error: short, printable.
 function shown(uri: string): string {
-  const cut = uri.length > 200 ? `${uri.slice(0, 200)}…` : uri;
+  const cut = ellipsizeUtf16(uri, 200);
   return JSON.stringify(cut);
 }

@@ -4,8 +4,8 @@
  * is returned as written (its !`cmd` spans are not run), and scripts are files to read, never to run.
  * Bad input is an `isError` result the model can read, never a protocol error.
  */
-import { MAX_SERVED_TOOL_TEXT_BYTES } from "@skillctx/core/internal";
-import { capText, countNewlines } from "@skillctx/core/internal";
+import { ellipsizeUtf16, fitUtf16, MAX_SERVED_TOOL_TEXT_BYTES } from "@skillctx/core/internal";
+import { capTextUtf8Bytes, countNewlines } from "@skillctx/core/internal";
 export { MAX_SERVED_TOOL_TEXT_BYTES } from "@skillctx/core/internal";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServedSkill, SkillIndex } from "./skill-index.js";
@@ -79,7 +79,7 @@ function loadSkill(index: SkillIndex, args: Record<string, unknown>): CallToolRe
       ? "It has no other files.]"
       : `Its other files (read them with read_skill_resource): ${capList(others)}]`,
   ].join(" ");
-  const capped = capText(
+  const capped = capTextUtf8Bytes(
     skillMd.text ?? "",
     MAX_SERVED_TOOL_TEXT_BYTES - header.length - 2,
     (kept, size) =>
@@ -123,7 +123,7 @@ function readSkillResource(index: SkillIndex, args: Record<string, unknown>): Ca
   }
   const lines = lineRange(file.text, args["startLine"], args["endLine"]);
   if (typeof lines === "string") return failure(lines);
-  const capped = capText(
+  const capped = capTextUtf8Bytes(
     lines.text,
     MAX_SERVED_TOOL_TEXT_BYTES,
     (kept, size) =>
@@ -175,11 +175,11 @@ function capList(items: readonly string[]): string {
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > MAX_DESCRIPTION_CHARS ? `${flat.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : flat;
+  return fitUtf16(flat, MAX_DESCRIPTION_CHARS);
 }
 
 function cut(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return ellipsizeUtf16(text, 200);
 }
 
 function failure(text: string): CallToolResult {

@@ -86,7 +86,7 @@ export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOpt
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await skills.connect(transport);
-    await transport.handleRequest(req, res, parsed);
+    await transport.handleRequest(req, res, parsed.value);
   };
 
   const server = createServer((req, res) => {

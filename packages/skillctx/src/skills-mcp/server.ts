@@ -14,6 +14,7 @@ import {
   DEFAULT_SKILLS_TTL_MS,
   errorText,
 } from "@skillctx/core/internal";
+import { headUtf16 } from "@skillctx/core/internal";
 export { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "@skillctx/core/internal";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -179,7 +180,7 @@ class SkillServerImpl implements SkillServer {
       if (result === undefined)
         throw new McpError(
           ErrorCode.InvalidParams,
-          `unknown tool: ${JSON.stringify(request.params.name.slice(0, 200))}`,
+          `unknown tool: ${JSON.stringify(headUtf16(request.params.name, 200))}`,
         );
       return result;
     });

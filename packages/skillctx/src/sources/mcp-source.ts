@@ -476,5 +476,5 @@ function describe(error: unknown): string {
 }
 
 function cut(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return ellipsizeUtf16(text, 200);
 }

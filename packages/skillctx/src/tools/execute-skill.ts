@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import {
-  capText,
+  capTextUtf8Bytes,
   DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES,
   DEFAULT_SUB_AGENT_MAX_STEPS,
   lazySchemas,
@@ -259,7 +259,7 @@ function answer(host: SkillToolHost, support: SubAgentSupport, skill: Skill, res
 
 function cap(host: SkillToolHost, support: SubAgentSupport, skill: Skill, text: string): string {
   const max = support.maxAnswerBytes;
-  const capped = capText(
+  const capped = capTextUtf8Bytes(
     text,
     max,
     (kept, size) =>

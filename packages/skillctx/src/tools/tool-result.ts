@@ -1,4 +1,5 @@
 import type { ToolResult } from "./tool-provider.js";
+import { ellipsizeUtf16 } from "@skillctx/core/internal";
 
 /** A successful tool result. */
 export function ok(content: string): ToolResult {
@@ -15,5 +16,5 @@ export const MAX_ECHO_CHARS = 200;
 
 /** `text` as a JSON string for an error result, cut at {@link MAX_ECHO_CHARS} characters with "…". */
 export function quoted(text: string): string {
-  return JSON.stringify(text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text);
+  return JSON.stringify(ellipsizeUtf16(text, MAX_ECHO_CHARS));
 }

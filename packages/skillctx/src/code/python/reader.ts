@@ -5,7 +5,12 @@
  */
 import { runProcess } from "@skillctx/process";
 import { z } from "zod";
-import { MAX_SCRIPT_SOURCE_BYTES, READER_MAX_OUTPUT_BYTES, READER_TIMEOUT_MS } from "@skillctx/core/internal";
+import {
+  ellipsizeUtf16,
+  MAX_SCRIPT_SOURCE_BYTES,
+  READER_MAX_OUTPUT_BYTES,
+  READER_TIMEOUT_MS,
+} from "@skillctx/core/internal";
 import { READER_SOURCE } from "./reader-source.js";
 import { safeParseJson } from "@skillctx/core/internal";
 
@@ -118,5 +123,5 @@ export async function readSignatures(
 function lastLine(text: string): string {
   const lines = text.trim().split("\n");
   const line = lines[lines.length - 1] ?? "";
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line || "(no message)";
+  return ellipsizeUtf16(line, 300) || "(no message)";
 }
