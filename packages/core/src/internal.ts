@@ -55,6 +55,10 @@ export {
 } from "./text/cut-text.js";
 export { MAX_ERROR_TEXT_CHARS } from "./limits.js";
 
+// --- tool-call arguments as text or value (tool-arguments.ts): the engine, tools, adapters, the MCP bridge ---
+export { decodeToolArguments } from "./tool-arguments.js";
+export type { DecodedToolArguments, DecodeToolArgumentsOptions } from "./tool-arguments.js";
+
 // --- bounded concurrency (the one pool of async work: command renders, guidance reads, remote sources) ---
 export { mapConcurrent } from "./map-concurrent.js";
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { safeParseJson } from "./json/parse-json.js";
+import { decodeToolArguments } from "./tool-arguments.js";
 
 /**
  * Argument names that hold file paths, compared after lower-casing and removing `_` and `-`
@@ -61,12 +61,9 @@ const MAX_PATHS = 256;
  * toolCallPaths({ file_path: "src/a.ts", edits: [{ path: "b.md" }] }) // ["src/a.ts", "b.md"]
  */
 export function toolCallPaths(args: unknown): string[] {
-  let value = args;
-  if (typeof value === "string") {
-    const parsed = safeParseJson(value);
-    if (!parsed.ok) return [];
-    value = parsed.value;
-  }
+  const decoded = decodeToolArguments(args);
+  if (!decoded.ok) return [];
+  const value = decoded.value;
   const found = new Set<string>();
   try {
     collect(value, 0, found);

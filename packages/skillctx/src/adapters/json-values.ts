@@ -1,4 +1,4 @@
-import { safeParseJson } from "@skillctx/core/internal";
+import { decodeToolArguments } from "@skillctx/core/internal";
 /**
  * Reading JSON-like values that come from a framework's items for the adapters: tool-call arguments
  * (model output, untrusted) and the content comparison that recognises copies of known items.
@@ -25,7 +25,6 @@ export function boundedArguments(value: unknown): unknown {
 
 /** Arguments sent as JSON text (OpenAI's form), parsed; text that is not JSON stays text. Bounded like {@link boundedArguments}. */
 export function parseArguments(text: unknown): unknown {
-  if (typeof text !== "string") return boundedArguments(text);
-  const parsed = safeParseJson(text);
-  return parsed.ok ? boundedArguments(parsed.value) : text;
+  const decoded = decodeToolArguments(text);
+  return decoded.ok ? boundedArguments(decoded.value) : text;
 }
