@@ -59,6 +59,9 @@ export { MAX_ERROR_TEXT_CHARS } from "./limits.js";
 export { decodeToolArguments } from "./tool-arguments.js";
 export type { DecodedToolArguments, DecodeToolArgumentsOptions } from "./tool-arguments.js";
 
+// --- tool names model APIs accept (tool-name.ts): MCP bridge tools and renamed code tools ---
+export { hashedToolName, MAX_TOOL_NAME_CHARS, reduceToolName } from "./tool-name.js";
+
 // --- bounded concurrency (the one pool of async work: command renders, guidance reads, remote sources) ---
 export { mapConcurrent } from "./map-concurrent.js";
 

@@ -7,7 +7,6 @@
  * in the result's metadata. `execute_skill` gives a sub-agent a skill's tools through
  * {@link codeToolsForSkill} and runs them with {@link runCodeTool}.
  */
-import { createHash } from "@skillctx/core/internal";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import {
@@ -21,6 +20,7 @@ import { notLoadableReason, skillFolder } from "../tools/skill-tools.js";
 import { fail, quoted } from "../tools/tool-result.js";
 import { programmaticToolsOf, thrownText } from "./programmatic-tools.js";
 import type { CodeTool } from "./skill-code.js";
+import { hashedToolName } from "@skillctx/core/internal";
 
 /** When the code tools of a skill are offered: while it is active, or always. */
 export type SkillCodeToolsMode = "active" | "always";
@@ -193,8 +193,7 @@ export function nameCodeTools(
 export function namespacedName(skill: string, tool: string): string {
   const full = `${skill}__${tool}`;
   if (/^[A-Za-z0-9_-]{1,64}$/.test(full)) return full;
-  const hash = createHash("sha256").update(full).digest("hex").slice(0, 8);
-  return `${full.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 55)}_${hash}`;
+  return hashedToolName(full, full);
 }
 
 /** The definition the model sees for a code tool (one object per tool, so tool lists stay identical across steps). */
