@@ -12,7 +12,7 @@ import { DEFAULT_MCP_TTL_MS, ellipsizeUtf16, errorText, MAX_MCP_TTL_MS } from "@
 import { randomBytes } from "@skillctx/core/internal";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { diagnostic, SkillctxError } from "@skillctx/core";
+import { compareCodePoints, diagnostic, SkillctxError } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import {
   digestBytes,
@@ -444,15 +444,20 @@ async function writeListing(root: string, listing: ListingFile): Promise<void> {
 }
 
 function sameResources(a: SkillEntry, b: SkillEntry): boolean {
-  const key = (e: SkillEntry) => JSON.stringify((e.resources ?? []).map((r) => [r.uri, r.digest]).sort());
+  const key = (e: SkillEntry) =>
+    JSON.stringify(
+      (e.resources ?? [])
+        .map((r) => [r.uri, r.digest] as const)
+        .sort((x, y) => compareCodePoints(x[0], y[0]) || compareCodePoints(x[1], y[1])),
+    );
   return key(a) === key(b) && equalValues(a.frontmatter, b.frontmatter);
 }
 
-/** The digest of what a source resolved to: its skills' URIs and folder digests. */
-function revisionOf(skills: readonly { uri: string; digest: string }[]): string {
+/** The digest of what a source resolved to: its skills' URIs (in code-point order) and folder digests. */
+export function revisionOf(skills: readonly { uri: string; digest: string }[]): string {
   return digestBytes(
     [...skills]
-      .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0))
+      .sort((a, b) => compareCodePoints(a.uri, b.uri))
       .map((s) => `${s.uri}\0${s.digest}\n`)
       .join(""),
   );
