@@ -13,6 +13,7 @@ import { createKeywordMatcher } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
 import { bench, describe } from "vitest";
 import { corpusBodies, mulberry32 } from "./bench-data.js";
+import { compareCodePoints } from "../packages/core/src/code-point-order.js";
 
 // ---- Data: real English from the corpus, deterministic picks.
 const bodies = corpusBodies();
@@ -21,8 +22,8 @@ const random = mulberry32(7);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 // Keywords: real words and two-word phrases of the corpus (4+ letters), plus a few slash commands.
-const vocabulary = [...new Set(prose.toLowerCase().match(/\p{L}{4,}/gu) ?? [])].sort();
-const phrases = [...new Set(prose.toLowerCase().match(/\p{L}{4,} \p{L}{4,}/gu) ?? [])].sort();
+const vocabulary = [...new Set(prose.toLowerCase().match(/\p{L}{4,}/gu) ?? [])].sort(compareCodePoints);
+const phrases = [...new Set(prose.toLowerCase().match(/\p{L}{4,} \p{L}{4,}/gu) ?? [])].sort(compareCodePoints);
 const skills: Array<Pick<Skill, "name" | "trigger">> = Array.from({ length: 1000 }, (_, i) => ({
   name: `skill-${String(i).padStart(4, "0")}`,
   trigger: {

@@ -22,6 +22,7 @@ import {
   useScenario,
 } from "./helpers/agent-scenario.js";
 import type { Turn } from "./helpers/agent-scenario.js";
+import { compareCodePoints } from "../packages/core/src/code-point-order.js";
 
 type AgentsModule = typeof import("@openai/agents");
 const agents = skillctxDependency<AgentsModule>("@openai/agents");
@@ -76,7 +77,7 @@ function lastResult(request: ModelRequest): { name: string; output: unknown } {
   return last as { name: string; output: unknown };
 }
 const outputText = (value: unknown) => (typeof value === "string" ? value : (value as { text: string }).text);
-const sorted = (names: string[]) => [...names].sort();
+const sorted = (names: string[]) => [...names].sort(compareCodePoints);
 
 function runner(ctx: AgentContext, model: Model, steps: ContextStep[] = []) {
   const loop = createOpenAIAgentsLoop(ctx, { tool: agents.tool, onStep: (step) => steps.push(step) });

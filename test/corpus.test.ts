@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { safeParseSkill, validateSkill } from "@skillctx/core";
 import { SkillSchema } from "@skillctx/core/schemas";
 import type { ValidationResult } from "@skillctx/core";
+import { compareCodePoints } from "../packages/core/src/code-point-order.js";
 
 // The real-world corpus beside the project (read-only): 246 SKILL.md skills from five collections.
 const corpus = process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
@@ -62,11 +63,11 @@ async function skillDirs(): Promise<string[]> {
       if (skill.isDirectory()) dirs.push(`${collection.name}/${skill.name}`);
     }
   }
-  return dirs.sort();
+  return dirs.sort(compareCodePoints);
 }
 
 const errorCodes = (r: ValidationResult) =>
-  [...new Set(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.code))].sort();
+  [...new Set(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.code))].sort(compareCodePoints);
 
 describe.runIf(HAS_CORPUS)("the real-world corpus", () => {
   let dirs: string[];

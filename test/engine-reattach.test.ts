@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ContextStep, Message, SkillInit } from "skillctx";
 import { useEngineFixture, user } from "./helpers/engine-fixture.js";
+import { compareCodePoints } from "../packages/core/src/code-point-order.js";
 
 const fixture = useEngineFixture();
 
@@ -124,7 +125,10 @@ describe("active skills survive condensation", () => {
     expect(texts[1]).toContain("beta");
     expect(texts[1]).toContain("is cut here");
     expect(texts.join("")).not.toContain("alpha");
-    expect(step.diagnostics.map((d) => d.code).sort()).toEqual(["SKILL_BODY_CUT", "SKILL_REATTACH_LIMIT"]);
+    expect(step.diagnostics.map((d) => d.code).sort(compareCodePoints)).toEqual([
+      "SKILL_BODY_CUT",
+      "SKILL_REATTACH_LIMIT",
+    ]);
     expect(ctx.state.carriers?.map((c) => c.skill)).toEqual(["b", "c"]);
   });
 

@@ -6,6 +6,7 @@ import { buildCatalog, countTokens } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
 import { catalogEntryTokens, UsageMeter } from "../packages/engine/src/events/usage.js";
 import { user, useEngineFixture } from "./helpers/engine-fixture.js";
+import { compareCodePoints } from "../packages/core/src/code-point-order.js";
 
 const fixture = useEngineFixture();
 
@@ -44,7 +45,7 @@ describe("step.usage of a session", () => {
     const usage = step.usage!;
     expect(usage).toBeDefined();
     const by = new Map(usage.skills.map((u) => [u.skill, u]));
-    expect([...by.keys()]).toEqual([...by.keys()].sort());
+    expect([...by.keys()]).toEqual([...by.keys()].sort(compareCodePoints));
 
     // Catalog: each listed skill's entry; together with the frame they make the catalog's tokens.
     const catalog = ctx.catalog!;

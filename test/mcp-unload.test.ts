@@ -9,6 +9,7 @@ import type { AgentContext as Context, Message } from "skillctx";
 import { ROOT } from "./helpers/cli.js";
 import { tempRepo } from "./helpers/temp-repo.js";
 import type { TempRepo } from "./helpers/temp-repo.js";
+import { compareCodePoints } from "../packages/core/src/code-point-order.js";
 
 const SERVER = path.join(ROOT, "fixtures/mcp/server.mjs");
 const mcpJson = (name: string) =>
@@ -43,7 +44,7 @@ const mcpServersListed = async (c: Context, history: Message[]) =>
     ...new Set(
       (await c.buildContext(history)).tools.filter((t) => t.name.startsWith("mcp__")).map((t) => t.name.split("__")[1]),
     ),
-  ].sort();
+  ].sort((a, b) => compareCodePoints(String(a), String(b)));
 
 describe("MCP tools follow the active skill", () => {
   it("withdraws a loaded skill's tools on unload_skill, keeps its server for a later load, and refuses calls meanwhile", async () => {

@@ -10,6 +10,7 @@ import { CODEX_YAML_FIELDS, SKILL_MD_DIALECT_FIELDS } from "../packages/core/src
 import type { Diagnostic } from "@skillctx/core";
 import type { FieldShape } from "../packages/core/src/dialect-fields.js";
 import { put, useTempDirs } from "../packages/core/src/testing/temp-dir.js";
+import { compareCodePoints } from "../packages/core/src/code-point-order.js";
 
 const tempDir = useTempDirs("dialects");
 
@@ -60,7 +61,9 @@ const errors = (diagnostics: Diagnostic[]) => diagnostics.filter((d) => d.severi
 
 describe("validateSkill: SKILL.md dialect fields", () => {
   it("knows a good value for every dialect field it lists", () => {
-    expect(Object.keys(GOOD).sort()).toEqual(SKILL_MD_DIALECT_FIELDS.map((f) => f.name).sort());
+    expect(Object.keys(GOOD).sort(compareCodePoints)).toEqual(
+      SKILL_MD_DIALECT_FIELDS.map((f) => f.name).sort(compareCodePoints),
+    );
   });
 
   it.each(SKILL_MD_DIALECT_FIELDS.map((f) => [f.name, f.dialect] as const))(
@@ -156,7 +159,9 @@ describe("validateSkill: Codex agents/openai.yaml", () => {
       const result = await validateSkill(dir, { strict });
       expect(result.valid).toBe(true);
       const notes = result.diagnostics.filter((d) => d.code === "DIALECT_FIELD");
-      expect(notes.map((d) => d.message.split("'")[1]).sort()).toEqual(CODEX_YAML_FIELDS.map((f) => f.name).sort());
+      expect(notes.map((d) => d.message.split("'")[1]).sort((a, b) => compareCodePoints(String(a), String(b)))).toEqual(
+        CODEX_YAML_FIELDS.map((f) => f.name).sort(compareCodePoints),
+      );
       for (const note of notes)
         expect(note).toMatchObject({ severity: "info", dialect: "codex", path: path.join(dir, "agents/openai.yaml") });
       expect(notes.find((d) => d.message.includes("policy.allow_implicit_invocation"))?.line).toBe(9);

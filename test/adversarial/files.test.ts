@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { expectBounded, runIsolated } from "./isolated.js";
 import type { IsolatedResult } from "./isolated.js";
+import { compareCodePoints } from "../../packages/core/src/code-point-order.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const BUILD_COMMAND = pathToFileURL(path.join(ROOT, "packages/cli/src/build.ts")).href;
@@ -87,7 +88,7 @@ export default async () => {
         ".openhands/microagents/private",
         ".openhands/microagents/root",
         ".openhands/microagents/zero.md",
-      ].sort(),
+      ].sort(compareCodePoints),
     );
   }, 40_000);
 

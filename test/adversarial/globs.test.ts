@@ -10,6 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { itWithTool } from "../helpers/tools-present.js";
 import { expectBounded, runIsolated } from "./isolated.js";
+import { compareCodePoints } from "../../packages/core/src/code-point-order.js";
 
 const PRELUDE = `
 import { createPathMatcher } from "@skillctx/core";
@@ -132,7 +133,12 @@ describe("adversarial: braces", () => {
     diagnostics: diagnostics.filter((d) => d.code === "GLOB_TOO_COMPLEX").map((d) => path.basename(d.path ?? "")),
     triggers: skills.filter((s) => s.name.startsWith("cursor")).map((s) => s.trigger),
   };`);
-      expect(result.value.diagnostics.sort()).toEqual(["nested.mdc", "nested.mdc", "top.mdc", "top.mdc"]);
+      expect(result.value.diagnostics.sort(compareCodePoints)).toEqual([
+        "nested.mdc",
+        "nested.mdc",
+        "top.mdc",
+        "top.mdc",
+      ]);
       expect(result.value.triggers).toEqual([
         { type: "path", globs: ["**/*.ts"] },
         { type: "path", globs: ["web/**/*.ts"] },

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { expectBounded, runIsolated } from "./isolated.js";
+import { compareCodePoints } from "../../packages/core/src/code-point-order.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CORPUS = process.env["SKILLCTX_CORPUS"] ?? path.resolve(ROOT, "../shared/corpus");
@@ -280,7 +281,11 @@ export default async () => {
     expect(value.unexpected).toEqual([]);
     expect(value.good).toBe(100);
     // Each hostile kind appears 22 or 23 times among the other 200 files.
-    expect(Object.keys(value.errors).sort()).toEqual(["FRONTMATTER_TOO_LARGE", "FRONTMATTER_UNCLOSED", "YAML_INVALID"]);
+    expect(Object.keys(value.errors).sort(compareCodePoints)).toEqual([
+      "FRONTMATTER_TOO_LARGE",
+      "FRONTMATTER_UNCLOSED",
+      "YAML_INVALID",
+    ]);
     expect(value.errors["FRONTMATTER_UNCLOSED"]).toBeGreaterThanOrEqual(22);
     expect(value.errors["FRONTMATTER_TOO_LARGE"]).toBeGreaterThanOrEqual(22);
     // broken-legacy (not a skill), bomb and deep (SKILL.md, loaded by folder name with an error).

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { expectBounded, runIsolated } from "./isolated.js";
+import { compareCodePoints } from "../../packages/core/src/code-point-order.js";
 
 const PRELUDE = `
 import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, rmSync, realpathSync } from "node:fs";
@@ -166,7 +167,7 @@ export default async () => {
     // Local skills are not checked under the default scope "remote".
     expect(value.skills).toEqual(["array", "badbase64", "binary", "deep", "nulls", "plain", "wrongtypes"]);
     expect(value.allSkills).toEqual([]);
-    expect(Object.keys(value.messages).sort()).toEqual([
+    expect(Object.keys(value.messages).sort(compareCodePoints)).toEqual([
       "array",
       "badbase64",
       "binary",

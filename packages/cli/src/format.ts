@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { fitCodePoints } from "@skillctx/core/internal";
 
 /** The fields of a finding that its one-line form shows (a core `Diagnostic` has them). */
 export interface Finding {
@@ -46,8 +47,7 @@ export function printableLine(text: string): string {
 /** A table cell: whitespace runs collapsed to one space, then made printable, at most `width` characters. */
 export function cell(text: string, width = Number.POSITIVE_INFINITY): string {
   const flat = printableLine(text.replace(/[\t\n\r\f\v ]+/g, " ").trim());
-  const chars = [...flat];
-  return chars.length > width ? `${chars.slice(0, width - 1).join("")}…` : flat;
+  return fitCodePoints(flat, width);
 }
 
 /**

@@ -8,6 +8,7 @@ import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { hasErrors, openContext } from "./load.js";
 import { parseFlags } from "./options.js";
+import { errorText } from "@skillctx/core/internal";
 
 /** Who may invoke a skill. */
 export interface WhoMayInvoke {
@@ -95,7 +96,7 @@ async function describeSkill(
       listed.tokens = countTokens(await readSkillContent(skill, signal === undefined ? {} : { signal }));
     } catch (error) {
       signal?.throwIfAborted();
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       diagnostics.push(diagnostic("SKILL_READ_FAILED", "error", message, { path: skill.source.path }));
     }
   }

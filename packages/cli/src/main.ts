@@ -1,6 +1,7 @@
 import { printableLine } from "./format.js";
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK } from "./io.js";
 import { runCli } from "./run.js";
+import { errorText } from "@skillctx/core/internal";
 
 /** How long an interrupted command may take to close what it started before the process exits anyway. */
 const INTERRUPT_GRACE_MS = 8_000;
@@ -42,7 +43,7 @@ export async function main(argv: string[]): Promise<void> {
   const debug = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : argv.length).includes("--debug");
   const crash = (error: unknown) => {
     if (stdoutClosed || interrupted !== undefined) process.exit(stdoutClosed ? EXIT_OK : interrupted);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     process.stderr.write(`skillctx: ${printableLine(message)}\n`);
     if (debug && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
     process.exit(EXIT_FINDINGS);

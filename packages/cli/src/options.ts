@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "./io.js";
+import { errorText } from "@skillctx/core/internal";
 
 /** One flag of the CLI: its parser spec, the name of its value (for help), and its help line. */
 export interface FlagInfo {
@@ -181,7 +182,7 @@ export function userSkills(flags: Flags): boolean {
 // node:util parseArgs messages are long and suggest JavaScript; the CLI says the same in a few words.
 function parseArgsMessage(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const quoted = /'([^']*)'/.exec(message)?.[1];
   switch (code) {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION":

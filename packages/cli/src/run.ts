@@ -7,6 +7,7 @@ import { commandHelp, helpJson, overviewHelp } from "./help.js";
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { wantsHelp } from "./options.js";
+import { errorText, parseJson } from "@skillctx/core/internal";
 
 /**
  * Runs the `skillctx` CLI with `argv` (without node and the script) and returns the exit code:
@@ -82,9 +83,7 @@ function help(args: string[], io: CliIo): number {
 
 /** The version in @skillctx/cli's package.json (the packages are versioned together), found by the package's own name (the build bundles this file, so no relative path holds). */
 export function version(): string {
-  const pkg = JSON.parse(
-    readFileSync(createRequire(import.meta.url).resolve("@skillctx/cli/package.json"), "utf8"),
-  ) as {
+  const pkg = parseJson(readFileSync(createRequire(import.meta.url).resolve("@skillctx/cli/package.json"), "utf8")) as {
     version?: unknown;
   };
   return typeof pkg.version === "string" ? pkg.version : "unknown";
@@ -98,7 +97,7 @@ function failure(command: CommandInfo, error: unknown, io: CliIo, debug: boolean
     return EXIT_USAGE;
   }
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const named =
     error instanceof Error && error.name === "SkillctxError" && typeof code === "string" ? ` (${code})` : "";
   io.stderr.write(`${prefix}${printableLine(message)}${named}\n`);

@@ -1,6 +1,6 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
-import { capText } from "@skillctx/core/internal";
+import { capTextUtf8Bytes } from "@skillctx/core/internal";
 import { displayPath } from "./paths.js";
 
 // Below this much room, the file that crosses the cap is left out rather than cut to a stub.
@@ -37,7 +37,7 @@ export function capAgentsChain(
       continue;
     }
     if (cut === undefined && dropped.length === 0 && left >= MIN_CUT_ROOM) {
-      const capped = capText(
+      const capped = capTextUtf8Bytes(
         skill.content,
         left,
         (kept, total) =>

@@ -2,6 +2,7 @@ import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { walk } from "@skillctx/core/internal";
 import { GIT_LIST_MAX_BYTES, GIT_LIST_TIMEOUT_MS } from "./limits.js";
+import { errorText } from "@skillctx/core/internal";
 import type { WalkEntry } from "@skillctx/core/internal";
 import { runGit } from "@skillctx/process";
 import { CURSOR_RULES_DIR, NESTED_NAMES, classifyNestedPath, isOrdinaryFolder } from "./formats.js";
@@ -147,7 +148,7 @@ function entersCursorRules(parent: string, name: string): boolean {
 }
 
 function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return (
     message.split("\n").find((line) => line.trim() !== "" && !line.startsWith("Command failed")) ?? message
   ).trim();

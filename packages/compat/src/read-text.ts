@@ -1,6 +1,6 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import { readTextFile, wholeCodePoints } from "@skillctx/core/internal";
+import { headUtf8BytesAtLine, readTextFile } from "@skillctx/core/internal";
 
 /** What {@link readGuidanceText} found. `missing` is set when the file vanished (or never was a file). */
 export type GuidanceTextResult =
@@ -21,7 +21,6 @@ export interface ReadTextOptions {
   signal?: AbortSignal | undefined;
 }
 
-const NEWLINE = 0x0a;
 const BOM = "\uFEFF";
 
 /**
@@ -95,13 +94,13 @@ export async function readGuidanceText(file: string, options: ReadTextOptions): 
   }
   if (!read.truncated) return { ok: true, text: stripBom(read.text) };
   // Cut at a line boundary so that the text and its note fit in maxBytes.
-  const bytes = Buffer.from(read.text, "utf8");
-  const kept = cutAtLineBoundary(bytes, options.maxBytes - noteRoom(options.label, read.size));
-  const head = stripBom(kept.toString("utf8"));
+  const kept = headUtf8BytesAtLine(read.text, options.maxBytes - noteRoom(options.label, read.size));
+  const keptBytes = Buffer.byteLength(kept);
+  const head = stripBom(kept);
   return {
     ok: true,
-    text: head + truncationNote(head, options.label, read.size, kept.length),
-    truncated: { size: read.size, kept: kept.length },
+    text: head + truncationNote(head, options.label, read.size, keptBytes),
+    truncated: { size: read.size, kept: keptBytes },
   };
 }
 
@@ -118,11 +117,11 @@ export function truncateText(
   maxBytes: number,
   label: string,
 ): { text: string; size: number; kept: number } | undefined {
-  const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= maxBytes) return undefined;
-  const kept = cutAtLineBoundary(bytes, maxBytes - noteRoom(label, bytes.length));
-  const head = kept.toString("utf8");
-  return { text: head + truncationNote(head, label, bytes.length, kept.length), size: bytes.length, kept: kept.length };
+  const size = Buffer.byteLength(text);
+  if (size <= maxBytes) return undefined;
+  const head = headUtf8BytesAtLine(text, maxBytes - noteRoom(label, size));
+  const kept = Buffer.byteLength(head);
+  return { text: head + truncationNote(head, label, size, kept), size, kept };
 }
 
 /** The diagnostic that goes with a cut file. */
@@ -144,15 +143,6 @@ export function truncationDiagnostic(
 // Bytes to keep free for the note, so that text plus note stay within the limit.
 function noteRoom(label: string, size: number): number {
   return Buffer.byteLength(truncationNote("", label, size, size)) + 1;
-}
-
-// Keeps whole lines when there is a newline within the limit; otherwise whole code points.
-function cutAtLineBoundary(bytes: Buffer, maxBytes: number): Buffer {
-  const head = bytes.subarray(0, Math.max(0, maxBytes));
-  const lastNewline = head.lastIndexOf(NEWLINE);
-  if (lastNewline >= 0) return head.subarray(0, lastNewline + 1);
-  // No newline: keep whole code points.
-  return head.subarray(0, wholeCodePoints(head, head.length));
 }
 
 function truncationNote(head: string, label: string, size: number, kept: number): string {

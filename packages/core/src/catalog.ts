@@ -4,7 +4,7 @@ import { SkillctxError } from "./errors.js";
 import { MAX_CATALOG_DESCRIPTION_CODE_POINTS } from "./limits.js";
 import { isModelInvocable } from "./model-invocable.js";
 import type { Skill } from "./skill.js";
-import { cutToCodePoints } from "./skill-fields.js";
+import { fitCodePoints, headCodePoints } from "./text/cut-text.js";
 import { countTokens } from "./tokens.js";
 
 /** Options for {@link buildCatalog} and {@link renderCatalog}. */
@@ -285,16 +285,15 @@ function originLabel(skill: Pick<Skill, "source">): string {
 /** A description within `max` code points once cleaned (cut with "…"); most are far shorter and cost one comparison. */
 function capDescription(description: string, max: number): string {
   if (description.length <= max) return description;
-  return cutToCodePoints(clean(description), Math.floor(max));
+  return fitCodePoints(clean(description), Math.floor(max), { trimEnd: true });
 }
 
 /** The first sentence, at most {@link SHORT_LIMIT} characters (cut at a space, with an ellipsis). */
 function shorten(description: string): string {
   const end = /[.!?。！？](?=\s|$)/u.exec(description);
   const sentence = end === null ? description : description.slice(0, end.index + end[0].length);
-  const chars = [...sentence];
-  if (chars.length <= SHORT_LIMIT) return sentence;
-  const cut = chars.slice(0, SHORT_LIMIT - 1).join("");
+  if (headCodePoints(sentence, SHORT_LIMIT).length === sentence.length) return sentence;
+  const cut = headCodePoints(sentence, SHORT_LIMIT - 1);
   const space = cut.lastIndexOf(" ");
   return `${space >= SHORT_LIMIT / 2 ? cut.slice(0, space) : cut}…`;
 }

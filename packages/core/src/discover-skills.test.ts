@@ -6,6 +6,7 @@ import { discoverSkills, findGitRoot } from "./discover-skills.js";
 import { createSkillCache } from "./skill-cache.js";
 import type { Skill } from "./skill.js";
 import { HAS_GIT, useTempDirs } from "./testing/temp-dir.js";
+import { compareCodePoints } from "./code-point-order.js";
 
 const tempDir = useTempDirs("discover");
 
@@ -163,13 +164,13 @@ describe("discoverSkills: containment of project folders", () => {
       expect(result.skills.map((s) => s.name)).toEqual(["fine", "good"]);
       expect(JSON.stringify(result)).not.toContain("OPENSSH");
       const outside = result.diagnostics.filter((d) => d.code === "PATH_OUTSIDE_ROOT").map((d) => d.path);
-      expect(outside.sort()).toEqual(
+      expect(outside.sort((a, b) => compareCodePoints(String(a), String(b)))).toEqual(
         [
           path.join(repo, ".agents/skills/evil/SKILL.md"),
           path.join(repo, ".agents/skills/linked"),
           path.join(repo, ".openhands/microagents/notes.md"),
           path.join(repo, ".openhands/microagents/root"),
-        ].sort(),
+        ].sort(compareCodePoints),
       );
       expect(result.diagnostics.every((d) => d.severity === "warning")).toBe(true);
     },
@@ -233,7 +234,11 @@ describe("discoverSkills: containment of project folders", () => {
     await truncate(huge, 600 * 1024 * 1024);
     const result = await discoverSkills({ cwd: repo, homeDir: repo, cache: createSkillCache() });
     expect(result.skills.map((s) => s.name)).toEqual(["ok"]);
-    expect(result.diagnostics.map((d) => [d.code, path.basename(d.path ?? "")]).sort()).toEqual([
+    expect(
+      result.diagnostics
+        .map((d) => [d.code, path.basename(d.path ?? "")])
+        .sort((x, y) => compareCodePoints(String(x), String(y))),
+    ).toEqual([
       ["NOT_A_FILE", "SKILL.md"],
       ["NOT_A_FILE", "pipe.md"],
       ["TOO_LARGE", "huge.md"],

@@ -11,6 +11,7 @@ import { MAX_FRONTMATTER_CHARS, MAX_YAML_ERRORS } from "./limits.js";
 import { parseYamlBlock } from "./yaml-document.js";
 import type { AliasTable, YamlBlock } from "./yaml-document.js";
 import { asWritten, scalarText, typedValue, unresolvedAliases } from "./yaml-values.js";
+import { errorText } from "./error-text.js";
 
 export { normalizeText, splitFrontmatter } from "./frontmatter-split.js";
 export type { FrontmatterSplit, SplitFrontmatterOptions } from "./frontmatter-split.js";
@@ -120,7 +121,7 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
     return readYaml(split.frontmatter, firstLine, diagnostics, where, body, unread());
   } catch (error) {
     // Nothing in readYaml should throw on any input; if something does, the file still gets a diagnostic.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     diagnostics.push(
       diagnostic("YAML_INVALID", "error", `invalid YAML in frontmatter: cannot be read (${message})`, where(firstLine)),
     );

@@ -50,6 +50,36 @@ export { isModelInvocable } from "./model-invocable.js";
 // The Agent Skills name rule (spec-rules.ts): `defineSkill` checks programmatic names with it (skillctx code/).
 export { checkName } from "./spec-rules.js";
 
+// --- JSON (json/): the one parser of untrusted JSON text, deep copies, stable text and content equality ---
+export { parseJson, safeParseJson } from "./json/parse-json.js";
+export type { SafeParseJsonResult } from "./json/parse-json.js";
+export { cloneJson } from "./json/clone-json.js";
+export { stableStringify } from "./json/stable-stringify.js";
+export { equalValues } from "./json/equal-values.js";
+
+// --- error text and text cutting (error-text.ts, text/cut-text.ts) ---
+export { errorText } from "./error-text.js";
+export {
+  ELLIPSIS,
+  ellipsizeCodePoints,
+  ellipsizeUtf8Bytes,
+  ellipsizeUtf16,
+  fitCodePoints,
+  fitUtf16,
+  headCodePoints,
+  headUtf8Bytes,
+  headUtf8BytesAtLine,
+  headUtf16,
+} from "./text/cut-text.js";
+export { MAX_ERROR_TEXT_CHARS } from "./limits.js";
+
+// --- tool-call arguments as text or value (tool-arguments.ts): the engine, tools, adapters, the MCP bridge ---
+export { decodeToolArguments } from "./tool-arguments.js";
+export type { DecodedToolArguments, DecodeToolArgumentsOptions } from "./tool-arguments.js";
+
+// --- tool names model APIs accept (tool-name.ts): MCP bridge tools and renamed code tools ---
+export { hashedToolName, MAX_TOOL_NAME_CHARS, reduceToolName } from "./tool-name.js";
+
 // --- bounded concurrency (the one pool of async work: command renders, guidance reads, remote sources) ---
 export { mapConcurrent } from "./map-concurrent.js";
 
@@ -79,7 +109,7 @@ export { scanInline } from "./markdown/scan-inline.js";
 export { inCode } from "./markdown/text-range.js";
 
 // --- text cut to a byte count (text-cap.ts) ---
-export { capText } from "./text-cap.js";
+export { capTextUtf8Bytes } from "./text-cap.js";
 
 // --- caps core shares with other packages (limits.ts); each package keeps its own caps in its limits.ts ---
 export { MAX_SKILL_DIR_DEPTH, MAX_SKILL_FILE_BYTES } from "./limits.js";

@@ -7,13 +7,14 @@ import { readCodexSkillMetadataSync, withCodexMetadata } from "./codex-skill-met
 import { loadSkills } from "./load-skills.js";
 import { parseSkill } from "./parse-skill.js";
 import { createSkillCache } from "./skill-cache.js";
+import { compareCodePoints } from "./code-point-order.js";
 
 const CORPUS = process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../../../shared/corpus", import.meta.url));
 const HAS_CORPUS = existsSync(CORPUS); // absent on a fresh clone: these tests are skipped (test/setup/corpus.ts says so)
 const COLLECTIONS = (HAS_CORPUS ? readdirSync(CORPUS, { withFileTypes: true }) : [])
   .filter((e) => e.isDirectory())
   .map((e) => e.name)
-  .sort();
+  .sort(compareCodePoints);
 
 // Counted without the code under test: every SKILL.md file in the corpus.
 function skillFiles(dir: string): string[] {
@@ -29,9 +30,11 @@ describe.runIf(HAS_CORPUS)("loadSkills on the real-world corpus", () => {
     for (const collection of COLLECTIONS) {
       const dir = path.join(CORPUS, collection);
       const { skills, diagnostics } = await loadSkills([dir], { cache });
-      const expected = skillFiles(dir).sort();
+      const expected = skillFiles(dir).sort(compareCodePoints);
       const fromSkillMd = skills.filter((s) => s.source.format === "skill-md");
-      expect(fromSkillMd.map((s) => s.source.path).sort()).toEqual(expected);
+      expect(fromSkillMd.map((s) => s.source.path).sort((a, b) => compareCodePoints(String(a), String(b)))).toEqual(
+        expected,
+      );
       expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
       // The only other .md files outside skill folders are the collections' own readmes.
       const legacy = skills.filter((s) => s.source.format === "legacy").map((s) => s.name);

@@ -8,6 +8,7 @@ import { loadSkills } from "./load-skills.js";
 import { cacheEntries, createSkillCache } from "./skill-cache.js";
 import type { Skill } from "./skill.js";
 import { put, useTempDirs } from "./testing/temp-dir.js";
+import { compareCodePoints } from "./code-point-order.js";
 
 const LIBRARY = fileURLToPath(new URL("../../../fixtures/discovery/library", import.meta.url));
 
@@ -354,7 +355,7 @@ describe("loadSkills: the cache", () => {
         path: skill.source.path,
         content: skill.content,
       })),
-      diagnostics: result.diagnostics.map((d) => `${d.code} ${d.path ?? ""}`).sort(),
+      diagnostics: result.diagnostics.map((d) => `${d.code} ${d.path ?? ""}`).sort(compareCodePoints),
     });
     expect(view(cold)).toEqual(view(warm));
     // "linked" names itself "outside": the two are one skill twice, a clash.
@@ -405,7 +406,7 @@ describe("loadSkills: the cache", () => {
     await loadSkills([dir], { cache });
     expect(cache.size).toBe(3);
     cache.invalidate(path.join(dir, "a"));
-    expect([...cacheEntries(cache).keys()].sort()).toEqual([
+    expect([...cacheEntries(cache).keys()].sort(compareCodePoints)).toEqual([
       path.join(dir, "ab/SKILL.md"),
       path.join(dir, "b/SKILL.md"),
     ]);

@@ -11,7 +11,6 @@ import type { Skill, SkillScope } from "./skill.js";
 import {
   allowedToolsField,
   booleanField,
-  cutToCodePoints,
   inputsField,
   isRecord,
   metadataField,
@@ -25,6 +24,8 @@ import { ALLOWED_FIELDS, codePoints, MAX_DESCRIPTION_LENGTH } from "./spec-rules
 import { resolveTrigger } from "./skill-trigger.js";
 import { deriveName, formatOf } from "./skill-naming.js";
 import { setOwn } from "./yaml-values.js";
+import { errorText } from "./error-text.js";
+import { fitCodePoints } from "./text/cut-text.js";
 
 export { withoutSuffix } from "./skill-naming.js";
 
@@ -99,7 +100,7 @@ export function safeParseSkill(text: string, options: ParseSkillOptions = {}): S
   } catch (error) {
     if (SkillctxError.isInstance(error)) return { ok: false, error };
     // No input is known to get here (the property tests say so); if one does, it is still a diagnostic.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     return {
       ok: false,
       error: new SkillctxError("SKILL_INVALID", `cannot parse skill: ${message}`, {
@@ -176,7 +177,8 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
     // Not from a frontmatter block that could not be read (the body then holds the whole text). A
     // stand-in is cut like a description in the catalog: it is not the author's, and lines can be long.
     const line = firstBodyLine(read.split.frontmatter === undefined ? read.body : read.split.body);
-    description = line === undefined ? undefined : cutToCodePoints(line, MAX_CATALOG_DESCRIPTION_CODE_POINTS);
+    description =
+      line === undefined ? undefined : fitCodePoints(line, MAX_CATALOG_DESCRIPTION_CODE_POINTS, { trimEnd: true });
     // Legacy skills (OpenHands) have no description field; the first body line is their summary.
     if (format === "skill-md")
       warn(

@@ -114,24 +114,6 @@ function noRestriction(field: string, why: string, issues: FieldIssue[]): Conver
   return { value: undefined, issues: [...issues, issue("ALLOWED_TOOLS_EMPTY", message)] };
 }
 
-/** The first `max` code points of `text`, the last of them replaced by "…" when it is longer. */
-export function cutToCodePoints(text: string, max: number): string {
-  if (max < 1) return text === "" ? text : "…";
-  // A string of at most `max` UTF-16 units has at most `max` code points: the common case costs nothing.
-  if (text.length <= max) return text;
-  let units = 0;
-  let count = 0;
-  for (const c of text) {
-    if (count === max - 1) {
-      // `c` is the code point at index max - 1: cut only when more follow it.
-      return units + c.length === text.length ? text : `${text.slice(0, units).trimEnd()}…`;
-    }
-    units += c.length;
-    count++;
-  }
-  return text;
-}
-
 /** Splits on commas (`paths: "src/**, test/**"`, `triggers: "a, b"`). */
 export function splitCommas(s: string): string[] {
   return s.split(",");

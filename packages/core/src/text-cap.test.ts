@@ -1,18 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { capText } from "./text-cap.js";
+import { capTextUtf8Bytes } from "./text-cap.js";
 
 const note = (kept: number, size: number) => `[cut: ${kept} of ${size}]`;
 
-describe("capText", () => {
+describe("capTextUtf8Bytes", () => {
   it("leaves a text within the cap as it is", () => {
-    expect(capText("short\ntext", 100, note)).toEqual({ text: "short\ntext", cut: false, size: 10, kept: 10 });
-    expect(capText("é".repeat(50), 100, note)).toEqual({ text: "é".repeat(50), cut: false, size: 100, kept: 100 });
+    expect(capTextUtf8Bytes("short\ntext", 100, note)).toEqual({ text: "short\ntext", cut: false, size: 10, kept: 10 });
+    expect(capTextUtf8Bytes("é".repeat(50), 100, note)).toEqual({
+      text: "é".repeat(50),
+      cut: false,
+      size: 100,
+      kept: 100,
+    });
   });
 
   it("cuts at a line break in the second half, then adds the note on its own line", () => {
     const text = `${"a".repeat(40)}\n${"b".repeat(40)}\n${"c".repeat(40)}\n`;
-    const capped = capText(text, 110, note);
+    const capped = capTextUtf8Bytes(text, 110, note);
     expect(capped.cut).toBe(true);
     expect(capped.text).toBe(`${"a".repeat(40)}\n${"b".repeat(40)}\n[cut: 82 of 123]`);
   });
@@ -20,7 +25,7 @@ describe("capText", () => {
   it("never splits a character and never exceeds the cap, note included (property)", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 400 }), fc.integer({ min: 40, max: 600 }), (text, max) => {
-        const capped = capText(text, max, note);
+        const capped = capTextUtf8Bytes(text, max, note);
         expect(Buffer.byteLength(capped.text)).toBeLessThanOrEqual(max);
         expect(capped.text).not.toContain("\uFFFD");
         if (!capped.cut) {

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { decodeToolArguments } from "./tool-arguments.js";
 
 /**
  * Argument names that hold file paths, compared after lower-casing and removing `_` and `-`
@@ -60,14 +61,9 @@ const MAX_PATHS = 256;
  * toolCallPaths({ file_path: "src/a.ts", edits: [{ path: "b.md" }] }) // ["src/a.ts", "b.md"]
  */
 export function toolCallPaths(args: unknown): string[] {
-  let value = args;
-  if (typeof value === "string") {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return [];
-    }
-  }
+  const decoded = decodeToolArguments(args);
+  if (!decoded.ok) return [];
+  const value = decoded.value;
   const found = new Set<string>();
   try {
     collect(value, 0, found);

@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateSkill, validateSkillMd } from "./validate.js";
+import { compareCodePoints } from "./code-point-order.js";
 
 const fixtures = fileURLToPath(new URL("../../../fixtures/validate/", import.meta.url));
 const errorCodes = (r: { diagnostics: { code: string; severity: string }[] }) =>
@@ -91,7 +92,7 @@ describe("validateSkill details", () => {
       `---\nname: Bad_Name-\ndescription: ""\ncompatibility:\n  - x\nextra: 1\n---\n`,
     );
     const result = await validateSkill(dir);
-    expect(errorCodes(result).sort()).toEqual(
+    expect(errorCodes(result).sort(compareCodePoints)).toEqual(
       [
         "COMPATIBILITY_NOT_STRING",
         "DESCRIPTION_EMPTY",
@@ -99,7 +100,7 @@ describe("validateSkill details", () => {
         "NAME_INVALID_CHARS",
         "NAME_NOT_LOWERCASE",
         "UNEXPECTED_FIELDS",
-      ].sort(),
+      ].sort(compareCodePoints),
     );
     expect(result.diagnostics.find((d) => d.code === "COMPATIBILITY_NOT_STRING")?.line).toBe(4);
     expect(result.diagnostics.find((d) => d.code === "UNEXPECTED_FIELDS")?.line).toBe(6);

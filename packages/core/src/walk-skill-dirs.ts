@@ -11,6 +11,7 @@ import { readSkillHeadSync } from "./read-head.js";
 import type { FileHead } from "./read-head.js";
 import type { ScanPacer } from "./scan-pacer.js";
 import type { SkillScope } from "./skill.js";
+import { errorText } from "./error-text.js";
 
 /** How deep sub-folders of a parent folder are searched for skills (the parent is depth 0). */
 export const MAX_SKILL_DEPTH = MAX_SKILL_DIR_DEPTH;
@@ -212,7 +213,7 @@ export async function walkParentFolder(
 
 /** A short reason for a file-system error (its code when it has one). */
 export function reason(error: unknown): string {
-  return errorCode(error) ?? (error instanceof Error ? error.message : String(error));
+  return errorCode(error) ?? errorText(error);
 }
 
 function isCached(cached: ReadonlyMap<string, unknown>, dir: string): boolean {

@@ -7,6 +7,7 @@
 import { isAlias, isMap, isScalar, visit, yaml } from "./yaml-lib.js";
 import type { Alias, Document, LineCounter, Node } from "./yaml-lib.js";
 import { MAX_YAML_DEPTH } from "./limits.js";
+import { errorText } from "./error-text.js";
 
 /** One problem with a block: an offset in it and a message without position. */
 export interface YamlProblem {
@@ -80,7 +81,7 @@ export function parseYamlBlock(block: string, options: ParseYamlBlockOptions = {
       },
     });
   } catch (error) {
-    errors.push({ offset: 0, message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` });
+    errors.push({ offset: 0, message: `cannot be read: ${errorText(error)}` });
   }
   if (errors.length > doc.errors.length) errors.sort((a, b) => a.offset - b.offset);
   return { doc, errors, aliases };

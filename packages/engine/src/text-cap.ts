@@ -1,9 +1,9 @@
 /**
- * Skill bodies capped for the model, with a visible note (core's one text cutter, `capText`). A leaf
+ * Skill bodies capped for the model, with a visible note (core's one text cutter, `capTextUtf8Bytes`). A leaf
  * module shared by the engine and the tools.
  */
 import { diagnostic } from "@skillctx/core";
-import { capText } from "@skillctx/core/internal";
+import { capTextUtf8Bytes } from "@skillctx/core/internal";
 import type { Diagnostic, Skill } from "@skillctx/core";
 
 /**
@@ -16,7 +16,7 @@ export function capSkillBody(
   maxBytes: number,
   option: string,
 ): { text: string; diagnostic?: Diagnostic } {
-  const capped = capText(
+  const capped = capTextUtf8Bytes(
     body,
     maxBytes,
     (kept, size) =>

@@ -7,9 +7,10 @@ import {
   MCP_MAX_TOOL_PAGES,
   MCP_MAX_TOOLS_PER_SERVER,
 } from "./limits.js";
+import { decodeToolArguments, equalValues, reduceToolName } from "@skillctx/core/internal";
 // The connection module brings the MCP SDK (about 100 ms to load): it is imported when the first bridge is created.
 import type { ConnectionContext, ServerConnection } from "./server-connection.js";
-import { assignToolNames, reduce } from "./tool-names.js";
+import { assignToolNames } from "./tool-names.js";
 import type { DeclaredServer, McpCallResult, McpServerStatus, McpTool } from "./types.js";
 
 /** Options for {@link createMcpBridge}. */
@@ -212,7 +213,7 @@ class Bridge implements McpBridge {
     if (route === undefined) {
       // A tool of a server that is down is withdrawn from tools(); say why instead of "unknown".
       const down = [...this.#connections.values()].find(
-        (c) => c.state !== "running" && name.startsWith(`mcp__${reduce(c.server.name)}__`),
+        (c) => c.state !== "running" && name.startsWith(`mcp__${reduceToolName(c.server.name)}__`),
       );
       const why = down === undefined ? "" : `: MCP server "${down.server.name}" is not running (${down.state})`;
       return { content: `Unknown MCP tool "${name}"${why}.`, isError: true };
@@ -307,18 +308,16 @@ class Bridge implements McpBridge {
 }
 
 function sameDeclaration(a: DeclaredServer, b: DeclaredServer): boolean {
-  return a.skill === b.skill && a.trusted === b.trusted && JSON.stringify(a.config) === JSON.stringify(b.config);
+  return a.skill === b.skill && a.trusted === b.trusted && equalValues(a.config, b.config);
 }
 
 // Tool arguments must be a JSON object; models sometimes send it as a JSON string.
 function toArguments(args: unknown): Record<string, unknown> | undefined {
   if (args === undefined || args === null) return {};
   if (typeof args === "string") {
-    try {
-      return toArguments(JSON.parse(args) ?? {});
-    } catch {
-      return undefined;
-    }
+    // Blank text is not JSON here: an empty string is a malformed call, not a call without arguments.
+    const decoded = decodeToolArguments(args);
+    return decoded.ok ? toArguments(decoded.value ?? {}) : undefined;
   }
   return typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
 }

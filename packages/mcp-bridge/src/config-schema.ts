@@ -1,6 +1,7 @@
 import { diagnostic, type Diagnostic } from "@skillctx/core";
 import { lazySchemas } from "@skillctx/core/internal";
 import type { z } from "@skillctx/core/internal";
+import { ellipsizeUtf16, headUtf16 } from "@skillctx/core/internal";
 
 const HTTP_TYPES = new Set(["http", "streamable-http", "streamableHttp", "streamable_http"]);
 
@@ -72,7 +73,7 @@ const UNSAFE_NAME = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
  * @returns why the name is refused (a phrase that starts with the quoted name), or undefined when it is fine.
  */
 export function checkServerName(name: string): string | undefined {
-  const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name);
+  const shown = JSON.stringify(ellipsizeUtf16(name, 60));
   if (name.trim() === "") return `${shown} is empty`;
   if (name.length > MAX_SERVER_NAME) return `${shown} is longer than ${MAX_SERVER_NAME} characters`;
   if (UNSAFE_NAME.test(name)) return `${shown} contains control or bidirectional characters`;
@@ -109,7 +110,7 @@ export function parseServerConfig(
       diagnostic(
         "MCP_CONFIG_UNKNOWN_KEY",
         "warning",
-        `MCP server "${name}": unknown key ${JSON.stringify(key.slice(0, 60))} ignored`,
+        `MCP server "${name}": unknown key ${JSON.stringify(headUtf16(key, 60))} ignored`,
         where,
       ),
     );

@@ -1,5 +1,6 @@
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { formatBytes } from "./format-bytes.js";
+import { headUtf16, safeParseJson } from "@skillctx/core/internal";
 
 /** What is wrong with a message a server sent. */
 export type FrameProblem = "oversize" | "malformed";
@@ -121,12 +122,9 @@ export class FrameReader {
 
 /** Parses one JSON-RPC message; never throws (a nesting too deep for the validator is "malformed" too). */
 export function parseMessage(text: string): { ok: true; message: JSONRPCMessage } | { ok: false; why: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, why: "not JSON" };
-  }
+  const parsed = safeParseJson(text);
+  if (!parsed.ok) return { ok: false, why: "not JSON" };
+  const value = parsed.value;
   try {
     const result = JSONRPCMessageSchema.safeParse(value);
     return result.success ? { ok: true, message: result.data } : { ok: false, why: "not a JSON-RPC 2.0 message" };
@@ -140,6 +138,6 @@ export { formatBytes };
 
 // The start of a bad message, for a diagnostic: short, one line, control characters shown as escapes.
 function excerpt(text: string, max = 80): string {
-  const head = JSON.stringify(text.length > max ? text.slice(0, max) : text);
+  const head = JSON.stringify(headUtf16(text, max));
   return text.length > max ? `${head}…` : head;
 }

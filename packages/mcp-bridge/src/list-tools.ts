@@ -3,6 +3,7 @@ import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { lazySchemas } from "@skillctx/core/internal";
 import type { z } from "@skillctx/core/internal";
 import { formatBytes } from "./frame-reader.js";
+import { headUtf16 } from "@skillctx/core/internal";
 
 /** Caps on what one server's `tools/list` may hand the bridge. */
 export interface ToolListLimits {
@@ -65,7 +66,7 @@ export async function listAllTools(
         continue;
       }
       if (names.has(tool.name)) {
-        duplicates.add(JSON.stringify(tool.name.slice(0, 60)));
+        duplicates.add(JSON.stringify(headUtf16(tool.name, 60)));
         continue;
       }
       const size = jsonBytes(tool);
@@ -86,7 +87,7 @@ export async function listAllTools(
     cursor = result.nextCursor;
     if (cursor === undefined) break;
     if (cursors.has(cursor)) {
-      truncated(`repeated the tools/list cursor ${JSON.stringify(cursor.slice(0, 40))}; listing stopped there`);
+      truncated(`repeated the tools/list cursor ${JSON.stringify(headUtf16(cursor, 40))}; listing stopped there`);
       cursor = undefined;
       break;
     }
@@ -155,7 +156,7 @@ function jsonBytes(tool: Tool): number | undefined {
 
 function nameOf(item: unknown): string {
   const name = typeof item === "object" && item !== null ? (item as { name?: unknown }).name : undefined;
-  return typeof name === "string" ? JSON.stringify(name.slice(0, 60)) : "unnamed";
+  return typeof name === "string" ? JSON.stringify(headUtf16(name, 60)) : "unnamed";
 }
 
 function preview(names: string[]): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capText, resultToText } from "./result-text.js";
+import { capResultChars, resultToText } from "./result-text.js";
 
 describe("resultToText", () => {
   it("joins text parts and keeps isError", () => {
@@ -48,7 +48,7 @@ describe("resultToText", () => {
       content: "abcdef\n[… 2 more characters cut: the result is longer than the 6-character cap]",
       isError: true,
     });
-    expect(capText("ab😀cd", 3).split("\n")[0]).toBe("ab");
+    expect(capResultChars("ab😀cd", 3).split("\n")[0]).toBe("ab");
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(resultToText({ content: [], structuredContent: { deep } }).content).toBe(

@@ -1,4 +1,5 @@
 import { MCP_MAX_RESULT_CHARS } from "./limits.js";
+import { ellipsizeUtf16, headUtf16 } from "@skillctx/core/internal";
 import type { McpCallResult } from "./types.js";
 
 /**
@@ -16,17 +17,15 @@ export function resultToText(result: Record<string, unknown>, options: { maxChar
     if (result.structuredContent !== undefined) content = toJson(result.structuredContent);
     else if ("toolResult" in result) content = toJson(result.toolResult);
   }
-  content = capText(content, options.maxChars ?? MCP_MAX_RESULT_CHARS);
+  content = capResultChars(content, options.maxChars ?? MCP_MAX_RESULT_CHARS);
   return result.isError === true ? { content, isError: true } : { content };
 }
 
-/** Cuts `text` to `max` characters (never inside a surrogate pair) and says so on a last line. */
-export function capText(text: string, max: number): string {
+/** Cuts `text` to `max` UTF-16 units (core's cutter: never inside a surrogate pair) and says so on a last line. */
+export function capResultChars(text: string, max: number): string {
   if (text.length <= max) return text;
-  let end = max;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}\n[… ${text.length - end} more characters cut: the result is longer than the ${max}-character cap]`;
+  const head = headUtf16(text, max);
+  return `${head}\n[… ${text.length - head.length} more characters cut: the result is longer than the ${max}-character cap]`;
 }
 
 function partToText(part: unknown): string {
@@ -51,7 +50,7 @@ function partToText(part: unknown): string {
       return `[resource link: ${String(p.uri ?? "(no uri)")}${details ? ` (${details})` : ""}${description}]`;
     }
     default:
-      return `[${String(p.type ?? "unknown")} content: ${truncate(toJson(part), 200)}]`;
+      return `[${String(p.type ?? "unknown")} content: ${ellipsizeUtf16(toJson(part), 200)}]`;
   }
 }
 
@@ -70,8 +69,4 @@ function base64Bytes(data: unknown): number {
   const clean = data.replace(/\s/g, "");
   const padding = clean.endsWith("==") ? 2 : clean.endsWith("=") ? 1 : 0;
   return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

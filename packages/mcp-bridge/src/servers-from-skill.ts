@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { diagnostic, isScopeTrusted, type Diagnostic, type Skill, type Trust } from "@skillctx/core";
 import { childPath, readTextFileSync } from "@skillctx/core/internal";
 import { MCP_MAX_CONFIG_BYTES } from "./limits.js";
+import { headUtf16, safeParseJson } from "@skillctx/core/internal";
 import { processEnv } from "@skillctx/process";
 import { checkServerName, parseServerConfig } from "./config-schema.js";
 import { expandVars, MAX_EXPAND_DEPTH } from "./expand-vars.js";
@@ -223,7 +224,7 @@ function serverMap(
       diagnostic(
         "MCP_CONFIG_UNKNOWN_KEY",
         "warning",
-        `unknown key ${JSON.stringify(key.slice(0, 60))} beside "mcpServers" ignored`,
+        `unknown key ${JSON.stringify(headUtf16(key, 60))} beside "mcpServers" ignored`,
         where,
       ),
     );
@@ -273,21 +274,19 @@ export async function readJson(
     };
   }
   const text = read.text;
-  try {
-    return { found: true, value: JSON.parse(text) };
-  } catch (error) {
-    // V8's message quotes the text around the error; say where instead, so no file content reaches a diagnostic.
-    const position = /position (\d+)/.exec((error as Error).message)?.[1];
-    const line = position === undefined ? undefined : lineAt(text, Number(position));
-    const at = line === undefined ? "" : ` (line ${line})`;
-    return {
-      found: false,
-      diagnostic: diagnostic("MCP_CONFIG_INVALID", "error", `${path.basename(file)} is not valid JSON${at}`, {
-        path: file,
-        line,
-      }),
-    };
-  }
+  const parsed = safeParseJson(text);
+  if (parsed.ok) return { found: true, value: parsed.value };
+  // V8's message quotes the text around the error; say where instead, so no file content reaches a diagnostic.
+  const position = /position (\d+)/.exec(parsed.error)?.[1];
+  const line = position === undefined ? undefined : lineAt(text, Number(position));
+  const at = line === undefined ? "" : ` (line ${line})`;
+  return {
+    found: false,
+    diagnostic: diagnostic("MCP_CONFIG_INVALID", "error", `${path.basename(file)} is not valid JSON${at}`, {
+      path: file,
+      line,
+    }),
+  };
 }
 
 function lineAt(text: string, offset: number): number {

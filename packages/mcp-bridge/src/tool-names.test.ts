@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assignToolNames, MAX_TOOL_NAME } from "./tool-names.js";
+import { MAX_TOOL_NAME_CHARS as MAX_TOOL_NAME } from "@skillctx/core/internal";
+import { assignToolNames } from "./tool-names.js";
 
 const VALID = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -1,9 +1,5 @@
-import { createHash } from "@skillctx/core/internal";
+import { hashedToolName, MAX_TOOL_NAME_CHARS, reduceToolName } from "@skillctx/core/internal";
 import { compareCodePoints } from "@skillctx/core";
-
-/** Longest tool name model APIs accept. */
-export const MAX_TOOL_NAME = 64;
-const HASH_LENGTH = 8;
 
 /** A server's tool, before it gets the name the model sees. */
 export interface ToolRef {
@@ -13,7 +9,7 @@ export interface ToolRef {
 
 /**
  * Names tools `mcp__<server>__<tool>`, reduced to `[A-Za-z0-9_-]` (other characters become
- * `_`) and at most {@link MAX_TOOL_NAME} characters. A name that had to be cut, or that
+ * `_`) and at most {@link MAX_TOOL_NAME_CHARS} characters. A name that had to be cut, or that
  * would collide after the reduction, ends in `_` and an 8-hex-digit hash of the original
  * server and tool names, so names stay unique and the same on every run. The result does
  * not depend on the order of `refs`.
@@ -23,8 +19,8 @@ export interface ToolRef {
 export function assignToolNames(refs: readonly ToolRef[]): string[] {
   const candidates = refs.map((ref) => {
     const exact = `mcp__${ref.server}__${ref.tool}`;
-    const reduced = `mcp__${reduce(ref.server)}__${reduce(ref.tool)}`;
-    const name = reduced.length > MAX_TOOL_NAME ? hashed(reduced, ref) : reduced;
+    const reduced = `mcp__${reduceToolName(ref.server)}__${reduceToolName(ref.tool)}`;
+    const name = reduced.length > MAX_TOOL_NAME_CHARS ? hashed(reduced, ref) : reduced;
     return { ref, name, exact: name === exact };
   });
 
@@ -43,14 +39,8 @@ export function assignToolNames(refs: readonly ToolRef[]): string[] {
   return candidates.map((c) => c.name);
 }
 
-/** Replaces every character outside `[A-Za-z0-9_-]` with `_`. */
-export function reduce(text: string): string {
-  return text.replace(/[^A-Za-z0-9_-]/gu, "_");
-}
-
 function hashed(name: string, ref: ToolRef): string {
-  const hash = createHash("sha256").update(`${ref.server}\0${ref.tool}`).digest("hex").slice(0, HASH_LENGTH);
-  return `${name.slice(0, MAX_TOOL_NAME - HASH_LENGTH - 1)}_${hash}`;
+  return hashedToolName(name, `${ref.server}\0${ref.tool}`);
 }
 
 function compareRefs(a: ToolRef, b: ToolRef): number {

@@ -22,7 +22,15 @@ describe("processEnv", () => {
     const { LOGNAME, OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, GIT_DIR, UNSET, ...allowlisted } = inherited;
     expect(Object.keys(allowlisted)).toHaveLength(8);
     expect(processEnv(undefined, { inherited })).toEqual(allowlisted);
-    expect([...INHERITED_ENV_NAMES].sort()).toEqual(["HOME", "LANG", "PATH", "SHELL", "TERM", "TMPDIR", "USER"]);
+    expect([...INHERITED_ENV_NAMES].sort(byCodeUnit)).toEqual([
+      "HOME",
+      "LANG",
+      "PATH",
+      "SHELL",
+      "TERM",
+      "TMPDIR",
+      "USER",
+    ]);
   });
 
   it("lets the caller's values win over inherited ones (order pinned)", () => {
@@ -60,7 +68,7 @@ describe("processEnv", () => {
       { "": "x", "A=B": "x", "N\0UL": "x", VALUE: "a\0b", __proto__: "x", OK: "yes" } as Record<string, string>,
       { inherited: {} },
     );
-    expect(Object.keys(env).sort()).toEqual(["OK"]);
+    expect(Object.keys(env).sort(byCodeUnit)).toEqual(["OK"]);
     const proto = processEnv(JSON.parse('{"__proto__": "kept"}') as Record<string, string>, { inherited: {} });
     expect(proto["__proto__"]).toBe("kept");
     expect(Object.getPrototypeOf(proto)).toBeNull();
@@ -81,3 +89,8 @@ describe("isShellFunction", () => {
     expect(isShellFunction("X", "(a)")).toBe(false);
   });
 });
+
+// @skillctx/process sits below core (no compareCodePoints here); these names are ASCII.
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

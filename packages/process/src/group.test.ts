@@ -25,7 +25,7 @@ describe("process groups", () => {
     const sleep = uniqueSleep();
     const pgid = group(`sleep ${sleep} & sleep ${sleep} & wait`);
     await waitFor(() => sleepers(sleep).length === 2);
-    expect(processesInGroup(pgid).sort()).toEqual([pgid, ...sleepers(sleep)].sort());
+    expect(processesInGroup(pgid).sort(byNumber)).toEqual([pgid, ...sleepers(sleep)].sort(byNumber));
     expect(isGroupAlive(pgid)).toBe(true);
     await killGroup(pgid, { graceMs: 100 });
     expect(isGroupAlive(pgid)).toBe(false);
@@ -79,3 +79,7 @@ describe("process groups", () => {
     expect(isProcessAlive(process.pid)).toBe(true);
   });
 });
+
+function byNumber(a: number, b: number): number {
+  return a - b;
+}

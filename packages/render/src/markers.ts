@@ -1,4 +1,5 @@
 import { capUtf8 } from "@skillctx/process/internal";
+import { ellipsizeCodePoints, ellipsizeUtf8Bytes } from "@skillctx/core/internal";
 
 const SHOWN_COMMAND_CHARS = 200;
 const STDERR_EXCERPT_BYTES = 500;
@@ -39,14 +40,12 @@ export function shownCommand(command: string): string {
 /** The start of stderr for an error marker: one line, at most 500 bytes. */
 export function stderrExcerpt(stderr: string): string {
   const oneLine = stderr.replace(/\s+/g, " ").trim();
-  const { text, cut } = capUtf8(oneLine, STDERR_EXCERPT_BYTES);
-  return cut ? `${text}…` : text;
+  return ellipsizeUtf8Bytes(oneLine, STDERR_EXCERPT_BYTES);
 }
 
 function shortCommand(command: string): string {
   const oneLine = command.replace(/\s+/g, " ").trim();
-  const chars = [...oneLine];
-  return chars.length > SHOWN_COMMAND_CHARS ? `${chars.slice(0, SHOWN_COMMAND_CHARS).join("")}…` : oneLine;
+  return ellipsizeCodePoints(oneLine, SHOWN_COMMAND_CHARS);
 }
 
 /** Wraps text in a code span whose fence is longer than any backtick run inside it. */

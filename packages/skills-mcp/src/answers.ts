@@ -6,6 +6,7 @@
  */
 import { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "./limits.js";
 export { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "./limits.js";
+import { ellipsizeUtf16 } from "@skillctx/core/internal";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { makeCursor, readCursor } from "./cursor.js";
@@ -162,6 +163,6 @@ function checkUri(uri: unknown): asserts uri is string {
 
 // A URI quoted back in an error: short, printable.
 function shown(uri: string): string {
-  const cut = uri.length > 200 ? `${uri.slice(0, 200)}…` : uri;
+  const cut = ellipsizeUtf16(uri, 200);
   return JSON.stringify(cut);
 }

@@ -5,8 +5,9 @@
  * Bad input is an `isError` result the model can read, never a protocol error.
  */
 import { MAX_SERVED_TOOL_TEXT_BYTES } from "./limits.js";
-import { capText, countNewlines } from "@skillctx/core/internal";
+import { countNewlines } from "@skillctx/core/internal";
 export { MAX_SERVED_TOOL_TEXT_BYTES } from "./limits.js";
+import { ellipsizeUtf16, fitUtf16, capTextUtf8Bytes } from "@skillctx/core/internal";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServedSkill, SkillIndex } from "./skill-index.js";
 
@@ -79,7 +80,7 @@ function loadSkill(index: SkillIndex, args: Record<string, unknown>): CallToolRe
       ? "It has no other files.]"
       : `Its other files (read them with read_skill_resource): ${capList(others)}]`,
   ].join(" ");
-  const capped = capText(
+  const capped = capTextUtf8Bytes(
     skillMd.text ?? "",
     MAX_SERVED_TOOL_TEXT_BYTES - header.length - 2,
     (kept, size) =>
@@ -123,7 +124,7 @@ function readSkillResource(index: SkillIndex, args: Record<string, unknown>): Ca
   }
   const lines = lineRange(file.text, args["startLine"], args["endLine"]);
   if (typeof lines === "string") return failure(lines);
-  const capped = capText(
+  const capped = capTextUtf8Bytes(
     lines.text,
     MAX_SERVED_TOOL_TEXT_BYTES,
     (kept, size) =>
@@ -175,11 +176,11 @@ function capList(items: readonly string[]): string {
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > MAX_DESCRIPTION_CHARS ? `${flat.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : flat;
+  return fitUtf16(flat, MAX_DESCRIPTION_CHARS);
 }
 
 function cut(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return ellipsizeUtf16(text, 200);
 }
 
 function failure(text: string): CallToolResult {

@@ -6,6 +6,7 @@
  */
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "./limits.js";
 export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "./limits.js";
+import { safeParseJson } from "@skillctx/core/internal";
 import { randomUUID } from "@skillctx/core/internal";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -71,13 +72,10 @@ export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOpt
     if (req.method !== "POST") return replyRpc(res, 400, "no session: initialize with a POST first");
     const body = await readBody(req);
     if (body === undefined) return replyRpc(res, 413, `request body larger than ${MAX_HTTP_BODY_BYTES} bytes`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      return replyRpc(res, 400, "parse error", -32700);
-    }
-    if (!isInitializeRequest(parsed)) return replyRpc(res, 400, "no session: the first request must be initialize");
+    const parsed = safeParseJson(body);
+    if (!parsed.ok) return replyRpc(res, 400, "parse error", -32700);
+    if (!isInitializeRequest(parsed.value))
+      return replyRpc(res, 400, "no session: the first request must be initialize");
     if (sessions.size >= maxSessions) return replyRpc(res, 503, "too many sessions");
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -89,7 +87,7 @@ export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOpt
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await skills.connect(transport);
-    await transport.handleRequest(req, res, parsed);
+    await transport.handleRequest(req, res, parsed.value);
   };
 
   const server = createServer((req, res) => {

@@ -11,6 +11,7 @@
 import { checkWholeNumber } from "@skillctx/core/internal";
 import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "./limits.js";
 export { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "./limits.js";
+import { errorText, headUtf16 } from "@skillctx/core/internal";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -175,7 +176,7 @@ class SkillServerImpl implements SkillServer {
       if (result === undefined)
         throw new McpError(
           ErrorCode.InvalidParams,
-          `unknown tool: ${JSON.stringify(request.params.name.slice(0, 200))}`,
+          `unknown tool: ${JSON.stringify(headUtf16(request.params.name, 200))}`,
         );
       return result;
     });
@@ -227,7 +228,7 @@ class SkillServerImpl implements SkillServer {
     ) {
       // A failed refresh keeps the old snapshot; the next request after ttlMs tries again.
       this.refresh().catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorText(error);
         this.diagnostics = [
           ...this.diagnostics,
           diagnostic("SKILLS_REFRESH_FAILED", "warning", `re-reading the skills failed: ${message}`),

@@ -1,5 +1,6 @@
 import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import { parseJson } from "@skillctx/core/internal";
 import { isDir } from "./cache-dir.js";
 import { COMMIT } from "./git-source-names.js";
 
@@ -24,7 +25,7 @@ export async function rememberRef(repoDir: string, ref: string, commit: string):
 
 async function readRefs(repoDir: string): Promise<Record<string, string>> {
   try {
-    const parsed: unknown = JSON.parse(await readFile(path.join(repoDir, REFS_FILE), "utf8"));
+    const parsed: unknown = parseJson(await readFile(path.join(repoDir, REFS_FILE), "utf8"));
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
     return Object.fromEntries(
       Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string" && COMMIT.test(e[1])),

@@ -8,6 +8,8 @@ import { compareCodePoints, diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { readTextFile } from "@skillctx/core/internal";
 import type { ResolvedRemote } from "./types.js";
+import { safeParseJson } from "@skillctx/core/internal";
+import { stableStringify } from "@skillctx/core/internal";
 
 /** The lockfile's name, at the project root (the context's `cwd`). */
 export const LOCKFILE_NAME = "skills.lock.json";
@@ -67,21 +69,20 @@ export async function readLockfile(cwd: string): Promise<LoadedLockfile> {
       ],
     };
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(read.text);
-  } catch (error) {
+  const jsonRead = safeParseJson(read.text);
+  if (!jsonRead.ok) {
     return {
       file,
       lock: empty,
       exists: true,
       diagnostics: [
-        diagnostic("LOCK_INVALID", "error", `${LOCKFILE_NAME} is not JSON: ${(error as Error).message}`, {
+        diagnostic("LOCK_INVALID", "error", `${LOCKFILE_NAME} is not JSON: ${jsonRead.error}`, {
           path: file,
         }),
       ],
     };
   }
+  const json = jsonRead.value;
   const parsed = schemas().lockfile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -138,7 +139,7 @@ export function lockDrift(locked: LockedSource, resolved: ResolvedRemote, ref?: 
 
 /** The lockfile's text: keys sorted at every level, two-space indent, a trailing newline (stable diffs). */
 export function lockfileText(lock: Lockfile): string {
-  return `${JSON.stringify(sortKeys(lock), null, 2)}\n`;
+  return `${stableStringify(lock, 2)}\n`;
 }
 
 /**
@@ -158,17 +159,6 @@ export async function writeLockfile(cwd: string, lock: Lockfile, previous?: Lock
     throw error;
   }
   return true;
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort(compareCodePoints)) {
-    const item = (value as Record<string, unknown>)[key];
-    if (item !== undefined) out[key] = sortKeys(item);
-  }
-  return out;
 }
 
 /**

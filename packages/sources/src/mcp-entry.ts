@@ -3,7 +3,7 @@
  * completeness, caps) and after SKILL.md is fetched (frontmatter equality). Pure functions: the MCP
  * source (`mcp-source.ts`) does the I/O.
  */
-import { folderDigest, readFrontmatter } from "@skillctx/core/internal";
+import { ellipsizeUtf16, folderDigest, readFrontmatter } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
 import { isDeepStrictEqual } from "node:util";
 import { skillFrontmatterJson } from "./skills-protocol/frontmatter-json.js";
@@ -144,5 +144,5 @@ function shortJson(value: unknown): string {
 }
 
 function cut(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  return ellipsizeUtf16(text, 80);
 }

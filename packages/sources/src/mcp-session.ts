@@ -11,6 +11,7 @@ import { lazySchemas } from "@skillctx/core/internal";
 import type { z } from "@skillctx/core/internal";
 import { SkillEntrySchema, SkillsGetResultSchema } from "./skills-protocol/protocol.js";
 import type { SkillEntry } from "./skills-protocol/protocol.js";
+import { errorText, ellipsizeUtf16 } from "@skillctx/core/internal";
 
 /** Caps of one listing. */
 export interface ListingLimits {
@@ -212,6 +213,5 @@ export class SkillSession {
 }
 
 function describe(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  return ellipsizeUtf16(errorText(error), 300);
 }

@@ -8,7 +8,7 @@ import { SkillctxError } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { isInside, listSkillFiles, randomBytes, readTextFile } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
-import { lazySchemas } from "@skillctx/core/internal";
+import { lazySchemas, parseJson } from "@skillctx/core/internal";
 import type { z } from "@skillctx/core/internal";
 import type { ResolvedRemote, ResolvedSkill } from "./types.js";
 
@@ -88,7 +88,7 @@ export async function readListing(
   const read = await readTextFile(path.join(root, "listing.json"), { maxBytes: 64 * 1024 * 1024, signal });
   if (!read.ok) return undefined;
   try {
-    const parsed = listingFileSchema().safeParse(JSON.parse(read.text));
+    const parsed = listingFileSchema().safeParse(parseJson(read.text));
     return parsed.success && parsed.data.config === configDigest ? parsed.data : undefined;
   } catch {
     return undefined;

@@ -9,10 +9,11 @@
  * The client is closed once a resolution ends; a refresh (after `ttlMs`) connects again.
  */
 import { DEFAULT_MCP_TTL_MS, MAX_MCP_TTL_MS } from "./limits.js";
+import { ellipsizeUtf16, errorText } from "@skillctx/core/internal";
 import { randomBytes } from "@skillctx/core/internal";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { diagnostic, SkillctxError } from "@skillctx/core";
+import { compareCodePoints, diagnostic, SkillctxError } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import {
   digestBytes,
@@ -25,6 +26,7 @@ import {
 import { MCP_MAX_MESSAGE_BYTES } from "@skillctx/mcp-bridge/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
 export { DEFAULT_MCP_TTL_MS } from "./limits.js";
+import { equalValues, parseJson, stableStringify } from "@skillctx/core/internal";
 import { parseServerConfig } from "@skillctx/mcp-bridge";
 import { openMcpClient } from "@skillctx/mcp-bridge/internal";
 import type { McpServerConfig } from "@skillctx/mcp-bridge";
@@ -115,7 +117,7 @@ export async function resolveMcpSource(
   const limits = { ...DEFAULT_MCP_SOURCE_LIMITS, ...options.limits };
   const now = options.now ?? Date.now;
   const root = path.join(ctx.cacheDir, "mcp", name);
-  const configDigest = digestBytes(stableJson(source.mcp));
+  const configDigest = digestBytes(stableStringify(source.mcp) ?? "null");
   const cached = await readListing(root, configDigest, ctx.signal);
 
   if (cached !== undefined && (ctx.offline === true || now() < cached.fetchedAt + cached.ttlMs)) {
@@ -358,15 +360,20 @@ async function download(
 }
 
 function sameResources(a: SkillEntry, b: SkillEntry): boolean {
-  const key = (e: SkillEntry) => JSON.stringify((e.resources ?? []).map((r) => [r.uri, r.digest]).sort());
-  return key(a) === key(b) && JSON.stringify(a.frontmatter) === JSON.stringify(b.frontmatter);
+  const key = (e: SkillEntry) =>
+    JSON.stringify(
+      (e.resources ?? [])
+        .map((r) => [r.uri, r.digest] as const)
+        .sort((x, y) => compareCodePoints(x[0], y[0]) || compareCodePoints(x[1], y[1])),
+    );
+  return key(a) === key(b) && equalValues(a.frontmatter, b.frontmatter);
 }
 
-/** The digest of what a source resolved to: its skills' URIs and folder digests. */
-function revisionOf(skills: readonly { uri: string; digest: string }[]): string {
+/** The digest of what a source resolved to: its skills' URIs (in code-point order) and folder digests. */
+export function revisionOf(skills: readonly { uri: string; digest: string }[]): string {
   return digestBytes(
     [...skills]
-      .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0))
+      .sort((a, b) => compareCodePoints(a.uri, b.uri))
       .map((s) => `${s.uri}\0${s.digest}\n`)
       .join(""),
   );
@@ -376,26 +383,15 @@ function clampTtl(ttl: number): number {
   return Number.isFinite(ttl) && ttl >= 0 ? Math.min(ttl, MAX_MCP_TTL_MS) : DEFAULT_MCP_TTL_MS;
 }
 
-// Key order does not change what a config means.
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
 function codeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && code.startsWith("MCP_") ? code : "MCP_SOURCE_FAILED";
 }
 
 function describe(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  return ellipsizeUtf16(errorText(error), 500);
 }
 
 function cut(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return ellipsizeUtf16(text, 200);
 }

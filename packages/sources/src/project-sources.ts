@@ -5,6 +5,7 @@ import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { readTextFile } from "@skillctx/core/internal";
 import type { RemoteSkillSource } from "./types.js";
+import { safeParseJson } from "@skillctx/core/internal";
 
 /** The project's list of remote sources, at its root beside `skills.lock.json` (as package.json beside its lock). */
 export const SOURCES_FILE_NAME = "skills.json";
@@ -54,17 +55,16 @@ export async function readProjectSources(cwd: string): Promise<ProjectSources> {
     return out;
   }
   out.exists = true;
-  let json: unknown;
-  try {
-    json = JSON.parse(read.text);
-  } catch (error) {
+  const jsonRead = safeParseJson(read.text);
+  if (!jsonRead.ok) {
     out.diagnostics.push(
-      diagnostic("SOURCES_FILE_INVALID", "error", `${SOURCES_FILE_NAME} is not JSON: ${(error as Error).message}`, {
+      diagnostic("SOURCES_FILE_INVALID", "error", `${SOURCES_FILE_NAME} is not JSON: ${jsonRead.error}`, {
         path: file,
       }),
     );
     return out;
   }
+  const json = jsonRead.value;
   const parsed = schemas().file.safeParse(json);
   if (!parsed.success) {
     out.diagnostics.push(

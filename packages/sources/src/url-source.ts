@@ -13,6 +13,7 @@ import {
 } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
 export { DEFAULT_URL_TTL_MS } from "./limits.js";
+import { safeParseJson } from "@skillctx/core/internal";
 import { readArchive, writeArchiveFiles } from "./archive.js";
 import { isDir, locationKey, publishDir, tempDirFor } from "./cache-dir.js";
 import { fetchBytes } from "@skillctx/mcp-bridge/internal";
@@ -175,15 +176,14 @@ export function parseIndex(
   maxSkills: number,
 ): { entries: IndexEntry[] | undefined; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString("utf8"));
-  } catch (error) {
+  const parsed = safeParseJson(bytes.toString("utf8"));
+  if (!parsed.ok) {
     return {
       entries: undefined,
-      diagnostics: [diagnostic("URL_INDEX_INVALID", "error", `the index is not JSON (${(error as Error).message})`)],
+      diagnostics: [diagnostic("URL_INDEX_INVALID", "error", `the index is not JSON (${parsed.error})`)],
     };
   }
+  const json = parsed.value;
   if (typeof json !== "object" || json === null || Array.isArray(json))
     return {
       entries: undefined,

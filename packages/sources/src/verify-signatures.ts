@@ -1,10 +1,12 @@
 import { invalidOption, quotedChoices } from "@skillctx/core/internal";
 import { MAX_SIGNATURE_BUNDLE_BYTES, MAX_TRUSTED_ROOT_BYTES } from "./limits.js";
+import { ellipsizeUtf16, errorText } from "@skillctx/core/internal";
 import * as path from "node:path";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import { listSkillFiles, readTextFile } from "@skillctx/core/internal";
 export { MAX_SIGNATURE_BUNDLE_BYTES } from "./limits.js";
+import { safeParseJson } from "@skillctx/core/internal";
 
 /** Who must have signed a skill folder (sigstore identities), and the trusted root to check against. */
 export interface VerifySettings {
@@ -120,12 +122,9 @@ async function checkSkill(
       ? `it is not signed (no ${SIGNATURE_BUNDLE_FILE} in its folder)`
       : `its ${SIGNATURE_BUNDLE_FILE} cannot be read: ${read.message}`;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(read.text);
-  } catch {
-    return `its ${SIGNATURE_BUNDLE_FILE} is not JSON`;
-  }
+  const parsed = safeParseJson(read.text);
+  if (!parsed.ok) return `its ${SIGNATURE_BUNDLE_FILE} is not JSON`;
+  const json = parsed.value;
   const listing = await listSkillFiles(dir, { skip: (relative) => relative === SIGNATURE_BUNDLE_FILE, signal });
   if (!listing.complete) {
     const why = listing.diagnostics[0]?.message ?? "a cap stopped the listing";
@@ -135,7 +134,7 @@ async function checkSkill(
   try {
     signer = checker(json, Buffer.from(listing.digest, "utf8"));
   } catch (error) {
-    return `its signature does not verify over the folder digest ${listing.digest}: ${errorText(error)}`;
+    return `its signature does not verify over the folder digest ${listing.digest}: ${shortError(error)}`;
   }
   const match = settings.identities.some((i) => i.issuer === signer.issuer && i.subject === signer.subject);
   if (match) return undefined;
@@ -158,7 +157,7 @@ async function buildChecker(settings: VerifySettings): Promise<Checker | string>
   try {
     verifier = new verify.Verifier(verify.toTrustMaterial(root as Parameters<typeof verify.toTrustMaterial>[0]));
   } catch (error) {
-    return `the trusted root is not usable: ${errorText(error)}`;
+    return `the trusted root is not usable: ${shortError(error)}`;
   }
   return (bundleJson, message) => {
     const parsed = bundle.bundleFromJSON(bundleJson);
@@ -173,20 +172,18 @@ async function buildChecker(settings: VerifySettings): Promise<Checker | string>
 // Buffers, times as Dates), or why there is none.
 async function trustedRoot(option: unknown, tufOptions: VerifySettings["tuf"]): Promise<unknown> {
   if (option === undefined) return publicGoodRoot(tufOptions);
-  let json = option;
+  let json: unknown = option;
   if (typeof option === "string") {
     const read = await readTextFile(option, { maxBytes: MAX_TRUSTED_ROOT_BYTES });
     if (!read.ok) return `verify.trustedRoot cannot be read: ${read.message}`;
-    try {
-      json = JSON.parse(read.text);
-    } catch {
-      return `verify.trustedRoot (${option}) is not JSON`;
-    }
+    const parsed = safeParseJson(read.text);
+    if (!parsed.ok) return `verify.trustedRoot (${option}) is not JSON`;
+    json = parsed.value;
   }
   try {
     return parseTrustedRoot(json);
   } catch (error) {
-    return `verify.trustedRoot is not a sigstore TrustedRoot: ${errorText(error)}`;
+    return `verify.trustedRoot is not a sigstore TrustedRoot: ${shortError(error)}`;
   }
 }
 
@@ -208,7 +205,7 @@ async function publicGoodRoot(options: VerifySettings["tuf"]): Promise<unknown> 
       timeout: 10_000,
     });
   } catch (error) {
-    return `the public-good trusted root could not be obtained through @sigstore/tuf: ${errorText(error)}`;
+    return `the public-good trusted root could not be obtained through @sigstore/tuf: ${shortError(error)}`;
   }
 }
 
@@ -298,7 +295,7 @@ function timeRange(value: unknown, where: string): { start?: Date; end?: Date } 
   return { ...(start !== undefined && { start }), ...(end !== undefined && { end }) };
 }
 
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+// A sigstore error can carry a whole certificate; 300 UTF-16 units say why.
+function shortError(error: unknown): string {
+  return ellipsizeUtf16(errorText(error), 300);
 }

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import type { Stats } from "node:fs";
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
+import { errorText } from "../error-text.js";
 
 /** Why a file could not be read, as every reader of repository content reports it. */
 export type ReadFailureCode =
@@ -97,7 +98,7 @@ export function readFailure(file: string, error: unknown): ReadFailure {
   if (code === "EISDIR")
     return { ok: false, code: "NOT_A_FILE", message: `${file} is a folder, not a file`, fileType: "directory" };
   if (code === "ELOOP") return { ok: false, code: "READ_FAILED", message: `${file} is a symlink loop` };
-  const reason = code ?? (error instanceof Error ? error.message : String(error));
+  const reason = code ?? errorText(error);
   return { ok: false, code: "READ_FAILED", message: `cannot read ${file}: ${reason}` };
 }
 

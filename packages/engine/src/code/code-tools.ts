@@ -11,7 +11,7 @@ import { checkEnum } from "@skillctx/core/internal";
 import { createHash } from "@skillctx/core/internal";
 import type { DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
-import { capText } from "@skillctx/core/internal";
+import { capTextUtf8Bytes } from "@skillctx/core/internal";
 import { DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "../limits.js";
 import type { SkillSet, SkillState, ToolDefinition, ToolResult } from "../context-types.js";
 import type { EventSink } from "../events/types.js";
@@ -20,6 +20,7 @@ import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
 import { fail, quoted } from "../tool-kit/tool-result.js";
 import { programmaticToolsOf, thrownText } from "./programmatic-tools.js";
 import type { CodeTool } from "./skill-code.js";
+import { hashedToolName } from "@skillctx/core/internal";
 
 /** What the code tools read of their context; the skill tools' host (`tools/skill-tools.ts`) is one. */
 export interface CodeToolHost {
@@ -201,8 +202,7 @@ export function nameCodeTools(
 export function namespacedName(skill: string, tool: string): string {
   const full = `${skill}__${tool}`;
   if (/^[A-Za-z0-9_-]{1,64}$/.test(full)) return full;
-  const hash = createHash("sha256").update(full).digest("hex").slice(0, 8);
-  return `${full.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 55)}_${hash}`;
+  return hashedToolName(full, full);
 }
 
 /** The definition the model sees for a code tool (one object per tool, so tool lists stay identical across steps). */
@@ -318,7 +318,7 @@ function scriptToolsFor(skill: Skill, host: CodeToolHost, signal: AbortSignal | 
 }
 
 function capResult(tool: CodeTool, result: ToolResult, maxBytes: number, host: CodeToolHost): ToolResult {
-  const capped = capText(
+  const capped = capTextUtf8Bytes(
     result.content,
     maxBytes,
     (kept, size) =>

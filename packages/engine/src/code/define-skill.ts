@@ -6,12 +6,13 @@
 import { SkillctxError } from "@skillctx/core";
 import { SKILL_RUNTIME } from "@skillctx/core/internal";
 import type { Skill } from "@skillctx/core";
-import { checkName, skillSchemas } from "@skillctx/core/internal";
+import { checkName, ellipsizeUtf16, errorText, headUtf16, skillSchemas } from "@skillctx/core/internal";
 import * as path from "node:path";
 import { jsonIssue } from "./json-value.js";
 import type { SkillRuntime, SkillStateSpec, SkillToolSpec } from "./skill-code.js";
 import { compileInputSchema, issuesText } from "./tool-input.js";
 import { rememberInput } from "./programmatic-tools.js";
+import { cloneJson } from "@skillctx/core/internal";
 
 /** What {@link defineSkill} takes. */
 export interface SkillDefinition<S = undefined> {
@@ -110,7 +111,7 @@ function checkSkillName(value: unknown): string {
   const found = checkName(value, undefined);
   if (found.length > 0)
     throw invalid(
-      typeof value === "string" ? value.slice(0, 100) : "(unnamed)",
+      typeof value === "string" ? headUtf16(value, 100) : "(unnamed)",
       "name",
       found.map((f) => f.message).join("; "),
     );
@@ -123,7 +124,7 @@ function checkTools(skill: string, tools: unknown): Record<string, SkillToolSpec
   // No prototype: a tool named "__proto__" or "constructor" is a tool like any other.
   const checked = Object.create(null) as Record<string, SkillToolSpec<any>>;
   for (const [toolName, spec] of Object.entries(tools)) {
-    const field = `tools.${toolName.length > 100 ? `${toolName.slice(0, 100)}…` : toolName}`;
+    const field = `tools.${ellipsizeUtf16(toolName, 100)}`;
     if (!TOOL_NAME.test(toolName))
       throw invalid(skill, field, "a tool name must be 1 to 64 letters, digits, '_' or '-'");
     if (typeof spec !== "object" || spec === null)
@@ -166,18 +167,14 @@ function checkStateSpec(skill: string, state: unknown): SkillStateSpec<any> {
     try {
       parsed = schema!.safeParse(initial);
     } catch (error) {
-      throw invalid(
-        skill,
-        "state.initial",
-        `could not be checked: the state schema threw ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw invalid(skill, "state.initial", `could not be checked: the state schema threw ${errorText(error)}`);
     }
     if (!parsed.success)
       throw invalid(skill, "state.initial", `fails the state schema: ${issuesText(parsed.error.issues)}`);
   }
   return {
     schema: schema!,
-    ...(initial === undefined ? {} : { initial: JSON.parse(JSON.stringify(initial)) as unknown }),
+    ...(initial === undefined ? {} : { initial: cloneJson(initial) as unknown }),
     ...(namespace === undefined ? {} : { namespace }),
   };
 }

@@ -1,3 +1,4 @@
+import { ellipsizeUtf16, errorText, headUtf16 } from "@skillctx/core/internal";
 /**
  * What a code tool hands back to skillctx — its return value and its skill's state — must be plain
  * JSON: the result goes to the model as text and the state lives in `ctx.state`, which resumes from
@@ -64,7 +65,7 @@ export function jsonIssue(value: unknown): string | undefined {
     try {
       entries = isArray ? (object as unknown[]).map((inner, i) => [String(i), inner]) : Object.entries(object);
     } catch (error) {
-      return `${at} could not be read: ${error instanceof Error ? error.message : String(error)}`;
+      return `${at} could not be read: ${errorText(error)}`;
     }
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, inner] = entries[i]!;
@@ -89,19 +90,19 @@ export function toJsonText(value: unknown): { ok: true; text: string } | { ok: f
   try {
     return { ok: true, text: JSON.stringify(value) };
   } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: errorText(error) };
   }
 }
 
 function constructorName(object: object): string {
   try {
     const name: unknown = (object as { constructor?: { name?: unknown } }).constructor?.name;
-    return typeof name === "string" && name !== "" ? name.slice(0, 100) : "object with a prototype";
+    return typeof name === "string" && name !== "" ? headUtf16(name, 100) : "object with a prototype";
   } catch {
     return "object with a prototype";
   }
 }
 
 function shortKey(key: string): string {
-  return key.length > 100 ? `${key.slice(0, 100)}…` : key;
+  return ellipsizeUtf16(key, 100);
 }

@@ -6,6 +6,7 @@
  */
 import type { Skill } from "@skillctx/core";
 import { DEFAULT_MAX_SKILL_STATE_BYTES } from "../limits.js";
+import { ellipsizeUtf16, errorText } from "@skillctx/core/internal";
 import type { ToolResult } from "../context-types.js";
 import { fail, quoted } from "../tool-kit/tool-result.js";
 import { toJsonText } from "./json-value.js";
@@ -41,9 +42,7 @@ export function programmaticToolsOf(skill: Skill): { tools: CodeTool[]; problems
         try {
           made.tools.push(programmaticTool(skill, name, spec));
         } catch (error) {
-          made.problems.push(
-            `tool ${quoted(name)} of "${skill.name}" is left out: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          made.problems.push(`tool ${quoted(name)} of "${skill.name}" is left out: ${errorText(error)}`);
         }
       }
     }
@@ -54,18 +53,14 @@ export function programmaticToolsOf(skill: Skill): { tools: CodeTool[]; problems
 
 /** A thrown value as one short line for the model. */
 export function thrownText(error: unknown): string {
-  let text: string;
+  let name = "";
   try {
-    text =
-      error instanceof Error
-        ? `${error.name === "Error" ? "" : `${error.name}: `}${error.message}`
-        : typeof error === "string"
-          ? error
-          : String(error);
+    // The class of the error says what went wrong (TypeError, RangeError); plain Error adds nothing.
+    if (error instanceof Error && typeof error.name === "string" && error.name !== "Error") name = `${error.name}: `;
   } catch {
-    text = "(an error that cannot be printed)";
+    // A Proxy or a getter that throws: errorText still gives a text.
   }
-  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
+  return ellipsizeUtf16(`${name}${errorText(error)}`, MAX_ERROR_CHARS);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
  * (by real path, size and mtime) go to one `python3 -I` reader call. A call runs `main(**args)` in a
  * child Python through `@skillctx/process`, behind the same trust gate as `run_skill_script`.
  */
-import { createHash } from "@skillctx/core/internal";
+import { createHash, errorText } from "@skillctx/core/internal";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { diagnostic } from "@skillctx/core";
@@ -293,7 +293,7 @@ function compiledSpec(entry: ScriptEntry, reading: Extract<FileReading, { ok: tr
       try {
         made = { spec: built.spec, input: compileJsonSchema(built.spec.inputSchema, place.shown) };
       } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
+        const why = errorText(error);
         made = {
           diagnostic: diagnostic(
             "SCRIPT_UNSUPPORTED_TYPE",

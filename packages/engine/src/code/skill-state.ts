@@ -11,6 +11,7 @@ import { issuesText } from "./tool-input.js";
 import { jsonIssue } from "./json-value.js";
 import type { SkillStateHandle, SkillStateSpec } from "./skill-code.js";
 import { skillRuntimeOf, stateNamespaceOf } from "./skill-code.js";
+import { cloneJson, errorText, parseJson } from "@skillctx/core/internal";
 
 /** A state change a call made, checked and ready to commit. */
 export interface StateChange {
@@ -152,7 +153,7 @@ export function checkState(
   try {
     parsed = spec.schema.safeParse(value);
   } catch (error) {
-    return { ok: false, message: `its schema threw: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, message: `its schema threw: ${errorText(error)}` };
   }
   if (!parsed.success)
     return { ok: false, message: `it fails the skill's state schema: ${issuesText(parsed.error.issues)}` };
@@ -165,7 +166,7 @@ export function checkState(
       ok: false,
       message: `it is ${bytes} bytes as JSON, over the limit of ${maxBytes} (skillTools.maxSkillStateBytes)`,
     };
-  return { ok: true, value: JSON.parse(text) as unknown };
+  return { ok: true, value: parseJson(text) };
 }
 
 /** RFC 6902 operations from `before` to `after` (fast-json-patch `compare`; a whole-document operation when either is not a container). */
@@ -182,12 +183,11 @@ export async function jsonPatch(before: unknown, after: unknown): Promise<Operat
 const initialStates = new WeakMap<SkillStateSpec, { value: unknown }>();
 
 function computeInitial(spec: SkillStateSpec): unknown {
-  if (spec.initial !== undefined)
-    return jsonIssue(spec.initial) === undefined ? JSON.parse(JSON.stringify(spec.initial)) : undefined;
+  if (spec.initial !== undefined) return jsonIssue(spec.initial) === undefined ? cloneJson(spec.initial) : undefined;
   try {
     const parsed = spec.schema.safeParse({});
     return parsed.success && parsed.data !== undefined && jsonIssue(parsed.data) === undefined
-      ? JSON.parse(JSON.stringify(parsed.data))
+      ? cloneJson(parsed.data)
       : undefined;
   } catch {
     return undefined;

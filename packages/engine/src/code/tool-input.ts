@@ -6,10 +6,12 @@
 import { SkillctxError } from "@skillctx/core";
 import { zod } from "@skillctx/core/internal";
 import type { z } from "@skillctx/core/internal";
+import { ellipsizeUtf16, errorText } from "@skillctx/core/internal";
 import type { ToolResult } from "../context-types.js";
 import { normalizeArgs, toolInputSchema } from "../tool-kit/tool-args.js";
 import { fail, quoted } from "../tool-kit/tool-result.js";
 import type { JsonSchema, ZodLike } from "./skill-code.js";
+import { cloneJson } from "@skillctx/core/internal";
 
 /** A tool's input schema, ready: what the model sees, and the check of each call's arguments. */
 export interface CompiledInput {
@@ -56,16 +58,16 @@ export function compileJsonSchema(schema: JsonSchema, where: string): CompiledIn
     throw invalid(where, `inputSchema must describe an object (type "object"), got type ${JSON.stringify(type)}`);
   let jsonSchema: JsonSchema;
   try {
-    jsonSchema = JSON.parse(JSON.stringify({ ...schema, type: "object" })) as JsonSchema;
+    jsonSchema = cloneJson<JsonSchema>({ ...schema, type: "object" });
   } catch (error) {
-    throw invalid(where, `inputSchema is not JSON: ${messageOf(error)}`);
+    throw invalid(where, `inputSchema is not JSON: ${errorText(error)}`);
   }
   delete jsonSchema["$schema"];
   let validator: ZodLike;
   try {
     validator = zod().fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]) as unknown as ZodLike;
   } catch (error) {
-    throw invalid(where, `inputSchema is not a JSON Schema zod can check: ${messageOf(error)}`);
+    throw invalid(where, `inputSchema is not a JSON Schema zod can check: ${errorText(error)}`);
   }
   return { jsonSchema, parse: (args) => parseWith(validator, args) };
 }
@@ -80,7 +82,7 @@ export function issuesText(issues: readonly { path: readonly PropertyKey[]; mess
   const shown = issues.slice(0, MAX_ISSUES_SHOWN).map((issue) => {
     const where = issue.path.length === 0 ? "" : `${issue.path.map((part) => String(part)).join(".")}: `;
     const text = `${where}${issue.message}`;
-    return text.length > MAX_ISSUE_CHARS ? `${text.slice(0, MAX_ISSUE_CHARS)}…` : text;
+    return ellipsizeUtf16(text, MAX_ISSUE_CHARS);
   });
   const more = issues.length > MAX_ISSUES_SHOWN ? `; and ${issues.length - MAX_ISSUES_SHOWN} more` : "";
   return `${shown.join("; ")}${more}`;
@@ -93,7 +95,7 @@ function compileZod(schema: object, where: string): CompiledInput {
   try {
     json = toolInputSchema(schema as z.ZodType);
   } catch (error) {
-    throw invalid(where, `inputSchema has no JSON Schema form: ${messageOf(error)}`);
+    throw invalid(where, `inputSchema has no JSON Schema form: ${errorText(error)}`);
   }
   if (json["type"] !== "object")
     throw invalid(
@@ -121,8 +123,4 @@ function invalid(where: string, message: string): SkillctxError {
 
 function describe(value: unknown): string {
   return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

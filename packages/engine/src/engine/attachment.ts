@@ -10,6 +10,7 @@ import type { Attachment } from "./state.js";
 import { fillInputs, undeclaredInputs } from "./task-inputs.js";
 import type { InputValues } from "./task-inputs.js";
 import type { Templates } from "./templates.js";
+import { errorText } from "@skillctx/core/internal";
 
 /** What building an attachment needs from the context. */
 export interface AttachmentContext {
@@ -115,7 +116,7 @@ const SUBSTITUTION_SLACK = 4;
 function attachFailed(p: PendingActivation, error: unknown): Diagnostic {
   const code =
     SkillctxError.isInstance(error) && error.code === "SKILL_READ_FAILED" ? "SKILL_READ_FAILED" : "SKILL_ATTACH_FAILED";
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorText(error);
   return diagnostic(
     code,
     "error",

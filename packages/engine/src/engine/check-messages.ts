@@ -2,6 +2,7 @@ import { SkillctxError } from "@skillctx/core";
 import { messageSchemas } from "../messages.js";
 import type { Message } from "../messages.js";
 import { contentHash } from "./fingerprint.js";
+import { errorText } from "@skillctx/core/internal";
 
 /**
  * Checks `messages[from..]` (the part of the history not seen last step) against `MessageSchema` and
@@ -30,7 +31,7 @@ export function checkMessages(messages: unknown, from: number): asserts messages
   } catch (error) {
     if (SkillctxError.isInstance(error)) throw error;
     // A cycle or a BigInt in tool-call arguments, a getter that throws, a revoked proxy, ...
-    throw invalid(`messages[${index}] cannot be read: ${(error as Error)?.message ?? String(error)}`, index, error);
+    throw invalid(`messages[${index}] cannot be read: ${errorText(error)}`, index, error);
   }
 }
 

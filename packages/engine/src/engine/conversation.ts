@@ -9,6 +9,7 @@ import { samePrefixLength } from "./history-prefix.js";
 import { mentions, slashCommand } from "./invocation.js";
 import type { Attachment, Carrier } from "./state.js";
 import type { ContextStateStore } from "./state-store.js";
+import { decodeToolArguments } from "@skillctx/core/internal";
 
 /** A trigger that fired, or a user command, on a message this step; it still needs its text. */
 export interface PendingActivation {
@@ -280,14 +281,9 @@ function pathHits(paths: string[], skills: SkillSet, cwd: string): Hit[] {
 
 // Whether a skill tool's arguments name `skill` (a top-level string value, trimmed): the load's tool result.
 function namesSkill(args: unknown, skill: string): boolean {
-  let value = args;
-  if (typeof value === "string") {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return false;
-    }
-  }
+  const decoded = decodeToolArguments(args);
+  if (!decoded.ok) return false;
+  const value = decoded.value;
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   try {
     return Object.values(value).some((v) => typeof v === "string" && v.trim() === skill);

@@ -4,6 +4,7 @@
  * the toolbox (with the tool-state view and sub-agent support) and the attachment context. Every
  * callback here closes over the dependency object, never over `AgentContext`.
  */
+import { errorText } from "@skillctx/core/internal";
 import type { Skill } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import type { ToolProvider } from "../context-types.js";
@@ -46,7 +47,7 @@ export function createEngineDeps(
   const diagnostics = new DiagnosticCollector();
   // A throwing listener is a diagnostic of the next step; one of a `diagnostic` listener is not emitted again.
   const events = new EventBus((error, event) => {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     const found = diagnostic("EVENT_LISTENER_FAILED", "warning", `a listener of "${event.type}" threw: ${reason}`);
     diagnostics.add(found, event.type !== "diagnostic");
   });

@@ -8,6 +8,7 @@
 import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
 export { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
 import { createHash, toPosix } from "@skillctx/core/internal";
+import { errorText } from "@skillctx/core/internal";
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { compareCodePoints, diagnostic, renderCatalog } from "@skillctx/core";
@@ -382,8 +383,4 @@ function updateNote(
     );
   lines.push("</skills_update>");
   return lines.join("\n");
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

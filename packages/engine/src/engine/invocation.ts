@@ -7,6 +7,7 @@ import { createKeywordMatcher, diagnostic, SkillctxError } from "@skillctx/core"
 import type { Activation, SkillSet } from "../context-types.js";
 import type { Message } from "../messages.js";
 import type { PendingActivation } from "./conversation.js";
+import { fitUtf16, headUtf16 } from "@skillctx/core/internal";
 
 /** A skill a user message (or `ctx.invoke`) invokes. */
 export interface CommandHit {
@@ -105,7 +106,7 @@ export function resolveInvocation(
   if (skill === undefined)
     throw new SkillctxError(
       "SKILL_NOT_FOUND",
-      `invoke: no skill named ${JSON.stringify(bare.slice(0, MAX_MATCH_CHARS))}`,
+      `invoke: no skill named ${JSON.stringify(headUtf16(bare, MAX_MATCH_CHARS))}`,
     );
   const prefix = skill.trigger.type === "command" ? skill.trigger.prefix : "/";
   const reason = notInvocableReason(skill, prefix);
@@ -152,7 +153,7 @@ export function invocationHits(
 export function matchText(command: string, args: string | undefined): string {
   const head = args === undefined || args === "" ? command : `${command} ${args.slice(0, MAX_MATCH_CHARS * 4)}`;
   const line = head.replace(/[\s\p{Cc}]+/gu, " ").trim();
-  return line.length > MAX_MATCH_CHARS ? `${line.slice(0, MAX_MATCH_CHARS - 1)}…` : line;
+  return fitUtf16(line, MAX_MATCH_CHARS);
 }
 
 /** The activation of `skill`, with its `model` and `context` when it declares them. */

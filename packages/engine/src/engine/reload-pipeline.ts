@@ -4,6 +4,7 @@
  * build `system`, restore nested skills revealed earlier, settle against the previous load (hot
  * reload), seed declared skill state, and reload the MCP servers.
  */
+import { errorText } from "@skillctx/core/internal";
 import type { Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { diagnostic, readSkillContent } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
@@ -114,7 +115,7 @@ async function frozenGuidance(
     return text;
   } catch (error) {
     signal?.throwIfAborted();
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     diagnostics.push(
       diagnostic("SKILL_READ_FAILED", "error", `guidance "${skill.name}" is left out: ${reason}`, {
         path: skill.source.path,

@@ -1,6 +1,7 @@
 import { SkillctxError } from "@skillctx/core";
 import { lazySchemas } from "@skillctx/core/internal";
 import type { z } from "@skillctx/core/internal";
+import { errorText } from "@skillctx/core/internal";
 
 /** The context state schemas, built on the first call (zod loads then). `ContextStateSchema` is also exported by `skillctx/schemas`. */
 export const stateSchemas = lazySchemas((z) => {
@@ -93,11 +94,7 @@ export function parseContextState(value: unknown): ContextState {
     parsed = ContextStateSchema.safeParse(value);
   } catch (error) {
     // A getter that throws, a revoked proxy, ...
-    throw new SkillctxError(
-      "STATE_INVALID",
-      `options.state cannot be read: ${(error as Error)?.message ?? String(error)}`,
-      { cause: error },
-    );
+    throw new SkillctxError("STATE_INVALID", `options.state cannot be read: ${errorText(error)}`, { cause: error });
   }
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

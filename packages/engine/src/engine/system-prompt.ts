@@ -2,7 +2,7 @@ import { buildCatalog, diagnostic } from "@skillctx/core";
 import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
 import { skillLocation } from "../skill-location.js";
-import { capText } from "@skillctx/core/internal";
+import { capTextUtf8Bytes } from "@skillctx/core/internal";
 import type { GuidanceEntry, Templates } from "./templates.js";
 
 /** The stable part of a step: rebuilt only when sources or options change. */
@@ -80,7 +80,7 @@ function capGuidance(entries: GuidanceEntry[], maxBytes: number, diagnostics: Di
     }
     const rest = entries.length - i - 1;
     if (room >= MIN_CUT_ROOM) {
-      const capped = capText(entry.text, room, (keptBytes) => cutNote(entry, keptBytes, size, maxBytes, rest));
+      const capped = capTextUtf8Bytes(entry.text, room, (keptBytes) => cutNote(entry, keptBytes, size, maxBytes, rest));
       kept.push({ ...entry, text: capped.text });
       const later = rest > 0 ? ` and ${rest} later ${rest === 1 ? "file was" : "files were"} left out` : "";
       diagnostics.push(cutDiagnostic(`${entry.location ?? entry.name} was cut (${size} bytes)${later}`, maxBytes));

@@ -9,9 +9,10 @@ import { Buffer } from "node:buffer";
 import type { Attributes, Span } from "@opentelemetry/api";
 import type { CatalogResult } from "@skillctx/core";
 import type { Activation, ContextStep, ToolResult } from "../context-types.js";
-import { ContextTracing, cut, tracerProviderRegistered } from "./otel.js";
+import { ContextTracing, tracerProviderRegistered } from "./otel.js";
 import type { EventSink, StepEvent, StepUsage } from "./types.js";
 import { UsageMeter } from "./usage.js";
+import { ellipsizeUtf16, errorText } from "@skillctx/core/internal";
 
 /** An attachment the engine made or keeps (the state's shape, read only). */
 export interface ObservedAttachment {
@@ -276,7 +277,7 @@ function recordStep(span: Span, event: StepEvent, diagnostics: number): void {
   span.setAttributes(attributes);
   for (const a of event.activations) {
     const activation: Attributes = { "skillctx.skill": a.skill, "skillctx.trigger": a.trigger };
-    if (a.match !== undefined) activation["skillctx.match"] = cut(a.match, 200);
+    if (a.match !== undefined) activation["skillctx.match"] = ellipsizeUtf16(a.match, 200);
     if (a.messageIndex !== undefined) activation["skillctx.message_index"] = a.messageIndex;
     span.addEvent("skillctx.skill.activated", activation);
   }
@@ -299,8 +300,4 @@ function copyArgs(args: unknown): unknown {
   } catch {
     return `[arguments that cannot be copied: ${typeof args}]`;
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -11,6 +11,7 @@
  * Semantic names are listed in docs/events.md.
  */
 import type { Attributes, Span, Tracer } from "@opentelemetry/api";
+import { ellipsizeUtf16 } from "@skillctx/core/internal";
 
 /** The API's module namespace, once loaded. */
 type OtelApi = typeof import("@opentelemetry/api");
@@ -43,18 +44,11 @@ async function loadApi(): Promise<OtelApi | undefined> {
 /** One status update for a span that failed: the error text, cut for the backend. */
 function errorStatus(message: string): { code: number; message: string } {
   // SpanStatusCode.ERROR is 2 in every API version; kept literal so this file needs the API's values only after load.
-  return { code: 2, message: cut(message, MAX_STATUS_CHARS) };
+  return { code: 2, message: ellipsizeUtf16(message, MAX_STATUS_CHARS) };
 }
 
 /** Longest status message or attribute text skillctx sets (backends cap attributes anyway; this keeps exports small). */
 const MAX_STATUS_CHARS = 1_000;
-
-export function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  // Never split a surrogate pair.
-  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? "") ? max - 1 : max;
-  return `${text.slice(0, end)}…`;
-}
 
 /**
  * The spans of one context. `tracer()` resolves the global tracer when a provider is registered; each

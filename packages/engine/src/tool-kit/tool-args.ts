@@ -2,6 +2,7 @@ import { zod, type Zod } from "@skillctx/core/internal";
 import type { z } from "@skillctx/core/internal";
 import type { ToolResult } from "../context-types.js";
 import { fail } from "./tool-result.js";
+import { decodeToolArguments } from "@skillctx/core/internal";
 
 /** The outcome of checking a model's tool arguments. */
 export type ParsedArgs<T> = { ok: true; value: T } | { ok: false; result: ToolResult };
@@ -24,14 +25,8 @@ export function parseToolArgs<T>(tool: string, schema: z.ZodType<T>, args: unkno
 
 /** Arguments as an object: JSON text is parsed, `undefined` and `null` become `{}`. */
 export function normalizeArgs(args: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
-  if (args === undefined || args === null) return { ok: true, value: {} };
-  if (typeof args !== "string") return { ok: true, value: args };
-  if (args.trim() === "") return { ok: true, value: {} };
-  try {
-    return { ok: true, value: JSON.parse(args) as unknown };
-  } catch {
-    return { ok: false, message: "arguments must be a JSON object" };
-  }
+  const decoded = decodeToolArguments(args, { emptyAsObject: true });
+  return decoded.ok ? decoded : { ok: false, message: "arguments must be a JSON object" };
 }
 
 /** The JSON Schema of a zod object schema, as tool definitions carry it (no `$schema` key). */

@@ -1,4 +1,5 @@
 import type { ToolResult } from "../context-types.js";
+import { ellipsizeUtf16 } from "@skillctx/core/internal";
 
 /** A successful tool result. */
 export function ok(content: string): ToolResult {
@@ -10,16 +11,10 @@ export function fail(message: string): ToolResult {
   return { content: message, isError: true };
 }
 
-/** The message of anything thrown, on one line when possible. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === "string" ? error : String(error);
-}
-
 /** Most characters of model-sent text (a tool or skill name) quoted back in an error result. */
 export const MAX_ECHO_CHARS = 200;
 
 /** `text` as a JSON string for an error result, cut at {@link MAX_ECHO_CHARS} characters with "…". */
 export function quoted(text: string): string {
-  return JSON.stringify(text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text);
+  return JSON.stringify(ellipsizeUtf16(text, MAX_ECHO_CHARS));
 }

@@ -9,9 +9,10 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Skill } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
-import { capText, lazySchemas } from "@skillctx/core/internal";
+import { lazySchemas } from "@skillctx/core/internal";
 import { DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, MAX_SUB_AGENTS_AT_ONCE } from "../limits.js";
 import type { z } from "@skillctx/core/internal";
+import { capTextUtf8Bytes } from "@skillctx/core/internal";
 import { codeToolsForSkill, runCodeTool } from "../code/code-tools.js";
 import type { RunSubAgent, SubAgentResponse, SubAgentTool } from "../code/sub-agent-types.js";
 import type { ToolResult } from "../context-types.js";
@@ -25,9 +26,10 @@ import type { SkillToolHost } from "./skill-tools.js";
 import { loadableSkillNames, skillNameArg, unknownSkillMessage } from "./skill-tools.js";
 import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
 import { lineNumber, parseToolArgs, toolInputSchema } from "../tool-kit/tool-args.js";
-import { errorMessage, fail, ok } from "../tool-kit/tool-result.js";
+import { fail, ok } from "../tool-kit/tool-result.js";
 import type { SkillTool } from "./toolset.js";
 import { defineSkillTool } from "./define-skill-tool.js";
+import { errorText } from "@skillctx/core/internal";
 
 export const EXECUTE_SKILL_TOOL = "execute_skill";
 
@@ -171,7 +173,7 @@ export async function executeSkill(
     return await runSkill(host, support, skill, request, own);
   } catch (error) {
     if (own.aborted) throw error;
-    return fail(`The sub-agent running "${skill.name}" failed: ${errorMessage(error)}`);
+    return fail(`The sub-agent running "${skill.name}" failed: ${errorText(error)}`);
   } finally {
     support.running--;
   }
@@ -240,7 +242,7 @@ function answer(host: SkillToolHost, support: SubAgentSupport, skill: Skill, res
 
 function cap(host: SkillToolHost, support: SubAgentSupport, skill: Skill, text: string): string {
   const max = support.maxAnswerBytes;
-  const capped = capText(
+  const capped = capTextUtf8Bytes(
     text,
     max,
     (kept, size) =>

@@ -2,7 +2,8 @@ import { invalidOption, isNonEmptyString } from "@skillctx/core/internal";
 import { SkillctxError } from "@skillctx/core";
 import type { ToolDefinition, ToolResult } from "../context-types.js";
 import { normalizeArgs } from "../tool-kit/tool-args.js";
-import { errorMessage, fail } from "../tool-kit/tool-result.js";
+import { fail } from "../tool-kit/tool-result.js";
+import { errorText } from "@skillctx/core/internal";
 
 /**
  * A tool of the host agent (`tools` option of `AgentContext.create`). It is listed in every step's
@@ -64,7 +65,7 @@ export async function runHostTool(tool: HostTool, args: unknown, signal: AbortSi
     return toResult(await tool.execute(input.value, { signal }));
   } catch (error) {
     if (signal?.aborted === true) throw error;
-    return fail(`${tool.name} failed: ${errorMessage(error)}`);
+    return fail(`${tool.name} failed: ${errorText(error)}`);
   }
 }
 

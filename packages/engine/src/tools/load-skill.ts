@@ -7,7 +7,7 @@ import type { SkillFileList } from "@skillctx/core/internal";
 import type { SkillToolHost } from "./skill-tools.js";
 import { DEFAULT_MAX_LISTED_FILES, loadableSkillNames, skillNameArg, unknownSkillMessage } from "./skill-tools.js";
 import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
-import { errorMessage } from "../tool-kit/tool-result.js";
+import { errorText } from "@skillctx/core/internal";
 
 /** A skill the model loaded. */
 export interface LoadedSkill {
@@ -81,7 +81,7 @@ export async function renderLoadedBody(
     content = await readSkillContent(skill, signal === undefined ? {} : { signal });
   } catch (error) {
     signal?.throwIfAborted();
-    return { error: errorMessage(error) };
+    return { error: errorText(error) };
   }
   return {
     body: capLoadedBody(host, skill, host.substituteVariables(await host.render(content, skill, signal), skill, args)),

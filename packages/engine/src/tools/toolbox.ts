@@ -12,11 +12,12 @@ import { notLoadableReason } from "../tool-kit/skill-folder.js";
 import type { SkillToolHost } from "./skill-tools.js";
 import type { ToolFilterMode } from "../tool-kit/tool-settings.js";
 import { normalizeArgs } from "../tool-kit/tool-args.js";
-import { errorMessage, fail, quoted } from "../tool-kit/tool-result.js";
+import { fail, quoted } from "../tool-kit/tool-result.js";
 import type { SkillTool, Toolset } from "./toolset.js";
 import { codeToolDefinition, CodeToolOffer, nameCodeTools, runCodeTool } from "../code/code-tools.js";
 import type { SkillCodeToolsMode } from "../code/code-tools.js";
 import type { CodeTool } from "../code/skill-code.js";
+import { errorText } from "@skillctx/core/internal";
 
 /** What the toolbox reads from its context on every step. */
 export interface ToolboxHost extends SkillToolHost {
@@ -191,7 +192,7 @@ export class Toolbox {
       }
     } catch (error) {
       if (signal?.aborted === true) throw error;
-      return fail(`${name} failed: ${errorMessage(error)}`);
+      return fail(`${name} failed: ${errorText(error)}`);
     }
   }
 

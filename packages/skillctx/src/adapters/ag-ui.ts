@@ -24,6 +24,7 @@ import type {
 } from "@ag-ui/core";
 import type { Operation } from "fast-json-patch";
 import type { SkillctxEvent, SkillctxEventType, StateDeltaEvent as SkillctxStateDelta } from "@skillctx/engine";
+import { cloneJson } from "@skillctx/core/internal";
 
 /** The AG-UI events this adapter produces. */
 export type AgUiEvent =
@@ -219,8 +220,7 @@ function argumentsText(args: unknown): string {
 // A value as it will travel (JSON): undefined fields dropped, no cycles or functions.
 function jsonValue(value: unknown): unknown {
   try {
-    const text = JSON.stringify(value);
-    return text === undefined ? null : JSON.parse(text);
+    return cloneJson(value);
   } catch {
     return null;
   }

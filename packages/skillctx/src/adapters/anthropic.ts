@@ -19,6 +19,7 @@ import {
 import type { Origin } from "./host-messages.js";
 import { convertEach, PrefixCache } from "./prefix-cache.js";
 import { withBreakpoints } from "./anthropic-cache.js";
+import { decodeToolArguments } from "@skillctx/core/internal";
 
 /**
  * The Anthropic Messages API adapter, typed against `@anthropic-ai/sdk` (an optional peer: this file
@@ -373,12 +374,8 @@ function blockOf(part: ContentPart): Block {
 
 // tool_use input is an object; arguments kept as JSON text (from another format) are parsed.
 function toolInput(args: unknown): unknown {
-  if (typeof args !== "string") return args ?? {};
-  try {
-    return JSON.parse(args) as unknown;
-  } catch {
-    return {};
-  }
+  const decoded = decodeToolArguments(args, { emptyAsObject: true });
+  return decoded.ok ? decoded.value : {};
 }
 
 // Whether the converted message stands for its whole host message (no tool_result blocks were split off).

@@ -1,5 +1,6 @@
 import { SkillctxError } from "@skillctx/core";
 import type { ContentPart, Message, TextPart } from "@skillctx/engine";
+import { errorText as thrownText } from "@skillctx/core/internal";
 
 /**
  * What the OpenAI and Anthropic adapters share: where a converted message came from, and the typed
@@ -101,13 +102,9 @@ export function convertMessages<T>(converter: string, input: unknown, convert: (
         data: { index: error.index },
       });
     }
-    throw new SkillctxError(
-      "MESSAGES_INVALID",
-      `${converter}: the messages cannot be read: ${(error as Error)?.message ?? String(error)}`,
-      {
-        cause: error,
-      },
-    );
+    throw new SkillctxError("MESSAGES_INVALID", `${converter}: the messages cannot be read: ${thrownText(error)}`, {
+      cause: error,
+    });
   }
 }
 

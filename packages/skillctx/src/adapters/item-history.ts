@@ -2,7 +2,7 @@ import type { ContextStep } from "@skillctx/engine";
 import type { Message } from "@skillctx/engine";
 import { samePrefixLength } from "@skillctx/engine/internal";
 import { attachmentsByMessage } from "./attachments.js";
-import { equalValues } from "./json-values.js";
+import { equalValues } from "@skillctx/core/internal";
 
 /** One skillctx message made from a framework item, and which part of the item it came from. */
 export interface ConvertedMessage {

@@ -13,6 +13,7 @@ import { emitScriptFinished, findUv, pythonEnv, runNotes, uvRunnerFile } from ".
 import { MAX_CALL_ARGUMENT_BYTES } from "../../limits.js";
 import type { ScriptMetadata } from "./pep723.js";
 import { RUNNER_SOURCE } from "./runner-source.js";
+import { safeParseJson } from "@skillctx/core/internal";
 
 /** What {@link callMain} runs. */
 export interface MainCall {
@@ -102,9 +103,5 @@ function render(result: ProcessResult, call: MainCall, marker: string, runner: s
 }
 
 function parseValue(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
+  return safeParseJson(text);
 }

@@ -4,10 +4,11 @@
  * zod and anything else becomes an error per file, never a throw.
  */
 import { runProcess } from "@skillctx/process";
-import { lazySchemas } from "@skillctx/core/internal";
+import { ellipsizeUtf16, lazySchemas } from "@skillctx/core/internal";
 import type { z } from "@skillctx/core/internal";
 import { MAX_SCRIPT_SOURCE_BYTES, READER_MAX_OUTPUT_BYTES, READER_TIMEOUT_MS } from "../../limits.js";
 import { READER_SOURCE } from "./reader-source.js";
+import { safeParseJson } from "@skillctx/core/internal";
 
 /** An annotation as the reader saw it (a small tree; see `annotation-schema.ts`). */
 export type AnnotationNode =
@@ -111,13 +112,9 @@ export async function readSignatures(
     const why = result.exitSignal ?? `exit code ${result.exitCode ?? "?"}`;
     return { error: `the signature reader (${python} -I) failed (${why}): ${lastLine(result.stderr)}` };
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(result.stdout);
-  } catch {
-    return { error: "the signature reader answered something that is not JSON" };
-  }
-  const answer = schemas().AnswerSchema.safeParse(parsed);
+  const parsed = safeParseJson(result.stdout);
+  if (!parsed.ok) return { error: "the signature reader answered something that is not JSON" };
+  const answer = schemas().AnswerSchema.safeParse(parsed.value);
   if (!answer.success || answer.data.files.length !== files.length)
     return { error: "the signature reader's answer has an unexpected shape" };
   return { readings: answer.data.files };
@@ -126,5 +123,5 @@ export async function readSignatures(
 function lastLine(text: string): string {
   const lines = text.trim().split("\n");
   const line = lines[lines.length - 1] ?? "";
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line || "(no message)";
+  return ellipsizeUtf16(line, 300) || "(no message)";
 }

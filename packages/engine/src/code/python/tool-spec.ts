@@ -8,6 +8,7 @@ import type { JsonSchema } from "../skill-code.js";
 import { allowsNull, annotationSchema, mergeUnion } from "./annotation-schema.js";
 import { parseDocstring } from "./docstring.js";
 import { MAX_PARAM_DESCRIPTION_CHARS, MAX_TOOL_DESCRIPTION_CHARS } from "../../limits.js";
+import { fitUtf16 } from "@skillctx/core/internal";
 import type { FileReading, ScriptParam } from "./reader.js";
 
 /** A typed tool made from a script. */
@@ -158,7 +159,7 @@ export function toolName(shown: string): string {
 }
 
 function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return fitUtf16(text, max);
 }
 
 function capitalised(text: string): string {
