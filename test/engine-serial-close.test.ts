@@ -3,7 +3,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SkillctxError } from "@skillctx/core";
 import type { SkillInit } from "@skillctx/core";
-import { AgentContext } from "skillctx";
 
 import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 

@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink, writeFile, cp } from "node:fs/promises";
+import { readFile, symlink, writeFile, cp } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -11,7 +11,6 @@ import type { Skill, SkillScope } from "./skill.js";
 import {
   allowedToolsField,
   booleanField,
-  inputsField,
   isRecord,
   metadataField,
   splitCommas,

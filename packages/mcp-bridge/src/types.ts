@@ -1,4 +1,4 @@
-import type { Diagnostic, DiagnosticSink } from "@skillctx/core";
+import type { DiagnosticSink } from "@skillctx/core";
 import type { McpServerConfig } from "./config-schema.js";
 
 /** A server some skill (or the host) declared, with the trust decision already made. */

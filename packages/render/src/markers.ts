@@ -1,4 +1,3 @@
-import { capUtf8 } from "@skillctx/process/internal";
 import { ellipsizeCodePoints, ellipsizeUtf8Bytes } from "@skillctx/core/internal";
 
 const SHOWN_COMMAND_CHARS = 200;

@@ -17,7 +17,6 @@ import {
 } from "./git-source-names.js";
 import { skillFoldersIn } from "./skill-folders.js";
 import type { GitSkillSource, ResolvedRemote } from "./types.js";
-import { parseJson } from "@skillctx/core/internal";
 
 export { gitRefProblem, gitSourceKey, gitSourceName, gitUrlProblem } from "./git-source-names.js";
 

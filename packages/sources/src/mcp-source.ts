@@ -21,12 +21,10 @@ import {
   MAX_SKILL_FILE_DIGEST_BYTES,
   MAX_SKILL_FILES,
   MAX_SKILL_FOLDER_BYTES,
-  readTextFile,
 } from "@skillctx/core/internal";
 import { MCP_MAX_MESSAGE_BYTES } from "@skillctx/mcp-bridge/internal";
-import type { Sha256Digest } from "@skillctx/core/internal";
 export { DEFAULT_MCP_TTL_MS } from "./limits.js";
-import { equalValues, parseJson, stableStringify } from "@skillctx/core/internal";
+import { equalValues, stableStringify } from "@skillctx/core/internal";
 import { parseServerConfig } from "@skillctx/mcp-bridge";
 import { openMcpClient } from "@skillctx/mcp-bridge/internal";
 import type { McpServerConfig } from "@skillctx/mcp-bridge";

@@ -8,9 +8,8 @@
  * {@link codeToolsForSkill} and runs them with {@link runCodeTool}.
  */
 import { checkEnum } from "@skillctx/core/internal";
-import { createHash } from "@skillctx/core/internal";
 import type { DiagnosticSink, Skill, Trust } from "@skillctx/core";
-import { diagnostic, SkillctxError } from "@skillctx/core";
+import { diagnostic } from "@skillctx/core";
 import { capTextUtf8Bytes } from "@skillctx/core/internal";
 import { DEFAULT_MAX_CODE_TOOL_RESULT_BYTES, DEFAULT_MAX_SKILL_STATE_BYTES } from "../limits.js";
 import type { SkillSet, SkillState, ToolDefinition, ToolResult } from "../context-types.js";

@@ -8,7 +8,7 @@ import { untilAborted } from "../code/abortable.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Skill } from "@skillctx/core";
-import { diagnostic, SkillctxError } from "@skillctx/core";
+import { diagnostic } from "@skillctx/core";
 import { lazySchemas } from "@skillctx/core/internal";
 import { DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, MAX_SUB_AGENTS_AT_ONCE } from "../limits.js";
 import type { z } from "@skillctx/core/internal";
