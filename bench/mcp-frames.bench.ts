@@ -30,15 +30,15 @@ const small = chunks(
   Array.from(
     { length: 10_000 },
     (_, id) =>
-      JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `answer ${id}` }] } }) + "\n",
+      `${JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `answer ${id}` }] } })}\n`,
   ).join(""),
 );
 const large = chunks(
-  JSON.stringify({
+  `${JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
     result: { content: [{ type: "text", text: "a".repeat(8 * 1024 * 1024) }] },
-  }) + "\n",
+  })}\n`,
 );
 
 function viaFrameReader(input: Buffer[]): number {

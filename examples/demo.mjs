@@ -79,16 +79,16 @@ const last = await step('user: "/bug-report GET /notes?tag= answers 500"', {
 
 rule("4. Progressive disclosure: the model loads a skill, then reads one of its files");
 const loaded = await ctx.callTool("load_skill", { name: "release-notes" });
-console.log(indent(loaded.content.split("\n").slice(0, 6).join("\n") + "\n…"));
+console.log(indent(`${loaded.content.split("\n").slice(0, 6).join("\n")}\n…`));
 const resource = await ctx.callTool("read_skill_resource", { name: "release-notes", path: "references/style.md" });
-console.log(indent(resource.content.split("\n").slice(0, 4).join("\n") + "\n…"));
+console.log(indent(`${resource.content.split("\n").slice(0, 4).join("\n")}\n…`));
 const afterLoad = await ctx.buildContext(history);
 console.log(`\n  next step: activated ${JSON.stringify(afterLoad.activated)}; active skill ${ctx.activeSkill}`);
 console.log(`  tools: ${afterLoad.tools.map((t) => t.name).join(", ")}`);
 
 rule("5. What the model receives at the last step");
 console.log(`  system: ${last.system.length} characters, identical to step 1: ${last.system === first.system}`);
-console.log(indent(last.system.split("\n").slice(0, 12).join("\n") + "\n  …"));
+console.log(indent(`${last.system.split("\n").slice(0, 12).join("\n")}\n  …`));
 const attached = last.messages.at(-1).content.at(-1).text;
 console.log("\n  text attached to the last user message:");
 console.log(indent(attached));

@@ -89,7 +89,7 @@ function main(argv) {
       return 2;
     }
   }
-  const stamp = COLLECTIONS.map((c) => `${c.repo}@${c.commit}`).join("\n") + "\n";
+  const stamp = `${COLLECTIONS.map((c) => `${c.repo}@${c.commit}`).join("\n")}\n`;
   const stampFile = path.join(out, ".pinned");
   if (!force && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) {
     console.log(`corpus: already at the pinned commits in ${out} (--force fetches again)`);

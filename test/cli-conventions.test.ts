@@ -62,7 +62,7 @@ describe("version and help", () => {
       const usage = text.split("\n")[0]!;
       for (const flag of usage.match(/--[a-z-]+/g) ?? [])
         expect(text, `${name} ${flag}`).toMatch(new RegExp(`^  (-\\w, )?${flag}\\b`, "m"));
-      expect(text).toMatch(/^  --debug /m);
+      expect(text).toMatch(/^ {2}--debug /m);
     }
   });
 

@@ -147,7 +147,7 @@ describeWithTool("python3")("PEP 723 inline metadata", () => {
   // PATH; otherwise python3 and a diagnostic naming the inline dependencies. Both branches assert; neither skips.
   it("a PEP 723 script on this machine's PATH: through the real uv when installed, else python3 with a diagnostic", async () => {
     const source = PEP723.replace(/# dependencies = \[[^\]]*\]\n/s, "# dependencies = []\n")
-      .replace(/#   .*\n/g, "")
+      .replace(/# {3}.*\n/g, "")
       .replace("# ]\n", "");
     const skill = await scriptSkill(await tempDir(), "uvreal", { "scripts/add.py": source });
     const { tool, diagnostics } = await toolsOf(skill, { timeoutMs: 120_000 });

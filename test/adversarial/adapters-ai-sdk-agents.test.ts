@@ -85,7 +85,7 @@ export default async () => {
       'tool-result load_skill: Unknown skill "nope". Available skills: notes.',
       "tool-result host_tool: host ok",
     ]);
-    expect(value.log).toEqual(["Read " + 16 * 1024 * 1024, "Read 1", "host_tool"]);
+    expect(value.log).toEqual([`Read ${16 * 1024 * 1024}`, "Read 1", "host_tool"]);
     expect(value.diagnostics).toContain("TOOL_NAME_CLASH");
   }, 90_000);
 });
@@ -144,7 +144,7 @@ export default async () => {
     expect(value.results[2]).toEqual(["Read: ok"]);
     expect(value.results[3]).toEqual(["Read: ok"]);
     expect(value.results[4]).toEqual(['load_skill: Unknown skill "nope". Available skills: notes.']);
-    expect(value.log).toEqual(["Read " + 16 * 1024 * 1024, "Read 1"]);
+    expect(value.log).toEqual([`Read ${16 * 1024 * 1024}`, "Read 1"]);
     expect(value.raised).toBe("ModelBehaviorError");
   }, 90_000);
 });

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { expectBounded, runIsolated } from "./isolated.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const ZOD = path.join(ROOT, "packages/skillctx/node_modules/zod/index.js");
+const ZOD = path.join(ROOT, "packages/core/node_modules/zod/index.js");
 
 const PRELUDE = `
 import { mkdtempSync } from "node:fs";

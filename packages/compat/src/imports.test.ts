@@ -93,7 +93,7 @@ describe("expandImports on the imports fixture", async () => {
 
   test("a standalone import of a missing file stays as text, with a warning and its line", () => {
     expect(result.text).toContain("@docs/missing.md");
-    const line = original.split("\n").findIndex((l) => l === "@docs/missing.md") + 1;
+    const line = original.split("\n").indexOf("@docs/missing.md") + 1;
     expect(result.diagnostics).toContainEqual(
       expect.objectContaining({ code: "IMPORT_NOT_FOUND", path: path.join(repo, "CLAUDE.md"), line }),
     );

@@ -42,7 +42,7 @@ export function quoteColonValues(block: string): { text: string; quoted: QuotedV
     const whole = [head, ...tail].join("\n");
     if (/:[ \t]|:$|:\n/.test(whole) && !/(^|[ \t])#/.test(whole)) {
       const esc = (s: string) => s.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
-      lines[i] = line.slice(0, plain.start) + '"' + esc(head) + (tail.length === 0 ? '"' : "");
+      lines[i] = `${line.slice(0, plain.start)}"${esc(head)}${tail.length === 0 ? '"' : ""}`;
       for (let k = i + 1; k <= last; k++) {
         lines[k] = esc(lines[k]!.replace(/[ \t]+$/, "")) + (k === last ? '"' : "");
       }

@@ -22,6 +22,7 @@ export class SkillctxError extends Error {
   readonly path?: string;
   readonly line?: number;
   readonly data?: Record<string, unknown>;
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: isInstance reads it with `MARKER in value` (works across copies of the package).
   private readonly [MARKER] = true;
 
   constructor(code: string, message: string, options: SkillctxErrorOptions = {}) {

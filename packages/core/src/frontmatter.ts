@@ -108,7 +108,7 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
     let typed: YamlBlock | undefined;
     const typedOf = (key: string) => {
       typed ??= parseYamlBlock(block);
-      return valueOf(typed, key);
+      return topLevelValue(typed, key);
     };
     const keyLine = (key: string) => {
       const line = fast.keyLines.get(key);
@@ -225,7 +225,7 @@ function readYaml(
     return keyLines.get(key);
   };
   dropPrototypeKeys(data, diagnostics, where(firstLine));
-  return { split, data, diagnostics, keyLine, typedValue: (key) => valueOf(parsed, key), ...body };
+  return { split, data, diagnostics, keyLine, typedValue: (key) => topLevelValue(parsed, key), ...body };
 }
 
 /** YAML errors as diagnostics: the first `MAX_YAML_ERRORS`, then one that counts the rest. */
@@ -268,7 +268,7 @@ function dropPrototypeKeys(
   }
   const record = value as Record<string, unknown>;
   if (Object.hasOwn(record, "__proto__")) {
-    delete record["__proto__"];
+    Reflect.deleteProperty(record, "__proto__");
     diagnostics.push(
       diagnostic(
         "FIELD_INVALID",
@@ -289,7 +289,7 @@ function pairOf(doc: Document, key: string, aliases: AliasTable) {
 }
 
 // A top-level value with YAML types; undefined when absent, or when the block is broken or over a cap.
-function valueOf(parsed: YamlBlock, key: string): unknown {
+function topLevelValue(parsed: YamlBlock, key: string): unknown {
   if (parsed.errors.length > 0) return undefined;
   const node = pairOf(parsed.doc, key, parsed.aliases)?.value;
   try {

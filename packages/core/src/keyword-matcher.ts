@@ -316,7 +316,7 @@ class Automaton {
         state = this.fail[state]!;
         next = this.next(state, unit);
       }
-      state = next < 0 ? 0 : next;
+      state = Math.max(next, 0);
       for (let s = this.output[state]! >= 0 ? state : this.dictLink[state]!; s >= 0; s = this.dictLink[s]!) {
         const pattern = this.patterns[this.output[s]!]!;
         const start = starts[(units - pattern.length) & mask]!;

@@ -198,7 +198,7 @@ describe("loadSkills: symlinks", () => {
 
 describe("loadSkills: metadata-only scan and lazy bodies", () => {
   it("reads the body only when content is first accessed, then keeps it", async () => {
-    const body = "# Big\n\n" + "A line of the body that a scan must not read.\n".repeat(2000);
+    const body = `# Big\n\n${"A line of the body that a scan must not read.\n".repeat(2000)}`;
     const dir = await tempDir({ "big/SKILL.md": skillMd("big", "A big skill", body) });
     const cache = createSkillCache();
     const { skills } = await loadSkills([dir], { cache });

@@ -292,7 +292,7 @@ function readOtherFields(
   const unknown: string[] = [];
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    if (!KNOWN.has(key) && !(vendor !== undefined && vendor.includes(key))) unknown.push(key);
+    if (!KNOWN.has(key) && !vendor?.includes(key)) unknown.push(key);
   }
   if (vendor !== undefined) for (const key of vendor) if (Object.hasOwn(data, key) && !KNOWN.has(key)) keepExtra(key);
   for (let i = 0; i < unknown.length; i++) keepExtra(unknown[i]!);

@@ -76,7 +76,7 @@ async function collectEntry(
     return;
   }
   const absolute = baseDir === undefined ? path.resolve(input) : path.resolve(baseDir, input);
-  let stats;
+  let stats: import("node:fs").Stats | undefined;
   let real: string;
   try {
     stats = statSync(absolute, { throwIfNoEntry: false });

@@ -234,7 +234,7 @@ describe("validateSkillMd: strict and portable YAML", () => {
   it("strips and NFKC-normalises the name, Python style", () => {
     // Full-width letters fold to ASCII under NFKC; U+3000 is whitespace for Python's strip.
     expect(validateSkillMd(md("name: \u3000ｓ\u3000", "description: d"), { dirName: "s" }).valid).toBe(true);
-    expect(errorCodes(validateSkillMd(md("name: " + "é".repeat(65), "description: d"), {}))).toEqual(["NAME_TOO_LONG"]);
+    expect(errorCodes(validateSkillMd(md(`name: ${"é".repeat(65)}`, "description: d"), {}))).toEqual(["NAME_TOO_LONG"]);
   });
 
   it("rejects combining marks that NFKC cannot compose (not alphanumeric in Python)", () => {

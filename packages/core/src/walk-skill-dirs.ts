@@ -86,7 +86,7 @@ export function findSkillFile(dir: string, containRoot?: string): SkillFileProbe
   const prefix = withSep(dir);
   for (const name of ["SKILL.md", "skill.md"]) {
     const file = prefix + name;
-    let stats;
+    let stats: import("node:fs").Stats | undefined;
     try {
       if (containRoot === undefined) {
         stats = statSync(file, { throwIfNoEntry: false });
@@ -219,7 +219,7 @@ export function reason(error: unknown): string {
 function isCached(cached: ReadonlyMap<string, unknown>, dir: string): boolean {
   if (cached.size === 0) return false;
   const prefix = withSep(dir);
-  return cached.has(prefix + "SKILL.md") || cached.has(prefix + "skill.md");
+  return cached.has(`${prefix}SKILL.md`) || cached.has(`${prefix}skill.md`);
 }
 
 function isSkipped(name: string): boolean {

@@ -168,7 +168,7 @@ export function declareBlock(block: { raw: unknown; path: string | undefined }, 
     if (expanded.unresolved.length > 0) {
       const names = expanded.unresolved
         .slice(0, 10)
-        .map((v) => "${" + v + "}")
+        .map((v) => `\${${v}}`)
         .join(", ");
       const more = expanded.unresolved.length > 10 ? ` and ${expanded.unresolved.length - 10} more` : "";
       diagnostics.push(

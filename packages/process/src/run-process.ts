@@ -195,7 +195,13 @@ async function supervise(
   const onAbort = (): void => stop("abort");
   signal?.addEventListener("abort", onAbort, { once: true });
   let settled: Promise<void> | undefined;
-  const group = { pgid, close: () => (stop("closed"), settled ?? Promise.resolve()) };
+  const group = {
+    pgid,
+    close: () => {
+      stop("closed");
+      return settled ?? Promise.resolve();
+    },
+  };
   const untrack = trackGroup(group);
   const leaveScope = joinScope(options.scope, group);
   if (signal?.aborted === true) stop("abort");

@@ -164,7 +164,7 @@ export async function walk(root: string, options: WalkOptions = {}): Promise<Wal
     const childDepth = depth + 1;
     for (const dirent of dirents) {
       const name = dirent.name;
-      if (skip !== undefined && skip(name, childDepth)) continue;
+      if (skip?.(name, childDepth)) continue;
       const full = dirPrefix + name;
       let type: WalkEntry["type"] = dirent.isDirectory() ? "dir" : dirent.isFile() ? "file" : "other";
       let real = realPrefix + name;

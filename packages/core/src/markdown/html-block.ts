@@ -51,7 +51,7 @@ export function htmlBlockStart(
  */
 export function htmlBlockEnds(
   kind: HtmlBlockKind,
-  text: string,
+  _text: string,
   from: number,
   lineEnd: number,
   finder: TextFinder,
