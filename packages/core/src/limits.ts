@@ -91,6 +91,8 @@ export const MAX_CATALOG_DESCRIPTION_CODE_POINTS = 1024;
  * cap, which counts UTF-16 units: each cap has its own constant so that each keeps its unit.
  */
 export const MAX_CODEX_YAML_BYTES = 256 * 1024;
+/** Unknown frontmatter keys `validateSkill` checks for a near miss of a known field; the rest are listed as unexpected. */
+export const MAX_SUGGESTIONS = 100;
 
 // --- skill folder digests (fs/skill-files.ts) ---
 

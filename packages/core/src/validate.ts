@@ -9,7 +9,7 @@ import { CODEX_SKILL_YAML, readCodexSkillMetadataSync } from "./codex-skill-meta
 import { splitFrontmatter, yamlMessage } from "./frontmatter.js";
 import { SkillctxError } from "./errors.js";
 import { readTextFile } from "./fs/read-text-file.js";
-import { MAX_FRONTMATTER_CHARS, MAX_SKILL_FILE_BYTES, MAX_YAML_ERRORS } from "./limits.js";
+import { MAX_FRONTMATTER_CHARS, MAX_SKILL_FILE_BYTES, MAX_SUGGESTIONS, MAX_YAML_ERRORS } from "./limits.js";
 import { dialectField, suggestField } from "./dialect-fields.js";
 import { checkDialectTypes, codexYamlFindings, DIALECT_NAMES } from "./dialect-rules.js";
 import {
@@ -287,9 +287,6 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   }
   return done();
 }
-
-// Unknown keys checked for a near miss of a known field (the rest are listed as unexpected).
-const MAX_SUGGESTIONS = 100;
 
 /** File line (1-based) of an offset in `text` before `end` (lines are indexed up to there only). */
 function lineIndex(text: string, end: number): (offset: number) => number {

@@ -31,6 +31,10 @@ export const MAX_WATCHED_PATHS = 4_096;
 /** Deepest entry watched below a watched folder (`.claude/skills/a/b/c/SKILL.md` and rule folders fit). */
 export const WATCH_MAX_DEPTH = 10;
 
+// --- lifetime (engine/context-turns.ts) ---
+/** How long `close()` waits for aborted work to settle (a process group's SIGTERM grace and SIGKILL fit well inside); then the servers close anyway. */
+export const CLOSE_WAIT_MS = 5_000;
+
 // --- typed script tools (skillctx/src/code/python): the signature reader and main() calls ---
 /** Largest script whose signature is read; a larger one stays on `run_skill_script` with a diagnostic. @default 1 MiB */
 export const MAX_SCRIPT_SOURCE_BYTES = 1024 * 1024;

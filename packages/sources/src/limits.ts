@@ -14,6 +14,14 @@ export const MAX_MCP_TTL_MS = 86_400_000;
 export const MAX_SOURCES_FILE_BYTES = 1024 * 1024;
 /** How long a URL source is fresh when the source gives no `ttlMs`. */
 export const DEFAULT_URL_TTL_MS = 300_000;
+/** Largest discovery index (`index.json`) of a URL source read, in bytes (`maxIndexBytes`). */
+export const MAX_URL_INDEX_BYTES = 1024 * 1024;
+/** Most skills read from one URL index (`maxSkills`); the rest are left out with a diagnostic. */
+export const MAX_URL_INDEX_SKILLS = 1_000;
+/** Most redirects followed by one request of a URL source (`maxRedirects`). */
+export const MAX_REDIRECTS = 5;
+/** Time of one request of a URL source, redirects and body included (`timeoutMs`). */
+export const URL_REQUEST_TIMEOUT_MS = 30_000;
 /** Largest bundle read: real bundles are a few KiB (a certificate chain, a log entry, a timestamp). */
 export const MAX_SIGNATURE_BUNDLE_BYTES = 1024 * 1024;
 /** Largest `trusted_root.json` read for `verify.trustedRoot`. */

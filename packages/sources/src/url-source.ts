@@ -1,4 +1,10 @@
-import { DEFAULT_URL_TTL_MS } from "./limits.js";
+import {
+  DEFAULT_URL_TTL_MS,
+  MAX_REDIRECTS,
+  MAX_URL_INDEX_BYTES,
+  MAX_URL_INDEX_SKILLS,
+  URL_REQUEST_TIMEOUT_MS,
+} from "./limits.js";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";
@@ -114,8 +120,8 @@ export async function resolveUrlSource(source: UrlSkillSource, options: UrlSourc
   const home = path.join(options.cacheDir, "url", locationKey(indexUrl));
   const fetchOptions = (maxBytes: number): FetchBytesOptions => ({
     maxBytes,
-    timeoutMs: options.timeoutMs ?? 30_000,
-    maxRedirects: options.maxRedirects ?? 5,
+    timeoutMs: options.timeoutMs ?? URL_REQUEST_TIMEOUT_MS,
+    maxRedirects: options.maxRedirects ?? MAX_REDIRECTS,
     signal: options.signal,
   });
 
@@ -127,7 +133,7 @@ export async function resolveUrlSource(source: UrlSkillSource, options: UrlSourc
     if (bytes !== undefined) index = { bytes, url: indexUrl };
   }
   if (index === undefined && options.offline !== true) {
-    const fetched = await fetchBytes(indexUrl, fetchOptions(options.maxIndexBytes ?? 1024 * 1024));
+    const fetched = await fetchBytes(indexUrl, fetchOptions(options.maxIndexBytes ?? MAX_URL_INDEX_BYTES));
     if (fetched.ok) {
       index = { bytes: fetched.bytes, url: fetched.url };
       await cacheIndex(home, fetched.bytes);
@@ -154,7 +160,7 @@ export async function resolveUrlSource(source: UrlSkillSource, options: UrlSourc
   }
   result.resolved.revision = digestBytes(index.bytes);
 
-  const parsed = parseIndex(index.bytes, options.maxSkills ?? 1000);
+  const parsed = parseIndex(index.bytes, options.maxSkills ?? MAX_URL_INDEX_SKILLS);
   result.diagnostics.push(
     ...parsed.diagnostics.map((d) => ({ ...d, message: `URL source ${source.url}: ${d.message}` })),
   );

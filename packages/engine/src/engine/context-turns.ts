@@ -4,11 +4,9 @@
  * and to `close()`, and `close()` aborts what is in flight and waits for it to settle.
  */
 import { within } from "@skillctx/process/internal";
+import { CLOSE_WAIT_MS } from "../limits.js";
 import { closedError, isClosedError, linkSignals } from "./lifetime.js";
 import { StepQueue } from "./step-queue.js";
-
-/** How long `close()` waits for aborted work to settle (a process group's SIGTERM grace and SIGKILL fit well inside). */
-const CLOSE_WAIT_MS = 5_000;
 
 export class ContextTurns {
   private readonly queue = new StepQueue();
