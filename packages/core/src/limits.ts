@@ -112,9 +112,6 @@ export const MAX_SKILL_FOLDER_BYTES = 64 * 1024 * 1024;
 export const MAX_RESOURCE_SCAN_BYTES = 64 * 1024 * 1024;
 /** Most files listed (and looked at) below one skill folder, for `load_skill`'s file list and hints. */
 export const MAX_SKILL_FOLDER_ENTRIES = 5_000;
-export const MAX_CALL_ARGUMENT_BYTES = 100_000;
-/** Signatures remembered (by real path, size and mtime) across skill folders. @default 2_048 */
-export const MAX_CACHED_SIGNATURES = 2048;
 
 /** UTF-16 units of an error's message kept by `errorText` (a thrown value's text can be any size); the rest becomes "…". */
 export const MAX_ERROR_TEXT_CHARS = 4000;
