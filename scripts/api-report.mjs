@@ -344,7 +344,13 @@ function typeText(checker, type) {
 }
 
 function oneLine(text) {
-  return text.replace(/\s+/g, " ").trim();
+  // The checker writes a module it cannot name as `import("/abs/path/node_modules/…")`: keep only the
+  // package and its subpath, so that the report is the same in every clone.
+  const portable = text.replace(
+    /import\("[^"]*\/node_modules\/(?:\.pnpm\/[^/"]+\/node_modules\/)?((?:@[^/"]+\/)?[^/"]+)([^"]*)"\)/g,
+    'import("$1$2")',
+  );
+  return portable.replace(/\s+/g, " ").trim();
 }
 
 function compare(a, b) {
