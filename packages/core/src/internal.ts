@@ -4,26 +4,24 @@
  */
 
 // --- file access and containment (fs/) ---
-export { projectRoot, projectGitRoot, findGitRoot } from "./fs/project-root.js";
-export { readTextFile, readTextFileSync, outsideRoot } from "./fs/read-text-file.js";
+export { projectRoot, findGitRoot } from "./fs/project-root.js";
+export { readTextFile, readTextFileSync } from "./fs/read-text-file.js";
 export { readTextLines } from "./fs/read-text-lines.js";
 export type { TextRead } from "./fs/read-text-lines.js";
-export { openRegularFile, openRegularFileSync, OPEN_FLAGS, fileTypeOf, readFailure } from "./fs/open-file.js";
+
 export {
-  checkBoolean,
   checkEnum,
   checkPositiveInteger,
   checkWholeNumber,
   invalidOption,
   isNonEmptyString,
   isPositiveInteger,
-  isStringArray,
   isWholeNumberAtLeast,
   optionMessage,
   quotedChoices,
 } from "./options-check.js";
 export { isInside, checkRelativePath, childPath, resolveInside, toPosix, toPosixRelative } from "./fs/paths.js";
-export { decodeStrict, wholeCodePoints } from "./fs/utf8.js";
+export { decodeStrict } from "./fs/utf8.js";
 
 export type { ReadFailure } from "./fs/open-file.js";
 export type { CheckedPath } from "./fs/paths.js";
@@ -60,18 +58,14 @@ export { equalValues } from "./json/equal-values.js";
 // --- error text and text cutting (error-text.ts, text/cut-text.ts) ---
 export { errorText } from "./error-text.js";
 export {
-  ELLIPSIS,
   ellipsizeCodePoints,
   ellipsizeUtf8Bytes,
   ellipsizeUtf16,
   fitCodePoints,
   fitUtf16,
-  headCodePoints,
-  headUtf8Bytes,
   headUtf8BytesAtLine,
   headUtf16,
 } from "./text/cut-text.js";
-export { MAX_ERROR_TEXT_CHARS } from "./limits.js";
 
 // --- tool-call arguments as text or value (tool-arguments.ts): the engine, tools, adapters, the MCP bridge ---
 export { decodeToolArguments } from "./tool-arguments.js";
