@@ -79,6 +79,8 @@ export { mapConcurrent } from "./map-concurrent.js";
 
 // --- directory walking (fs/) ---
 export { walk } from "./fs/walk.js";
+// The one rule for which folders a search for skill folders skips (discovery, and fetched sources).
+export { skipsSkillSearch } from "./walk-skill-dirs.js";
 export type { WalkEntry } from "./fs/walk.js";
 // Skill sources with containment (discovery's own loader; the engine's nested skill folders use it).
 export { loadSkillSources } from "./load-skills.js";

@@ -222,8 +222,19 @@ function isCached(cached: ReadonlyMap<string, unknown>, dir: string): boolean {
   return cached.has(`${prefix}SKILL.md`) || cached.has(`${prefix}skill.md`);
 }
 
+/**
+ * The one rule for which folders a search for skill folders does not enter: `node_modules` always, and
+ * dot-folders (`.git`, `.venv`, caches) in a discovery root, whose own skill roots (`.claude/skills`,
+ * `.agents/skills`) are searched by name. A fetched source (`dotFolders: "search"`) keeps its skills
+ * under such folders, so there only `.git` is left out.
+ */
+export function skipsSkillSearch(name: string, dotFolders: "skip" | "search"): boolean {
+  if (name === "node_modules") return true;
+  return dotFolders === "skip" ? name.charCodeAt(0) === 0x2e /* . */ : name === ".git";
+}
+
 function isSkipped(name: string): boolean {
-  return name.charCodeAt(0) === 0x2e /* . */ || name === "node_modules";
+  return skipsSkillSearch(name, "skip");
 }
 
 function withSep(dir: string): string {

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import { listSkillFiles, resolveInside, walk } from "@skillctx/core/internal";
+import { listSkillFiles, resolveInside, skipsSkillSearch, walk } from "@skillctx/core/internal";
 import type { ResolvedSkill } from "./types.js";
 
 /** Deepest folder below a source's root searched for skill folders (as discovery searches a skills folder). */
@@ -28,7 +28,7 @@ export async function skillFoldersIn(
       containRoot,
       maxDepth: SKILL_SEARCH_DEPTH,
       signal,
-      skip: (name) => name === ".git" || name === "node_modules",
+      skip: (name) => skipsSkillSearch(name, "search"),
       report: (_relative, name) => name === "SKILL.md",
       visit: (entry) => {
         if (entry.type !== "file" || entry.name !== "SKILL.md") return;
