@@ -1,3 +1,4 @@
+// Runs no python3 and no uv: "python3" appears only as text (a skill's allowed-tools), so no tool gate is needed.
 /**
  * A real LangChain.js agent loop: `createAgent` from `langchain` with `skillctxMiddleware(ctx)`, driven by
  * `fakeModel()` (`@langchain/core/testing`, the package's own scripted chat model). The main script reads

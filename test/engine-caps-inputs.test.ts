@@ -1,3 +1,4 @@
+// Runs no python3 and no uv: "python3" appears only as text (a compatibility field), so no tool gate is needed.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,5 @@
+// Needs python3: every test is inside describeWithTool("python3"), skipped with a one-line note where python3
+// is not on PATH (test/setup/tools.ts); uv is never required.
 // End to end with the AI SDK's scripted model (generateText + createAiSdkLoop): a skill folder's Python
 // script with a typed main() is offered as a typed tool after load_skill and called with real python3;
 // a script whose main() uses a type JSON Schema cannot express is not offered, and stays on run_skill_script.

@@ -1,3 +1,4 @@
+// Runs no python3 and no uv: these are the pure TypeScript parsers of Python text, so no tool gate is needed.
 // Typed script tools, the pure parts: docstring styles, PEP 723 blocks, annotation trees → JSON Schema.
 import { describe, expect, it } from "vitest";
 import { parseDocstring } from "../packages/engine/src/code/python/docstring.js";

@@ -1,3 +1,5 @@
+// Needs python3: every test is inside describeWithTool("python3"), skipped with a one-line note where python3
+// is not on PATH (test/setup/tools.ts); uv is never required.
 // Hostile Python scripts against typed script tools, each run in a separate process (runIsolated): a
 // script's code must never run while its signature is read, hostile annotations and huge files stay
 // bounded, a flooding or endless main() is stopped, and argument values never reach a shell. Bounds
