@@ -4,7 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeWithTool } from "./helpers/tools-present.js";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
-import { gitRefProblem, gitUrlProblem, resolveGitSource } from "../packages/sources/src/git-source.js";
+import { resolveGitSource } from "../packages/sources/src/git-source.js";
+import { gitRefProblem, gitUrlProblem } from "../packages/sources/src/git-source-names.js";
 import { useEngineFixture } from "./helpers/engine-fixture.js";
 import { gitRemote, skillMd } from "./helpers/git-remote.js";
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { isMap, parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
-import { splitFrontmatter } from "./frontmatter.js";
+import { splitFrontmatter } from "./frontmatter-split.js";
 import { parseSimpleFrontmatter } from "./frontmatter-fast.js";
 import { asWritten } from "./yaml-values.js";
 

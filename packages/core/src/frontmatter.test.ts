@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizeText, parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
+import { parseFrontmatter } from "./frontmatter.js";
+import { normalizeText, splitFrontmatter } from "./frontmatter-split.js";
 import { FrontmatterScanner } from "./frontmatter-scan.js";
 
 describe("splitFrontmatter", () => {

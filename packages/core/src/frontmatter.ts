@@ -13,9 +13,6 @@ import type { AliasTable, YamlBlock } from "./yaml-document.js";
 import { asWritten, scalarText, typedValue, unresolvedAliases } from "./yaml-values.js";
 import { errorText } from "./error-text.js";
 
-export { normalizeText, splitFrontmatter } from "./frontmatter-split.js";
-export type { FrontmatterSplit, SplitFrontmatterOptions } from "./frontmatter-split.js";
-
 /** The frontmatter of a file, read as data. */
 export interface ParsedFrontmatter {
   /**

@@ -13,7 +13,8 @@ export { toolCallPaths } from "./tool-call-paths.js";
 export { countTokens, TOKENIZER } from "./tokens.js";
 export { buildCatalog, renderCatalog } from "./catalog.js";
 export { searchSkills } from "./skill-search.js";
-export { splitFrontmatter, parseFrontmatter } from "./frontmatter.js";
+export { parseFrontmatter } from "./frontmatter.js";
+export { splitFrontmatter } from "./frontmatter-split.js";
 export { parseSkill, safeParseSkill } from "./parse-skill.js";
 export { validateSkill, validateSkillMd } from "./validate.js";
 // The zod schemas of Skill and Diagnostic are at `@skillctx/core/schemas`: importing them loads zod.
@@ -30,12 +31,8 @@ export type { KeywordMatch, KeywordMatcher } from "./keyword-matcher.js";
 export type { PathMatch, PathMatcher } from "./path-matcher.js";
 export type { CatalogLevel, CatalogOptions, CatalogResult } from "./catalog.js";
 export type { SearchSkillsOptions, SkillSearchResult } from "./skill-search.js";
-export type {
-  FrontmatterSplit,
-  ParsedFrontmatter,
-  ParseFrontmatterOptions,
-  SplitFrontmatterOptions,
-} from "./frontmatter.js";
+export type { ParsedFrontmatter, ParseFrontmatterOptions } from "./frontmatter.js";
+export type { FrontmatterSplit, SplitFrontmatterOptions } from "./frontmatter-split.js";
 export type { ParseSkillOptions, SafeParseSkillResult } from "./parse-skill.js";
 export type { ValidateSkillOptions, ValidateSkillMdOptions, ValidationResult } from "./validate.js";
 export type { Dialect } from "./dialect-fields.js";

@@ -1,5 +1,5 @@
 import { SkillctxError } from "./errors.js";
-import { splitFrontmatter } from "./frontmatter.js";
+import { splitFrontmatter } from "./frontmatter-split.js";
 import { readTextFile, readTextFileSync } from "./fs/read-text-file.js";
 import type { ReadTextFileOptions, ReadTextResult } from "./fs/read-text-file.js";
 import { MAX_SKILL_FILE_BYTES } from "./limits.js";

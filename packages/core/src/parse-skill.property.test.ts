@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SkillctxError } from "./errors.js";
-import { normalizeText, parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
+import { parseFrontmatter } from "./frontmatter.js";
+import { normalizeText, splitFrontmatter } from "./frontmatter-split.js";
 import { parseSkill, safeParseSkill } from "./parse-skill.js";
 import { SkillSchema } from "./schemas.js";
 import { validateSkillMd } from "./validate.js";

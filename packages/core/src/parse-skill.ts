@@ -26,8 +26,6 @@ import { setOwn } from "./yaml-values.js";
 import { errorText } from "./error-text.js";
 import { fitCodePoints } from "./text/cut-text.js";
 
-export { withoutSuffix } from "./skill-naming.js";
-
 /** Options for {@link parseSkill} and {@link safeParseSkill}. */
 export interface ParseSkillOptions {
   /** The file the text was read from: named in diagnostics, and the source of derived names. */

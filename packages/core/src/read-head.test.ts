@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { splitFrontmatter } from "./frontmatter.js";
+import { splitFrontmatter } from "./frontmatter-split.js";
 import { readHeadSync, readSkillHeadSync } from "./read-head.js";
 
 let dir: string;

@@ -9,7 +9,8 @@ import {
 } from "./limits.js";
 import { decodeToolArguments, equalValues, reduceToolName } from "@skillctx/core/internal";
 // The connection module brings the MCP SDK (about 100 ms to load): it is imported when the first bridge is created.
-import type { ConnectionContext, ServerConnection } from "./server-connection.js";
+import type { ServerConnection } from "./server-connection.js";
+import type { ConnectionContext } from "./types.js";
 import { assignToolNames } from "./tool-names.js";
 import type { DeclaredServer, McpCallResult, McpServerStatus, McpTool } from "./types.js";
 

@@ -15,8 +15,6 @@ import { within } from "@skillctx/process/internal";
 
 const CLIENT_INFO = { name: "skillctx", version: "0.1.0" };
 
-export type { ConnectionContext, ConnectionLimits } from "./types.js";
-
 /** One declared server: its client, its process (stdio) and its tools. */
 export class ServerConnection {
   readonly server: DeclaredServer;

@@ -5,7 +5,6 @@
  * SDK's `McpError` with `-32602` (Invalid params), as SEP-2640 asks for unknown skills and directories.
  */
 import { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "./limits.js";
-export { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "./limits.js";
 import { ellipsizeUtf16 } from "@skillctx/core/internal";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";

@@ -4,7 +4,6 @@
  * sends (too long, not base64url, another kind, an offset past the end) is refused, never parsed further.
  */
 import { MAX_CURSOR_CHARS } from "./limits.js";
-export { MAX_CURSOR_CHARS } from "./limits.js";
 
 /** What a cursor points at. */
 export interface CursorPosition {

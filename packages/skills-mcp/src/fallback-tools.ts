@@ -6,7 +6,6 @@
  */
 import { MAX_SERVED_TOOL_TEXT_BYTES } from "./limits.js";
 import { countNewlines } from "@skillctx/core/internal";
-export { MAX_SERVED_TOOL_TEXT_BYTES } from "./limits.js";
 import { ellipsizeUtf16, fitUtf16, capTextUtf8Bytes } from "@skillctx/core/internal";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServedSkill, SkillIndex } from "./skill-index.js";

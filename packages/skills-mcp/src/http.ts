@@ -5,7 +5,6 @@
  * sessions and idle time are capped.
  */
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "./limits.js";
-export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "./limits.js";
 import { safeParseJson } from "@skillctx/core/internal";
 import { randomUUID } from "@skillctx/core/internal";
 import { createServer } from "node:http";

@@ -3,12 +3,8 @@
  * or any SDK transport. A subpath of its own so `import "skillctx"` never loads the MCP SDK's server.
  * See docs/skills-over-mcp.md.
  */
-export {
-  createSkillServer,
-  DEFAULT_RESOURCES_PAGE_SIZE,
-  DEFAULT_SKILLS_PAGE_SIZE,
-  DEFAULT_SKILLS_TTL_MS,
-} from "./server.js";
+export { createSkillServer } from "./server.js";
+export { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "./limits.js";
 export { serveSkillsHttp, MCP_HTTP_PATH } from "./http.js";
 export { buildSkillIndex } from "./skill-index.js";
 export { skillFrontmatterJson } from "@skillctx/sources/protocol";

@@ -10,7 +10,6 @@
  */
 import { checkWholeNumber } from "@skillctx/core/internal";
 import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "./limits.js";
-export { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "./limits.js";
 import { errorText, headUtf16 } from "@skillctx/core/internal";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";

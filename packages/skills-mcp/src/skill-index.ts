@@ -11,7 +11,6 @@ import path from "node:path";
 import { compareCodePoints, diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { listSkillFiles, toPosix } from "@skillctx/core/internal";
-export { DEFAULT_MAX_SERVED_BYTES } from "./limits.js";
 import { skillFrontmatterJson } from "@skillctx/sources/protocol";
 import { fileContent } from "./mime.js";
 import { DIRECTORY_MIME_TYPE } from "@skillctx/sources/protocol";

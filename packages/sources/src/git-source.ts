@@ -18,8 +18,6 @@ import {
 import { skillFoldersIn } from "./skill-folders.js";
 import type { GitSkillSource, ResolvedRemote } from "./types.js";
 
-export { gitRefProblem, gitSourceKey, gitSourceName, gitUrlProblem } from "./git-source-names.js";
-
 /** Options of {@link resolveGitSource}. */
 export interface GitSourceOptions {
   /** Root of the cache; this source lives under `<cacheDir>/git/<hash of the URL>/`. */

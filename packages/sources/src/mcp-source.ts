@@ -23,7 +23,6 @@ import {
   MAX_SKILL_FOLDER_BYTES,
 } from "@skillctx/core/internal";
 import { MCP_MAX_MESSAGE_BYTES } from "@skillctx/mcp-bridge/internal";
-export { DEFAULT_MCP_TTL_MS } from "./limits.js";
 import { equalValues, stableStringify } from "@skillctx/core/internal";
 import { parseServerConfig } from "@skillctx/mcp-bridge";
 import { openMcpClient } from "@skillctx/mcp-bridge/internal";

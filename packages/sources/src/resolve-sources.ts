@@ -1,7 +1,8 @@
 import { mapConcurrent } from "@skillctx/core/internal";
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic, SkillSourceInput } from "@skillctx/core";
-import { gitSourceKey, gitSourceName, resolveGitSource } from "./git-source.js";
+import { resolveGitSource } from "./git-source.js";
+import { gitSourceKey, gitSourceName } from "./git-source-names.js";
 import { LOCKFILE_NAME, lockDrift, lockEntryOf, readLockfile, writeLockfile } from "./lockfile.js";
 import type { LockedSource, Lockfile } from "./lockfile.js";
 import { resolveMcpSource } from "./mcp-source.js";

@@ -18,7 +18,6 @@ import {
   MAX_SKILL_FOLDER_BYTES,
 } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
-export { DEFAULT_URL_TTL_MS } from "./limits.js";
 import { safeParseJson } from "@skillctx/core/internal";
 import { readArchive, writeArchiveFiles } from "./archive.js";
 import { isDir, locationKey, publishDir, tempDirFor } from "./cache-dir.js";

@@ -5,7 +5,6 @@ import * as path from "node:path";
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import { listSkillFiles, readTextFile } from "@skillctx/core/internal";
-export { MAX_SIGNATURE_BUNDLE_BYTES } from "./limits.js";
 import { safeParseJson } from "@skillctx/core/internal";
 
 /** Who must have signed a skill folder (sigstore identities), and the trusted root to check against. */
