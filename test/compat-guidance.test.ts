@@ -28,8 +28,9 @@ describeWithTool("git")(
       expect(fired("src/user.test.ts")).toEqual(["cursor:api-src", "cursor:tests"]);
     });
 
-    test("nothing fires for files outside cwd, even those a root rule names", () => {
-      expect(fired(path.join(repo, "docs/index.md"), path.join(repo, "packages/web/src/a.ts"))).toEqual([]);
+    test("a root rule naming a sibling folder fires for it; nothing else outside cwd does", () => {
+      expect(fired(path.join(repo, "docs/index.md"))).toEqual(["cursor:docs"]);
+      expect(fired(path.join(repo, "packages/web/src/a.ts"))).toEqual([]);
     });
   },
 );

@@ -157,7 +157,8 @@ describeWithTool("git")("a Claude Code project", () => {
 describeWithTool("git")("a Codex project (cwd packages/api)", () => {
   it("layers AGENTS.md from the root down to cwd through every folder, the override replacing AGENTS.md at its level", async () => {
     const repo = await fixture("codex", { git: true });
-    const ctx = await open({ cwd: path.join(repo, "packages/api") });
+    // AGENTS.override.md is Codex's alone: read for a Codex model (https://developers.openai.com/codex/guides/agents-md).
+    const ctx = await open({ cwd: path.join(repo, "packages/api"), model: "gpt-5-codex" });
     expect(guidanceNames(ctx)).toEqual(["agents", "agents:packages", "agents:packages/api"]);
     expect(byName(ctx, "agents:packages/api").source.path).toBe(path.join(repo, "packages/api/AGENTS.override.md"));
     const step = await ctx.buildContext([]);
@@ -178,7 +179,10 @@ describeWithTool("git")("a Codex project (cwd packages/api)", () => {
   it("caps the AGENTS.md chain at projectDocMaxBytes, leaving out the files past it", async () => {
     const repo = await fixture("codex", { git: true });
     // The root file (41 bytes) and packages/AGENTS.md (55) fit in 100 bytes; the override does not.
-    const ctx = await open({ cwd: path.join(repo, "packages/api"), guidance: { projectDocMaxBytes: 100 } });
+    const ctx = await open({
+      cwd: path.join(repo, "packages/api"),
+      guidance: { projectDocMaxBytes: 100, emulate: "codex" },
+    });
     const step = await ctx.buildContext([]);
     expect(step.system).toContain("Format with prettier.");
     expect(step.system).toContain("Every package has its own tests.");
@@ -189,7 +193,10 @@ describeWithTool("git")("a Codex project (cwd packages/api)", () => {
     expect(ctx.skills.map((s) => s.name)).toContain("agents:packages/api/lib");
 
     // Codex's default (32 KiB) leaves this small chain whole.
-    const whole = await open({ cwd: path.join(repo, "packages/api"), guidance: { projectDocMaxBytes: true } });
+    const whole = await open({
+      cwd: path.join(repo, "packages/api"),
+      guidance: { projectDocMaxBytes: true, emulate: "codex" },
+    });
     expect((await whole.buildContext([])).system).toContain("The API is frozen this week");
   });
 
@@ -207,6 +214,27 @@ describeWithTool("git")("a Codex project (cwd packages/api)", () => {
     // Codex reads its own file as static text.
     expect(rendersCommands(byName(ctx, "agents:~"))).toBe(false);
     expect(rendersCommands(byName(ctx, "agents"))).toBe(true);
+  });
+
+  it("for any other model AGENTS.md stands and the override is passed over with a note", async () => {
+    const repo = await fixture("codex", { git: true });
+    for (const options of [
+      {},
+      { model: "claude-sonnet-4-5" },
+      { model: "gpt-5", guidance: { emulate: "cursor" as const } },
+    ]) {
+      const ctx = await open({ cwd: path.join(repo, "packages/api"), ...options });
+      expect(byName(ctx, "agents:packages/api").source.path).toBe(path.join(repo, "packages/api/AGENTS.md"));
+      const step = await ctx.buildContext([]);
+      expect(step.system).toContain("This text is replaced by the override");
+      expect(step.system).not.toContain("The API is frozen this week");
+      expect(step.diagnostics).toContainEqual(
+        expect.objectContaining({
+          code: "GUIDANCE_AGENT_ONLY",
+          path: path.join(repo, "packages/api/AGENTS.override.md"),
+        }),
+      );
+    }
   });
 
   it("reads agents/openai.yaml: display name, short description, implicit invocation and MCP dependencies", async () => {

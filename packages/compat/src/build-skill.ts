@@ -22,6 +22,8 @@ export interface BuildContext {
   /** Only `user: true`, given explicitly, lets reads leave the repository. */
   trust?: Trust | undefined;
   homeDir?: string | undefined;
+  /** Real paths already in the prompt as guidance of their own: not inlined again by an `@import`. */
+  alreadyLoaded?: ReadonlySet<string> | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -84,6 +86,7 @@ export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promi
         trust: ctx.trust,
         maxBytes: ctx.maxBytes,
         homeDir: ctx.homeDir,
+        alreadyLoaded: ctx.alreadyLoaded,
         signal: ctx.signal,
       });
       text = expanded.text;
@@ -141,7 +144,11 @@ async function buildRule(candidate: Extract<Candidate, { type: "rule" }>, ctx: B
   if (text === undefined) return { skill: undefined, diagnostics };
   const header = readRuleHeader(text, { path: candidate.file, format });
   diagnostics.push(...header.diagnostics);
-  const decided = ruleTrigger(header, { format, place: candidate.place, file: candidate.file });
+  const levelDir =
+    candidate.place.type === "level" && candidate.user !== true
+      ? path.join(ctx.root, ...candidate.folder.split("/").filter((s) => s !== ""))
+      : undefined;
+  const decided = ruleTrigger(header, { format, place: candidate.place, file: candidate.file, levelDir });
   diagnostics.push(...decided.diagnostics);
   if (!decided.ok) return { skill: undefined, diagnostics };
 

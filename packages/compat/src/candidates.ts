@@ -1,21 +1,31 @@
-import { readdir, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { compareCodePoints } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import { walk } from "@skillctx/core/internal";
 import {
   CLAUDE_RULES_DIR,
   COPILOT_RULES_DIR,
   COPILOT_RULE_SUFFIX,
   CURSOR_RULES_DIR,
   CURSOR_RULE_SUFFIX,
+  AGENTS_OVERRIDE_NAME,
   FILE_KINDS,
   MD_SUFFIX,
+  OWNER_EXCLUDED_FOLDERS,
   WINDSURF_RULES_DIR,
   classifyNestedPath,
-  isOrdinaryFolder,
 } from "./formats.js";
 import type { FileKindSpec, RuleKind } from "./formats.js";
+import {
+  gateOverride,
+  groupByLower,
+  groupByName,
+  listEntries,
+  pickFile,
+  reportOtherCase,
+  skipEmptyOverride,
+  subfolder,
+} from "./folder-entries.js";
+import type { Entry } from "./folder-entries.js";
+import { listRuleFiles } from "./rule-files.js";
 
 /**
  * How a folder's guidance relates to cwd: `level` folders are cwd and its parents up to the root
@@ -44,22 +54,18 @@ export type Candidate =
 /** The folder name user guidance is listed under (`claude:~`, `agents:~`). */
 export const USER_FOLDER = "~";
 
-interface Entry {
-  name: string;
-  isFile: boolean;
-  isDir: boolean;
-}
-
 /** How rule folders are walked. */
 export interface ScanOptions {
   /** Real path of the project root: rule folders are not followed out of it. Unset: followed anywhere. */
   containRoot?: string | undefined;
   /** Where the walks report what they skipped. */
   diagnostics?: Diagnostic[] | undefined;
+  /**
+   * Codex is the agent (a Codex-family model, or `emulate: "codex"`): AGENTS.override.md replaces
+   * AGENTS.md in its folder. Otherwise the override is left out with a `GUIDANCE_AGENT_ONLY` note.
+   */
+  codex?: boolean | undefined;
 }
-
-/** Deepest rule file below a rule folder (`.cursor/rules/a/b/.../x.mdc`), the rule folder being depth 0. */
-const RULE_MAX_DEPTH = 8;
 
 /** Every guidance source in one level folder: the single-file kinds, `.clinerules`, Copilot and Cursor rules. */
 export async function scanLevel(
@@ -71,6 +77,7 @@ export async function scanLevel(
   const entries = await listEntries(dir);
   const out: Candidate[] = [];
   const byLower = groupByLower(entries);
+  const byName = groupByName(entries);
 
   for (const spec of FILE_KINDS) {
     if (spec.kind === "copilot" || spec.kind === "claude-dir") continue;
@@ -78,7 +85,7 @@ export async function scanLevel(
       const entry = (byLower.get(".clinerules") ?? [])[0];
       if (entry?.isDir === true) {
         const clineDir = path.join(dir, entry.name);
-        const files = await listRuleFiles(clineDir, ".md", options);
+        const files = await listRuleFiles(clineDir, ".md", options, OWNER_EXCLUDED_FOLDERS["clinerules"]);
         if (files.length > 0)
           out.push({
             type: "clinerules-dir",
@@ -90,7 +97,8 @@ export async function scanLevel(
         continue;
       }
     }
-    const found = await skipEmptyOverride(dir, pickFile(spec, byLower));
+    reportOtherCase(spec, dir, byLower, options);
+    const found = await skipEmptyOverride(dir, pickFile(gateOverride(spec, dir, byName, options), byName));
     if (found !== undefined) {
       out.push({
         type: "file",
@@ -108,7 +116,7 @@ export async function scanLevel(
   if (claude !== undefined) {
     const claudeEntries = groupByLower(await listEntries(claude));
     const spec = FILE_KINDS.find((k) => k.kind === "claude-dir");
-    const memory = (claudeEntries.get("claude.md") ?? []).filter((e) => e.isFile);
+    const memory = (claudeEntries.get("claude.md") ?? []).filter((e) => e.isFile && e.name === "CLAUDE.md");
     if (spec !== undefined && memory[0] !== undefined) {
       out.push({
         type: "file",
@@ -137,7 +145,9 @@ export async function scanLevel(
   if (github !== undefined) {
     const githubEntries = groupByLower(await listEntries(github));
     const copilot = FILE_KINDS.find((k) => k.kind === "copilot");
-    const instructions = (githubEntries.get("copilot-instructions.md") ?? []).filter((e) => e.isFile);
+    const instructions = (githubEntries.get("copilot-instructions.md") ?? []).filter(
+      (e) => e.isFile && e.name === "copilot-instructions.md",
+    );
     if (copilot !== undefined && instructions[0] !== undefined) {
       out.push({
         type: "file",
@@ -195,7 +205,7 @@ export async function scanUser(home: string, up: string, options: ScanOptions = 
   const claudeDir = path.join(home, ".claude");
   const claudeEntries = groupByLower(await listEntries(claudeDir));
   const claudeSpec = FILE_KINDS.find((k) => k.kind === "claude")!;
-  const memory = (claudeEntries.get("claude.md") ?? []).filter((e) => e.isFile);
+  const memory = (claudeEntries.get("claude.md") ?? []).filter((e) => e.isFile && e.name === "CLAUDE.md");
   if (memory[0] !== undefined) {
     out.push({
       type: "file",
@@ -218,9 +228,13 @@ export async function scanUser(home: string, up: string, options: ScanOptions = 
   }
   const codexDir = path.join(home, ".codex");
   const agentsSpec = FILE_KINDS.find((k) => k.kind === "agents")!;
+  const codexEntries = groupByName(await listEntries(codexDir));
   const codex = await skipEmptyOverride(
     codexDir,
-    pickFile({ ...agentsSpec, names: ["agents.override.md", "agents.md"] }, groupByLower(await listEntries(codexDir))),
+    pickFile(
+      gateOverride({ ...agentsSpec, names: [AGENTS_OVERRIDE_NAME, "AGENTS.md"] }, codexDir, codexEntries, options),
+      codexEntries,
+    ),
   );
   if (codex !== undefined) {
     out.push({
@@ -255,23 +269,16 @@ async function ruleCandidates(
   }));
 }
 
-// Codex skips an empty AGENTS.override.md: AGENTS.md then stands for the folder.
-async function skipEmptyOverride(
-  dir: string,
-  found: { winner: string; shadowed: string[] } | undefined,
-): Promise<{ winner: string; shadowed: string[] } | undefined> {
-  if (found === undefined || found.winner.toLowerCase() !== "agents.override.md") return found;
-  const info = await stat(path.join(dir, found.winner)).catch(() => undefined);
-  if (info === undefined || !info.isFile() || info.size > 0) return found;
-  const [next, ...rest] = found.shadowed;
-  return next === undefined ? undefined : { winner: next, shadowed: rest };
-}
-
 /**
  * Turns the cwd-relative paths of a nested scan into candidates. `cwdFolder` is cwd's root-relative
  * folder, so names stay relative to the repository root.
  */
-export function nestedCandidates(cwd: string, cwdFolder: string, paths: readonly string[]): Candidate[] {
+export function nestedCandidates(
+  cwd: string,
+  cwdFolder: string,
+  paths: readonly string[],
+  options: ScanOptions = {},
+): Candidate[] {
   const files = new Map<string, Entry[]>();
   const out: Candidate[] = [];
   const rootFolder = (down: string) => (cwdFolder === "" ? down : `${cwdFolder}/${down}`);
@@ -294,12 +301,12 @@ export function nestedCandidates(cwd: string, cwdFolder: string, paths: readonly
     files.set(found.folder, names);
   }
   for (const [down, names] of files) {
-    const byLower = groupByLower(names);
+    const byName = groupByName(names);
+    const dir = path.join(cwd, ...down.split("/"));
     for (const spec of FILE_KINDS) {
       if (!spec.nested) continue;
-      const found = pickFile(spec, byLower);
+      const found = pickFile(gateOverride(spec, dir, byName, options), byName);
       if (found === undefined) continue;
-      const dir = path.join(cwd, ...down.split("/"));
       out.push({
         type: "file",
         spec,
@@ -311,60 +318,4 @@ export function nestedCandidates(cwd: string, cwdFolder: string, paths: readonly
     }
   }
   return out;
-}
-
-// The preferred file of a kind: its names in order, each spelling in code point order; the rest lose.
-function pickFile(
-  spec: FileKindSpec,
-  byLower: Map<string, Entry[]>,
-): { winner: string; shadowed: string[] } | undefined {
-  const all = spec.names.filter((n) => !n.includes("/")).flatMap((n) => (byLower.get(n) ?? []).filter((e) => e.isFile));
-  const [winner, ...rest] = all;
-  return winner === undefined ? undefined : { winner: winner.name, shadowed: rest.map((e) => e.name) };
-}
-
-function groupByLower(entries: readonly Entry[]): Map<string, Entry[]> {
-  const map = new Map<string, Entry[]>();
-  for (const entry of [...entries].sort((a, b) => compareCodePoints(a.name, b.name))) {
-    const key = entry.name.toLowerCase();
-    map.set(key, [...(map.get(key) ?? []), entry]);
-  }
-  return map;
-}
-
-async function subfolder(dir: string, byLower: Map<string, Entry[]>, lowerName: string): Promise<string | undefined> {
-  const entry = (byLower.get(lowerName) ?? []).find((e) => e.isDir);
-  return entry === undefined ? undefined : path.join(dir, entry.name);
-}
-
-async function listEntries(dir: string): Promise<Entry[]> {
-  const dirents = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  return Promise.all(
-    dirents.map(async (d) => {
-      if (!d.isSymbolicLink()) return { name: d.name, isFile: d.isFile(), isDir: d.isDirectory() };
-      // A dangling link counts as a file, so that loading reports it rather than passing over it.
-      const target = await stat(path.join(dir, d.name)).catch(() => undefined);
-      return { name: d.name, isFile: target?.isFile() ?? true, isDir: target?.isDirectory() ?? false };
-    }),
-  );
-}
-
-// Files ending in `suffix` (case-insensitive) below `dir`, relative with `/`, skipping dot-folders:
-// core's one walker, contained in the project unless trusted.
-async function listRuleFiles(dir: string, suffix: string, options: ScanOptions): Promise<string[]> {
-  const out: string[] = [];
-  const walked = await walk(dir, {
-    maxDepth: RULE_MAX_DEPTH,
-    containRoot: options.containRoot,
-    report: (_relative, name) => name.toLowerCase().endsWith(suffix),
-    visit: (entry) => {
-      if (entry.type === "dir") return isOrdinaryFolder(entry.name);
-      const name = entry.name;
-      // A dangling or special entry named like a rule is still listed, so that loading reports it.
-      if (name.toLowerCase().endsWith(suffix) && name.length > suffix.length) out.push(entry.relative);
-      return false;
-    },
-  });
-  options.diagnostics?.push(...walked.diagnostics);
-  return out.sort(compareCodePoints);
 }

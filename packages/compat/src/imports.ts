@@ -43,6 +43,12 @@ export interface ExpandImportsOptions {
   maxImportLookups?: number | undefined;
   /** Home folder for `@~/...` imports. @default os.homedir() */
   homeDir?: string | undefined;
+  /**
+   * Real paths of files already in the prompt as guidance of their own (CLAUDE.md's `@AGENTS.md`
+   * bridge): such an import stays text, with an `IMPORT_ALREADY_LOADED` note, so the same text never
+   * appears twice.
+   */
+  alreadyLoaded?: ReadonlySet<string> | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -137,6 +143,9 @@ async function importOne(mention: ImportMention, site: Site, state: State): Prom
   options.signal?.throwIfAborted();
   const written = mention.written;
   const where = { path: site.file, line: mention.line };
+  // A URL (`@https://…`, `@file:///…`) is never an import, whatever the disk holds: Gemini CLI's
+  // memoryImportProcessor.ts validateImportPath rejects /^(file|https?):\/\// (and its tests "should reject URLs").
+  if (URL_MENTION.test(written)) return undefined;
   if (state.lookups >= limits.lookups) {
     return stop(
       state,
@@ -162,6 +171,17 @@ async function importOne(mention: ImportMention, site: Site, state: State): Prom
         "IMPORT_OUTSIDE_REPOSITORY",
         "warning",
         `@${written} resolves outside the repository (${target.real}); not imported (trust: { user: true } allows it)`,
+        where,
+      ),
+    );
+    return undefined;
+  }
+  if (options.alreadyLoaded?.has(target.real) === true) {
+    state.diagnostics.push(
+      diagnostic(
+        "IMPORT_ALREADY_LOADED",
+        "info",
+        `@${written} is not inlined: ${label} is already in the prompt as guidance of its own`,
         where,
       ),
     );
@@ -262,3 +282,4 @@ async function resolveTarget(
 }
 
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
+const URL_MENTION = /^[a-z][a-z0-9+.-]*:\/\//i;

@@ -17,6 +17,8 @@ export interface LoadCommandsOptions {
   userCommands?: boolean | undefined;
   /** @default os.homedir() */
   homeDir?: string | undefined;
+  /** Names that mark the project root (Codex's `project_root_markers`). @default [".git"] */
+  rootMarkers?: readonly string[] | undefined;
   /** Only `user: true`, given explicitly, lets project command folders follow symlinks out of the repository. */
   trust?: { project?: boolean | undefined; user?: boolean | undefined } | undefined;
   /** Largest command file read, in bytes. @default MAX_SKILL_FILE_BYTES (4 MiB) */
@@ -54,7 +56,7 @@ export async function loadCommands(
 ): Promise<{ skills: Skill[]; diagnostics: Diagnostic[] }> {
   const { signal } = options;
   signal?.throwIfAborted();
-  const layout = await repoLayout(cwd, { homeDir: options.homeDir });
+  const layout = await repoLayout(cwd, { homeDir: options.homeDir, rootMarkers: options.rootMarkers });
   const containRoot = mayReadOutsideProject(options.trust) ? undefined : layout.realRoot;
   const diagnostics: Diagnostic[] = [];
   const places: Array<{ dir: string; scope: "project" | "user" }> = [{ dir: layout.cwd, scope: "project" }];

@@ -93,7 +93,8 @@ describe("Codex AGENTS.md", () => {
       await put(repo, "a/AGENTS.md", "a plain\n");
       await put(repo, "a/AGENTS.override.md", "a override\n");
       await put(repo, "a/b/AGENTS.md", "b\n");
-      const { skills, diagnostics } = await loadGuidance(path.join(repo, "a/b"));
+      // Codex's own rule, so read for a Codex-family model (https://developers.openai.com/codex/guides/agents-md).
+      const { skills, diagnostics } = await loadGuidance(path.join(repo, "a/b"), { model: "gpt-5-codex" });
       expect(skills.map((s) => [s.name, s.content])).toEqual([
         ["agents", "root\n"],
         ["agents:a", "a override\n"],
@@ -103,12 +104,38 @@ describe("Codex AGENTS.md", () => {
     },
   );
 
+  test.runIf(HAS_GIT)("AGENTS.override.md is Codex's only: other models, and emulate, read AGENTS.md", async () => {
+    const repo = await tempDir();
+    await gitInit(repo);
+    await put(repo, "AGENTS.md", "shared\n");
+    await put(repo, "AGENTS.override.md", "codex only\n");
+    for (const options of [{}, { model: "claude-opus-4" }, { model: "gpt-5", emulate: "gemini-cli" as const }]) {
+      const { skills, diagnostics } = await loadGuidance(repo, options);
+      expect(skills.map((s) => [s.name, s.content])).toEqual([["agents", "shared\n"]]);
+      expect(diagnostics.map((d) => [d.code, d.severity, d.path])).toEqual([
+        ["GUIDANCE_AGENT_ONLY", "info", path.join(repo, "AGENTS.override.md")],
+      ]);
+    }
+    const emulated = await loadGuidance(repo, { model: "claude-opus-4", emulate: "codex" });
+    expect(emulated.skills.map((s) => s.content)).toEqual(["codex only\n"]);
+  });
+
+  test("an empty or whitespace-only AGENTS.md is left out with a note, as Codex skips it", async () => {
+    // Codex: "Codex skips empty files" (https://developers.openai.com/codex/guides/agents-md).
+    const repo = await tempDir();
+    await put(repo, "AGENTS.md", "  \n\t\n");
+    await put(repo, "CLAUDE.md", "kept\n");
+    const { skills, diagnostics } = await loadGuidance(repo);
+    expect(skills.map((s) => s.name)).toEqual(["claude"]);
+    expect(diagnostics.map((d) => [d.code, d.severity])).toEqual([["GUIDANCE_EMPTY", "info"]]);
+  });
+
   test("~/.codex/AGENTS.override.md wins over ~/.codex/AGENTS.md", async () => {
     const repo = await tempDir();
     const home = await tempDir();
     await put(home, ".codex/AGENTS.md", "user plain\n");
     await put(home, ".codex/AGENTS.override.md", "user override\n");
-    const { skills } = await loadGuidance(repo, { homeDir: home, userGuidance: true });
+    const { skills } = await loadGuidance(repo, { homeDir: home, userGuidance: true, emulate: "codex" });
     expect(skills.map((s) => [s.name, s.content, s.source.scope])).toEqual([["agents:~", "user override\n", "user"]]);
   });
 

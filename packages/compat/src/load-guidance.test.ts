@@ -117,16 +117,17 @@ describe("every format at the repository root (fixtures/compat/all-formats)", as
 });
 
 describe("names and precedence", () => {
-  test("file names match case-insensitively", async () => {
+  test("file names match exactly as their owners spell them; another case is passed over with a note", async () => {
+    // Codex opens AGENTS.md (codex-rs project_doc.rs DEFAULT_PROJECT_DOC_FILENAME), Claude Code CLAUDE.md,
+    // Cursor .cursorrules, Copilot .github/copilot-instructions.md: on a case-sensitive disk no other spelling.
     const repo = await copyFixture("case-names");
     const { skills, diagnostics } = await loadGuidance(repo);
-    expect(skills.map((s) => [s.name, s.source.path])).toEqual([
-      ["agents", path.join(repo, "Agents.md")],
-      ["claude", path.join(repo, "claude.md")],
-      ["copilot", path.join(repo, ".GitHub/Copilot-Instructions.md")],
-      ["cursorrules", path.join(repo, ".CURSORRULES")],
+    expect(skills).toEqual([]);
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["GUIDANCE_NAME_CASE", path.join(repo, "Agents.md")],
+      ["GUIDANCE_NAME_CASE", path.join(repo, "claude.md")],
+      ["GUIDANCE_NAME_CASE", path.join(repo, ".CURSORRULES")],
     ]);
-    expect(diagnostics).toEqual([]);
   });
 
   test("AGENTS.md beats AGENT.md, and a warning names the other", async () => {
@@ -146,13 +147,13 @@ describe("names and precedence", () => {
     expect(skills.map((s) => [s.name, s.content])).toEqual([["agents", "# only AGENT.md here\n"]]);
   });
 
-  test("two spellings of one name (case-sensitive file systems): the first by code point wins", async () => {
+  test("two spellings of one name (case-sensitive file systems): only the owner's is read", async () => {
     const repo = await tempDir();
     await put(repo, "AGENTS.md", "upper\n");
     await put(repo, "agents.md", "lower\n");
     const { skills, diagnostics } = await loadGuidance(repo);
     expect(skills.map((s) => s.content)).toEqual(["upper\n"]);
-    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([["GUIDANCE_SHADOWED", path.join(repo, "agents.md")]]);
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([["GUIDANCE_NAME_CASE", path.join(repo, "agents.md")]]);
   });
 
   test(".clinerules as a folder: its .md files in code point order, each labelled; other files ignored", async () => {

@@ -2,12 +2,14 @@ import { mapConcurrent } from "@skillctx/core/internal";
 import { lstat, realpath } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
-import { compareCodePoints, diagnostic, keepForModel, mayReadOutsideProject } from "@skillctx/core";
+import { compareCodePoints, diagnostic, mayReadOutsideProject } from "@skillctx/core";
 import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { buildSkill, candidateName, candidatePath } from "./build-skill.js";
 import type { Built } from "./build-skill.js";
 import { nestedCandidates, scanLevel, scanUser } from "./candidates.js";
 import { capAgentsChain } from "./agents-chain.js";
+import { readsAgentsOverride, readsKind } from "./agent-gate.js";
+import type { EmulatedAgent } from "./agent-gate.js";
 import { CODEX_PROJECT_DOC_MAX_BYTES, DEFAULT_MAX_GUIDANCE_BYTES } from "./limits.js";
 import type { Candidate } from "./candidates.js";
 import { listNestedGuidance } from "./nested-scan.js";
@@ -22,6 +24,18 @@ export interface LoadGuidanceOptions {
    * Unknown or absent keeps everything.
    */
   model?: string | undefined;
+  /**
+   * The agent whose reading a host emulates where agents disagree; it replaces the model-family gate:
+   * CLAUDE.md and Claude Code's other memory files are read only for `claude-code`, GEMINI.md only for
+   * `gemini-cli`, AGENTS.override.md only for `codex`. @default none: the model family decides, and
+   * AGENTS.override.md is read only for OpenAI-family (Codex) models
+   */
+  emulate?: EmulatedAgent | undefined;
+  /**
+   * Names whose presence marks the project root, nearest first, as Codex's `project_root_markers`
+   * (`[".git", ".hg", "package.json"]`); `[]` makes cwd the root. @default [".git"]
+   */
+  rootMarkers?: readonly string[] | undefined;
   /**
    * Also read guidance files below cwd (`server/AGENTS.md`, `pkg/.cursor/rules/*.mdc`) as path rules
    * for their folder.
@@ -84,7 +98,8 @@ const READ_CONCURRENCY = 16;
  *   description, Windsurf `trigger: manual`) are commands the user mentions as `@<name>`.
  *
  * Order: by folder (root first), then name, by code point. Never throws for a bad file: it becomes a
- * diagnostic and the other files still load. Throws `SkillctxError` only when cwd is not a folder.
+ * diagnostic and the other files still load. A cwd that is a file stands for its folder (as Codex's
+ * skill loader takes `cwd.parent()`); throws `SkillctxError` only when cwd does not exist.
  *
  * @example
  * const { skills, diagnostics } = await loadGuidance(process.cwd(), { model: "claude-sonnet-4" });
@@ -94,7 +109,9 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
   signal?.throwIfAborted();
   const maxBytes = options.maxGuidanceBytes ?? DEFAULT_MAX_GUIDANCE_BYTES;
   const outsideAllowed = mayReadOutsideProject(options.trust);
-  const layout = await repoLayout(cwd, { homeDir: options.homeDir });
+  const layout = await repoLayout(cwd, { homeDir: options.homeDir, rootMarkers: options.rootMarkers });
+  const reader = { model: options.model, emulate: options.emulate };
+  const codex = readsAgentsOverride(reader);
   const containRoot = outsideAllowed ? undefined : layout.realRoot;
   const diagnostics: Diagnostic[] = [];
   const cwdFolder = layout.levels[layout.levels.length - 1]?.folder ?? "";
@@ -108,24 +125,24 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
       dir,
       folder,
       { type: "level", up: folder === cwdFolder ? "" : path.posix.relative(folder, cwdFolder) },
-      { containRoot, diagnostics },
+      { containRoot, diagnostics, codex },
     ),
   );
   const userScan =
     options.userGuidance === true
-      ? scanUser(path.resolve(options.homeDir ?? os.homedir()), cwdFolder, { containRoot, diagnostics })
+      ? scanUser(path.resolve(options.homeDir ?? os.homedir()), cwdFolder, { containRoot, diagnostics, codex })
       : Promise.resolve([]);
   const candidates = [...(await userScan), ...(await Promise.all(levelScans)).flat()];
   if (nestedScan !== undefined) {
     const nested = await nestedScan;
     diagnostics.push(...nested.diagnostics);
-    candidates.push(...nestedCandidates(layout.cwd, cwdFolder, nested.paths));
+    candidates.push(...nestedCandidates(layout.cwd, cwdFolder, nested.paths, { diagnostics, codex }));
   }
   signal?.throwIfAborted();
 
-  // Guidance written for one model family (CLAUDE.md and Claude Code's other memory files, GEMINI.md).
+  // Guidance written for one agent (CLAUDE.md and Claude Code's other memory files, GEMINI.md).
   const kept = candidates.filter((c) =>
-    keepForModel(c.type === "file" ? c.spec.kind : c.type === "rule" ? c.kind : "clinerules", options.model),
+    readsKind(c.type === "file" ? c.spec.kind : c.type === "rule" ? c.kind : "clinerules", reader),
   );
   // The user's own guidance first, then by folder (root first), then name.
   const ordered = kept
@@ -145,6 +162,7 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
       maxBytes,
       trust: options.trust,
       homeDir: options.homeDir,
+      alreadyLoaded: loadedBeside(candidate, chosen),
       signal,
     }),
   );
@@ -160,12 +178,42 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
     diagnostics.push(...result.diagnostics);
     const skill = result.skill;
     if (skill === undefined) return;
+    if (skill.metadata["kind"] === "agents" && skill.content.trim() === "") {
+      // Codex skips an empty or whitespace-only AGENTS.md (https://developers.openai.com/codex/guides/agents-md).
+      diagnostics.push(
+        diagnostic(
+          "GUIDANCE_EMPTY",
+          "info",
+          `${displayPath(skill.source.path ?? skill.name, layout.root)} is empty; left out`,
+          {
+            path: skill.source.path,
+          },
+        ),
+      );
+      return;
+    }
     const aliases = chosen[i]?.aliases ?? [];
     if (aliases.length > 0) skill.metadata["aliases"] = aliases.join(", ");
     skills.push(skill);
   });
   if (cap !== undefined) return { skills: capAgentsChain(skills, cap, layout.root, diagnostics), diagnostics };
   return { skills, diagnostics };
+}
+
+/**
+ * The files an `@import` of `candidate` must not inline again, because they are in the prompt already
+ * whenever `candidate` is (CLAUDE.md's `@AGENTS.md` bridge, which Claude Code's docs recommend):
+ * always-on guidance for an always-on importer; for a path rule, also the other guidance of its folder.
+ */
+function loadedBeside(candidate: Candidate, chosen: readonly Chosen[]): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const other of chosen) {
+    if (other.candidate === candidate) continue;
+    const always = other.candidate.place.type === "level" && other.candidate.type !== "rule";
+    const sameFolder = candidate.place.type === "nested" && other.candidate.folder === candidate.folder;
+    if (always || sameFolder) out.add(other.real);
+  }
+  return out;
 }
 
 function isUser(candidate: Candidate): boolean {
@@ -177,6 +225,8 @@ interface Chosen {
   name: string;
   /** Other paths that reach the same file (symlinks), shown in `metadata.aliases`. */
   aliases: string[];
+  /** The file's real path. */
+  real: string;
 }
 
 /**
@@ -236,7 +286,7 @@ async function dedupe(
       );
       continue;
     }
-    const item: Chosen = { ...entry, aliases: [] };
+    const item: Chosen = { ...entry, aliases: [], real };
     byReal.set(real, item);
     byName.set(entry.name, item);
     chosen.push(item);

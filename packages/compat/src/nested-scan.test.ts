@@ -10,7 +10,13 @@ const sorted = (paths: string[]) => [...paths].sort(compareCodePoints);
 async function layout(root: string): Promise<void> {
   await put(root, "AGENTS.md", "root\n");
   await put(root, "server/AGENTS.md", "committed\n");
-  await put(root, "server/api/claude.md", "lower-case name\n");
+  await put(root, "server/api/CLAUDE.md", "owner's name\n");
+  // Class 3 of issue 24: an API page and a user page, not AGENTS.md / GEMINI.md (owners match exact names).
+  await put(root, "docs/api/agent.md", "API reference page\n");
+  await put(root, "docs/realtime/gemini.md", "a page about Gemini\n");
+  // Class 6: a dot folder's CLAUDE.md guides it; an agent's own folder's is that agent's, not a folder rule.
+  await put(root, ".github/workflows/CLAUDE.md", "workflow guidance\n");
+  await put(root, "web/.claude/CLAUDE.md", "Claude Code's memory file of web/, not a path rule\n");
   await put(root, "web/.cursor/rules/tsx.mdc", "rule\n");
   await put(root, "web/.cursor/rules/nested/deep.MDC", "rule\n");
   await put(root, "web/.cursor/other/x.mdc", "not a rules folder\n");
@@ -21,7 +27,7 @@ async function layout(root: string): Promise<void> {
 
 describe("listNestedGuidance in a git work tree", () => {
   test.runIf(HAS_GIT)(
-    "lists committed and untracked guidance; ignored folders, node_modules and dot-folders stay out",
+    "lists committed and untracked guidance by exact name, dot folders included; ignored folders and node_modules stay out",
     async () => {
       const root = await tempDir();
       await layout(root);
@@ -35,13 +41,15 @@ describe("listNestedGuidance in a git work tree", () => {
       const scan = await listNestedGuidance(root, { git: true });
       expect(scan.via).toBe("git");
       expect(scan.diagnostics).toEqual([]);
-      // Not: cwd's own AGENTS.md, build/ (ignored), node_modules, .venv, other names, .cursor/other.
+      // Not: cwd's own AGENTS.md, build/ (ignored), node_modules, other names and cases, .cursor/other, .claude.
       expect(sorted(scan.paths)).toEqual(
         sorted([
+          ".github/workflows/CLAUDE.md",
+          ".venv/lib/AGENTS.md",
           "pkg/GEMINI.md",
           "pkg/sub/AGENTS.md",
           "server/AGENTS.md",
-          "server/api/claude.md",
+          "server/api/CLAUDE.md",
           "web/.cursor/rules/nested/deep.MDC",
           "web/.cursor/rules/tsx.mdc",
         ]),
@@ -87,7 +95,7 @@ describe("listNestedGuidance without git", () => {
     expect(sorted(scan.paths)).toEqual(
       sorted([
         "server/AGENTS.md",
-        "server/api/claude.md",
+        "server/api/CLAUDE.md",
         "web/.cursor/rules/tsx.mdc",
         "web/.cursor/rules/nested/deep.MDC",
       ]),

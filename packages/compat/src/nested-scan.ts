@@ -35,13 +35,15 @@ export interface NestedScan {
 // find each `.md` / `.mdc` ending, then take its entry and check the name (classifyNestedPath decides).
 // This is cheaper than git pathspecs, whose case-insensitive globs cost git more than this scan.
 const ENDING = /\.mdc?(?=\0|$)/gi;
-const NAME = new RegExp(`(?:^|/)(?:${[...NESTED_NAMES].map((n) => n.replace(".", "\\.")).join("|")})$|\\.mdc$`, "i");
+// Guidance names match exactly as their owners spell them; Cursor's `.mdc` suffix in any case.
+const NAME = new RegExp(`(?:^|/)(?:${[...NESTED_NAMES].map((n) => n.replaceAll(".", "\\.")).join("|")})$`);
+const MDC = /\.mdc$/i;
 
 function pickCandidates(listing: string, found: Set<string>): void {
   ENDING.lastIndex = 0;
   for (let m = ENDING.exec(listing); m !== null; m = ENDING.exec(listing)) {
     const entry = listing.slice(listing.lastIndexOf("\0", m.index) + 1, m.index + m[0].length);
-    if (NAME.test(entry)) found.add(entry);
+    if (NAME.test(entry) || MDC.test(entry)) found.add(entry);
   }
 }
 

@@ -24,19 +24,23 @@ export interface RepoLayout {
 
 /**
  * Lays out the folders to read. The root is core's `projectRoot` (as skill discovery uses), so guidance
- * and skills agree on the repository and on its boundary. Throws `PATH_NOT_FOUND` / `NOT_A_DIRECTORY`
- * when cwd is unusable.
+ * and skills agree on the repository and on its boundary. Throws `PATH_NOT_FOUND` when cwd does
+ * not exist; a cwd that is a file stands for its folder.
  */
-export async function repoLayout(cwd: string, options: { homeDir?: string | undefined } = {}): Promise<RepoLayout> {
-  const resolved = path.resolve(cwd);
-  const info = await stat(resolved).catch((error: unknown) => {
-    throw new SkillctxError("PATH_NOT_FOUND", `cwd does not exist: ${resolved}`, { path: resolved, cause: error });
+export async function repoLayout(
+  cwd: string,
+  options: { homeDir?: string | undefined; rootMarkers?: readonly string[] | undefined } = {},
+): Promise<RepoLayout> {
+  const given = path.resolve(cwd);
+  const info = await stat(given).catch((error: unknown) => {
+    throw new SkillctxError("PATH_NOT_FOUND", `cwd does not exist: ${given}`, { path: given, cause: error });
   });
-  if (!info.isDirectory())
-    throw new SkillctxError("NOT_A_DIRECTORY", `cwd is not a folder: ${resolved}`, { path: resolved });
+  // A file stands for its folder, as Codex's skill loader does (`if cwd.is_dir() { cwd } else { cwd.parent() }`,
+  // openai/codex codex-rs/core/src/skills/loader.rs repo_skills_root).
+  const resolved = info.isDirectory() ? given : path.dirname(given);
 
   const anyGitRoot = findGitRoot(resolved);
-  const root = projectRoot(resolved, { homeDir: options.homeDir });
+  const root = projectRoot(resolved, { homeDir: options.homeDir, rootMarkers: options.rootMarkers });
   const gitRoot = anyGitRoot === root ? anyGitRoot : undefined;
   const levels: RepoLayout["levels"] = [];
   for (let dir = resolved; ; dir = path.dirname(dir)) {

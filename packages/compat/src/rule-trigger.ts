@@ -20,6 +20,8 @@ const WINDSURF_TRIGGERS = new Set(["always_on", "manual", "model_decision", "glo
  * - `alwaysApply: true` (Cursor), Copilot `applyTo: "**"`, a Claude Code rule without `paths`, or
  *   Windsurf `trigger: always_on` → `always` (below cwd: a path rule for its folder);
  * - globs / applyTo / paths (Windsurf `trigger: glob`) → `path`, the globs moved from the rule's folder to cwd;
+ *   when none of them reaches below cwd (a sibling package's rule) and `levelDir` is given, the globs
+ *   stay as written with `base: levelDir`;
  * - only a description (Windsurf `trigger: model_decision`) → `on-demand` (listed in the catalog);
  * - none of them, a broken header, or Windsurf `trigger: manual` → a `command` the user mentions as
  *   `@<name>` (Cursor's and Windsurf's manual rules): never listed, never loaded by the model.
@@ -27,7 +29,7 @@ const WINDSURF_TRIGGERS = new Set(["always_on", "manual", "model_decision", "glo
  */
 export function ruleTrigger(
   header: RuleHeader,
-  options: { format: RuleFormat; place: Placement; file: string },
+  options: { format: RuleFormat; place: Placement; file: string; levelDir?: string | undefined },
 ): RuleTrigger {
   const diagnostics: Diagnostic[] = [];
   const { place } = options;
@@ -91,6 +93,16 @@ export function ruleTrigger(
     if (usable.length > 0) {
       const where = place.type === "level" ? { up: place.up } : { down: place.down };
       const relocated = new Set(usable.flatMap((g) => relocateGlob(g, where)));
+      if (relocated.size === 0 && place.type === "level" && options.levelDir !== undefined) {
+        // Every glob names files beside cwd, not below it (a root rule for a sibling package): the agent
+        // can still edit those, so the rule stays a path rule, matched from its own folder.
+        return {
+          ok: true,
+          activation: "auto-attached",
+          trigger: { type: "path", globs: usable, base: options.levelDir },
+          diagnostics,
+        };
+      }
       if (relocated.size === 0) {
         diagnostics.push(
           diagnostic(

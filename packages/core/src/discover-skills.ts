@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { findGitRoot, projectRoot } from "./fs/project-root.js";
@@ -11,13 +11,31 @@ import type { Trust } from "./trust.js";
 
 export { findGitRoot };
 
-/** Project folders searched for skills, in precedence order, relative to cwd and to the git root. */
+/**
+ * Project folders searched for skills, in precedence order, relative to cwd and to the project root:
+ * Agent Skills and Codex (`.agents/skills`), Claude Code, OpenHands, GitHub Copilot (`.github/skills`,
+ * https://docs.github.com/en/copilot/concepts/agents/about-agent-skills), Gemini CLI (`.gemini/skills`,
+ * google-gemini/gemini-cli packages/core/src/config/storage.ts getProjectSkillsDir) and Cline
+ * (`.cline/skills`, `.clinerules/skills`, cline/cline apps/vscode/src/core/context/instructions/
+ * user-instructions/__tests__/skills.test.ts).
+ */
 export const PROJECT_SKILL_DIRS: readonly string[] = [
   ".agents/skills",
   ".claude/skills",
   ".openhands/skills",
   ".openhands/microagents",
+  ".github/skills",
+  ".gemini/skills",
+  ".cline/skills",
+  ".clinerules/skills",
 ];
+
+/**
+ * Searched in every folder between cwd and the project root too (cwd and the root search all of
+ * PROJECT_SKILL_DIRS): Codex "scans .agents/skills in every directory from your current working
+ * directory up to the repository root" (https://developers.openai.com/codex/skills).
+ */
+export const BETWEEN_SKILL_DIRS: readonly string[] = [".agents/skills"];
 
 /** User folders searched when `userSkills` is true, relative to the home folder, in precedence order. */
 export const USER_SKILL_DIRS: readonly string[] = [".agents/skills", ".claude/skills", ".openhands/skills"];
@@ -38,6 +56,8 @@ export interface DiscoverSkillsOptions {
   userSkills?: boolean | string[];
   /** The home folder for user skills (and the folder whose git repository is never a project root). @default os.homedir() */
   homeDir?: string;
+  /** Names that mark the project root (Codex's `project_root_markers`). @default [".git"] */
+  rootMarkers?: readonly string[];
   /**
    * Trust: with `user: true` given explicitly, project skill folders may follow symlinks out of the
    * project root. Otherwise a project skill file or folder whose real path leaves the project root
@@ -64,15 +84,21 @@ export interface DiscoverSkillsOptions {
  * const { skills, diagnostics } = await discoverSkills({ cwd: process.cwd(), userSkills: true });
  */
 export async function discoverSkills(options: DiscoverSkillsOptions): Promise<LoadSkillsResult> {
-  const cwd = path.resolve(options.cwd);
+  const cwd = folderOf(path.resolve(options.cwd));
   const sources: SourceEntry[] = (options.skills ?? []).map((input) => ({ input, scope: "programmatic" }));
 
   const home = path.resolve(options.homeDir ?? homedir());
-  const root = projectRoot(cwd, { homeDir: home });
+  const root = projectRoot(cwd, { homeDir: home, rootMarkers: options.rootMarkers });
   const containRoot = mayReadOutsideProject(options.trust) ? undefined : realOrSelf(root);
-  const projectRoots = root === cwd ? [cwd] : [cwd, root];
+  // cwd first, then each folder above it up to the root (nearest wins a name clash, as in Codex).
+  const projectRoots: string[] = [cwd];
+  for (let dir = cwd; dir !== root && path.dirname(dir) !== dir; ) {
+    dir = path.dirname(dir);
+    projectRoots.push(dir);
+  }
   for (const dir of projectRoots) {
-    for (const folder of PROJECT_SKILL_DIRS) {
+    const folders = dir === cwd || dir === root ? PROJECT_SKILL_DIRS : BETWEEN_SKILL_DIRS;
+    for (const folder of folders) {
       const entry: SourceEntry = { input: path.join(dir, folder), scope: "project", optional: true };
       if (containRoot !== undefined) entry.containRoot = containRoot;
       sources.push(entry);
@@ -90,6 +116,15 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
   }
 
   return loadSkillSources(sources, { baseDir: cwd, cache: options.cache, signal: options.signal });
+}
+
+// A cwd that is a file stands for its folder (Codex: `if cwd.is_dir() { cwd } else { cwd.parent() }`).
+function folderOf(dir: string): string {
+  try {
+    return statSync(dir).isFile() ? path.dirname(dir) : dir;
+  } catch {
+    return dir;
+  }
 }
 
 function realOrSelf(dir: string): string {

@@ -10,7 +10,7 @@ import type { Skill } from "./skill.js";
 export interface PathMatch {
   /** The skill's name. */
   skill: string;
-  /** The path that matched, relative to `cwd`, with `/` separators. */
+  /** The path that matched, relative to `cwd` (to the trigger's `base` when it has one), with `/` separators. */
   path: string;
   /** The glob that matched, as the skill declares it. */
   glob: string;
@@ -40,7 +40,8 @@ export interface PathMatcher {
  * and none of its `!` globs.
  *
  * A path is resolved against `cwd` (relative ones) and matched as a `/`-separated path relative to
- * `cwd`; paths outside `cwd`, and `cwd` itself, never match. No file-system access: symlinks are not
+ * `cwd`, or to the trigger's `base` when it names one; paths outside that folder, and the folder
+ * itself, never match. No file-system access: symlinks are not
  * followed.
  *
  * Cost is bounded: each glob is matched by an automaton in at most (glob length + 1) × path length
@@ -56,7 +57,15 @@ export function createPathMatcher(
   const diagnostics: Diagnostic[] = [];
   const rules = skills
     .filter((skill) => skill.trigger?.type === "path" && Array.isArray(skill.trigger.globs))
-    .map((skill) => compileRule(skill, (skill.trigger as { globs: unknown[] }).globs, diagnostics))
+    .map((skill) => {
+      const trigger = skill.trigger as { globs: unknown[]; base?: unknown };
+      return compileRule(
+        skill,
+        trigger.globs,
+        diagnostics,
+        typeof trigger.base === "string" ? trigger.base : undefined,
+      );
+    })
     .filter((rule) => rule.include.length > 0)
     .sort((a, b) => compareCodePoints(a.skill, b.skill));
 
@@ -65,10 +74,16 @@ export function createPathMatcher(
     match(paths: readonly string[], cwd: string): PathMatch[] {
       if (rules.length === 0 || !Array.isArray(paths) || typeof cwd !== "string" || cwd === "") return [];
       const relative = paths.map((p) => relativeInside(p, cwd)).filter((p): p is string => p !== undefined);
-      if (relative.length === 0) return [];
+      // A rule with its own base (a folder above cwd) sees the paths relative to that folder.
+      const absolute = paths.filter((p): p is string => typeof p === "string").map((p) => path.resolve(cwd, p));
+      if (relative.length === 0 && !rules.some((rule) => rule.base !== undefined)) return [];
       const matches: PathMatch[] = [];
       for (const rule of rules) {
-        const allowed = relative.filter((p) => !rule.exclude.some((glob) => glob.test(p)));
+        const seen =
+          rule.base === undefined
+            ? relative
+            : absolute.map((p) => relativeInside(p, rule.base!)).filter((p): p is string => p !== undefined);
+        const allowed = seen.filter((p) => !rule.exclude.some((glob) => glob.test(p)));
         found: for (const glob of rule.include) {
           for (const candidate of allowed) {
             if (glob.test(candidate)) {
@@ -89,14 +104,17 @@ interface Rule {
   skill: string;
   include: CompiledGlob[];
   exclude: CompiledGlob[];
+  /** The folder globs are relative to, when not cwd. */
+  base?: string | undefined;
 }
 
 function compileRule(
   skill: Pick<Skill, "name"> & { source?: { path?: string | undefined } },
   globs: unknown[],
   diagnostics: Diagnostic[],
+  base: string | undefined,
 ): Rule {
-  const rule: Rule = { skill: skill.name, include: [], exclude: [] };
+  const rule: Rule = { skill: skill.name, include: [], exclude: [], base };
   const options = { path: skill.source?.path, source: `skill ${JSON.stringify(skill.name)}` };
   const listed = limitGlobList(globs, options);
   diagnostics.push(...listed.diagnostics);

@@ -27,7 +27,16 @@ export const skillSchemas = lazySchemas((z) => {
       inputs: z.array(SkillInputSchema),
     }),
     /** Attached to the tool result of a call that touched a file matching a glob. */
-    z.object({ type: z.literal("path"), globs: z.array(z.string().min(1)).min(1) }),
+    z.object({
+      type: z.literal("path"),
+      globs: z.array(z.string().min(1)).min(1),
+      /**
+       * The absolute folder the globs are relative to, when it is not cwd: a rule of a folder above cwd
+       * whose globs name sibling folders (`packages/web/**` from cwd `packages/api`), which the agent
+       * can still edit. Absent: cwd.
+       */
+      base: z.string().min(1).optional(),
+    }),
     /** Listed in the catalog; the model loads it with a tool (Agent Skills default). */
     z.object({ type: z.literal("on-demand") }),
     /**

@@ -6,6 +6,12 @@ import * as path from "node:path";
 export interface ProjectRootOptions {
   /** The user's home folder: a git repository there (dotfiles) is not a project root. @default os.homedir() */
   homeDir?: string | undefined;
+  /**
+   * Names whose presence in a folder marks the project root, as Codex's `project_root_markers`
+   * (https://developers.openai.com/codex/config-reference): the nearest folder at or above cwd holding
+   * any of them is the root; `[]` makes cwd the root. @default [".git"]
+   */
+  rootMarkers?: readonly string[] | undefined;
 }
 
 /**
@@ -27,15 +33,27 @@ export function findGitRoot(from: string): string | undefined {
  */
 export function projectRoot(cwd: string, options: ProjectRootOptions = {}): string {
   const resolved = path.resolve(cwd);
-  const gitRoot = findGitRoot(resolved);
+  const gitRoot = findMarkedRoot(resolved, options.rootMarkers);
   if (gitRoot === undefined || isBroadRoot(gitRoot, options.homeDir)) return resolved;
   return gitRoot;
 }
 
-/** The git root `projectRoot` uses, or undefined when there is none or it is ignored (home folder, `/`). */
+/** The root `projectRoot` uses, or undefined when there is none or it is ignored (home folder, `/`). */
 export function projectGitRoot(cwd: string, options: ProjectRootOptions = {}): string | undefined {
-  const gitRoot = findGitRoot(cwd);
+  const gitRoot = findMarkedRoot(cwd, options.rootMarkers);
   return gitRoot === undefined || isBroadRoot(gitRoot, options.homeDir) ? undefined : gitRoot;
+}
+
+// The nearest folder at or above `from` holding one of `markers` (`.git` by default).
+function findMarkedRoot(from: string, markers: readonly string[] | undefined): string | undefined {
+  if (markers === undefined) return findGitRoot(from);
+  // A marker is a plain name: `..` or a path would let a configuration point the root anywhere.
+  const names = markers.filter((m) => m !== "" && m !== "." && m !== ".." && !/[/\\]/.test(m));
+  if (names.length === 0) return undefined;
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    if (names.some((name) => existsSync(path.join(dir, name)))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 function isBroadRoot(dir: string, homeDir: string | undefined): boolean {

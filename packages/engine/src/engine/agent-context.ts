@@ -1,3 +1,5 @@
+import * as path from "node:path";
+import { statSync } from "node:fs";
 import type { CatalogResult, Skill } from "@skillctx/core";
 import { createSkillCache, SkillctxError } from "@skillctx/core";
 import type { Activation, ContextStep, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
@@ -57,7 +59,10 @@ export class AgentContext {
       throw new SkillctxError("INVALID_OPTIONS", "AgentContext.create needs an options object with a cwd");
     checkInvocationOptions(options);
     const state = options.state === undefined ? emptyState() : parseContextState(options.state);
-    const ctx = new AgentContext({ ...options, cache: options.cache ?? createSkillCache() }, state);
+    const ctx = new AgentContext(
+      { ...options, cwd: folderOf(options.cwd), cache: options.cache ?? createSkillCache() },
+      state,
+    );
     try {
       await reloadSkills(ctx.deps, options.signal);
     } catch (error) {
@@ -205,5 +210,16 @@ export class AgentContext {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+}
+
+// A cwd that is a file stands for its folder, as Codex takes `cwd.parent()` for one
+// (openai/codex codex-rs/core/src/skills/loader.rs repo_skills_root).
+function folderOf(cwd: string): string {
+  if (typeof cwd !== "string") return cwd;
+  try {
+    return statSync(cwd).isFile() ? path.dirname(path.resolve(cwd)) : cwd;
+  } catch {
+    return cwd;
   }
 }

@@ -54,6 +54,12 @@ export interface AgentContextOptions {
   userSkills?: boolean | string[];
   /** The home folder for user skills. @default os.homedir() */
   homeDir?: string;
+  /**
+   * Names whose presence marks the project root, nearest first, as Codex's `project_root_markers`
+   * (`[".git", ".hg"]`); `[]` makes cwd the root. Skills and guidance are read from cwd up to it.
+   * @default [".git"]
+   */
+  projectRootMarkers?: string[];
   /** The host's own system prompt; it comes first in `system`. */
   systemPrompt?: string;
   /** The model id (`claude-sonnet-4-5`, `gpt-4o`, ...): gates guidance written for one model family. */

@@ -32,6 +32,7 @@ export async function reloadSkills(deps: EngineDeps, signal: AbortSignal | undef
     verify: o.verify,
     userSkills: o.userSkills,
     homeDir: o.homeDir,
+    projectRootMarkers: o.projectRootMarkers,
     model: o.model,
     disabled: o.disabled,
     guidance: o.guidance,

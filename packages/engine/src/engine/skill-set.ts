@@ -10,6 +10,7 @@ import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@sk
 import { loadCommands, loadGuidance } from "@skillctx/compat";
 import { isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
+import type { EmulatedAgent } from "@skillctx/compat";
 import { mergeRemoteSkills } from "@skillctx/sources";
 import type { ResolvedRemote } from "@skillctx/sources";
 import { verifySignatures } from "@skillctx/sources";
@@ -37,6 +38,12 @@ export interface GuidanceSettings {
   projectDocMaxBytes?: number | boolean;
   /** Read command files (`.claude/commands`, `.cursor/commands`, `.github/prompts`) as `/name` commands. @default true */
   commands?: boolean;
+  /**
+   * The agent whose reading is emulated where agents disagree (docs/conventions.md): CLAUDE.md and
+   * Claude Code's memory files only for `claude-code`, GEMINI.md only for `gemini-cli`,
+   * AGENTS.override.md only for `codex`, whatever the model. @default none: the model family decides
+   */
+  emulate?: EmulatedAgent;
 }
 
 /** Where skills come from and which ones apply. */
@@ -45,6 +52,8 @@ export interface SkillSetOptions {
   skills?: SkillSourceInput[] | undefined;
   userSkills?: boolean | string[] | undefined;
   homeDir?: string | undefined;
+  /** Names that mark the project root (Codex's `project_root_markers`). @default [".git"] */
+  projectRootMarkers?: readonly string[] | undefined;
   model?: string | undefined;
   disabled?: readonly string[] | undefined;
   /** Read repository guidance files (AGENTS.md, CLAUDE.md, ...) and command files. @default true */
@@ -70,6 +79,7 @@ function loadGuidanceAndCommands(options: SkillSetOptions) {
       userGuidance,
       trust: options.trust,
       ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+      ...(options.projectRootMarkers !== undefined && { rootMarkers: options.projectRootMarkers }),
       ...(options.model !== undefined && { model: options.model }),
       ...(options.signal !== undefined && { signal: options.signal }),
     }),
@@ -79,6 +89,7 @@ function loadGuidanceAndCommands(options: SkillSetOptions) {
           userCommands: userGuidance,
           trust: options.trust,
           ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+          ...(options.projectRootMarkers !== undefined && { rootMarkers: options.projectRootMarkers }),
           ...(options.signal !== undefined && { signal: options.signal }),
         }),
   ]);
@@ -96,6 +107,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     ...(options.skills !== undefined && { skills: options.skills }),
     ...(options.userSkills !== undefined && { userSkills: options.userSkills }),
     ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
+    ...(options.projectRootMarkers !== undefined && { rootMarkers: options.projectRootMarkers }),
     ...(options.trust !== undefined && { trust: options.trust }),
     ...(options.cache !== undefined && { cache: options.cache }),
     ...(options.signal !== undefined && { signal: options.signal }),

@@ -1,0 +1,68 @@
+/**
+ * Issue 24, class 2 and class 10: the skill folders other agents read, found where they find them.
+ * Sources: Codex scans `.agents/skills` "in every directory from your current working directory up to
+ * the repository root" (https://developers.openai.com/codex/skills) and takes a file cwd's folder
+ * (openai/codex codex-rs/core/src/skills/loader.rs repo_skills_root); `project_root_markers`
+ * (https://developers.openai.com/codex/config-reference); GitHub Copilot `.github/skills`
+ * (https://docs.github.com/en/copilot/concepts/agents/about-agent-skills); Gemini CLI `.gemini/skills`
+ * (google-gemini/gemini-cli packages/core/src/config/storage.ts getProjectSkillsDir); Cline
+ * `.cline/skills` and `.clinerules/skills` (cline/cline apps/vscode/src/core/context/instructions/
+ * user-instructions/__tests__/skills.test.ts).
+ */
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { discoverSkills } from "./discover-skills.js";
+import { HAS_GIT, useTempDirs } from "./testing/temp-dir.js";
+
+const tempDir = useTempDirs("discover-peers");
+const skillMd = (name: string) => `---\nname: ${name}\ndescription: ${name} skill\n---\nBody.\n`;
+const names = (skills: Array<{ name: string }>) => skills.map((s) => s.name).sort();
+
+describe("skill folders of other agents", () => {
+  it("reads .github/skills, .gemini/skills, .cline/skills and .clinerules/skills at cwd", async () => {
+    const repo = await tempDir({
+      ".github/skills/copilot-skill/SKILL.md": skillMd("copilot-skill"),
+      ".gemini/skills/gemini-skill/SKILL.md": skillMd("gemini-skill"),
+      ".cline/skills/cline-skill/SKILL.md": skillMd("cline-skill"),
+      ".clinerules/skills/clinerules-skill/SKILL.md": skillMd("clinerules-skill"),
+    });
+    const { skills, diagnostics } = await discoverSkills({ cwd: repo });
+    expect(names(skills)).toEqual(["clinerules-skill", "cline-skill", "copilot-skill", "gemini-skill"].sort());
+    expect(diagnostics).toEqual([]);
+  });
+
+  it.runIf(HAS_GIT)(".agents/skills in every folder from cwd up to the root, the nearest winning a name", async () => {
+    const repo = await tempDir({
+      ".agents/skills/root/SKILL.md": skillMd("root"),
+      "services/.agents/skills/between/SKILL.md": skillMd("between"),
+      "services/.agents/skills/shared/SKILL.md": "---\nname: shared\ndescription: from services\n---\nx\n",
+      "services/pay/.agents/skills/shared/SKILL.md": "---\nname: shared\ndescription: from cwd\n---\nx\n",
+      // Only .agents/skills is searched between cwd and the root (Codex's rule), not .claude/skills.
+      "services/.claude/skills/claude-between/SKILL.md": skillMd("claude-between"),
+      "services/pay/src/index.ts": "export {};\n",
+    });
+    execFileSync("git", ["init", "--quiet", repo], { stdio: "ignore" });
+    const cwd = path.join(repo, "services/pay");
+    const { skills } = await discoverSkills({ cwd });
+    expect(names(skills)).toEqual(["between", "root", "shared"]);
+    expect(skills.find((s) => s.name === "shared")?.description).toBe("from cwd");
+    // A cwd that is a file stands for its folder, as in Codex.
+    const fromFile = await discoverSkills({ cwd: path.join(cwd, "src/index.ts") });
+    expect(names(fromFile.skills)).toEqual(["between", "root", "shared"]);
+    expect(fromFile.diagnostics.map((d) => d.code)).toEqual(["NAME_CLASH"]); // shared: cwd's wins, no READ_FAILED
+  });
+
+  it("configured root markers besides .git (Codex's project_root_markers); the default stays .git", async () => {
+    const repo = await tempDir({
+      ".hg/store": "",
+      ".agents/skills/hg-root/SKILL.md": skillMd("hg-root"),
+      "pkg/.agents/skills/pkg/SKILL.md": skillMd("pkg"),
+    });
+    const cwd = path.join(repo, "pkg");
+    expect(names((await discoverSkills({ cwd })).skills)).toEqual(["pkg"]);
+    expect(names((await discoverSkills({ cwd, rootMarkers: [".git", ".hg"] })).skills)).toEqual(["hg-root", "pkg"]);
+    // `..` or a path is not a marker: a configuration cannot point the root elsewhere.
+    expect(names((await discoverSkills({ cwd, rootMarkers: ["..", "../.hg"] })).skills)).toEqual(["pkg"]);
+  });
+});
