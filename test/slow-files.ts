@@ -19,6 +19,7 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/markdown.test.ts",
   "test/adversarial/mcp.test.ts",
   "test/adversarial/parsing.test.ts",
+  "test/adversarial/peer-conventions.test.ts",
   "test/adversarial/processes.test.ts",
   "test/adversarial/reload-signatures.test.ts",
   "test/adversarial/script-tools.test.ts",

@@ -21,7 +21,17 @@ export interface CommandSpec {
 }
 
 /** The flags of every command that loads skills the way an agent does (through `AgentContext.create`). */
-const LOADING: readonly FlagName[] = ["cwd", "user", "no-user", "trust", "model", "skills", "json"];
+const LOADING: readonly FlagName[] = [
+  "cwd",
+  "user",
+  "no-user",
+  "trust",
+  "model",
+  "emulate",
+  "root-marker",
+  "skills",
+  "json",
+];
 
 /** Every command of the CLI, in help order. */
 export const COMMAND_SPECS: readonly CommandSpec[] = [

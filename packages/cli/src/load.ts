@@ -2,7 +2,7 @@ import * as path from "node:path";
 import type { Diagnostic } from "@skillctx/core";
 import { AgentContext } from "@skillctx/engine";
 import type { ContextStep } from "@skillctx/engine";
-import type { AgentContextOptions } from "@skillctx/engine";
+import type { AgentContextOptions, EmulatedAgent } from "@skillctx/engine";
 import type { Templates } from "@skillctx/engine";
 import type { CliIo } from "./io.js";
 import { catalogOptions, resolveCwd, userSkills } from "./options.js";
@@ -47,6 +47,8 @@ export async function openContext(
   const cwd = resolveCwd(flags.string("cwd"));
   io.signal?.throwIfAborted();
   const skills = flags.list("skills").map((p) => path.resolve(p));
+  const emulate = flags.string("emulate");
+  const rootMarkers = flags.list("root-marker");
   const ctx = await AgentContext.create({
     cwd,
     userSkills: userSkills(flags),
@@ -56,6 +58,9 @@ export async function openContext(
     templates: cliTemplates,
     ...(flags.string("model") !== undefined && { model: flags.string("model") }),
     ...(skills.length > 0 && { skills }),
+    // The engine checks the name (INVALID_OPTIONS lists the agents it knows).
+    ...(emulate !== undefined && { guidance: { emulate: emulate as EmulatedAgent } }),
+    ...(rootMarkers.length > 0 && { projectRootMarkers: rootMarkers }),
     catalog: catalogOptions(flags),
     ...(io.signal !== undefined && { signal: io.signal }),
     ...extra,

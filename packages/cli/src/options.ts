@@ -38,6 +38,17 @@ export const FLAGS = {
     value: "MODEL",
     help: "the model id (claude-sonnet-4-5, gpt-4o, ...): guidance written for another model family is left out",
   },
+  emulate: {
+    type: "string",
+    value: "AGENT",
+    help: "read the repository as AGENT does where agents disagree (claude-code, codex, gemini-cli, cursor, copilot, windsurf, cline, openhands): CLAUDE.md only for claude-code, GEMINI.md only for gemini-cli, AGENTS.override.md only for codex",
+  },
+  "root-marker": {
+    type: "string",
+    multiple: true,
+    value: "NAME",
+    help: "a file or folder name that marks the project root, as Codex's project_root_markers (repeatable; default: .git)",
+  },
   skills: {
     type: "string",
     multiple: true,

@@ -3,12 +3,13 @@ import { lstat, realpath } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { compareCodePoints, diagnostic, mayReadOutsideProject } from "@skillctx/core";
+import { invalidOption } from "@skillctx/core/internal";
 import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { buildSkill, candidateName, candidatePath } from "./build-skill.js";
 import type { Built } from "./build-skill.js";
 import { nestedCandidates, scanLevel, scanUser } from "./candidates.js";
 import { capAgentsChain } from "./agents-chain.js";
-import { readsAgentsOverride, readsKind } from "./agent-gate.js";
+import { EMULATED_AGENTS, readsAgentsOverride, readsKind } from "./agent-gate.js";
 import type { EmulatedAgent } from "./agent-gate.js";
 import { CODEX_PROJECT_DOC_MAX_BYTES, DEFAULT_MAX_GUIDANCE_BYTES } from "./limits.js";
 import type { Candidate } from "./candidates.js";
@@ -107,6 +108,11 @@ const READ_CONCURRENCY = 16;
 export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {}): Promise<GuidanceResult> {
   const { signal } = options;
   signal?.throwIfAborted();
+  if (options.emulate !== undefined && !EMULATED_AGENTS.includes(options.emulate)) {
+    throw invalidOption("guidance.emulate", `one of ${EMULATED_AGENTS.join(", ")}`, {
+      got: { value: options.emulate },
+    });
+  }
   const maxBytes = options.maxGuidanceBytes ?? DEFAULT_MAX_GUIDANCE_BYTES;
   const outsideAllowed = mayReadOutsideProject(options.trust);
   const layout = await repoLayout(cwd, { homeDir: options.homeDir, rootMarkers: options.rootMarkers });

@@ -152,9 +152,16 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
 
   const disabled = new Set(options.disabled ?? []);
   // Guidance keeps the order it was found in (root before nested folders); the rest is by name.
+  // With `guidance.emulate`, compat has gated the guidance for the emulated agent already; the model does not.
+  const emulated = typeof options.guidance === "object" && options.guidance.emulate !== undefined;
   const usable = all
     .filter((skill) => !disabled.has(skill.name))
-    .filter((skill) => skill.trigger.type !== "always" || keepForModel(skill.name, options.model));
+    .filter(
+      (skill) =>
+        skill.trigger.type !== "always" ||
+        (emulated && skill.source.kind === "compat") ||
+        keepForModel(skill.name, options.model),
+    );
   const skills = [...usable].sort((a, b) => compareCodePoints(a.name, b.name));
   const paths = createPathMatcher(skills);
   // Globs the matcher refused (GLOB_TOO_COMPLEX, ...): reported once per load, in the next step.
