@@ -64,7 +64,14 @@ describe("skillctx build --json on the convention fixtures", () => {
     "Codex: the AGENTS.md chain root → cwd with the override, openai.yaml's policy, and the invoked skill's MCP dependency",
     async () => {
       const repo = await fixture("codex", { git: true });
-      const json = await build(repo, path.join(repo, "packages/api"), ["--trust", "-m", "/release packages/api"]);
+      // AGENTS.override.md is Codex's alone: the CLI emulates Codex here (docs/conventions.md agents-override-codex).
+      const json = await build(repo, path.join(repo, "packages/api"), [
+        "--trust",
+        "--emulate",
+        "codex",
+        "-m",
+        "/release packages/api",
+      ]);
       const at = (text: string) => json.system.indexOf(text);
       expect(at("Format with prettier.")).toBeGreaterThan(-1);
       expect(at("Format with prettier.")).toBeLessThan(at("Every package has its own tests."));
