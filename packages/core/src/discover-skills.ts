@@ -44,7 +44,8 @@ export const USER_SKILL_DIRS: readonly string[] = [".agents/skills", ".claude/sk
 export interface DiscoverSkillsOptions {
   /**
    * The working folder: project skill folders are searched here and at the project root (its git
-   * root; a git repository at the home folder or at `/` does not count).
+   * root, or the nearest folder with one of `rootMarkers`; a repository at the home folder or at `/`
+   * does not count), and `.agents/skills` in every folder between.
    */
   cwd: string;
   /** Programmatic sources (folders, files, Skill objects); they take precedence over everything. Relative paths resolve against `cwd`. */
@@ -72,8 +73,9 @@ export interface DiscoverSkillsOptions {
 
 /**
  * Finds every skill an agent working in `cwd` should see: programmatic sources first, then the
- * project folders (`.agents/skills`, `.claude/skills`, `.openhands/skills`, `.openhands/microagents`)
- * of `cwd` and then of the project root when that differs, then the user folders. On a name clash the
+ * project folders ({@link PROJECT_SKILL_DIRS}) of `cwd`, `.agents/skills` of each folder between cwd and
+ * the project root (Codex), the project folders of the root, then the user folders. A cwd that is a file
+ * stands for its folder. On a name clash the
  * first wins and a `NAME_CLASH` warning names both files. Metadata only, as {@link loadSkills}.
  *
  * Project folders are untrusted input: nothing whose real path leaves the project root is read
