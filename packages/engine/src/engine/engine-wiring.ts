@@ -75,6 +75,7 @@ export function createEngineDeps(
   const nested = new NestedSkills({
     cwd: options.cwd,
     homeDir: options.homeDir,
+    rootMarkers: options.projectRootMarkers,
     trust: options.trust,
     cache: options.cache,
     setting: options.nestedSkills,

@@ -63,6 +63,8 @@ export interface NestedDiscovery {
 export interface NestedSkillsOptions {
   cwd: string;
   homeDir?: string | undefined;
+  /** Names that mark the project root (the context's `projectRootMarkers`). @default [".git"] */
+  rootMarkers?: readonly string[] | undefined;
   trust?: Trust | undefined;
   cache?: SkillCache | undefined;
   setting?: NestedSkillsSetting | undefined;
@@ -106,7 +108,7 @@ export class NestedSkills {
     this.maxFolders =
       typeof setting === "object" && setting.maxFolders !== undefined ? setting.maxFolders : DEFAULT_MAX_NESTED_FOLDERS;
     const cwd = path.resolve(options.cwd);
-    this.root = projectRoot(cwd, { homeDir: options.homeDir });
+    this.root = projectRoot(cwd, { homeDir: options.homeDir, rootMarkers: options.rootMarkers });
     this.containRoot = mayReadOutsideProject(options.trust) ? undefined : realOrSelf(this.root);
     this.known = new Set([this.root, cwd]);
   }

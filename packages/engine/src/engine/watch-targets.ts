@@ -61,7 +61,7 @@ export function watchRoots(options: AgentContextOptions): Map<string, readonly s
   const roots = new Map<string, readonly string[] | undefined>();
   const cwd = path.resolve(options.cwd);
   const home = path.resolve(options.homeDir ?? homedir());
-  const root = projectRoot(cwd, { homeDir: home });
+  const root = projectRoot(cwd, { homeDir: home, rootMarkers: options.projectRootMarkers });
   // cwd and every folder up to the project root: guidance is read at each level (AGENTS.md chain).
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     roots.set(dir, PROJECT_WATCH_TARGETS);
