@@ -195,6 +195,10 @@ async function check(repo: string, slug: string, c: Case): Promise<void> {
     expect(lib.pathRules.has(p), label(`${p} is a path rule (library)`)).toBe(true);
     expect(out.pathRules.has(p), label(`${p} is a path rule (CLI)`)).toBe(true);
   }
+  for (const p of e.pathRulesAbsent ?? []) {
+    expect(lib.pathRules.has(p), label(`${p} is not a path rule (library)`)).toBe(false);
+    expect(out.pathRules.has(p), label(`${p} is not a path rule (CLI)`)).toBe(false);
+  }
   for (const name of e.skills ?? []) {
     expect(lib.skills.has(name), label(`skill ${name} (library)`)).toBe(true);
     expect(out.skills.has(name), label(`skill ${name} (CLI)`)).toBe(true);

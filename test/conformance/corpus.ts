@@ -18,6 +18,7 @@ export interface Expect {
   guidanceAbsent?: string[];
   guidanceOnce?: string[];
   pathRules?: string[];
+  pathRulesAbsent?: string[];
   skills?: string[];
   skillsAbsent?: string[];
   diagnostics?: string[];
@@ -54,6 +55,7 @@ const EXPECT_KEYS = new Set([
   "guidanceAbsent",
   "guidanceOnce",
   "pathRules",
+  "pathRulesAbsent",
   "skills",
   "skillsAbsent",
   "diagnostics",
