@@ -16,6 +16,7 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/globs.test.ts",
   "test/adversarial/imports.test.ts",
   "test/adversarial/invocation.test.ts",
+  "test/adversarial/lock-and-sync.test.ts",
   "test/adversarial/markdown.test.ts",
   "test/adversarial/mcp.test.ts",
   "test/adversarial/parsing.test.ts",

@@ -11,7 +11,7 @@ import type { CliCommand, CliIo } from "./io.js";
 import { parseFlags, resolveCwd } from "./options.js";
 
 /**
- * `skillctx sync [--cwd DIR] [--frozen] [--offline] [--json]`: resolves the remote sources listed in
+ * `skillctx sync [--cwd DIR] [--frozen] [--offline] [--trust] [--json]`: resolves the remote sources listed in
  * `<cwd>/skills.json` into the cache and records them in `<cwd>/skills.lock.json` (entries of sources
  * no longer listed are pruned). With `--frozen` the lock is only checked: a source missing from it or
  * drifted from it is refused, nothing is written, and the exit code is 1.
@@ -38,6 +38,9 @@ export const syncCommand: CliCommand = {
       lock: frozen ? "frozen" : "update",
       offline: flags.bool("offline"),
       signal: io.signal,
+      // skills.json is repository content: a source that would start a program needs --trust.
+      declaredBy: "project",
+      trust: { project: flags.bool("trust") },
     });
     diagnostics.push(...resolved.diagnostics);
     let pruned: string[] = [];

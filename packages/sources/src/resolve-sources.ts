@@ -145,7 +145,9 @@ async function resolveLocked(
       ],
     };
   }
-  if (frozen && locked !== undefined && !result.diagnostics.some((d) => d.severity === "error")) {
+  // Every skill is held to the lock, whatever else went wrong: an error on one entry (a bad digest, a
+  // refused file) must never skip the check of the others. A source that loaded nothing has nothing to refuse.
+  if (frozen && locked !== undefined && (result.skills.length > 0 || !hasError(result))) {
     const drift = lockDrift(locked, result, gitRef(source));
     if (drift !== undefined) {
       const refusedResult = refused(source, drift);
@@ -172,6 +174,10 @@ function resolveOne(
   if ("url" in source)
     return resolveUrlSource(source, { ...common, lockedRevision: frozen ? locked?.revision : undefined });
   return resolveMcpSource(source, context);
+}
+
+function hasError(result: ResolvedRemote): boolean {
+  return result.diagnostics.some((d) => d.severity === "error");
 }
 
 function refused(source: RemoteSkillSource, why: string): ResolvedRemote {
