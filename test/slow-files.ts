@@ -12,6 +12,7 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/conventions.test.ts",
   "test/adversarial/engine.test.ts",
   "test/adversarial/events.test.ts",
+  "test/adversarial/events-and-spans.test.ts",
   "test/adversarial/files.test.ts",
   "test/adversarial/globs.test.ts",
   "test/adversarial/imports.test.ts",
