@@ -24,6 +24,7 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/processes.test.ts",
   "test/adversarial/reload-signatures.test.ts",
   "test/adversarial/script-tools.test.ts",
+  "test/adversarial/signature-gate.test.ts",
   "test/adversarial/skills-consume.test.ts",
   "test/adversarial/skills-serve.test.ts",
   "test/adversarial/sources.test.ts",

@@ -18,6 +18,8 @@ import {
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, Trust } from "@skillctx/core";
 import { isInside, loadSkillSources, projectRoot, toPosix } from "@skillctx/core/internal";
+import { verifySignatures } from "@skillctx/sources";
+import type { VerifySettings } from "@skillctx/sources";
 import type { SkillSet } from "../context-types.js";
 import type { TouchedPaths } from "./conversation.js";
 import type { Attachment } from "./state.js";
@@ -66,6 +68,8 @@ export interface NestedSkillsOptions {
   trust?: Trust | undefined;
   cache?: SkillCache | undefined;
   setting?: NestedSkillsSetting | undefined;
+  /** The context's `verify` option, read at each load: nested skills pass the signature gate every skill passes. */
+  verify?: (() => VerifySettings | undefined) | undefined;
 }
 
 /** What one look needs from the context. */
@@ -290,8 +294,11 @@ export class NestedSkills {
       signal: context.signal,
     });
     diagnostics.push(...loaded.diagnostics);
+    // The one signature gate (sources' verifySignatures), as for the skill set: an unsigned nested skill
+    // under `verify: { scope: "all" }` is refused here, whether a tool call revealed it or a resume restored it.
+    const admitted = await verifySignatures(loaded.skills, this.options.verify?.(), diagnostics, context.signal);
     const skills: Skill[] = [];
-    for (const skill of loaded.skills) {
+    for (const skill of admitted) {
       if (context.disabled.has(skill.name) || skill.trigger.type === "always") continue;
       if (taken.has(skill.name)) {
         diagnostics.push(
