@@ -62,7 +62,7 @@ describeWithTool("git")("one signature gate for every skill that enters the set"
     expect(invoked.activated.map((a) => a.skill)).not.toContain("evil");
 
     // A resume with a state that names the folder (saved by this context, or forged) restores through the gate.
-    const forged = { ...ctx.state, nested: [...ctx.state.nested, "packages/web/.claude/skills"] };
+    const forged = { ...ctx.state, nested: [...(ctx.state.nested ?? []), "packages/web/.claude/skills"] };
     const resumed = await fx.context({ cwd: repo.dir, verify: verify(), state: forged });
     expect(resumed.skills.map((s) => s.name)).toEqual(["api-ok", "top"]);
     expect((await resumed.callTool("load_skill", { name: "evil" })).isError).toBe(true);
