@@ -1,6 +1,7 @@
 // Issue 25, first half: a hostile source or repository against the lock, `skillctx sync` and the git cache.
 // Each case failed on the code before the fix (commit base 4c669b7) and passes with it. Real parts only:
 // a node:http skill site, a real SEP-2640 server process, real git repositories in temp folders.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ import { indexOf, skillSite } from "../helpers/skill-site.js";
 import type { SkillSite } from "../helpers/skill-site.js";
 import { fixtureServerConfig, skillMd } from "../helpers/skills-consume.js";
 import { describeWithTool } from "../helpers/tools-present.js";
+import { AgentContext } from "../../packages/skillctx/src/index.js";
 
 const tempDir = useTempDirs("adv-lock");
 const sites: SkillSite[] = [];
@@ -159,5 +161,40 @@ describeWithTool("git")("git sources sharing one cache repository", () => {
     const result = await resolveSources(sources, context(dir, path.join(dir, "cache"), "off"));
     expect(result.diagnostics).toEqual([]);
     expect(result.remote.map((r) => r.skills.map((s) => s.name))).toEqual(names.map((n) => [n]));
+  });
+});
+
+describeWithTool("git")("lock: update from a sub-folder of the project", () => {
+  it("writes skills.lock.json at the project root (beside skills.json), not in the agent's cwd", async () => {
+    const dir = await tempDir();
+    const a = "---\nname: a\ndescription: A.\n---\nA.\n";
+    const site = await skillSite({
+      "/.well-known/agent-skills/index.json": { body: indexOf([{ name: "a", url: "a.md", bytes: a }]) },
+      "/.well-known/agent-skills/a.md": { body: a },
+    });
+    sites.push(site);
+    execFileSync("git", ["init", "--quiet", dir], { stdio: "ignore" });
+    const sub = path.join(dir, "packages/web");
+    mkdirSync(sub, { recursive: true });
+    const ctx = await AgentContext.create({
+      cwd: sub,
+      guidance: false,
+      skills: [{ url: site.base, name: "docs" }],
+      cacheDir: path.join(dir, ".cache-test"),
+    });
+    expect(ctx.skills.map((s) => s.name)).toContain("a");
+    await ctx.close();
+    expect(existsSync(path.join(dir, "skills.lock.json"))).toBe(true);
+    expect(existsSync(path.join(sub, "skills.lock.json"))).toBe(false);
+    // The same lock is read from the sub-folder: frozen loads what it records.
+    const frozen = await AgentContext.create({
+      cwd: sub,
+      guidance: false,
+      skills: [{ url: site.base, name: "docs" }],
+      cacheDir: path.join(dir, ".cache-test"),
+      lock: "frozen",
+    });
+    expect(frozen.skills.map((s) => s.name)).toContain("a");
+    await frozen.close();
   });
 });

@@ -25,7 +25,7 @@ const CONCURRENT_SOURCES = 4;
 
 /**
  * Splits `sources` into local ones and remote ones, resolving each remote source (MCP, git, URL)
- * and checking it against the lockfile `<cwd>/skills.lock.json`. One failing source is a
+ * and checking it against the lockfile `<lockDir>/skills.lock.json` (`lockDir` defaults to `cwd`). One failing source is a
  * diagnostic; the others load. Sources resolve concurrently, four at a time.
  *
  * - `lock: "update"`: every source that resolved without an error is recorded (commit or index
@@ -50,7 +50,8 @@ export async function resolveSources(
   const diagnostics: Diagnostic[] = [];
   if (wanted.length === 0) return { local, remote: [], diagnostics };
 
-  const loaded = context.lock === "off" ? undefined : await readLockfile(context.cwd);
+  const lockDir = context.lockDir ?? context.cwd;
+  const loaded = context.lock === "off" ? undefined : await readLockfile(lockDir);
   if (loaded !== undefined) diagnostics.push(...loaded.diagnostics);
   const lock: Lockfile = loaded?.lock ?? { version: 1, sources: {} };
   const next: Lockfile = { version: 1, sources: { ...lock.sources } };
@@ -95,13 +96,13 @@ export async function resolveSources(
   }
   if (context.lock === "update") {
     try {
-      await writeLockfile(context.cwd, next, loaded?.exists === true ? lock : undefined);
+      await writeLockfile(lockDir, next, loaded?.exists === true ? lock : undefined);
     } catch (error) {
       diagnostics.push(
         diagnostic(
           "LOCK_WRITE_FAILED",
           "warning",
-          `${LOCKFILE_NAME} cannot be written in ${context.cwd}: ${(error as Error).message}`,
+          `${LOCKFILE_NAME} cannot be written in ${lockDir}: ${(error as Error).message}`,
         ),
       );
     }

@@ -70,8 +70,10 @@ export type LockMode = "update" | "frozen" | "off";
 
 /** What resolving remote sources needs. */
 export interface RemoteContext {
-  /** The project folder (where `skills.lock.json` lives). */
+  /** The working folder: relative paths of the sources resolve here (and `skills.lock.json` lives here unless `lockDir` says otherwise). */
   cwd: string;
+  /** Where `skills.lock.json` is read and written: the project root. @default `cwd` */
+  lockDir?: string | undefined;
   /** Cache of fetched sources. @default `$XDG_CACHE_HOME/skillctx` or `~/.cache/skillctx` */
   cacheDir: string;
   lock: LockMode;
