@@ -21,6 +21,7 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/lock-and-sync.test.ts",
   "test/adversarial/markdown.test.ts",
   "test/adversarial/mcp.test.ts",
+  "test/adversarial/mcp-http-listeners.test.ts",
   "test/adversarial/name-precedence.test.ts",
   "test/adversarial/parsing.test.ts",
   "test/adversarial/processes.test.ts",
