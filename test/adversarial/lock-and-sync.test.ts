@@ -2,7 +2,7 @@
 // Each case failed on the code before the fix (commit base 4c669b7) and passes with it. Real parts only:
 // a node:http skill site, a real SEP-2640 server process, real git repositories in temp folders.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, utimesSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { useTempDirs } from "../../packages/core/src/testing/temp-dir.js";
@@ -196,5 +196,54 @@ describeWithTool("git")("lock: update from a sub-folder of the project", () => {
     });
     expect(frozen.skills.map((s) => s.name)).toContain("a");
     await frozen.close();
+  });
+});
+
+describeWithTool("git")("the remote cache is pruned by skillctx sync", () => {
+  it("removes entries unused for 30 days and old temp leftovers; keeps what this sync loaded, the bare repository, and never follows a symlink", async () => {
+    const dir = await tempDir();
+    const remote = gitRemote(path.join(dir, "origin"));
+    remote.commit({ "a/SKILL.md": gitSkillMd("a", "Old.") });
+    const project = path.join(dir, "project");
+    mkdirSync(project);
+    writeFileSync(path.join(project, "skills.json"), JSON.stringify({ sources: [{ git: remote.url, ref: "main" }] }));
+    const outside = await tempDir({ "keep/me.txt": "precious" });
+    process.env["XDG_CACHE_HOME"] = path.join(dir, "xdg");
+    const cache = path.join(dir, "xdg", "skillctx");
+    const run = async () => {
+      const out = { stdout: "", stderr: "" };
+      const code = await syncCommand.run(["--cwd", project, "--json"], {
+        stdout: { write: (t: string) => (out.stdout += t) },
+        stderr: { write: (t: string) => (out.stderr += t) },
+      });
+      return { code, json: JSON.parse(out.stdout) as { cachePruned: string[]; sources: { commit: string }[] } };
+    };
+    try {
+      const first = await run();
+      expect(first.code).toBe(0);
+      const oldCommit = first.json.sources[0]!.commit;
+      remote.commit({ "a/SKILL.md": gitSkillMd("a", "New.") });
+      const second = await run();
+      const newCommit = second.json.sources[0]!.commit;
+      const [repoKey] = (await import("node:fs")).readdirSync(path.join(cache, "git"));
+      const repoDir = path.join(cache, "git", repoKey!);
+      const longAgo = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000);
+      utimesSync(path.join(repoDir, oldCommit), longAgo, longAgo);
+      mkdirSync(path.join(repoDir, ".tmp-crashed-1"));
+      utimesSync(path.join(repoDir, ".tmp-crashed-1"), longAgo, longAgo);
+      // A symlink named like an entry, to a folder outside the cache: never followed, never removed through.
+      symlinkSync(outside, path.join(repoDir, "f".repeat(40)));
+      const third = await run();
+      expect(third.code).toBe(0);
+      expect(third.json.cachePruned.sort()).toEqual([
+        path.join("git", repoKey!, ".tmp-crashed-1"),
+        path.join("git", repoKey!, oldCommit),
+      ]);
+      expect(existsSync(path.join(repoDir, newCommit))).toBe(true);
+      expect(existsSync(path.join(repoDir, "repo.git"))).toBe(true);
+      expect(readFileSync(path.join(outside, "keep/me.txt"), "utf8")).toBe("precious");
+    } finally {
+      delete process.env["XDG_CACHE_HOME"];
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { mapConcurrent } from "@skillctx/core/internal";
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic, SkillSourceInput } from "@skillctx/core";
+import { markCacheUsed } from "./cache-prune.js";
 import { resolveGitSource } from "./git-source.js";
 import { gitSourceKey, gitSourceName } from "./git-source-names.js";
 import { LOCKFILE_NAME, lockDrift, lockEntryOf, readLockfile, writeLockfile } from "./lockfile.js";
@@ -94,6 +95,8 @@ export async function resolveSources(
     remote.push(result);
     diagnostics.push(...result.diagnostics);
   }
+  // The entries loaded now are in use: a prune (skillctx sync) keeps what any project resolved recently.
+  await markCacheUsed(context.cacheDir, remote);
   if (context.lock === "update") {
     try {
       await writeLockfile(lockDir, next, loaded?.exists === true ? lock : undefined);
