@@ -7,11 +7,17 @@
  */
 import { safeParseSkill, splitFrontmatter } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
-import { decodeStrict, toPosixRelative } from "@skillctx/core/internal";
+import { decodeStrict, listSkillFiles, toPosixRelative } from "@skillctx/core/internal";
 import type { SkillFile } from "@skillctx/core/internal";
 
-/** The files a verified skill was made of, by path relative to its folder (`/`-separated), with their digests. */
-const verified = new WeakMap<Skill, ReadonlyMap<string, string>>();
+/** What a skill was verified over: its folder, the folder digest, each file's digest by relative path, the bundle's name. */
+interface Verified {
+  dir: string;
+  digest: string;
+  files: ReadonlyMap<string, string>;
+  bundle: string;
+}
+const verified = new WeakMap<Skill, Verified>();
 
 /** The code of the refusal of a verified skill's file that changed (or appeared) after verification. */
 export const SKILL_CHANGED_CODE = "SKILL_CHANGED_SINCE_VERIFIED";
@@ -21,7 +27,13 @@ export const SKILL_CHANGED_CODE = "SKILL_CHANGED_SINCE_VERIFIED";
  * verified bytes of its skill file. Returns why that cannot be done (the skill file is not among the
  * verified files, or is not UTF-8), or undefined.
  */
-export function takeVerifiedSnapshot(skill: Skill, dir: string, files: readonly SkillFile[]): string | undefined {
+export function takeVerifiedSnapshot(
+  skill: Skill,
+  dir: string,
+  listing: { files: readonly SkillFile[]; digest: string },
+  bundle: string,
+): string | undefined {
+  const files = listing.files;
   const skillFile =
     (skill.source.path === undefined ? undefined : toPosixRelative(dir, skill.source.path)) ?? "SKILL.md";
   const own = files.find((f) => f.path === skillFile);
@@ -36,7 +48,7 @@ export function takeVerifiedSnapshot(skill: Skill, dir: string, files: readonly 
   });
   // The body as the lazy reader gives it, from the verified bytes: assigning `content` replaces a lazy body.
   skill.content = parsed.ok ? parsed.skill.content : splitFrontmatter(decoded.text).body;
-  verified.set(skill, new Map(files.map((f) => [f.path, f.digest])));
+  verified.set(skill, { dir, digest: listing.digest, files: new Map(files.map((f) => [f.path, f.digest])), bundle });
   return undefined;
 }
 
@@ -45,7 +57,20 @@ export function takeVerifiedSnapshot(skill: Skill, dir: string, files: readonly 
  * that file was not part of the verified folder. `undefined` for a skill that was not verified.
  */
 export function verifiedFileDigest(skill: Skill, relative: string): string | null | undefined {
-  const files = verified.get(skill);
-  if (files === undefined) return undefined;
-  return files.get(relative) ?? null;
+  const record = verified.get(skill);
+  if (record === undefined) return undefined;
+  return record.files.get(relative) ?? null;
+}
+
+/**
+ * For a skill that passed a signature check: why its folder is no longer what was verified (a file
+ * changed, added or removed), or undefined when it still is (or the skill was not verified). Scripts
+ * run from the folder, and may import its other files: they run only while the whole folder matches.
+ */
+export async function verifiedFolderChange(skill: Skill, signal?: AbortSignal): Promise<string | undefined> {
+  const record = verified.get(skill);
+  if (record === undefined) return undefined;
+  const listing = await listSkillFiles(record.dir, { skip: (relative) => relative === record.bundle, signal });
+  if (listing.complete && listing.digest === record.digest) return undefined;
+  return `the folder of the skill "${skill.name}" changed since its signature was verified (${SKILL_CHANGED_CODE}: now ${listing.digest}, verified ${record.digest})`;
 }

@@ -142,7 +142,7 @@ async function checkSkill(
     return `its signature does not verify over the folder digest ${listing.digest}: ${shortError(error)}`;
   }
   const match = settings.identities.some((i) => i.issuer === signer.issuer && i.subject === signer.subject);
-  if (match) return takeVerifiedSnapshot(skill, dir, listing.files);
+  if (match) return takeVerifiedSnapshot(skill, dir, listing, SIGNATURE_BUNDLE_FILE);
   return `it is signed by ${signer.subject ?? "an unknown subject"} (issuer ${signer.issuer ?? "unknown"}), which is not in verify.identities`;
 }
 
