@@ -48,6 +48,7 @@ describeWithTool("git")("catalog notes are capped", () => {
     const notes = step.attachments.filter((a) => a.text.startsWith("<nested_skills"));
     expect(notes).toHaveLength(1);
     const text = notes[0]!.text;
+    console.info(`${expect.getState().currentTestName}: note ${Buffer.byteLength(text)} bytes`);
     expect(Buffer.byteLength(text)).toBeLessThan(100_000);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_CATALOG_NOTE_BYTES);
     const cut =
@@ -76,6 +77,7 @@ describeWithTool("git")("catalog notes are capped", () => {
     const notes = step.attachments.filter((a) => a.text.includes("<skills_update>"));
     expect(notes).toHaveLength(1);
     const text = notes[0]!.text;
+    console.info(`${expect.getState().currentTestName}: note ${Buffer.byteLength(text)} bytes`);
     expect(Buffer.byteLength(text)).toBeLessThan(100_000);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_CATALOG_NOTE_BYTES);
     const cut = /\[(\d+) more skills are not listed: this note is capped at \d+ bytes\./.exec(text);
