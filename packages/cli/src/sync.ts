@@ -3,7 +3,7 @@ import type { Diagnostic } from "@skillctx/core";
 import { defaultCacheDir } from "@skillctx/sources";
 import { LOCKFILE_NAME, pruneLockfile } from "@skillctx/sources/resolve";
 import { readProjectSources, SOURCES_FILE_NAME } from "@skillctx/sources/resolve";
-import { resolveSources, sourceKey } from "@skillctx/sources/resolve";
+import { cacheEntryOf, pruneRemoteCache, resolveSources, sourceKey } from "@skillctx/sources/resolve";
 import { commandSpec } from "./command-specs.js";
 import { formatDiagnostic, jsonText, printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
@@ -11,7 +11,7 @@ import type { CliCommand, CliIo } from "./io.js";
 import { parseFlags, resolveCwd } from "./options.js";
 
 /**
- * `skillctx sync [--cwd DIR] [--frozen] [--offline] [--json]`: resolves the remote sources listed in
+ * `skillctx sync [--cwd DIR] [--frozen] [--offline] [--trust] [--json]`: resolves the remote sources listed in
  * `<cwd>/skills.json` into the cache and records them in `<cwd>/skills.lock.json` (entries of sources
  * no longer listed are pruned). With `--frozen` the lock is only checked: a source missing from it or
  * drifted from it is refused, nothing is written, and the exit code is 1.
@@ -32,18 +32,29 @@ export const syncCommand: CliCommand = {
         ),
       );
     }
+    const cacheDir = defaultCacheDir();
     const resolved = await resolveSources(listed.sources, {
       cwd,
-      cacheDir: defaultCacheDir(),
+      cacheDir,
       lock: frozen ? "frozen" : "update",
       offline: flags.bool("offline"),
       signal: io.signal,
+      // skills.json is repository content: a source that would start a program needs --trust.
+      declaredBy: "project",
+      trust: { project: flags.bool("trust") },
     });
     diagnostics.push(...resolved.diagnostics);
     let pruned: string[] = [];
     // A sources file with invalid entries would prune what it failed to list: leave the lock alone then.
     if (!frozen && listed.exists && listed.diagnostics.length === 0)
       pruned = await pruneLockfile(cwd, new Set(listed.sources.map(sourceKey)));
+    // Cache entries no resolution used for 30 days go (never one this sync loaded); --frozen writes nothing.
+    const inUse = new Set(
+      resolved.remote.flatMap((r) => r.skills.map((s) => cacheEntryOf(cacheDir, s.dir) ?? "")).filter((e) => e !== ""),
+    );
+    // Not after a failed resolution: an old entry may be the only copy an offline machine has.
+    const resolvedCleanly = !resolved.diagnostics.some((d) => d.severity === "error");
+    const cachePruned = frozen || !resolvedCleanly ? [] : (await pruneRemoteCache(cacheDir, { inUse })).removed;
 
     const sources = resolved.remote.map((r) => ({
       key: r.key,
@@ -55,7 +66,7 @@ export const syncCommand: CliCommand = {
     }));
     const failed = diagnostics.some((d) => d.severity === "error");
     if (flags.bool("json")) {
-      io.stdout.write(jsonText({ lockfile: LOCKFILE_NAME, frozen, sources, pruned, diagnostics }));
+      io.stdout.write(jsonText({ lockfile: LOCKFILE_NAME, frozen, sources, pruned, cachePruned, diagnostics }));
     } else {
       const lines: string[] = [];
       for (const source of sources) {
@@ -66,6 +77,10 @@ export const syncCommand: CliCommand = {
         for (const skill of source.skills) lines.push(`         ${printable(skill.name)}  ${skill.digest}`);
       }
       for (const key of pruned) lines.push(`pruned  ${printable(key)}`);
+      if (cachePruned.length > 0)
+        lines.push(
+          `cache   ${cachePruned.length} entr${cachePruned.length === 1 ? "y" : "ies"} unused for 30 days removed`,
+        );
       if (lines.length > 0) io.stdout.write(`${lines.join("\n")}\n`);
       for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
     }

@@ -31,6 +31,14 @@ export const MAX_WATCHED_PATHS = 4_096;
 /** Deepest entry watched below a watched folder (`.claude/skills/a/b/c/SKILL.md` and rule folders fit). */
 export const WATCH_MAX_DEPTH = 10;
 
+// --- catalog notes (engine/catalog-note.ts) ---
+/** UTF-8 bytes of one catalog note (a revealed nested folder's note on a tool result, a `<skills_update>` note); entries past it are left out, the note says how many, `CATALOG_NOTE_CUT`. */
+export const MAX_CATALOG_NOTE_BYTES = 16_384;
+
+// --- telemetry (events/otel.ts) ---
+/** UTF-16 units of each text a span carries (an attribute, an element of an array attribute, an event attribute, the status message); longer text is cut with "…". */
+export const MAX_SPAN_ATTRIBUTE_CHARS = 1_000;
+
 // --- lifetime (engine/context-turns.ts) ---
 /** How long `close()` waits for aborted work to settle (a process group's SIGTERM grace and SIGKILL fit well inside); then the servers close anyway. */
 export const CLOSE_WAIT_MS = 5_000;

@@ -171,11 +171,25 @@ export interface CappedFetchOptions {
 export function cappedFetch(options: CappedFetchOptions): typeof fetch {
   const base = options.fetch ?? globalThis.fetch;
   return async (input, init) => {
-    const response = await base(input, init);
+    // The SDK passes one long-lived signal to every request, and Node's fetch leaves its listener on it
+    // until the request is garbage collected (a MaxListenersExceededWarning past 1,500 requests): each
+    // request gets its own signal that follows the SDK's, and lets go of it when the response is done.
+    const follower = init?.signal == null ? undefined : followAbort(init.signal);
+    let response: Response;
+    try {
+      response = await base(input, follower === undefined ? init : { ...init, signal: follower.signal });
+    } catch (error) {
+      follower?.release();
+      throw error;
+    }
     // Redirects are read by the SDK from their headers; leave them as they are.
-    if (response.body === null || (response.status >= 300 && response.status < 400)) return response;
+    if (response.body === null || (response.status >= 300 && response.status < 400)) {
+      follower?.release();
+      return response;
+    }
     const eventStream = (response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream");
-    const body = response.body.pipeThrough(eventStream ? eventCap(options) : totalCap(options));
+    const piped = response.body.pipeThrough(eventStream ? eventCap(options) : totalCap(options));
+    const body = follower === undefined ? piped : releasing(piped, follower.release);
     const capped = new Response(body, {
       status: response.status,
       statusText: response.statusText,
@@ -184,6 +198,46 @@ export function cappedFetch(options: CappedFetchOptions): typeof fetch {
     Object.defineProperty(capped, "url", { value: response.url });
     return capped;
   };
+}
+
+// A signal of one request that aborts when `outer` does; `release` removes its listener from `outer`.
+function followAbort(outer: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(outer.reason);
+  if (outer.aborted) controller.abort(outer.reason);
+  else outer.addEventListener("abort", onAbort, { once: true });
+  let released = false;
+  return {
+    signal: controller.signal,
+    release: () => {
+      if (released) return;
+      released = true;
+      outer.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+// `body`, calling `release` once it ends, fails or is cancelled (the request is over then).
+function releasing(body: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      release();
+      await reader.cancel(reason);
+    },
+  });
 }
 
 function totalCap(options: CappedFetchOptions): TransformStream<Uint8Array, Uint8Array> {

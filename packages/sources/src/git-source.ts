@@ -1,6 +1,7 @@
 import { GIT_LS_REMOTE_MAX_BYTES, GIT_SOURCE_TIMEOUT_MS } from "./limits.js";
 import { mkdir, rm } from "node:fs/promises";
 import * as path from "node:path";
+import { oneAtATime } from "./one-at-a-time.js";
 import { diagnostic } from "@skillctx/core";
 import { checkRelativePath, resolveInside } from "@skillctx/core/internal";
 import { runGit } from "@skillctx/process";
@@ -74,6 +75,22 @@ export async function resolveGitSource(source: GitSkillSource, options: GitSourc
     return fail("LOCK_INVALID", `the locked commit ${JSON.stringify(options.lockedCommit)} is not a full commit id`);
 
   const repoDir = path.join(options.cacheDir, "git", locationKey(source.git));
+  // Sources with one URL and different paths share this cache repository: one resolution at a time.
+  return oneAtATime(repoDir, () => resolveInCache(source, options, { repoDir, subPath, result, fail }));
+}
+
+// The part that reads and writes the cache repository (ls-remote, fetch, checkout, remembered refs).
+async function resolveInCache(
+  source: GitSkillSource,
+  options: GitSourceOptions,
+  at: {
+    repoDir: string;
+    subPath: string | undefined;
+    result: ResolvedRemote;
+    fail: (code: string, message: string) => ResolvedRemote;
+  },
+): Promise<ResolvedRemote> {
+  const { repoDir, subPath, result, fail } = at;
   const refName = source.ref ?? "HEAD";
   const git = new Git(source.git, repoDir, options);
 

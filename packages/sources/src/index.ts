@@ -8,6 +8,7 @@ export { isRemoteSource } from "./types.js";
 export { defaultCacheDir } from "./cache-dir.js";
 export { mergeRemoteSkills } from "./merge-remote.js";
 export { verifySignatures, SIGNATURE_BUNDLE_FILE } from "./verify-signatures.js";
+export { verifiedFileDigest, verifiedFolderChange, SKILL_CHANGED_CODE } from "./verified-snapshot.js";
 
 export type {
   SourceInput,

@@ -26,3 +26,5 @@ export const URL_REQUEST_TIMEOUT_MS = 30_000;
 export const MAX_SIGNATURE_BUNDLE_BYTES = 1024 * 1024;
 /** Largest `trusted_root.json` read for `verify.trustedRoot`. */
 export const MAX_TRUSTED_ROOT_BYTES = 4 * 1024 * 1024;
+/** How long a remote-cache entry (a git checkout, a verified URL or MCP skill copy) may go unused before `skillctx sync` removes it. */
+export const CACHE_UNUSED_MAX_MS = 30 * 24 * 60 * 60 * 1000;

@@ -57,7 +57,8 @@ export interface LoadedLockfile {
 export async function readLockfile(cwd: string): Promise<LoadedLockfile> {
   const file = path.join(cwd, LOCKFILE_NAME);
   const empty: Lockfile = { version: 1, sources: {} };
-  const read = await readTextFile(file, { maxBytes: MAX_LOCKFILE_BYTES });
+  // Contained in the project: a lockfile symlinked out of the repository is refused before it is opened.
+  const read = await readTextFile(file, { maxBytes: MAX_LOCKFILE_BYTES, root: cwd });
   if (!read.ok) {
     if (read.code === "NOT_FOUND") return { file, lock: empty, exists: false, diagnostics: [] };
     return {

@@ -36,6 +36,7 @@ import type { CheckedEntry, EntryLimits } from "./mcp-entry.js";
 import { SessionRequestError, SkillSession } from "./mcp-session.js";
 import type { ListingLimits } from "./mcp-session.js";
 import type { McpSkillSource, RemoteContext, ResolvedRemote, ResolvedSkill } from "./types.js";
+import { programRefusal } from "./source-trust.js";
 
 /** Caps and timeouts of one MCP source. Every field has a default. */
 export interface McpSourceLimits extends ListingLimits, EntryLimits {
@@ -124,6 +125,9 @@ export async function resolveMcpSource(
   if (ctx.offline === true)
     return refused("MCP_SOURCE_OFFLINE", `MCP server "${name}": working offline and its skills are not cached yet`);
 
+  const untrusted = programRefusal(source, ctx);
+  if (untrusted !== undefined)
+    return refused("MCP_SERVER_UNTRUSTED", `MCP server "${name}" is not started: ${untrusted}`);
   const deadline = AbortSignal.timeout(limits.deadlineMs);
   const signal = ctx.signal === undefined ? deadline : AbortSignal.any([ctx.signal, deadline]);
   try {

@@ -48,7 +48,8 @@ export interface ProjectSources {
 export async function readProjectSources(cwd: string): Promise<ProjectSources> {
   const file = path.join(cwd, SOURCES_FILE_NAME);
   const out: ProjectSources = { file, exists: false, sources: [], diagnostics: [] };
-  const read = await readTextFile(file, { maxBytes: MAX_SOURCES_FILE_BYTES });
+  // Contained in the project: a skills.json symlinked out of the repository is refused before it is opened.
+  const read = await readTextFile(file, { maxBytes: MAX_SOURCES_FILE_BYTES, root: cwd });
   if (!read.ok) {
     if (read.code !== "NOT_FOUND")
       out.diagnostics.push(diagnostic("SOURCES_FILE_INVALID", "error", read.message, { path: file }));

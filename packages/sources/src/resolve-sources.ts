@@ -1,6 +1,7 @@
 import { mapConcurrent } from "@skillctx/core/internal";
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic, SkillSourceInput } from "@skillctx/core";
+import { markCacheUsed } from "./cache-prune.js";
 import { resolveGitSource } from "./git-source.js";
 import { gitSourceKey, gitSourceName } from "./git-source-names.js";
 import { LOCKFILE_NAME, lockDrift, lockEntryOf, readLockfile, writeLockfile } from "./lockfile.js";
@@ -25,7 +26,7 @@ const CONCURRENT_SOURCES = 4;
 
 /**
  * Splits `sources` into local ones and remote ones, resolving each remote source (MCP, git, URL)
- * and checking it against the lockfile `<cwd>/skills.lock.json`. One failing source is a
+ * and checking it against the lockfile `<lockDir>/skills.lock.json` (`lockDir` defaults to `cwd`). One failing source is a
  * diagnostic; the others load. Sources resolve concurrently, four at a time.
  *
  * - `lock: "update"`: every source that resolved without an error is recorded (commit or index
@@ -50,7 +51,8 @@ export async function resolveSources(
   const diagnostics: Diagnostic[] = [];
   if (wanted.length === 0) return { local, remote: [], diagnostics };
 
-  const loaded = context.lock === "off" ? undefined : await readLockfile(context.cwd);
+  const lockDir = context.lockDir ?? context.cwd;
+  const loaded = context.lock === "off" ? undefined : await readLockfile(lockDir);
   if (loaded !== undefined) diagnostics.push(...loaded.diagnostics);
   const lock: Lockfile = loaded?.lock ?? { version: 1, sources: {} };
   const next: Lockfile = { version: 1, sources: { ...lock.sources } };
@@ -93,15 +95,17 @@ export async function resolveSources(
     remote.push(result);
     diagnostics.push(...result.diagnostics);
   }
+  // The entries loaded now are in use: a prune (skillctx sync) keeps what any project resolved recently.
+  await markCacheUsed(context.cacheDir, remote);
   if (context.lock === "update") {
     try {
-      await writeLockfile(context.cwd, next, loaded?.exists === true ? lock : undefined);
+      await writeLockfile(lockDir, next, loaded?.exists === true ? lock : undefined);
     } catch (error) {
       diagnostics.push(
         diagnostic(
           "LOCK_WRITE_FAILED",
           "warning",
-          `${LOCKFILE_NAME} cannot be written in ${context.cwd}: ${(error as Error).message}`,
+          `${LOCKFILE_NAME} cannot be written in ${lockDir}: ${(error as Error).message}`,
         ),
       );
     }
@@ -145,7 +149,9 @@ async function resolveLocked(
       ],
     };
   }
-  if (frozen && locked !== undefined && !result.diagnostics.some((d) => d.severity === "error")) {
+  // Every skill is held to the lock, whatever else went wrong: an error on one entry (a bad digest, a
+  // refused file) must never skip the check of the others. A source that loaded nothing has nothing to refuse.
+  if (frozen && locked !== undefined && (result.skills.length > 0 || !hasError(result))) {
     const drift = lockDrift(locked, result, gitRef(source));
     if (drift !== undefined) {
       const refusedResult = refused(source, drift);
@@ -172,6 +178,10 @@ function resolveOne(
   if ("url" in source)
     return resolveUrlSource(source, { ...common, lockedRevision: frozen ? locked?.revision : undefined });
   return resolveMcpSource(source, context);
+}
+
+function hasError(result: ResolvedRemote): boolean {
+  return result.diagnostics.some((d) => d.severity === "error");
 }
 
 function refused(source: RemoteSkillSource, why: string): ResolvedRemote {

@@ -6,6 +6,8 @@
 export { resolveSources, sourceKey } from "./resolve-sources.js";
 export { LOCKFILE_NAME, pruneLockfile } from "./lockfile.js";
 export { readProjectSources, SOURCES_FILE_NAME } from "./project-sources.js";
+export { cacheEntryOf, pruneRemoteCache } from "./cache-prune.js";
 
 export type { ResolvedSources } from "./resolve-sources.js";
 export type { ProjectSources } from "./project-sources.js";
+export type { CachePruned } from "./cache-prune.js";

@@ -3,7 +3,7 @@
  * repository, a well-known URL index. Each resolves to local folders (verified copies in the cache)
  * that discovery loads with scope `remote` and `source.origin` = the source's name. A leaf module.
  */
-import type { Diagnostic, SkillSourceInput } from "@skillctx/core";
+import type { Diagnostic, SkillSourceInput, Trust } from "@skillctx/core";
 import type { Sha256Digest } from "@skillctx/core/internal";
 
 /** Skills served by an MCP server (SEP-2640 `skills/list`, `skills/get`, `skill://` resources). */
@@ -70,14 +70,24 @@ export type LockMode = "update" | "frozen" | "off";
 
 /** What resolving remote sources needs. */
 export interface RemoteContext {
-  /** The project folder (where `skills.lock.json` lives). */
+  /** The working folder: relative paths of the sources resolve here (and `skills.lock.json` lives here unless `lockDir` says otherwise). */
   cwd: string;
+  /** Where `skills.lock.json` is read and written: the project root. @default `cwd` */
+  lockDir?: string | undefined;
   /** Cache of fetched sources. @default `$XDG_CACHE_HOME/skillctx` or `~/.cache/skillctx` */
   cacheDir: string;
   lock: LockMode;
   /** Work offline: use the cache only (a source not cached yet is a diagnostic). @default false */
   offline?: boolean;
   signal?: AbortSignal | undefined;
+  /**
+   * Who named the sources: the caller's code (trusted, as programmatic skills are) or a repository's
+   * `skills.json` (repository content: a source that would start a program needs `trust.project`).
+   * @default "caller"
+   */
+  declaredBy?: "caller" | "project" | undefined;
+  /** The trust of the caller, read when `declaredBy` is `"project"`. @default untrusted */
+  trust?: Trust | undefined;
 }
 
 export function isRemoteSource(input: unknown): input is RemoteSkillSource {

@@ -6,6 +6,7 @@ import type { Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import { listSkillFiles, readTextFile } from "@skillctx/core/internal";
 import { safeParseJson } from "@skillctx/core/internal";
+import { takeVerifiedSnapshot } from "./verified-snapshot.js";
 
 /** Who must have signed a skill folder (sigstore identities), and the trusted root to check against. */
 export interface VerifySettings {
@@ -124,7 +125,12 @@ async function checkSkill(
   const parsed = safeParseJson(read.text);
   if (!parsed.ok) return `its ${SIGNATURE_BUNDLE_FILE} is not JSON`;
   const json = parsed.value;
-  const listing = await listSkillFiles(dir, { skip: (relative) => relative === SIGNATURE_BUNDLE_FILE, signal });
+  const listing = await listSkillFiles(dir, {
+    skip: (relative) => relative === SIGNATURE_BUNDLE_FILE,
+    // The bytes digested are the bytes served: the body is taken from them (takeVerifiedSnapshot).
+    withBytes: true,
+    signal,
+  });
   if (!listing.complete) {
     const why = listing.diagnostics[0]?.message ?? "a cap stopped the listing";
     return `its folder digest does not cover the whole folder (${why})`;
@@ -136,7 +142,7 @@ async function checkSkill(
     return `its signature does not verify over the folder digest ${listing.digest}: ${shortError(error)}`;
   }
   const match = settings.identities.some((i) => i.issuer === signer.issuer && i.subject === signer.subject);
-  if (match) return undefined;
+  if (match) return takeVerifiedSnapshot(skill, dir, listing, SIGNATURE_BUNDLE_FILE);
   return `it is signed by ${signer.subject ?? "an unknown subject"} (issuer ${signer.issuer ?? "unknown"}), which is not in verify.identities`;
 }
 

@@ -1,4 +1,5 @@
-import { MAX_RESOURCE_SCAN_BYTES } from "../limits.js";
+import { createHash } from "../crypto-lib.js";
+import { MAX_RESOURCE_SCAN_BYTES, MAX_SKILL_FILE_DIGEST_BYTES } from "../limits.js";
 import { openRegularFile } from "./open-file.js";
 import type { ReadFailure } from "./open-file.js";
 import { decodeStrict, wholeCodePoints } from "./utf8.js";
@@ -22,6 +23,8 @@ export type TextRead =
       size: number;
     }
   | { ok: false; binary: true }
+  /** The file's bytes are not the ones `options.digest` names (it changed since that digest was taken). */
+  | { ok: false; binary: false; mismatch: true; digest: string }
   /** `startLine` lies past the first `scanned` bytes, which is as far as a read looks for it. */
   | { ok: false; binary: false; beyond: true; scanned: number }
   /** The file could not be opened as a regular file (core's reader said why). */
@@ -37,6 +40,11 @@ const NEWLINE = 0x0a;
  * and at most `maxScanBytes` are scanned to find it. Opened as all repository content is (regular files
  * only, never blocking on a FIFO). A NUL byte in what was read, or invalid UTF-8 in what is shown, marks
  * the file binary. A line longer than the cap is cut on a character boundary.
+ *
+ * With `digest` (`sha256:<hex>` of the whole file, as taken when a signature was verified), every byte
+ * of the open file is hashed, the lines shown and the rest to the end, and a file whose bytes differ is
+ * refused (`mismatch`): what is returned is exactly what was verified, with no window between a check
+ * and a read.
  */
 export async function readTextLines(
   file: string,
@@ -45,6 +53,8 @@ export async function readTextLines(
     endLine: number;
     maxBytes: number;
     maxScanBytes?: number | undefined;
+    /** The digest the whole file must have; refused (`mismatch`) otherwise. @default none (no check) */
+    digest?: string | undefined;
     signal?: AbortSignal | undefined;
   },
 ): Promise<TextRead> {
@@ -56,6 +66,7 @@ export async function readTextLines(
   const { handle, stats } = opened;
   try {
     const chunk = Buffer.allocUnsafe(CHUNK);
+    const hash = options.digest === undefined ? undefined : createHash("sha256");
     let out: Buffer = Buffer.allocUnsafe(Math.min(maxBytes, CHUNK));
     let outLength = 0;
     // Where the line being read starts in `out` (it is dropped if it does not fit whole).
@@ -98,6 +109,7 @@ export async function readTextLines(
         break;
       }
       const data = chunk.subarray(0, bytesRead);
+      hash?.update(data);
       if (data.indexOf(0) !== -1) return { ok: false, binary: true };
       scanned += bytesRead;
       let pos = 0;
@@ -118,6 +130,21 @@ export async function readTextLines(
       if (line < startLine && scanned >= maxScanBytes) return { ok: false, binary: false, beyond: true, scanned };
     }
 
+    if (hash !== undefined) {
+      // The rest of the file, hashed only: the digest covers the whole file, not just the lines shown.
+      // A file grown past what a digest may cover is not the verified file: stop there, refused below.
+      let total = scanned;
+      while (!reachedEnd && total <= MAX_SKILL_FILE_DIGEST_BYTES) {
+        options.signal?.throwIfAborted();
+        const { bytesRead } = await handle.read(chunk, 0, CHUNK, null);
+        if (bytesRead === 0) break;
+        total += bytesRead;
+        hash.update(chunk.subarray(0, bytesRead));
+      }
+      if (total > MAX_SKILL_FILE_DIGEST_BYTES) return { ok: false, binary: false, mismatch: true, digest: "" };
+      const actual = `sha256:${hash.digest("hex")}`;
+      if (actual !== options.digest) return { ok: false, binary: false, mismatch: true, digest: actual };
+    }
     const decoded = decodeStrict(out.subarray(0, outLength));
     if (!decoded.ok) return { ok: false, binary: true };
     const last = cut ? (splitLine ? line : line - 1) : Math.min(line - 1, endLine);

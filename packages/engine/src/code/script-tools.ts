@@ -15,6 +15,7 @@ import { diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill, Trust } from "@skillctx/core";
 import { readTextFile, resolveInside, walk } from "@skillctx/core/internal";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "@skillctx/process";
+import { verifiedFolderChange } from "@skillctx/sources";
 import type { EventSink } from "../events/types.js";
 import { DEFAULT_SCRIPT_TIMEOUT_MS, skillFolder } from "../tool-kit/skill-folder.js";
 import { normalizeArgs } from "../tool-kit/tool-args.js";
@@ -247,7 +248,7 @@ function toolOf(
     inputSchema: spec.inputSchema,
     kind: "script",
     async run(args, run) {
-      const refused = untrustedScriptMessage(skill, context.trust);
+      const refused = untrustedScriptMessage(skill, context.trust) ?? (await verifiedFolderChange(skill, run.signal));
       if (refused !== undefined) return { result: { content: refused, isError: true } };
       const checked = input.parse(args);
       if (!checked.ok) return { result: invalidArguments(spec.name, checked.message) };

@@ -79,6 +79,8 @@ export function createEngineDeps(
     trust: options.trust,
     cache: options.cache,
     setting: options.nestedSkills,
+    // The same signature gate as the skill set: a revealed or restored nested skill is verified like a top-level one.
+    verify: () => live.options.verify,
   });
   const servers = new SkillServerPool({ trust: () => live.options.trust, settings: options.mcp, report: sink, events });
   const providers: ToolProvider[] = [servers];

@@ -5,18 +5,20 @@
  * `catalogUpdates: "append"` the `system` of the first load is kept byte for byte and a note of what
  * changed is attached, frozen, to the newest message of the next step.
  */
-import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
+import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_CATALOG_NOTE_BYTES, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
 export { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
 import { createHash, toPosix } from "@skillctx/core/internal";
 import { errorText } from "@skillctx/core/internal";
 import { statSync } from "node:fs";
 import * as path from "node:path";
-import { compareCodePoints, diagnostic, renderCatalog } from "@skillctx/core";
+import { compareCodePoints, diagnostic } from "@skillctx/core";
 import type { DiagnosticSink, Skill, SkillCache } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
 import type { EventSink } from "../events/types.js";
 import type { ResolvedRemote } from "@skillctx/sources";
 import type { AgentContextOptions } from "./options.js";
+import { buildCatalogNote } from "./catalog-note.js";
+import type { CatalogNote } from "./catalog-note.js";
 import type { Attachment } from "./state.js";
 import type { SystemParts } from "./system-prompt.js";
 import { isTarget, watchRoots } from "./watch-targets.js";
@@ -189,8 +191,17 @@ export class HotReload {
       else changes[kind].push(skill);
     }
     this.pending.clear();
-    const text = updateNote(changes, this.host.catalogFormat());
-    return [{ skill: "", trigger: "update", match: "skills changed", fingerprint, text }];
+    const note = updateNote(changes, this.host.catalogFormat());
+    if (note.omitted > 0) {
+      this.host.report(
+        diagnostic(
+          "CATALOG_NOTE_CUT",
+          "warning",
+          `the <skills_update> note lists ${note.listed} of ${note.listed + note.omitted} changed skills: it is capped at ${MAX_CATALOG_NOTE_BYTES} bytes`,
+        ),
+      );
+    }
+    return [{ skill: "", trigger: "update", match: "skills changed", fingerprint, text: note.text }];
   }
 
   /** Stops watching; idempotent. */
@@ -362,25 +373,28 @@ function fingerprintOf(skill: Skill): string {
 function updateNote(
   changes: { added: Skill[]; changed: Skill[]; removed: string[]; other: string[] },
   format: "xml" | "markdown" | undefined,
-): string {
-  const options = format === undefined ? {} : { format };
-  const lines = [
-    "<skills_update>",
-    "The available skills changed since the list above; where they differ, this note wins.",
-  ];
-  if (changes.added.length > 0) lines.push("", "New skills:", renderCatalog(changes.added, options).trim());
-  if (changes.changed.length > 0)
-    lines.push(
-      "",
-      "Changed skills (load them again to see their new text):",
-      renderCatalog(changes.changed, options).trim(),
-    );
-  if (changes.removed.length > 0) lines.push("", `Removed, no longer available: ${changes.removed.join(", ")}.`);
-  if (changes.other.length > 0)
-    lines.push(
-      "",
-      `Also changed (guidance, commands or user-only skills; re-read their files): ${changes.other.join(", ")}.`,
-    );
-  lines.push("</skills_update>");
-  return lines.join("\n");
+): CatalogNote {
+  return buildCatalogNote({
+    sections: [
+      { title: "New skills:", skills: changes.added },
+      { title: "Changed skills (load them again to see their new text):", skills: changes.changed },
+      { names: changes.removed, sentence: (list) => `Removed, no longer available: ${list}.` },
+      {
+        names: changes.other,
+        sentence: (list) => `Also changed (guidance, commands or user-only skills; re-read their files): ${list}.`,
+      },
+    ],
+    frame: (body) =>
+      [
+        "<skills_update>",
+        "The available skills changed since the list above; where they differ, this note wins.",
+        "",
+        body,
+        "</skills_update>",
+      ].join("\n"),
+    format,
+    maxBytes: MAX_CATALOG_NOTE_BYTES,
+    seeMore:
+      "A skill not listed here is still loaded by its name; its SKILL.md in the skill folders says what it does.",
+  });
 }

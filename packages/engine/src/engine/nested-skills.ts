@@ -14,10 +14,15 @@ import {
   createPathMatcher,
   diagnostic,
   mayReadOutsideProject,
-  renderCatalog,
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, Trust } from "@skillctx/core";
-import { isInside, loadSkillSources, projectRoot, toPosix } from "@skillctx/core/internal";
+import { isInside, isModelInvocable, loadSkillSources, projectRoot, toPosix } from "@skillctx/core/internal";
+import { MAX_CATALOG_NOTE_BYTES } from "../limits.js";
+import { buildCatalogNote } from "./catalog-note.js";
+import { yieldToLocal } from "./name-precedence.js";
+import type { NameHolders } from "./name-precedence.js";
+import { verifySignatures } from "@skillctx/sources";
+import type { VerifySettings } from "@skillctx/sources";
 import type { SkillSet } from "../context-types.js";
 import type { TouchedPaths } from "./conversation.js";
 import type { Attachment } from "./state.js";
@@ -68,6 +73,8 @@ export interface NestedSkillsOptions {
   trust?: Trust | undefined;
   cache?: SkillCache | undefined;
   setting?: NestedSkillsSetting | undefined;
+  /** The context's `verify` option, read at each load: nested skills pass the signature gate every skill passes. */
+  verify?: (() => VerifySettings | undefined) | undefined;
 }
 
 /** What one look needs from the context. */
@@ -149,8 +156,8 @@ export class NestedSkills {
   async discover(touched: readonly TouchedPaths[], lookup: NestedLookup): Promise<NestedDiscovery> {
     const result: NestedDiscovery = { found: [], checked: [], diagnostics: [] };
     // Names in use: the skill set's, and those revealed by this look.
-    const added = new Set<string>();
-    const taken = { has: (name: string) => lookup.skills.byName.has(name) || added.has(name) };
+    const added = new Map<string, Skill>();
+    const taken = { get: (name: string) => added.get(name) ?? lookup.skills.byName.get(name) };
     const seen = new Set<string>();
     let checks = 0;
     let revealed = lookup.revealed.size;
@@ -178,7 +185,7 @@ export class NestedSkills {
                 result.found.push({
                   folder,
                   skills: [],
-                  note: this.note(folder, this.folders.get(folder) ?? [], touchedPath, fingerprint, lookup),
+                  note: this.note(folder, this.folders.get(folder) ?? [], touchedPath, fingerprint, lookup, result),
                 });
               }
               continue;
@@ -195,9 +202,13 @@ export class NestedSkills {
             if (skills.length === 0) continue;
             revealed++;
             holdsRevealed = true;
-            for (const skill of skills) added.add(skill.name);
+            for (const skill of skills) added.set(skill.name, skill);
             this.remember(folder, skills);
-            result.found.push({ folder, skills, note: this.note(folder, skills, touchedPath, fingerprint, lookup) });
+            result.found.push({
+              folder,
+              skills,
+              note: this.note(folder, skills, touchedPath, fingerprint, lookup, result),
+            });
           }
           if (!holdsRevealed) result.checked.push(dir);
         }
@@ -223,7 +234,7 @@ export class NestedSkills {
     diagnostics: Diagnostic[],
   ): Promise<Skill[]> {
     if (!this.enabled || folders.size === 0) return [];
-    const taken = new Set(skills.byName.keys());
+    const taken = new Map(skills.byName);
     const all: Skill[] = [];
     for (const folder of folders) {
       const absolute = path.resolve(this.root, folder);
@@ -238,7 +249,7 @@ export class NestedSkills {
         continue;
       }
       const loaded = await this.load(absolute, folder, taken, { disabled, signal }, diagnostics);
-      for (const skill of loaded) taken.add(skill.name);
+      for (const skill of loaded) taken.set(skill.name, skill);
       this.remember(folder, loaded);
       all.push(...loaded);
     }
@@ -272,11 +283,12 @@ export class NestedSkills {
     this.folders.set(folder, skills);
   }
 
-  // The folder's skills through discovery's loader (containment, caps, cache); names already taken lose.
+  // The folder's skills through discovery's loader (containment, caps, cache); a name taken by a local skill
+  // keeps it, one taken by a remote skill is handed over (name-precedence.ts).
   private async load(
     absolute: string,
     folder: string,
-    taken: { has(name: string): boolean },
+    taken: NameHolders,
     context: { disabled: ReadonlySet<string>; signal: AbortSignal | undefined },
     diagnostics: Diagnostic[],
   ): Promise<Skill[]> {
@@ -292,22 +304,15 @@ export class NestedSkills {
       signal: context.signal,
     });
     diagnostics.push(...loaded.diagnostics);
+    // The one signature gate (sources' verifySignatures), as for the skill set: an unsigned nested skill
+    // under `verify: { scope: "all" }` is refused here, whether a tool call revealed it or a resume restored it.
+    const admitted = await verifySignatures(loaded.skills, this.options.verify?.(), diagnostics, context.signal);
     const skills: Skill[] = [];
-    for (const skill of loaded.skills) {
+    for (const skill of admitted) {
       if (context.disabled.has(skill.name) || skill.trigger.type === "always") continue;
-      if (taken.has(skill.name)) {
-        diagnostics.push(
-          diagnostic(
-            "NAME_CLASH",
-            "warning",
-            `nested skill "${skill.name}" in ${folder} is shadowed by the skill of that name already in use`,
-            {
-              path: skill.source.path,
-            },
-          ),
-        );
-        continue;
-      }
+      const holder = taken.get(skill.name);
+      // One precedence rule (name-precedence.ts): a remote holder yields to the local skill, never silently.
+      if (holder !== undefined && !yieldToLocal(skill, holder, folder, taken, diagnostics)) continue;
       skills.push(skill);
     }
     return skills;
@@ -319,11 +324,27 @@ export class NestedSkills {
     match: string,
     fingerprint: string,
     lookup: NestedLookup,
+    { diagnostics }: NestedDiscovery,
   ): Attachment | undefined {
-    const catalog = renderCatalog(skills, lookup.catalogFormat === undefined ? {} : { format: lookup.catalogFormat });
-    if (catalog === "") return undefined;
-    const text = lookup.templates.nestedCatalog({ folder, match, catalog, loadInstruction: lookup.loadInstruction });
-    return { skill: folder, trigger: "catalog", match, fingerprint, text };
+    const listed = skills.filter(isModelInvocable);
+    if (listed.length === 0) return undefined;
+    const note = buildCatalogNote({
+      sections: [{ skills: listed }],
+      frame: (catalog) =>
+        lookup.templates.nestedCatalog({ folder, match, catalog, loadInstruction: lookup.loadInstruction }),
+      format: lookup.catalogFormat,
+      maxBytes: MAX_CATALOG_NOTE_BYTES,
+      seeMore: `List ${folder} to see their names, and load one by name with ${lookup.loadInstruction}.`,
+    });
+    if (note.omitted > 0)
+      diagnostics.push(
+        diagnostic(
+          "CATALOG_NOTE_CUT",
+          "warning",
+          `the note of nested skill folder ${folder} lists ${note.listed} of ${listed.length} skills: it is capped at ${MAX_CATALOG_NOTE_BYTES} bytes`,
+        ),
+      );
+    return { skill: folder, trigger: "catalog", match, fingerprint, text: note.text };
   }
 
   private warnOnce(result: NestedDiscovery, message: string): void {

@@ -4,7 +4,7 @@
  * build `system`, restore nested skills revealed earlier, settle against the previous load (hot
  * reload), seed declared skill state, and reload the MCP servers.
  */
-import { errorText } from "@skillctx/core/internal";
+import { errorText, projectRoot } from "@skillctx/core/internal";
 import type { Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { diagnostic, readSkillContent } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
@@ -77,6 +77,8 @@ async function resolveSkillSources(o: AgentContextOptions, signal: AbortSignal |
   const { resolveSources } = await import("@skillctx/sources/resolve");
   return resolveSources(o.skills, {
     cwd: o.cwd,
+    // skills.lock.json lives at the project root (beside skills.json), whichever sub-folder the agent works in.
+    lockDir: projectRoot(o.cwd, { homeDir: o.homeDir }),
     cacheDir: o.cacheDir ?? defaultCacheDir(o.homeDir),
     lock: o.lock ?? "update",
     offline: o.offline ?? false,

@@ -132,7 +132,7 @@ export class ContextTelemetry {
     const event =
       wantsStep || recording ? this.stepEvent(number, result, notes, usage, performance.now() - started) : undefined;
     if (span !== undefined) {
-      if (event !== undefined && recording) recordStep(span, event, result.diagnostics.length);
+      if (event !== undefined && recording) recordStep(this.tracing, span, event, result.diagnostics.length);
       span.end();
     }
     if (event !== undefined && wantsStep) this.events.emit(event);
@@ -215,9 +215,9 @@ export class ContextTelemetry {
     const content = typeof result.content === "string" ? result.content : String(result.content);
     if (span !== undefined) {
       if (span.isRecording()) {
-        span.setAttribute("skillctx.tool.result_bytes", Buffer.byteLength(content));
+        this.tracing.set(span, { "skillctx.tool.result_bytes": Buffer.byteLength(content) });
         if (isError) {
-          span.setAttribute("error.type", "tool_error");
+          this.tracing.set(span, { "error.type": "tool_error" });
           this.tracing.fail(span, content);
         }
       }
@@ -254,7 +254,7 @@ function toolAttributes(info: ToolCallInfo, callId: string, skill: string | unde
 // entry (guidance, attachments, a loaded body) its total (parallel arrays) and one span event with the
 // parts. Catalog entries alone are not listed per skill: with hundreds of skills they would repeat the
 // same hundreds of figures on every span.
-function recordStep(span: Span, event: StepEvent, diagnostics: number): void {
+function recordStep(tracing: ContextTracing, span: Span, event: StepEvent, diagnostics: number): void {
   const attributes: Attributes = {
     "skillctx.activated.skills": event.activations.map((a) => a.skill),
     "skillctx.activated.triggers": event.activations.map((a) => a.trigger),
@@ -274,15 +274,15 @@ function recordStep(span: Span, event: StepEvent, diagnostics: number): void {
     attributes["skillctx.tokens.skills"] = adding.map((u) => u.skill);
     attributes["skillctx.tokens.by_skill"] = adding.map((u) => u.total);
   }
-  span.setAttributes(attributes);
+  tracing.set(span, attributes);
   for (const a of event.activations) {
     const activation: Attributes = { "skillctx.skill": a.skill, "skillctx.trigger": a.trigger };
     if (a.match !== undefined) activation["skillctx.match"] = ellipsizeUtf16(a.match, 200);
     if (a.messageIndex !== undefined) activation["skillctx.message_index"] = a.messageIndex;
-    span.addEvent("skillctx.skill.activated", activation);
+    tracing.event(span, "skillctx.skill.activated", activation);
   }
   for (const u of adding) {
-    span.addEvent("skillctx.skill.tokens", {
+    tracing.event(span, "skillctx.skill.tokens", {
       "skillctx.skill": u.skill,
       "skillctx.tokens.catalog": u.catalog,
       "skillctx.tokens.guidance": u.guidance,

@@ -2,8 +2,8 @@ import type { EventListener, EventSink, SkillctxEvent, SkillctxEventType } from 
 
 /**
  * The one event stream of a context. Listeners run synchronously, in the order registered; one that
- * throws is reported through `onListenerError` (a diagnostic of the next step) and never breaks the
- * step or the other listeners. With no listener, `wants` is false and emitters build nothing.
+ * throws is reported through `onListenerError` (a diagnostic of the next step, its text from core
+ * `errorText`, which never throws) and never breaks the step or the other listeners, whatever it threw. With no listener, `wants` is false and emitters build nothing.
  */
 export class EventBus implements EventSink {
   private readonly listeners = new Map<SkillctxEventType | "*", Set<(event: SkillctxEvent) => void>>();
@@ -31,9 +31,20 @@ export class EventBus implements EventSink {
         try {
           listener(event);
         } catch (error) {
-          this.onListenerError(error, event);
+          this.reportListenerError(error, event);
         }
       }
+    }
+  }
+
+  // Isolation is total: whatever a listener threw (a null-prototype object, a Proxy whose traps throw, an
+  // Error whose `message` getter throws) only reaches the reporter, and a reporter that fails is dropped
+  // rather than let out of `emit`.
+  private reportListenerError(error: unknown, event: SkillctxEvent): void {
+    try {
+      this.onListenerError(error, event);
+    } catch {
+      // Nothing to report to: the failure of the failure report is swallowed so the step goes on.
     }
   }
 }

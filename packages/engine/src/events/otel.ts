@@ -11,7 +11,8 @@
  * Semantic names are listed in docs/events.md.
  */
 import type { Attributes, Span, Tracer } from "@opentelemetry/api";
-import { ellipsizeUtf16 } from "@skillctx/core/internal";
+import { fitUtf16 } from "@skillctx/core/internal";
+import { MAX_SPAN_ATTRIBUTE_CHARS } from "../limits.js";
 
 /** The API's module namespace, once loaded. */
 type OtelApi = typeof import("@opentelemetry/api");
@@ -44,11 +45,26 @@ async function loadApi(): Promise<OtelApi | undefined> {
 /** One status update for a span that failed: the error text, cut for the backend. */
 function errorStatus(message: string): { code: number; message: string } {
   // SpanStatusCode.ERROR is 2 in every API version; kept literal so this file needs the API's values only after load.
-  return { code: 2, message: ellipsizeUtf16(message, MAX_STATUS_CHARS) };
+  return { code: 2, message: fitUtf16(message, MAX_SPAN_ATTRIBUTE_CHARS) };
 }
 
-/** Longest status message or attribute text skillctx sets (backends cap attributes anyway; this keeps exports small). */
-const MAX_STATUS_CHARS = 1_000;
+/**
+ * `attributes` with every text (and every text of an array) cut at {@link MAX_SPAN_ATTRIBUTE_CHARS}: the
+ * one cap of what skillctx puts on a span. Tool names, skill names and matches come from the model or
+ * from repositories; a 1 MiB tool name must not travel whole to every exporter.
+ */
+export function cappedAttributes(attributes: Attributes): Attributes {
+  const out: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    if (typeof value === "string") out[key] = fitUtf16(value, MAX_SPAN_ATTRIBUTE_CHARS);
+    else if (Array.isArray(value))
+      out[key] = value.map((v: unknown) =>
+        typeof v === "string" ? fitUtf16(v, MAX_SPAN_ATTRIBUTE_CHARS) : v,
+      ) as Attributes[string];
+    else out[key] = value;
+  }
+  return out;
+}
 
 /**
  * The spans of one context. `tracer()` resolves the global tracer when a provider is registered; each
@@ -63,14 +79,25 @@ export class ContextTracing {
     const tracer = await this.tracer();
     if (tracer === undefined) return undefined;
     const span = tracer.startSpan(name);
-    if (attributes !== undefined && span.isRecording()) span.setAttributes(attributes());
+    if (attributes !== undefined && span.isRecording()) this.set(span, attributes());
     return span;
+  }
+
+  /** Sets `attributes` on `span` through the one cap ({@link cappedAttributes}); every attribute skillctx sets comes here. */
+  set(span: Span, attributes: Attributes): void {
+    if (span.isRecording()) span.setAttributes(cappedAttributes(attributes));
+  }
+
+  /** Adds the event `name` with `attributes` through the same cap. */
+  event(span: Span, name: string, attributes: Attributes): void {
+    if (span.isRecording()) span.addEvent(name, cappedAttributes(attributes));
   }
 
   /** Marks `span` failed with `message` (and the exception, when there is one). */
   fail(span: Span, message: string, error?: unknown): void {
     if (!span.isRecording()) return;
-    if (error instanceof Error) span.recordException(error);
+    // `instanceof` runs a Proxy's getPrototypeOf trap: a thrown value that throws there is not recorded.
+    if (isError(error)) span.recordException(error);
     span.setStatus(errorStatus(message));
   }
 
@@ -86,5 +113,14 @@ export class ContextTracing {
     // A tracer per context and API instance: the API's proxy tracer binds to the provider it first finds.
     if (this.tracerFor?.api !== loaded) this.tracerFor = { api: loaded, tracer: loaded.trace.getTracer(TRACER_NAME) };
     return this.tracerFor.tracer;
+  }
+}
+
+// Whether `value` is an Error, without letting a hostile Proxy's trap throw out of the check.
+function isError(value: unknown): value is Error {
+  try {
+    return value instanceof Error;
+  } catch {
+    return false;
   }
 }

@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import path from "node:path";
 import { listSkillFileNames, readTextLines } from "@skillctx/core/internal";
+import { SKILL_CHANGED_CODE, verifiedFileDigest } from "@skillctx/sources";
 import { checkRelativePath, resolveInside } from "./skill-paths.js";
 import type { SkillToolHost } from "./skill-tools.js";
 import { DEFAULT_MAX_RESOURCE_BYTES, folderSkill } from "./skill-tools.js";
@@ -64,9 +65,17 @@ export async function readSkillResource(
   const endLine = request.endLine ?? Number.POSITIVE_INFINITY;
   if (endLine < startLine) return fail(`endLine (${endLine}) is before startLine (${startLine}).`);
   const maxBytes = host.settings.maxResourceBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
-  const read = await readTextLines(resolved.realPath, { startLine, endLine, maxBytes, signal });
+  // A signed skill serves only what was verified: each read is checked against the file's verified digest.
+  const digest = verifiedFileDigest(skill, relative);
+  if (digest === null)
+    return fail(
+      `Refused ${relative} (${SKILL_CHANGED_CODE}): it was not part of the skill's folder when its signature was verified.`,
+    );
+  const read = await readTextLines(resolved.realPath, { startLine, endLine, maxBytes, digest, signal });
   if (!read.ok) {
     if (read.binary) return fail(`Refused ${relative}: it is a binary file; only text files can be read.`);
+    if ("mismatch" in read)
+      return fail(`Refused ${relative} (${SKILL_CHANGED_CODE}): it changed since the skill's signature was verified.`);
     if ("beyond" in read) {
       return fail(
         `startLine ${startLine} is not within the first ${read.scanned} bytes of ${relative}, which is as far as a read looks; read an earlier line.`,

@@ -14,6 +14,7 @@ import {
 } from "../code/python/launch.js";
 import { MAX_SCRIPT_SOURCE_BYTES } from "../limits.js";
 import { scriptMetadata } from "../code/python/pep723.js";
+import { verifiedFolderChange } from "@skillctx/sources";
 import { checkRelativePath, resolveInside } from "./skill-paths.js";
 import type { SkillToolHost } from "./skill-tools.js";
 import { folderSkill } from "./skill-tools.js";
@@ -56,6 +57,9 @@ export async function runSkillScript(
   const { skill, dir } = found;
   const untrusted = untrustedScriptMessage(skill, host.trust);
   if (untrusted !== undefined) return fail(untrusted);
+  // A signed skill's scripts run only while its folder is what was verified (a script may import its siblings).
+  const changed = await verifiedFolderChange(skill, signal);
+  if (changed !== undefined) return fail(`Not run: ${changed}.`);
 
   const checked = checkRelativePath(request.script);
   if (!checked.ok) return fail(`Refused ${JSON.stringify(request.script)}: ${checked.reason}.`);
