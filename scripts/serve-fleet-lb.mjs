@@ -120,10 +120,12 @@ async function until(check, ms, what) {
 
 /**
  * Runs the fleet for `seconds` and returns its figures. Options: replicas, skills, sdkClients,
- * sourceClients, seconds, ttlMs, haproxy (the program).
+ * sourceClients, seconds, ttlMs, thinkMs (an SDK client's pause after each answer; 0: a closed loop at full
+ * speed), haproxy (the program).
  */
 export async function runFleet(options) {
   const { replicas: n, skills: skillCount, sdkClients, sourceClients, seconds, ttlMs } = options;
+  const thinkMs = options.thinkMs ?? 0;
   const { Client } = await import(esm("client/index.js"));
   const { StreamableHTTPClientTransport } = await import(esm("client/streamableHttp.js"));
   const { AgentContext } = await import(pathToFileURL(path.join(ROOT, "packages/skillctx/dist/index.js")).href);
@@ -166,6 +168,8 @@ export async function runFleet(options) {
     const unauthorized = (await fetch(lb, { method: "POST", body: "{}" })).status;
 
     const latencies = [];
+    let killedAt;
+    let afterKill = 0;
     let failures = 0;
     let retried = 0;
     const errors = new Map();
@@ -183,6 +187,7 @@ export async function runFleet(options) {
       try {
         const value = await fn();
         latencies.push(performance.now() - t0);
+        if (killedAt !== undefined && t0 > killedAt) afterKill++;
         return value;
       } catch (error) {
         note(error);
@@ -219,6 +224,7 @@ export async function runFleet(options) {
         await attempt(() =>
           i % 2 === 0 ? client.request({ method: "skills/get", params: { uri } }, Any) : client.readResource({ uri }),
         );
+        if (thinkMs > 0) await sleep(thinkMs);
       }
       await client.close().catch(() => {});
     };
@@ -255,6 +261,7 @@ export async function runFleet(options) {
     await sleep(killAt * 1000);
     const killed = replicas[1];
     killed.child.kill("SIGKILL");
+    killedAt = performance.now();
     const killedAfterMs = round(performance.now() - started);
     await sleep((updateAt - killAt) * 1000);
     // Every replica's own disk gets the new version (a git pull on each machine); the dead one too.
@@ -274,6 +281,7 @@ export async function runFleet(options) {
       clients: { sdk: sdkClients, mcpSource: sourceClients },
       seconds,
       ttlMs,
+      thinkMs,
       unauthorizedStatus: unauthorized,
       requests: latencies.length,
       requestsPerSecond: Math.round((latencies.length / wallMs) * 1000),
@@ -283,6 +291,7 @@ export async function runFleet(options) {
       retriedOnce: retried,
       errors: Object.fromEntries(errors),
       killedReplicaAfterMs: killedAfterMs,
+      requestsAfterKill: afterKill,
       perReplicaRequests: perReplica,
       digestChanged: oldDigest !== newDigest,
       clientsSawNewDigest: sawAll,

@@ -10,7 +10,7 @@
 // With `--lb haproxy`: the fleet run of scripts/serve-fleet-lb.mjs instead (3 replicas behind HAProxy, 50
 // clients, a replica killed and the skills updated mid-run):
 //   node scripts/serve-fleet.mjs --lb haproxy [--replicas 3] [--skills 50] [--clients 50] [--source-clients 10]
-//                                [--seconds 30] [--ttl-ms 2000] [--json] [--print-config]
+//                                [--seconds 30] [--ttl-ms 2000] [--think-ms 0] [--json] [--print-config]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -41,6 +41,7 @@ const { values } = parseArgs({
     "source-clients": { type: "string", default: "10" },
     seconds: { type: "string", default: "30" },
     "ttl-ms": { type: "string", default: "2000" },
+    "think-ms": { type: "string", default: "0" },
     "print-config": { type: "boolean" },
   },
 });
@@ -60,6 +61,7 @@ if (values.lb !== undefined) {
     sourceClients,
     seconds: Number(values.seconds),
     ttlMs: Number(values["ttl-ms"]),
+    thinkMs: Number(values["think-ms"]),
   });
   if (values.json) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
   else {
@@ -68,10 +70,10 @@ if (values.lb !== undefined) {
       `${f.replicas} replicas of skillctx serve --http behind HAProxy (round-robin), ${f.skills} skills, node ${f.node}`,
     );
     console.log(
-      `${f.clients.sdk} SDK clients + ${f.clients.mcpSource} { mcp } source clients for ${f.seconds} s: ${f.requests} requests, ${f.requestsPerSecond} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms`,
+      `${f.clients.sdk} SDK clients + ${f.clients.mcpSource} { mcp } source clients for ${f.seconds} s (think ${f.thinkMs} ms): ${f.requests} requests, ${f.requestsPerSecond} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms`,
     );
     console.log(
-      `failures ${f.failures} (requests retried once by the client: ${f.retriedOnce}); replica r1 killed (SIGKILL) at ${f.killedReplicaAfterMs} ms; requests answered per replica ${f.perReplicaRequests.join(" / ")}`,
+      `failures ${f.failures} (requests retried once by the client: ${f.retriedOnce}); replica r1 killed (SIGKILL) at ${f.killedReplicaAfterMs} ms, ${f.requestsAfterKill} requests answered after it; requests answered per replica ${f.perReplicaRequests.join(" / ")}`,
     );
     console.log(
       `skills updated on every replica's disk mid-run: ${f.clientsSawNewDigest} of ${f.clients.sdk + f.clients.mcpSource} clients saw the new digest, p50 ${f.newDigestSeenWithinMs.p50} ms, max ${f.newDigestSeenWithinMs.max} ms (stated bound: ttlMs + 2 s = ${f.statedBoundMs} ms)`,

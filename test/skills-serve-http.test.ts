@@ -28,7 +28,7 @@ const INIT = rpc("initialize", {
 
 async function sdkClient(url: string, token?: string): Promise<Client> {
   const client = new Client({ name: "test", version: "1.0.0" });
-  const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
+  const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
