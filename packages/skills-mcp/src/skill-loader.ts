@@ -7,6 +7,7 @@
  */
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { AgentContext } from "@skillctx/engine";
+import { DEFAULT_WATCH_POLL_MS } from "./limits.js";
 import type { SkillServerOptions } from "./server.js";
 
 /** What a load returns. */
@@ -22,9 +23,6 @@ export interface SkillLoader {
   watch(onChange: () => void, onError: (error: unknown) => void): void;
   close(): Promise<void>;
 }
-
-/** How often the watcher is asked whether files changed, by default. */
-export const DEFAULT_WATCH_POLL_MS = 250;
 
 /** The loader for `options`. */
 export function skillLoader(options: SkillServerOptions): SkillLoader {
