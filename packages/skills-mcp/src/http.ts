@@ -91,6 +91,7 @@ export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOpt
     if (draining) {
       res.setHeader("connection", "close");
       res.setHeader("retry-after", "1");
+      if (pathname === HEALTH_HTTP_PATH) return reply(res, 503, JSON.stringify({ status: "draining" }));
       return replyRpc(res, 503, "shutting down: retry on another replica");
     }
     if (pathname === HEALTH_HTTP_PATH && (req.method === "GET" || req.method === "HEAD")) {
