@@ -274,6 +274,7 @@ export async function runFleet(options) {
 
     const perReplica = replicas.map((r) => (r.stderr.match(/ POST \/mcp 200 /g) ?? []).length);
     const sawAll = seen.filter((v) => v !== undefined).length;
+    const sawSource = seen.slice(sdkClients).filter((v) => v !== undefined).length;
     return {
       node: process.version,
       replicas: n,
@@ -295,6 +296,7 @@ export async function runFleet(options) {
       perReplicaRequests: perReplica,
       digestChanged: oldDigest !== newDigest,
       clientsSawNewDigest: sawAll,
+      mcpSourceClientsSawNewDigest: sawSource,
       newDigestSeenWithinMs: {
         p50: round(
           pct(
@@ -304,7 +306,7 @@ export async function runFleet(options) {
         ),
         max: round(Math.max(0, ...seen.filter((v) => v !== undefined))),
       },
-      statedBoundMs: ttlMs + 2_000,
+      statedBoundMs: ttlMs + 3_000,
     };
   } finally {
     await Promise.allSettled(contexts.map((c) => c.close()));

@@ -50,6 +50,7 @@ describe("skillctx serve --http against hostile clients", () => {
           })
         ).status;
       const wrong = [
+        "",
         "Bearer",
         "Bearer ",
         `Bearer ${TOKEN.slice(0, -1)}`,
@@ -71,7 +72,7 @@ describe("skillctx serve --http against hostile clients", () => {
     }
     await cli.exited;
     expect(cli.stderr()).not.toContain(TOKEN.slice(0, 8));
-    expect(cli.stderr().match(/POST \/mcp 401 /g)).toHaveLength(13);
+    expect(cli.stderr().match(/POST \/mcp 401 /g), cli.stderr()).toHaveLength(13);
   });
 
   it("the token comparison is constant-time by construction: every configured token, fixed-size digests, whatever is presented", async () => {

@@ -121,11 +121,14 @@ export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOpt
     const started = performance.now();
     const pathname = pathOf(req.url);
     inFlight.add(res);
-    res.once("close", () => {
-      inFlight.delete(res);
+    // Done when the answer is handed to the socket ("finish"), or when the connection went first ("close").
+    const done = () => {
+      if (!inFlight.delete(res)) return;
       log?.(`${req.method ?? "-"} ${pathname} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
       if (inFlight.size === 0) idle?.();
-    });
+    };
+    res.once("finish", done);
+    res.once("close", done);
     handle(req, res, pathname).catch((error: unknown) => {
       if (!res.headersSent) replyRpc(res, 500, headUtf16(errorText(error), 200), -32603);
       else res.destroy();
