@@ -180,7 +180,7 @@ describe("skillctx serve --http for a fleet (built CLI)", () => {
     await cli.exited;
   });
 
-  it("SIGTERM drains: a request in flight finishes, one arriving after is refused (503, Connection: close), a stuck one is cut at the bound, exit 143", async () => {
+  it("SIGTERM drains: a request in flight finishes, one arriving after is refused (503, Connection: close), /healthz says draining, a stuck one is cut at the bound, exit 143", async () => {
     const home = await tempDir();
     const repo = writeSkills(await tempDir(), 1);
     const { cli, url } = await startServe(repo, [], { home });
@@ -197,6 +197,10 @@ describe("skillctx serve --http for a fleet (built CLI)", () => {
     const late = connect(Number(target.port), target.hostname);
     await new Promise<void>((resolve) => late.once("connect", () => resolve()));
     late.write(`POST /mcp HTTP/1.1\r\nHost: ${target.host}\r\n`);
+    const health = connect(Number(target.port), target.hostname);
+    await new Promise<void>((resolve) => health.once("connect", () => resolve()));
+    // As HAProxy's `option httpchk GET /healthz` asks: HTTP/1.0, no Host.
+    health.write("GET /healthz HTTP/1.0\r\n");
     await new Promise((r) => setTimeout(r, 300));
     const killedAt = performance.now();
     cli.child.kill("SIGTERM");
@@ -209,6 +213,14 @@ describe("skillctx serve --http for a fleet (built CLI)", () => {
       `content-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
     );
     await lateClosed;
+    let healthAnswer = "";
+    health.on("data", (chunk: Buffer) => (healthAnswer += chunk.toString()));
+    const healthClosed = new Promise<void>((resolve) => health.once("close", () => resolve()));
+    health.write("\r\n");
+    await healthClosed;
+    // The balancer's check sees the drain and takes the replica out.
+    expect(healthAnswer).toMatch(/^HTTP\/1\.1 503 /);
+    expect(healthAnswer).toContain('{"status":"draining"}');
     expect(lateAnswer).toMatch(/^HTTP\/1\.1 503 /);
     expect(lateAnswer.toLowerCase()).toContain("connection: close");
     // New connections are not accepted any more.
