@@ -32,4 +32,6 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/cold-start-imports.test.ts",
   // Three `serve --http` replicas behind HAProxy with 50 clients (scripts/serve-fleet-lb.mjs, a short run).
   "test/serve-fleet.test.ts",
+  // `serve --http` child processes for tokens, rebinding, live updates and the drain (which waits out its 5 s bound).
+  "test/skills-serve-http.test.ts",
 ];
