@@ -76,7 +76,7 @@ if (values.lb !== undefined) {
       `failures ${f.failures} (requests retried once by the client: ${f.retriedOnce}); replica r1 killed (SIGKILL) at ${f.killedReplicaAfterMs} ms, ${f.requestsAfterKill} requests answered after it; requests answered per replica ${f.perReplicaRequests.join(" / ")}`,
     );
     console.log(
-      `skills updated on every replica's disk mid-run: ${f.clientsSawNewDigest} of ${f.clients.sdk + f.clients.mcpSource} clients saw the new digest, p50 ${f.newDigestSeenWithinMs.p50} ms, max ${f.newDigestSeenWithinMs.max} ms (stated bound: ttlMs + 3 s = ${f.statedBoundMs} ms)`,
+      `skills updated on every replica's disk mid-run: ${f.clientsSawNewDigest} of ${f.clients.sdk + f.clients.mcpSource} clients saw the new digest, p50 ${f.newDigestSeenWithinMs.p50} ms, max ${f.newDigestSeenWithinMs.max} ms (stated bound: ttlMs + 3 s = ${f.statedBoundMs} ms); SDK clients max ${f.newDigestSeenWithinMsBy.sdk.max} ms, { mcp } source clients (${f.mcpSourceClientsSawNewDigest} saw it) max ${f.newDigestSeenWithinMsBy.mcpSource.max} ms`,
     );
     if (Object.keys(f.errors).length > 0) console.log(`errors seen: ${JSON.stringify(f.errors)}`);
   }
