@@ -163,6 +163,27 @@ describe("skillctx serve --http against hostile clients", () => {
     await cli.exited;
   });
 
+  // The break of issue 25: only three literal host strings were checked, so these binds checked nothing.
+  it.each(["127.0.0.2", "127.255.255.254", "::ffff:127.0.0.1"])(
+    "DNS rebinding through another loopback name (--host %s): foreign Host and Origin headers are 403",
+    async (bound) => {
+      const home = await tempDir();
+      const { cli, url } = await startServe(writeSkills(await tempDir(), 1), ["--host", bound], { home });
+      try {
+        const port = new URL(url).port;
+        const status = async (headers: Record<string, string>) =>
+          (await rawRequest(url, { headers: { ...MCP_HEADERS, ...headers }, body: LIST })).status;
+        expect(await status({ host: `rebind.evil.example:${port}` })).toBe(403);
+        expect(await status({ origin: `http://rebind.evil.example:${port}` })).toBe(403);
+        expect(await status({ host: `127.0.0.1:${port}` })).toBe(bound === "127.0.0.1" ? 200 : 403);
+        expect(await status({})).toBe(200);
+      } finally {
+        cli.child.kill("SIGTERM");
+      }
+      await cli.exited;
+    },
+  );
+
   it("100 requests at once while SIGTERM drains: each is a whole 200, a 503, or a refused or reset connection; never a cut answer", async () => {
     const { cli, url } = await tokenServer();
     const auth = { ...MCP_HEADERS, authorization: `Bearer ${TOKEN}` };
