@@ -6,6 +6,11 @@
 //     (the transport's floor, measured in the same run)
 //   - 50 concurrent clients, each its own session, each a bounded loop of requests: throughput
 // Run after `pnpm build`:  node scripts/serve-fleet.mjs [--skills 1000] [--clients 50] [--requests 200]
+//
+// With `--lb haproxy`: the fleet run of scripts/serve-fleet-lb.mjs instead (3 replicas behind HAProxy, 50
+// clients, a replica killed and the skills updated mid-run):
+//   node scripts/serve-fleet.mjs --lb haproxy [--replicas 3] [--skills 50] [--clients 50] [--source-clients 10]
+//                                [--seconds 30] [--ttl-ms 2000] [--think-ms 0] [--json] [--print-config]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -31,8 +36,52 @@ const { values } = parseArgs({
     clients: { type: "string", default: "50" },
     requests: { type: "string", default: "200" },
     json: { type: "boolean" },
+    lb: { type: "string" },
+    replicas: { type: "string", default: "3" },
+    "source-clients": { type: "string", default: "10" },
+    seconds: { type: "string", default: "30" },
+    "ttl-ms": { type: "string", default: "2000" },
+    "think-ms": { type: "string", default: "0" },
+    "print-config": { type: "boolean" },
   },
 });
+if (values.lb !== undefined) {
+  if (values.lb !== "haproxy") throw new Error("--lb: only haproxy is supported");
+  const { haproxyConfig, runFleet } = await import("./serve-fleet-lb.mjs");
+  if (values["print-config"]) {
+    process.stdout.write(haproxyConfig(8700, ["127.0.0.1:8701", "127.0.0.1:8702", "127.0.0.1:8703"]));
+    process.exit(0);
+  }
+  const clients = Number(values.clients);
+  const sourceClients = Math.min(clients, Number(values["source-clients"]));
+  const figures = await runFleet({
+    replicas: Number(values.replicas),
+    skills: process.argv.includes("--skills") ? Number(values.skills) : 50,
+    sdkClients: clients - sourceClients,
+    sourceClients,
+    seconds: Number(values.seconds),
+    ttlMs: Number(values["ttl-ms"]),
+    thinkMs: Number(values["think-ms"]),
+  });
+  if (values.json) process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+  else {
+    const f = figures;
+    console.log(
+      `${f.replicas} replicas of skillctx serve --http behind HAProxy (round-robin), ${f.skills} skills, node ${f.node}`,
+    );
+    console.log(
+      `${f.clients.sdk} SDK clients + ${f.clients.mcpSource} { mcp } source clients for ${f.seconds} s (think ${f.thinkMs} ms): ${f.requests} requests, ${f.requestsPerSecond} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms`,
+    );
+    console.log(
+      `failures ${f.failures} (requests retried once by the client: ${f.retriedOnce}); replica r1 killed (SIGKILL) at ${f.killedReplicaAfterMs} ms, ${f.requestsAfterKill} requests answered after it; requests answered per replica ${f.perReplicaRequests.join(" / ")}`,
+    );
+    console.log(
+      `skills updated on every replica's disk mid-run: ${f.clientsSawNewDigest} of ${f.clients.sdk + f.clients.mcpSource} clients saw the new digest, p50 ${f.newDigestSeenWithinMs.p50} ms, max ${f.newDigestSeenWithinMs.max} ms (stated bound: ttlMs + 3 s = ${f.statedBoundMs} ms); SDK clients max ${f.newDigestSeenWithinMsBy.sdk.max} ms, { mcp } source clients (${f.mcpSourceClientsSawNewDigest} saw it) max ${f.newDigestSeenWithinMsBy.mcpSource.max} ms`,
+    );
+    if (Object.keys(f.errors).length > 0) console.log(`errors seen: ${JSON.stringify(f.errors)}`);
+  }
+  process.exit(0);
+}
 const SKILLS = Number(values.skills);
 const CLIENTS = Number(values.clients);
 const REQUESTS = Number(values.requests);

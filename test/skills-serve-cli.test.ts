@@ -161,13 +161,24 @@ describe("skillctx serve (built CLI)", () => {
     await client.close().catch(() => {});
   });
 
-  it("usage errors exit 2: --stdio with --http, a bad port, --host without --http", async () => {
+  it("usage errors exit 2: --stdio with --http, a bad port, --host or a token flag without --http, an unset token variable, a missing token file", async () => {
     const home = await tempDir();
     for (const [args, message] of [
       [["--stdio", "--http", "0"], /--stdio and --http exclude each other/],
       [["--http", "99999"], /--http must be a port number/],
       [["--http", "-1"], /--http/],
       [["--host", "0.0.0.0"], /--host needs --http PORT/],
+      [["--token-file", "tokens"], /--token-file needs --http PORT/],
+      [
+        ["--http", "0", "--token-env", "SKILLCTX_TEST_UNSET_VARIABLE"],
+        /--token-env SKILLCTX_TEST_UNSET_VARIABLE: the variable is not set/,
+      ],
+      [["--http", "0", "--token-file", "/nonexistent/tokens"], /--token-file \/nonexistent\/tokens: NOT_FOUND/],
+      [
+        ["--http", "0", "--authorization-server", "https://auth.example.com"],
+        /--authorization-server needs --public-url/,
+      ],
+      [["--http", "0", "--ttl-ms", "soon"], /--ttl-ms must be a whole number/],
     ] as const) {
       const run = await runCli(["serve", "--cwd", DEMO, ...args], { home });
       expect(run.code, args.join(" ")).toBe(2);

@@ -31,9 +31,14 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/signature-gate.test.ts",
   "test/adversarial/skills-consume.test.ts",
   "test/adversarial/skills-serve.test.ts",
+  "test/adversarial/skills-serve-http.test.ts",
   "test/adversarial/sources.test.ts",
   "test/adversarial/sub-agent.test.ts",
   "test/adversarial/walk.test.ts",
   // Cold start of the built packages: child processes that log every module they load (bench-like).
   "test/cold-start-imports.test.ts",
+  // Three `serve --http` replicas behind HAProxy with 50 clients (scripts/serve-fleet-lb.mjs, a short run).
+  "test/serve-fleet.test.ts",
+  // `serve --http` child processes for tokens, rebinding, live updates and the drain (which waits out its 5 s bound).
+  "test/skills-serve-http.test.ts",
 ];

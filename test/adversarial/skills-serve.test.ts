@@ -172,13 +172,13 @@ export default async function run() {
     expect(value).toEqual({ ok: 10_000, failed: 0, digests: 1 });
   });
 
-  it("HTTP: a 2 MB body, no session, a made-up session, another path, a foreign Origin are refused; a good client still works (< 30 s, < 512 MB)", async () => {
+  it("HTTP with sessions: a 2 MB body, no session, a made-up session, another path, a foreign Origin are refused; a good client still works (< 30 s, < 512 MB)", async () => {
     const run = await runIsolated<{ statuses: Record<string, number>; listed: number }>(
       `${PRELUDE}
 import { StreamableHTTPClientTransport } from ${JSON.stringify(sdk("client/streamableHttp.js"))};
 export default async function run() {
   const server = await createSkillServer({ cwd: base, context: { userSkills: false, homeDir: base } });
-  const http = await serveSkillsHttp(server, { port: 0 });
+  const http = await serveSkillsHttp(server, { port: 0, sessions: true });
   try {
     const post = (body, headers = {}) => fetch(http.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body }).then((r) => r.status);
     const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } });

@@ -22,6 +22,8 @@ export interface CliOptions {
   home: string;
   /** The child's working folder. @default the repository root */
   cwd?: string;
+  /** More environment variables of the child (beside PATH and HOME). */
+  env?: Record<string, string>;
 }
 
 /** Throws a clear error when the CLI has not been built (the root `pnpm test` builds first). */
@@ -66,7 +68,7 @@ export function startCli(args: string[], options: CliOptions): CliChild {
   const started = performance.now();
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? ROOT,
-    env: childEnv(options.home),
+    env: { ...childEnv(options.home), ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -1,12 +1,12 @@
-// Tests that need a program the README does not promise (python3, git) run where it is on PATH and are skipped
+// Tests that need a program the README does not promise (python3, git, haproxy) run where it is on PATH and are skipped
 // elsewhere, as the corpus tests are without the corpus: test/setup/tools.ts prints one line naming each missing
-// program. CI has python3 and git; it sets SKILLCTX_REQUIRE_TOOLS=1 so that a missing one fails the run.
+// program. CI has python3, git and haproxy (.ci/run installs the Debian package); it sets SKILLCTX_REQUIRE_TOOLS=1 so that a missing one fails the run.
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "vitest";
 
 /** The programs that some tests need beyond Node. */
-export type Tool = "python3" | "uv" | "git";
+export type Tool = "python3" | "uv" | "git" | "haproxy";
 
 const found = new Map<string, boolean>();
 

@@ -4,7 +4,7 @@ import { hasTool, skipNote, type Tool } from "../helpers/tools-present.js";
  * The tools whose tests are skipped when absent. uv is not among them: the PEP 723 tests run the real uv when it
  * is on PATH and python3 with a stand-in uv otherwise, so they never skip for it.
  */
-const SKIPPED_WITHOUT: readonly Tool[] = ["python3", "git"];
+const SKIPPED_WITHOUT: readonly Tool[] = ["python3", "git", "haproxy"];
 
 /**
  * Vitest global setup. Prints one line per missing tool (its tests are skipped, as the corpus tests are without

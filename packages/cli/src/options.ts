@@ -90,6 +90,43 @@ export const FLAGS = {
     value: "HOST",
     help: "the address --http binds to (default: 127.0.0.1; another address exposes the skills to the network)",
   },
+  "token-file": {
+    type: "string",
+    value: "FILE",
+    help: "require a bearer token from FILE (one per line, # comments; several for rotation) on every --http request",
+  },
+  "token-env": {
+    type: "string",
+    value: "NAME",
+    help: "require a bearer token from environment variable NAME (several separated by commas) on every --http request",
+  },
+  "allow-host": {
+    type: "string",
+    multiple: true,
+    value: "NAME",
+    help: "also accept this Host / Origin name (a load balancer's or proxy's; repeatable); loopback addresses and localhost are accepted on loopback",
+  },
+  sessions: {
+    type: "boolean",
+    help: "keep MCP sessions in this process (default: stateless, so replicas need no sticky sessions)",
+  },
+  "no-watch": { type: "boolean", help: "serve a snapshot: do not watch the skill folders for changes" },
+  "ttl-ms": {
+    type: "string",
+    value: "MS",
+    help: "the ttlMs skills/list tells clients (how long they may keep a listing; default 60000)",
+  },
+  "public-url": {
+    type: "string",
+    value: "URL",
+    help: "the endpoint's URL as clients reach it, for the OAuth protected resource metadata (with --authorization-server)",
+  },
+  "authorization-server": {
+    type: "string",
+    multiple: true,
+    value: "URL",
+    help: "an OAuth 2.1 authorization server for this endpoint, published in its protected resource metadata and named in 401s (repeatable)",
+  },
 } as const satisfies Record<string, FlagInfo>;
 
 export type FlagName = keyof typeof FLAGS;

@@ -1,3 +1,4 @@
+import { readTextFile } from "@skillctx/core/internal";
 import * as path from "node:path";
 import { commandSpec } from "./command-specs.js";
 import { formatDiagnostic } from "./format.js";
@@ -6,6 +7,10 @@ import type { CliCommand, CliIo } from "./io.js";
 import { cliTemplates } from "./load.js";
 import { parseFlags, resolveCwd, userSkills } from "./options.js";
 import type { Flags } from "./options.js";
+import type { HttpAuthOptions } from "@skillctx/skills-mcp";
+
+/** Largest --token-file read, in bytes. */
+export const MAX_TOKEN_FILE_BYTES = 64 * 1024;
 
 /**
  * `skillctx serve`: the skills an agent in `--cwd` sees, served over MCP (SEP-2640 skills extension and
@@ -18,7 +23,15 @@ export const serveCommand: CliCommand = {
     const flags = parseFlags(argv, commandSpec("serve").flags);
     const port = httpPort(flags);
     if (port !== undefined && flags.bool("stdio")) throw new UsageError("--stdio and --http exclude each other");
-    if (port === undefined && flags.string("host") !== undefined) throw new UsageError("--host needs --http PORT");
+    if (port === undefined) {
+      for (const flag of ["host", "token-file", "token-env", "public-url"] as const)
+        if (flags.string(flag) !== undefined) throw new UsageError(`--${flag} needs --http PORT`);
+      for (const flag of ["allow-host", "authorization-server"] as const)
+        if (flags.list(flag).length > 0) throw new UsageError(`--${flag} needs --http PORT`);
+      if (flags.bool("sessions")) throw new UsageError("--sessions needs --http PORT");
+    }
+    const ttlMs = wholeFlag(flags, "ttl-ms");
+    const auth = port === undefined ? undefined : await authOptions(flags);
     const cwd = resolveCwd(flags.string("cwd"));
     const extra = flags.list("skills").map((p) => path.resolve(p));
     const [{ createSkillServer }, { serveSkillsHttp }] = await Promise.all([
@@ -27,6 +40,8 @@ export const serveCommand: CliCommand = {
     ]);
     const skills = await createSkillServer({
       cwd,
+      ...(!flags.bool("no-watch") && { watch: true }),
+      ...(ttlMs !== undefined && { ttlMs }),
       context: {
         userSkills: userSkills(flags),
         templates: cliTemplates,
@@ -40,8 +55,20 @@ export const serveCommand: CliCommand = {
     io.stderr.write(`skillctx serve: ${count === 1 ? "1 skill" : `${count} skills`} from ${cwd}\n`);
     try {
       if (port !== undefined) {
-        const http = await serveSkillsHttp(skills, { port, host: flags.string("host") });
-        io.stderr.write(`skillctx serve: listening on ${http.url}\n`);
+        const http = await serveSkillsHttp(skills, {
+          port,
+          host: flags.string("host"),
+          sessions: flags.bool("sessions"),
+          allowedHosts: flags.list("allow-host"),
+          auth,
+          log: (line) => io.stderr.write(`skillctx serve: ${line}\n`),
+        }).catch((error: unknown) => {
+          if (error instanceof TypeError) throw new UsageError(error.message);
+          throw error;
+        });
+        io.stderr.write(
+          `skillctx serve: listening on ${http.url}${auth === undefined ? "" : " (bearer token required)"}\n`,
+        );
         try {
           await aborted(io.signal);
         } finally {
@@ -73,6 +100,53 @@ function httpPort(flags: Flags): number | undefined {
   if (!(port >= 0 && port <= 65_535))
     throw new UsageError(`--http must be a port number from 0 to 65535, got '${given}'`);
   return port;
+}
+
+// --token-file / --token-env / --authorization-server: the endpoint's authentication, or undefined.
+async function authOptions(flags: Flags): Promise<HttpAuthOptions | undefined> {
+  const file = flags.string("token-file");
+  const env = flags.string("token-env");
+  const servers = flags.list("authorization-server");
+  const publicUrl = flags.string("public-url");
+  if (servers.length > 0 && publicUrl === undefined)
+    throw new UsageError("--authorization-server needs --public-url (the endpoint's URL as clients reach it)");
+  const tokens: string[] = [];
+  if (file !== undefined) tokens.push(...tokenLines(await readTokenFile(file)));
+  if (env !== undefined) {
+    const value = process.env[env];
+    if (value === undefined || value.trim() === "") throw new UsageError(`--token-env ${env}: the variable is not set`);
+    tokens.push(...value.split(/[\s,]+/).filter((t) => t !== ""));
+  }
+  if (file !== undefined && tokens.length === 0) throw new UsageError(`--token-file ${file}: no token in the file`);
+  if (tokens.length === 0 && servers.length === 0) return undefined;
+  if (tokens.length === 0)
+    throw new UsageError("--authorization-server needs a token check: --token-file, --token-env, or a proxy in front");
+  return {
+    tokens,
+    ...(servers.length > 0 && { resourceMetadata: { resource: publicUrl!, authorizationServers: servers } }),
+  };
+}
+
+// Read as a regular UTF-8 file of at most MAX_TOKEN_FILE_BYTES (core's reader); the error never quotes it.
+async function readTokenFile(file: string): Promise<string> {
+  const read = await readTextFile(path.resolve(file), { maxBytes: MAX_TOKEN_FILE_BYTES });
+  if (!read.ok) throw new UsageError(`--token-file ${file}: ${read.code}`);
+  return read.text;
+}
+
+// One token per line; blank lines and # comments are skipped.
+function tokenLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+function wholeFlag(flags: Flags, name: "ttl-ms"): number | undefined {
+  const given = flags.string(name);
+  if (given === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(given)) throw new UsageError(`--${name} must be a whole number, got '${given}'`);
+  return Number(given);
 }
 
 // Resolves when `signal` aborts (Ctrl-C, SIGTERM); never without one.

@@ -1,32 +1,55 @@
 /**
- * Streamable HTTP for a {@link SkillServer}: the MCP SDK's transport on `node:http`, one SDK server per
- * session, bound to 127.0.0.1 by default. On a loopback address the `Host` header must name that
- * address (DNS rebinding), and an `Origin` header, when sent, must be a loopback origin. Request bodies,
- * sessions and idle time are capped.
+ * Streamable HTTP for a {@link SkillServer}: the MCP SDK's transport on `node:http`, bound to 127.0.0.1
+ * by default, stateless unless sessions are asked for (any replica answers any request). In order, a
+ * request meets: the drain (503 once closing), `GET /healthz` (no checks, no skill content), the
+ * `Host` / `Origin` policy (DNS rebinding, see http-hosts.ts), the bearer-token check (401 with a
+ * `WWW-Authenticate` challenge, see http-auth.ts), then the MCP handler. Request heads and bodies are
+ * capped, and each request is one line of the log (method, path, status, milliseconds; nothing else).
  */
-import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_HTTP_BODY_BYTES } from "./limits.js";
-import { safeParseJson } from "@skillctx/core/internal";
-import { randomUUID } from "@skillctx/core/internal";
+import { DEFAULT_DRAIN_MS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from "./limits.js";
+import { MAX_HTTP_HEADER_BYTES, MAX_LOGGED_PATH_CHARS } from "./limits.js";
+import { checkWholeNumber, errorText, headUtf16 } from "@skillctx/core/internal";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { declaredLength, readCapped } from "@skillctx/mcp-bridge/internal";
+import { bearerCheck } from "./http-auth.js";
+import type { HttpAuthOptions } from "./http-auth.js";
+import { hostAllowed, hostPolicy, originAllowed } from "./http-hosts.js";
+import { replyRpc, sessionHandler, statelessHandler } from "./http-sessions.js";
 import type { SkillServer } from "./server.js";
 
 /** The path the endpoint answers on. */
 export const MCP_HTTP_PATH = "/mcp";
+/** The health endpoint: 200 while serving, 503 while draining; unauthenticated, no skill content. */
+export const HEALTH_HTTP_PATH = "/healthz";
 
 export interface ServeHttpOptions {
   /** 0 picks a free port. */
   port: number;
   /** @default "127.0.0.1" */
   host?: string | undefined;
-  /** @default 1,000 */
+  /**
+   * Keep MCP sessions in this process (`Mcp-Session-Id`). Off by default: the server needs nothing from a
+   * session, so each request stands alone and replicas behind a load balancer need no stickiness.
+   * @default false
+   */
+  sessions?: boolean | undefined;
+  /** With `sessions`. @default 1,000 */
   maxSessions?: number | undefined;
-  /** @default 10 minutes */
+  /** With `sessions`. @default 10 minutes */
   sessionIdleMs?: number | undefined;
+  /**
+   * More names the `Host` and `Origin` headers may carry (a load balancer's or proxy's name). On a
+   * loopback address the bound address and `localhost` are always allowed; elsewhere the headers are
+   * checked only when names are given.
+   */
+  allowedHosts?: readonly string[] | undefined;
+  /** Bearer tokens and/or a host's verify function; unset: no authentication. */
+  auth?: HttpAuthOptions | undefined;
+  /** How long `close()` lets requests in flight finish. @default 5,000 */
+  drainMs?: number | undefined;
+  /** Receives one line per request (`POST /mcp 200 1.4ms`); unset: no log. */
+  log?: ((line: string) => void) | undefined;
 }
 
 /** A listening HTTP endpoint. */
@@ -34,64 +57,80 @@ export interface SkillHttpServer {
   /** `http://<host>:<port>/mcp`. */
   url: string;
   port: number;
-  /** Open sessions. */
+  /** Open sessions (0 when stateless). */
   readonly sessions: number;
-  /** Stops listening and closes every session. Idempotent. */
+  /** Requests being answered. */
+  readonly inFlight: number;
+  /**
+   * Graceful stop: new requests (and `/healthz`) get 503 with `Connection: close`, requests in flight
+   * finish for up to `drainMs`, then every connection is closed. Idempotent.
+   */
   close(): Promise<void>;
 }
-
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  lastSeen: number;
-}
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 /** Serves `skills` over Streamable HTTP at `http://<host>:<port>/mcp`. */
 export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOptions): Promise<SkillHttpServer> {
   const host = options.host ?? "127.0.0.1";
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  const sessions = new Map<string, Session>();
-  let port = options.port;
-  const loopback = LOOPBACK.has(host);
+  const drainMs = checkWholeNumber("drainMs", options.drainMs, DEFAULT_DRAIN_MS, 0);
+  const policy = hostPolicy(host, options.allowedHosts ?? []);
+  const auth = bearerCheck(options.auth);
+  const mcp =
+    options.sessions === true
+      ? sessionHandler(
+          skills,
+          checkWholeNumber("maxSessions", options.maxSessions, DEFAULT_MAX_SESSIONS, 1),
+          checkWholeNumber("sessionIdleMs", options.sessionIdleMs, DEFAULT_SESSION_IDLE_MS, 1),
+        )
+      : statelessHandler(skills);
+  const log = options.log;
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  let idle: (() => void) | undefined;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== MCP_HTTP_PATH) return reply(res, 404, "not found: the MCP endpoint is /mcp");
-    if (loopback && !hostAllowed(req.headers.host, port)) return reply(res, 403, "forbidden host");
-    if (loopback && !originAllowed(req.headers.origin)) return reply(res, 403, "forbidden origin");
-    const sessionId = req.headers["mcp-session-id"];
-    if (typeof sessionId === "string") {
-      const session = sessions.get(sessionId);
-      if (session === undefined) return replyRpc(res, 404, "session not found");
-      session.lastSeen = Date.now();
-      return session.transport.handleRequest(req, res);
+  const handle = async (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+    if (draining) {
+      res.setHeader("connection", "close");
+      res.setHeader("retry-after", "1");
+      if (pathname === HEALTH_HTTP_PATH) return reply(res, 503, JSON.stringify({ status: "draining" }));
+      return replyRpc(res, 503, "shutting down: retry on another replica");
     }
-    if (req.method !== "POST") return replyRpc(res, 400, "no session: initialize with a POST first");
-    const body = await readBody(req);
-    if (body === undefined) return replyRpc(res, 413, `request body larger than ${MAX_HTTP_BODY_BYTES} bytes`);
-    const parsed = safeParseJson(body);
-    if (!parsed.ok) return replyRpc(res, 400, "parse error", -32700);
-    if (!isInitializeRequest(parsed.value))
-      return replyRpc(res, 400, "no session: the first request must be initialize");
-    if (sessions.size >= maxSessions) return replyRpc(res, 503, "too many sessions");
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => void sessions.set(id, { transport, lastSeen: Date.now() }),
-      onsessionclosed: (id) => void sessions.delete(id),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await skills.connect(transport);
-    await transport.handleRequest(req, res, parsed.value);
+    if (pathname === HEALTH_HTTP_PATH && (req.method === "GET" || req.method === "HEAD")) {
+      const index = skills.index;
+      return reply(
+        res,
+        200,
+        JSON.stringify({ status: "ok", skills: index.skills.length, generation: index.generation }),
+      );
+    }
+    if (!hostAllowed(policy, req.headers.host)) return reply(res, 403, "forbidden host");
+    if (!originAllowed(policy, req.headers.origin)) return reply(res, 403, "forbidden origin");
+    if (auth?.metadata !== undefined && pathname === auth.metadata.path && req.method === "GET")
+      return reply(res, 200, auth.metadata.body);
+    if (pathname !== MCP_HTTP_PATH) return reply(res, 404, "not found: the MCP endpoint is /mcp");
+    if (auth !== undefined) {
+      const verdict = await auth.admits(req);
+      if (verdict !== "ok") {
+        res.setHeader("www-authenticate", auth.challenge(verdict));
+        return replyRpc(res, 401, verdict === "missing" ? "authorization required" : "invalid token");
+      }
+    }
+    await mcp.handle(req, res);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) replyRpc(res, 500, error instanceof Error ? error.message : "internal error", -32603);
+  const server = createServer({ maxHeaderSize: MAX_HTTP_HEADER_BYTES }, (req, res) => {
+    const started = performance.now();
+    const pathname = pathOf(req.url);
+    inFlight.add(res);
+    // Done when the answer is handed to the socket ("finish"), or when the connection went first ("close").
+    const done = () => {
+      if (!inFlight.delete(res)) return;
+      log?.(`${req.method ?? "-"} ${pathname} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
+      if (inFlight.size === 0) idle?.();
+    };
+    res.once("finish", done);
+    res.once("close", done);
+    handle(req, res, pathname).catch((error: unknown) => {
+      if (!res.headersSent) replyRpc(res, 500, headUtf16(errorText(error), 200), -32603);
       else res.destroy();
     });
   });
@@ -104,21 +143,7 @@ export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOpt
       resolve();
     });
   });
-  port = (server.address() as AddressInfo).port;
-
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, session] of sessions) {
-        if (now - session.lastSeen > idleMs) {
-          sessions.delete(id);
-          void session.transport.close();
-        }
-      }
-    },
-    Math.min(idleMs, 60_000),
-  );
-  sweep.unref();
+  const port = (server.address() as AddressInfo).port;
 
   let closing: Promise<void> | undefined;
   const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
@@ -126,52 +151,52 @@ export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOpt
     url: `http://${shownHost}:${port}${MCP_HTTP_PATH}`,
     port,
     get sessions() {
-      return sessions.size;
+      return mcp.sessions;
+    },
+    get inFlight() {
+      return inFlight.size;
     },
     close() {
       closing ??= (async () => {
-        clearInterval(sweep);
-        const open = [...sessions.values()];
-        sessions.clear();
-        await Promise.allSettled(open.map((s) => s.transport.close()));
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        draining = true;
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Idle keep-alive connections would hold new requests: close them; busy ones get `Connection: close`.
+        server.closeIdleConnections();
+        for (const res of inFlight) res.shouldKeepAlive = false;
+        if (inFlight.size > 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, drainMs);
+            timer.unref();
+            idle = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        server.closeAllConnections();
+        await mcp.close();
+        await stopped;
       })();
       return closing;
     },
   };
 }
 
-function hostAllowed(header: string | undefined, port: number): boolean {
-  if (header === undefined) return false;
-  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(header);
-  if (match === null) return false;
-  return LOOPBACK.has(match[1]!.toLowerCase()) && (match[2] === undefined || Number(match[2]) === port);
-}
-
-function originAllowed(origin: string | undefined): boolean {
-  if (origin === undefined) return true;
+// The request's path for routing and the log: no query (tokens never travel there, nor does anything
+// else we log), printable ASCII only, capped.
+function pathOf(url: string | undefined): string {
+  let pathname: string;
   try {
-    return LOOPBACK.has(new URL(origin).hostname.toLowerCase());
+    pathname = new URL(url ?? "/", "http://localhost").pathname;
   } catch {
-    return false;
+    return "-";
   }
-}
-
-// The body as text, or undefined past MAX_HTTP_BODY_BYTES (the rest is not read).
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  if (declaredLength(req.headers["content-length"]) > MAX_HTTP_BODY_BYTES) return undefined;
-  return (await readCapped(req, MAX_HTTP_BODY_BYTES))?.toString("utf8");
+  return headUtf16(pathname.replace(/[^\x21-\x7e]/g, "?"), MAX_LOGGED_PATH_CHARS);
 }
 
 function reply(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(`${text}\n`);
-}
-
-function replyRpc(res: ServerResponse, status: number, message: string, code = -32000): void {
+  const json = text.startsWith("{");
   res
-    .writeHead(status, { "content-type": "application/json" })
-    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+    .writeHead(status, { "content-type": json ? "application/json" : "text/plain; charset=utf-8" })
+    .end(json ? text : `${text}\n`);
 }

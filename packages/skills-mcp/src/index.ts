@@ -5,7 +5,7 @@
  */
 export { createSkillServer } from "./server.js";
 export { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "./limits.js";
-export { serveSkillsHttp, MCP_HTTP_PATH } from "./http.js";
+export { serveSkillsHttp, MCP_HTTP_PATH, HEALTH_HTTP_PATH } from "./http.js";
 export { buildSkillIndex } from "./skill-index.js";
 export { skillFrontmatterJson } from "@skillctx/sources/protocol";
 export {
@@ -22,6 +22,7 @@ export {
 
 export type { SkillServer, SkillServerOptions } from "./server.js";
 export type { ServeHttpOptions, SkillHttpServer } from "./http.js";
+export type { HttpAuthOptions, ResourceMetadata } from "./http-auth.js";
 export type {
   SkillIndex,
   ServedSkill,

@@ -4,7 +4,7 @@
 export const MAX_REQUEST_URI_CHARS = 4096;
 /** Most bytes of skill entries (as JSON) in one `skills/list` page; a page holds at least one entry. */
 export const MAX_LIST_PAGE_BYTES = 1024 * 1024;
-/** Longest cursor accepted, in characters: ours are under 40. */
+/** Longest cursor accepted, in characters: ours are under 60. */
 export const MAX_CURSOR_CHARS = 128;
 /** Most bytes of text one tool result carries; past it, a note says where to read on. */
 export const MAX_SERVED_TOOL_TEXT_BYTES = 65_536;
@@ -22,3 +22,11 @@ export const DEFAULT_SKILLS_PAGE_SIZE = 100;
 export const DEFAULT_RESOURCES_PAGE_SIZE = 500;
 /** Most bytes of all served files together; skills past it are not served (a warning each). */
 export const DEFAULT_MAX_SERVED_BYTES = 256 * 1024 * 1024;
+/** Largest request head (request line and headers), in bytes; past it Node answers 431. */
+export const MAX_HTTP_HEADER_BYTES = 16 * 1024;
+/** How long a graceful close waits for requests in flight before it drops their connections. */
+export const DEFAULT_DRAIN_MS = 5_000;
+/** Longest request path written to the request log, in characters. */
+export const MAX_LOGGED_PATH_CHARS = 200;
+/** How often a watching server asks the engine's watcher whether the skill folders changed. */
+export const DEFAULT_WATCH_POLL_MS = 250;

@@ -24,7 +24,6 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { diagnostic, SkillctxError } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
-import { AgentContext } from "@skillctx/engine";
 import type { AgentContextOptions } from "@skillctx/engine";
 import { getSkill, listResources, listSkills, listTemplates, readDirectory, readResource } from "./answers.js";
 import type { PageSettings } from "./answers.js";
@@ -37,6 +36,8 @@ import {
 } from "@skillctx/sources/protocol";
 import { buildSkillIndex } from "./skill-index.js";
 import type { SkillIndex } from "./skill-index.js";
+import { skillLoader } from "./skill-loader.js";
+import type { SkillLoader } from "./skill-loader.js";
 
 /** Options of {@link createSkillServer}: where the skills come from (`cwd` or `skills`), and paging. */
 export interface SkillServerOptions {
@@ -52,8 +53,17 @@ export interface SkillServerOptions {
    * is refreshed. Only SKILL.md folders are served; see {@link buildSkillIndex}.
    */
   skills?: readonly Skill[] | (() => Promise<readonly Skill[]>) | undefined;
-  /** `ttlMs` of `skills/list`; a request after it re-reads the skills in the background. @default 60,000 */
+  /**
+   * `ttlMs` of `skills/list` (how long clients may keep a listing); a request after it re-reads the skills
+   * in the background (under `watch`, after it or 60 s, whichever is longer: the watcher is quicker).
+   * @default 60,000
+   */
   ttlMs?: number | undefined;
+  /**
+   * With `cwd`: watch the skill folders (the engine's hot reload) and serve a new snapshot, with new
+   * digests, within about `debounceMs + pollMs` of a change on disk. @default false
+   */
+  watch?: boolean | { debounceMs?: number; pollMs?: number } | undefined;
   /** @default 100 */
   pageSize?: number | undefined;
   /** @default 500 */
@@ -104,14 +114,25 @@ export async function createSkillServer(options: SkillServerOptions): Promise<Sk
     pageSize: positive(options.pageSize, DEFAULT_SKILLS_PAGE_SIZE, "pageSize", 1),
     resourcePageSize: positive(options.resourcePageSize, DEFAULT_RESOURCES_PAGE_SIZE, "resourcePageSize", 1),
   };
-  const load = loader(options);
-  const build = async (signal: AbortSignal | undefined) => {
-    const loaded = await load(signal);
+  const loader = skillLoader(options);
+  const build = async (signal: AbortSignal | undefined, reload = true) => {
+    const loaded = await loader.load(signal, reload);
     const index = await buildSkillIndex(loaded.skills, { maxTotalBytes: options.maxTotalBytes, signal });
     return { index, diagnostics: [...loaded.diagnostics, ...index.diagnostics] };
   };
-  const first = await build(options.signal);
-  return new SkillServerImpl(first.index, first.diagnostics, settings, build, options);
+  let first: Awaited<ReturnType<typeof build>>;
+  try {
+    first = await build(options.signal);
+  } catch (error) {
+    await loader.close();
+    throw error;
+  }
+  const server = new SkillServerImpl(first.index, first.diagnostics, settings, build, loader, options);
+  loader.watch(
+    () => void server.rebuild().catch((error: unknown) => server.failed(error)),
+    (error) => server.failed(error),
+  );
+  return server;
 }
 
 class SkillServerImpl implements SkillServer {
@@ -129,12 +150,19 @@ class SkillServerImpl implements SkillServer {
     private readonly settings: PageSettings,
     private readonly build: (
       signal: AbortSignal | undefined,
+      reload?: boolean,
     ) => Promise<{ index: SkillIndex; diagnostics: Diagnostic[] }>,
+    private readonly loader: SkillLoader,
     private readonly options: SkillServerOptions,
   ) {
     this.current = index;
     this.diagnostics = diagnostics;
+    const watching = options.watch !== undefined && options.watch !== false && options.cwd !== undefined;
+    this.refreshAfterMs =
+      watching && settings.ttlMs > 0 ? Math.max(settings.ttlMs, DEFAULT_SKILLS_TTL_MS) : settings.ttlMs;
   }
+
+  private readonly refreshAfterMs: number;
 
   get index(): SkillIndex {
     return this.current;
@@ -192,9 +220,31 @@ class SkillServerImpl implements SkillServer {
   }
 
   refresh(options: { signal?: AbortSignal } = {}): Promise<void> {
+    return this.swap(options.signal, true);
+  }
+
+  /** A new snapshot from what the watcher just loaded (no re-read of the folders). */
+  rebuild(): Promise<void> {
+    return this.swap(undefined, false);
+  }
+
+  /** A failed background refresh keeps the old snapshot and is a diagnostic. */
+  failed(error: unknown): void {
+    this.diagnostics = [
+      ...this.diagnostics,
+      diagnostic("SKILLS_REFRESH_FAILED", "warning", `re-reading the skills failed: ${errorText(error)}`),
+    ];
+  }
+
+  private swap(signal: AbortSignal | undefined, reload: boolean): Promise<void> {
+    // A change seen while a refresh runs is picked up by a second one right after it.
+    if (this.refreshing !== undefined && !reload) {
+      this.again = true;
+      return this.refreshing;
+    }
     this.refreshing ??= (async () => {
       try {
-        const next = await this.build(options.signal);
+        const next = await this.build(signal, reload);
         this.previous = this.current;
         this.current = next.index;
         this.diagnostics = next.diagnostics;
@@ -202,15 +252,21 @@ class SkillServerImpl implements SkillServer {
         this.builtAt = Date.now();
         this.refreshing = undefined;
       }
+      if (this.again && !this.closed) {
+        this.again = false;
+        await this.swap(undefined, false);
+      }
     })();
     return this.refreshing;
   }
+
+  private again = false;
 
   async close(): Promise<void> {
     this.closed = true;
     const open = [...this.servers];
     this.servers.clear();
-    await Promise.allSettled(open.map((server) => server.close()));
+    await Promise.allSettled([...open.map((server) => server.close()), this.loader.close()]);
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -221,45 +277,15 @@ class SkillServerImpl implements SkillServer {
   private fresh(): SkillIndex {
     if (
       !this.closed &&
-      this.settings.ttlMs > 0 &&
+      this.refreshAfterMs > 0 &&
       this.refreshing === undefined &&
-      Date.now() - this.builtAt > this.settings.ttlMs
+      Date.now() - this.builtAt > this.refreshAfterMs
     ) {
       // A failed refresh keeps the old snapshot; the next request after ttlMs tries again.
-      this.refresh().catch((error: unknown) => {
-        const message = errorText(error);
-        this.diagnostics = [
-          ...this.diagnostics,
-          diagnostic("SKILLS_REFRESH_FAILED", "warning", `re-reading the skills failed: ${message}`),
-        ];
-      });
+      this.refresh().catch((error: unknown) => this.failed(error));
     }
     return this.current;
   }
-}
-
-// How the skills are loaded each time: the given ones, the host's function, or an AgentContext in cwd.
-function loader(
-  options: SkillServerOptions,
-): (signal: AbortSignal | undefined) => Promise<{ skills: readonly Skill[]; diagnostics: Diagnostic[] }> {
-  const given = options.skills;
-  if (typeof given === "function") return async () => ({ skills: await given(), diagnostics: [] });
-  if (given !== undefined) return async () => ({ skills: given, diagnostics: [] });
-  return async (signal) => {
-    // Loading renders nothing for anyone: no trust, so no !`cmd` of guidance runs while the skills are read.
-    const ctx = await AgentContext.create({
-      ...options.context,
-      cwd: options.cwd!,
-      trust: { project: false, user: false },
-      ...(signal !== undefined && { signal }),
-    });
-    try {
-      const first = await ctx.buildContext([], signal === undefined ? {} : { signal });
-      return { skills: [...ctx.skills], diagnostics: first.diagnostics };
-    } finally {
-      await ctx.close();
-    }
-  };
 }
 
 function positive(value: number | undefined, fallback: number, name: string, min: number): number {

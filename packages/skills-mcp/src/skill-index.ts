@@ -6,7 +6,7 @@
  * snapshot does not hold, and the bytes served are exactly the bytes the digests were computed over.
  */
 import { DEFAULT_MAX_SERVED_BYTES } from "./limits.js";
-import { randomBytes } from "@skillctx/core/internal";
+import { createHash } from "@skillctx/core/internal";
 import path from "node:path";
 import { compareCodePoints, diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
@@ -66,7 +66,10 @@ export interface SkillIndex {
   files: ReadonlyMap<string, ServedFile>;
   /** Every directory resource (skill roots, their folders, organisational prefixes) → its direct children. */
   directories: ReadonlyMap<string, DirectoryChild[]>;
-  /** Changes whenever the snapshot does: cursors of an older snapshot are refused. */
+  /**
+   * A digest of the served entries (every file's digest included): changes whenever what is served does,
+   * and is the same on every replica serving the same files. Cursors of an older snapshot are refused.
+   */
   generation: string;
   /** Why skills were not served, and path qualifications. */
   diagnostics: Diagnostic[];
@@ -349,6 +352,10 @@ function indexOf(served: ServedSkill[], tree: UriTree, diagnostics: Diagnostic[]
       [...children.values()].sort((a, b) => compareCodePoints(a.uri, b.uri)),
     );
   }
-  const generation = randomBytes(6).toString("hex");
+  // From the content, not chance: replicas serving the same files agree, so a cursor made by one is
+  // honoured by another behind a load balancer; any change to a served entry (a digest) changes it.
+  const hash = createHash("sha256");
+  for (const skill of served) hash.update(JSON.stringify(skill.entry)).update("\n");
+  const generation = hash.digest("hex").slice(0, 24);
   return { skills: served, byUri, byName, files, directories, generation, diagnostics };
 }
