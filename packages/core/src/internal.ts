@@ -84,6 +84,9 @@ export { skipsSkillSearch } from "./walk-skill-dirs.js";
 export type { WalkEntry } from "./fs/walk.js";
 // Skill sources with containment (discovery's own loader; the engine's nested skill folders use it).
 export { loadSkillSources } from "./load-skills.js";
+// The skill folders list's discovery finds inside a path (`skillctx validate`).
+export { skillFoldersIn } from "./skill-folders-in.js";
+export type { SkillFoldersIn, SkillFoldersInOptions } from "./skill-folders-in.js";
 
 // --- globs (glob/) ---
 export {
