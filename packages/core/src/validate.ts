@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { isMap, isNode, isPair, newLineCounter } from "./yaml-lib.js";
 import type { Document } from "./yaml-lib.js";
@@ -96,6 +96,8 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
       break;
     }
   }
+  // Another case (`skill.MD`): list reads it as OpenHands does (find_skill_md), so the validator checks it.
+  file ??= await skillMdInAnyCase(dir);
   if (file === undefined) return fail("MISSING_SKILL_MD", "Missing required file: SKILL.md", dir);
   // The one reader of repository content: regular files only, size cap, strict UTF-8 (a BOM is kept, as
   // Python's read_text keeps it, so that a BOM is FRONTMATTER_MISSING as the reference says).
@@ -116,6 +118,17 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
   if (codex.length === 0) return result;
   const diagnostics = [...result.diagnostics, ...codex];
   return { valid: !diagnostics.some((d) => d.severity === "error"), diagnostics };
+}
+
+/** The folder's skill file spelt in any case, or undefined. */
+async function skillMdInAnyCase(dir: string): Promise<string | undefined> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names.sort()) {
+    if (name.toLowerCase() !== "skill.md") continue;
+    const candidate = path.join(dir, name);
+    if ((await stat(candidate).catch(() => undefined))?.isFile() === true) return candidate;
+  }
+  return undefined;
 }
 
 /**
