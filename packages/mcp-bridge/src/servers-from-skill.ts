@@ -167,6 +167,16 @@ export function declareBlock(block: { raw: unknown; path: string | undefined }, 
       );
       continue;
     }
+    for (const key of (expanded.collisions ?? []).slice(0, 10)) {
+      diagnostics.push(
+        diagnostic(
+          "MCP_CONFIG_KEY_COLLISION",
+          "warning",
+          `MCP server "${name}": key ${JSON.stringify(headUtf16(key, 60))} expands to a key already set; the first is kept`,
+          where,
+        ),
+      );
+    }
     if (expanded.unresolved.length > 0) {
       const names = expanded.unresolved
         .slice(0, 10)
