@@ -33,7 +33,7 @@ describe("the Codex repair never adds a field", () => {
     ["a continuation line that looks like a key", "description: Use when: asked\n  allowed-tools: Bash(rm:*)"],
   ])("%s", (_what, line) => {
     const text = `---\nname: good\n${line}\n---\nBody.\n`;
-    const { data, diagnostics } = parseFrontmatter(text);
+    const { data, diagnostics } = parseFrontmatter(text, { repairFlowValues: true });
     expect(diagnostics.every((d) => d.severity === "warning")).toBe(true);
     expect(Object.keys(data ?? {}).sort()).toEqual(["name", line.split(":")[0]!].sort());
     const parsed = safeParseSkill(text, { path: path.join(tmp, "good/SKILL.md") });
@@ -47,7 +47,7 @@ describe("the Codex repair never adds a field", () => {
   it("a huge line of colons and '@' is repaired in linear time, or left broken, never quadratic", () => {
     const line = `description: ${": @".repeat(50_000)}`;
     const started = performance.now();
-    parseFrontmatter(`---\nname: big\n${line}\n---\n`);
+    parseFrontmatter(`---\nname: big\n${line}\n---\n`, { repairFlowValues: true });
     // Generous: a quadratic repair of 150,000 characters takes minutes.
     expect(performance.now() - started).toBeLessThan(10_000);
   });

@@ -20,7 +20,7 @@ describe("the Codex frontmatter repair", () => {
       "argument-hint: <duration: e.g. 7d, 2w>",
       "tags: [next,@supabase/ssr]",
     );
-    const { data, diagnostics } = parseFrontmatter(text, { path: "s/SKILL.md" });
+    const { data, diagnostics } = parseFrontmatter(text, { path: "s/SKILL.md", repairFlowValues: true });
     expect(data).toEqual({
       name: "unknown",
       description: "Unknown fields",
@@ -54,16 +54,21 @@ describe("the Codex frontmatter repair", () => {
   });
 
   it("repairs a plain value that starts with a reserved '@' or '`'", () => {
-    const { data, diagnostics } = parseFrontmatter(fm("name: s", "description: d", "owner: @team/web"));
+    const { data, diagnostics } = parseFrontmatter(fm("name: s", "description: d", "owner: @team/web"), {
+      repairFlowValues: true,
+    });
+    expect(parseFrontmatter(fm("name: s", "owner: @team/web")).data).toBeUndefined();
     expect(data?.owner).toBe("@team/web");
     expect(codes(diagnostics)).toEqual(["YAML_UNQUOTED_FLOW"]);
   });
 
   it("leaves a valid flow list alone, and gives up on a flow value that spans lines", () => {
-    expect(quoteColonValues("tags: [a, b]\nx: y: z")?.quoted.map((q) => q.kind)).toEqual(["colon"]);
+    expect(quoteColonValues("tags: [a, b]\nx: y: z", { flowLike: true })?.quoted.map((q) => q.kind)).toEqual(["colon"]);
+    // Flow-like values are a SKILL.md rule (Codex); other files keep the colon repair only.
+    expect(quoteColonValues("tags: [a, @b]")).toBeUndefined();
     const spanning = "tags: [a,\n  @b]\nname: s";
-    expect(quoteColonValues(spanning)).toBeUndefined();
-    const { data, diagnostics } = parseFrontmatter(fm("name: s", "tags: [a,", "  @b]"));
+    expect(quoteColonValues(spanning, { flowLike: true })).toBeUndefined();
+    const { data, diagnostics } = parseFrontmatter(fm("name: s", "tags: [a,", "  @b]"), { repairFlowValues: true });
     expect(data).toBeUndefined();
     expect(codes(diagnostics)).toContain("YAML_INVALID");
   });

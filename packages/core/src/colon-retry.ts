@@ -1,5 +1,6 @@
 import { FrontmatterScanner } from "./frontmatter-scan.js";
-import { parseYamlBlock } from "./yaml-document.js";
+import { MAX_YAML_DEPTH } from "./limits.js";
+import { parseYamlBlock, tooDeep } from "./yaml-document.js";
 
 /** One value that was put in quotes. */
 export interface QuotedValue {
@@ -15,13 +16,23 @@ export interface QuotedValue {
   kind: "colon" | "flow";
 }
 
+/** Options for {@link quoteColonValues}. */
+export interface QuoteValuesOptions {
+  /**
+   * Also repair values that open like a flow collection or a reserved indicator (`[`, `{`, `@`, `` ` ``)
+   * and are not YAML on their own line: Codex's rule for SKILL.md. Off for the other files (legacy
+   * OpenHands skills, rules): their owners' parsers refuse such a block. @default false
+   */
+  flowLike?: boolean;
+}
+
 /**
  * The one repair of frontmatter that strict YAML rejects, run only after a parse failed, and Codex's rule
  * (openai/codex codex-rs skills loader: `repair_frontmatter_scalar_fields`, tests
  * `repairs_unrecognized_frontmatter_fields_that_need_quotes`): each `key: value` line, at any depth and
  * outside block scalars, whose value is plain prose with an unquoted `: ` (`argument-hint: <duration: e.g.
- * 7d, 2w>`), or opens like a flow collection or a reserved indicator and does not parse alone
- * (`tags: [next,@supabase/ssr]`), is read as one quoted string. Continuation lines of a multi-line plain
+ * 7d, 2w>`), or (with `flowLike`, for SKILL.md) opens like a flow collection or a reserved indicator
+ * and does not parse alone (`tags: [next,@supabase/ssr]`), is read as one quoted string. Continuation lines of a multi-line plain
  * value are taken into the quotes (double-quoted scalars fold lines the same way). A value with a ` #`
  * comment, and a flow value that spans lines, are left alone. The caller parses the result again and
  * keeps it only when that parse succeeds. Returns undefined when nothing changed.
@@ -29,7 +40,11 @@ export interface QuotedValue {
  * A repaired value can never add a key: the whole value, with its quotes and backslashes escaped, becomes
  * one double-quoted scalar of the key that was written before it.
  */
-export function quoteColonValues(block: string): { text: string; quoted: QuotedValue[] } | undefined {
+export function quoteColonValues(
+  block: string,
+  options: QuoteValuesOptions = {},
+): { text: string; quoted: QuotedValue[] } | undefined {
+  const flowLike = options.flowLike ?? false;
   const lines = block.split("\n");
   const scanner = new FrontmatterScanner();
   const quoted: QuotedValue[] = [];
@@ -37,7 +52,7 @@ export function quoteColonValues(block: string): { text: string; quoted: QuotedV
   while (i < lines.length) {
     const line = lines[i]!;
     const info = scanner.push(line);
-    const at = info.plain ?? info.flow;
+    const at = info.plain ?? (flowLike ? info.flow : undefined);
     if (at === undefined) {
       i++;
       continue;
@@ -64,7 +79,7 @@ export function quoteColonValues(block: string): { text: string; quoted: QuotedV
     const head = line.slice(at.start).replace(/[ \t]+$/, "");
     const tail = lines.slice(i + 1, end + 1);
     const whole = [head, ...tail].join("\n");
-    const kind = info.flow !== undefined ? flowRepair(head, spans) : plainRepair(whole);
+    const kind = info.flow !== undefined ? flowRepair(head, spans) : plainRepair(whole, flowLike);
     if (kind !== undefined) {
       lines[i] = `${line.slice(0, at.start)}"${escapeQuoted(head)}${tail.length === 0 ? '"' : ""}`;
       for (let k = i + 1; k <= end; k++) {
@@ -81,16 +96,17 @@ export function quoteColonValues(block: string): { text: string; quoted: QuotedV
   return { text: lines.join("\n"), quoted };
 }
 
-function plainRepair(whole: string): QuotedValue["kind"] | undefined {
+function plainRepair(whole: string, flowLike: boolean): QuotedValue["kind"] | undefined {
   if (/(^|[ \t])#/.test(whole)) return undefined;
   if (/:[ \t]|:$|:\n/.test(whole)) return "colon";
   // `@` and `` ` `` are reserved: YAML starts no plain scalar with them.
-  if (whole.startsWith("@") || whole.startsWith("`")) return "flow";
+  if (flowLike && (whole.startsWith("@") || whole.startsWith("`"))) return "flow";
   return undefined;
 }
 
 function flowRepair(head: string, spans: boolean): QuotedValue["kind"] | undefined {
-  if (spans || /(^|[ \t])#/.test(head)) return undefined;
+  // Nesting past the cap is refused, never read as text: the cap is ours, not a YAML error to repair.
+  if (spans || /(^|[ \t])#/.test(head) || tooDeep(head, MAX_YAML_DEPTH) !== undefined) return undefined;
   return parseYamlBlock(head).errors.length > 0 ? "flow" : undefined;
 }
 

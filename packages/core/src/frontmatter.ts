@@ -33,6 +33,11 @@ export interface ParsedFrontmatter {
 export interface ParseFrontmatterOptions extends SplitFrontmatterOptions {
   /** File path, copied into diagnostics. */
   path?: string;
+  /**
+   * Also repair one-line flow-like values strict YAML rejects (`tags: [next,@supabase/ssr]`), as Codex
+   * reads a SKILL.md; the skill parser sets it for SKILL.md only. @default false
+   */
+  repairFlowValues?: boolean;
 }
 
 /**
@@ -117,7 +122,15 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
     return { split, data: fast.data, diagnostics, keyLine, typedValue: typedOf, ...body };
   }
   try {
-    return readYaml(split.frontmatter, firstLine, diagnostics, where, body, unread());
+    return readYaml(
+      split.frontmatter,
+      firstLine,
+      diagnostics,
+      where,
+      body,
+      unread(),
+      options.repairFlowValues === true,
+    );
   } catch (error) {
     // Nothing in readYaml should throw on any input; if something does, the file still gets a diagnostic.
     const message = errorText(error);
@@ -138,13 +151,14 @@ function readYaml(
   where: (line: number | undefined) => { path: string | undefined; line: number | undefined },
   body: { body: string; bodyLine: number },
   failed: FrontmatterRead,
+  flowLike: boolean,
 ): FrontmatterRead {
   const { split } = failed;
   let block = frontmatter;
   let lineCounter = newLineCounter();
   let parsed = parseYamlBlock(block, { lineCounter });
   if (parsed.errors.length > 0) {
-    const retry = quoteColonValues(block);
+    const retry = quoteColonValues(block, { flowLike });
     if (retry !== undefined) {
       const retryCounter = newLineCounter();
       const retried = parseYamlBlock(retry.text, { lineCounter: retryCounter });

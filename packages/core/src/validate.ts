@@ -229,7 +229,7 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
   let parsed = parseYamlBlock(block, { lineCounter: newLineCounter() });
   if (parsed.errors.length > 0 && !strict) {
     // The loader's repair (Codex's): kept only when the whole block then parses; each repair is a warning.
-    const retry = quoteColonValues(block);
+    const retry = quoteColonValues(block, { flowLike: true });
     const retried = retry === undefined ? undefined : parseYamlBlock(retry.text, { lineCounter: newLineCounter() });
     if (retry !== undefined && retried !== undefined && retried.errors.length === 0) {
       for (const q of retry.quoted) diagnostics.push(recoveredValue(q, { path: options.path, line: 1 + q.line }));
