@@ -148,13 +148,14 @@ describe("stdout is data, stderr is diagnostics", () => {
   it("list: the table on stdout, a broken skill's finding on stderr, exit 1", async () => {
     const repo = await tempDir({
       ".agents/skills/good/SKILL.md": skillMd("good", "Fine"),
-      ".agents/skills/bad/SKILL.md": "---\nname: bad\ndescription: [never closed\n---\nBody.\n",
+      // A flow list that goes on below its line: no repair (Codex's included) reads it.
+      ".agents/skills/bad/SKILL.md": "---\nname: bad\ndescription: [never closed,\n  still open\n---\nBody.\n",
     });
     const run = await runCli(["list", "--cwd", repo, "--no-user"], { home: repo });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^good +project +on-demand/m);
     expect(run.stdout).not.toContain("YAML_INVALID");
-    expect(run.stderr).toContain(`${path.join(repo, ".agents/skills/bad/SKILL.md")}:3: error YAML_INVALID`);
+    expect(run.stderr).toContain(`${path.join(repo, ".agents/skills/bad/SKILL.md")}:4: error YAML_INVALID`);
   });
 
   it("catalog: the catalog on stdout, its summary on stderr", async () => {
@@ -214,7 +215,8 @@ describe("the same flags mean the same thing everywhere", () => {
       const without = await runCli([command, "--cwd", repo, "--no-user", "--json"], { home });
       for (const run of [withUser, byDefault, without]) expect(run.code, `${command}: ${run.stderr}`).toBe(0);
       expect(withUser.stdout, command).toContain("mine");
-      expect(byDefault.stdout, command).toBe(withUser.stdout);
+      // The library's default: no home folder unless asked (docs/decisions.md, "One default for user skills").
+      expect(byDefault.stdout, command).toBe(without.stdout);
       expect(without.stdout, command).not.toContain("mine");
     }
   });

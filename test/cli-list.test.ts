@@ -166,9 +166,9 @@ describe("skillctx list (built CLI)", () => {
     expect(cursor.get("deploy")).toMatchObject({ trigger: "command", invocation: { model: false, user: "/deploy" } });
   });
 
-  it("prints an aligned table, user skills included by default and left out with --no-user", async () => {
+  it("prints an aligned table, user skills included with --user and left out by default", async () => {
     const home = await tempDir({ ".agents/skills/my-notes/SKILL.md": skillMd("my-notes", "A user-level skill") });
-    const run = await runCli(["list", "--cwd", DEMO], { home });
+    const run = await runCli(["list", "--cwd", DEMO, "--user"], { home });
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
     const rows = lines.slice(1, lines.indexOf(""));
@@ -191,7 +191,8 @@ describe("skillctx list (built CLI)", () => {
     expect(rows.find((r) => r.startsWith("db-rules"))).toContain(path.join(".agents", "skills", "db-rules.md"));
     expect(lines.at(-1)).toBe("8 skills");
 
-    const without = await runCli(["list", "--cwd", DEMO, "--no-user", "--json"], { home });
+    // The default, as in the library (docs/decisions.md, "One default for user skills").
+    const without = await runCli(["list", "--cwd", DEMO, "--json"], { home });
     const names = (JSON.parse(without.stdout) as ListJson).skills.map((s) => s.name);
     expect(names).not.toContain("my-notes");
     expect(names).toHaveLength(7);
@@ -200,7 +201,7 @@ describe("skillctx list (built CLI)", () => {
   it("keeps the project skill on a clash with a user skill and reports the warning", async () => {
     const project = await tempDir({ ".agents/skills/deploy/SKILL.md": skillMd("deploy", "Project deploy") });
     const home = await tempDir({ ".claude/skills/deploy/SKILL.md": skillMd("deploy", "User deploy") });
-    const run = await runCli(["list", "--cwd", project, "--json"], { home });
+    const run = await runCli(["list", "--cwd", project, "--user", "--json"], { home });
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout) as ListJson;
     expect(out.skills).toEqual([
@@ -208,7 +209,7 @@ describe("skillctx list (built CLI)", () => {
     ]);
     expect(out.diagnostics).toEqual([expect.objectContaining({ code: "NAME_CLASH", severity: "warning" })]);
     expect(out.diagnostics[0]!.message).toContain(path.join(home, ".claude/skills/deploy/SKILL.md"));
-    const human = await runCli(["list", "--cwd", project], { home });
+    const human = await runCli(["list", "--cwd", project, "--user"], { home });
     expect(human.stdout).not.toContain("NAME_CLASH");
     expect(human.stderr).toMatch(/warning NAME_CLASH /);
   });
@@ -216,12 +217,13 @@ describe("skillctx list (built CLI)", () => {
   it("exits 1 when a file has an error, still lists the good skills, and reports the finding on stderr", async () => {
     const project = await tempDir({
       ".agents/skills/good/SKILL.md": skillMd("good", "Fine"),
-      ".agents/skills/bad/SKILL.md": "---\nname: bad\ndescription: [never closed\n---\nBody.\n",
+      // A flow list that goes on below its line: no repair (Codex's included) reads it.
+      ".agents/skills/bad/SKILL.md": "---\nname: bad\ndescription: [never closed,\n  still open\n---\nBody.\n",
     });
     const run = await runCli(["list", "--cwd", project], { home: project });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^good +project +on-demand/m);
-    expect(run.stderr).toContain(`${path.join(project, ".agents/skills/bad/SKILL.md")}:3: error YAML_INVALID`);
+    expect(run.stderr).toContain(`${path.join(project, ".agents/skills/bad/SKILL.md")}:4: error YAML_INVALID`);
   });
 
   it("says so when there are no skills", async () => {

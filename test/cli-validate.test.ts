@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,13 +38,17 @@ describe("skillctx validate (built CLI)", () => {
   });
 
   it("exits 1 and prints one line per finding: path:line: severity CODE message", async () => {
-    const { code, stdout } = await run("fixtures/validate/name-dir-mismatch");
+    const { code, stdout } = await run("fixtures/validate/name-dir-mismatch", "--strict");
     expect(code).toBe(1);
     expect(stdout.split("\n")).toEqual([
       "fixtures/validate/name-dir-mismatch/SKILL.md:2: error NAME_DIR_MISMATCH Directory name 'name-dir-mismatch' must match skill name 'another-name'",
       "1 skill checked: 0 valid, 1 invalid (1 errors, 0 warnings)",
       "",
     ]);
+    // Without --strict it is list's verdict: list loads the skill under its own name, with a warning.
+    const lenient = await run("fixtures/validate/name-dir-mismatch");
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toContain("warning NAME_DIR_MISMATCH");
   });
 
   it("accepts the SKILL.md file itself and several paths", async () => {
@@ -53,10 +57,14 @@ describe("skillctx validate (built CLI)", () => {
     expect(stdout).toContain("2 skills checked: 2 valid");
   });
 
-  it("reports a missing path, exit 1", async () => {
+  it("reports a missing path, exit 1, and counts no skill for it", async () => {
     const { code, stdout } = await run("fixtures/validate/no-such-skill");
     expect(code).toBe(1);
-    expect(stdout).toContain("fixtures/validate/no-such-skill: error PATH_NOT_FOUND");
+    expect(stdout.split("\n")).toEqual([
+      expect.stringMatching(/^fixtures\/validate\/no-such-skill: error PATH_NOT_FOUND .*nothing checked$/),
+      "0 skills checked: 0 valid, 0 invalid (1 errors, 0 warnings)",
+      "",
+    ]);
   });
 
   it("prints JSON with --json, for every skill folder under a parent folder", async () => {
@@ -160,5 +168,77 @@ describe("skillctx validate (built CLI)", () => {
     // Absolute paths inside the folder skillctx runs in are shown relative to it, by both.
     const absolute = await run(path.join(fixtures, "frontmatter-unclosed"));
     expect(absolute.stdout.startsWith(prefix)).toBe(true);
+  });
+});
+
+// Class 7 of issue 24: validate finds what list finds, from the project of --cwd.
+describe("skillctx validate agrees with list (built CLI)", () => {
+  const skillMd = (name: string, extra = "") =>
+    `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\nBody.\n`;
+  let repo: string;
+  let home: string;
+  beforeAll(async () => {
+    assertBuilt();
+    home = await mkdtemp(path.join(tmpdir(), "skillctx-cli-validate-home-"));
+    repo = await mkdtemp(path.join(tmpdir(), "skillctx-cli-validate-repo-"));
+    await mkdir(path.join(repo, ".git"));
+    const put = async (rel: string, text: string) => {
+      await mkdir(path.dirname(path.join(repo, rel)), { recursive: true });
+      await writeFile(path.join(repo, rel), text);
+    };
+    await put(".agents/skills/deploy/SKILL.md", skillMd("deploy"));
+    // A skill with what list loads with a warning: an extra field and a Title Case name.
+    await put(".claude/skills/review/SKILL.md", "---\nname: Review\ndescription: Reviews.\nauthor: someone\n---\nB\n");
+    await put("shared/skills/lint/SKILL.md", skillMd("lint"));
+    // An in-repository symlink into shared/ (how many repositories share one skill between agents).
+    await symlink(path.join(repo, "shared/skills/lint"), path.join(repo, ".agents/skills/lint"));
+    await put("packages/app/README.md", "# app\n");
+  });
+  afterAll(async () => {
+    await rm(repo, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
+  const json = (r: CliRun) => JSON.parse(r.stdout) as JsonOutput & { skipped: Array<{ code: string }> };
+  const rel = (r: CliRun) => json(r).results.map((x) => path.relative(repo, x.path));
+
+  it("`validate .` checks the dot skill folders list reads (.agents/skills, .claude/skills) and in-repo symlinks", async () => {
+    const r = await runCli(["validate", ".", "--cwd", repo, "--json"], { home });
+    expect(r.code).toBe(0);
+    expect(rel(r)).toEqual([
+      path.join(".agents/skills/deploy"),
+      path.join(".agents/skills/lint"),
+      path.join(".claude/skills/review"),
+    ]);
+    const listed = JSON.parse((await runCli(["list", "--cwd", repo, "--json"], { home })).stdout) as {
+      skills: { name: string }[];
+    };
+    // Every skill list shows is one validate checked, each folder once (the shared one at the path list shows).
+    expect(listed.skills.map((s) => s.name).sort()).toEqual(["Review", "deploy", "lint"]);
+    const review = json(r).results.find((x) => x.path.endsWith("review"));
+    expect(review?.diagnostics.filter((d) => d.severity === "warning").map((d) => d.code)).toEqual([
+      "NAME_NOT_LOWERCASE",
+      "NAME_DIR_MISMATCH",
+      "UNEXPECTED_FIELDS",
+    ]);
+    // --strict keeps the specification's errors.
+    const strict = await runCli(["validate", ".", "--cwd", repo, "--strict"], { home });
+    expect(strict.code).toBe(1);
+  });
+
+  it("a container folder is searched; PATH resolves against --cwd; a symlinked skill is followed inside the project", async () => {
+    const container = await runCli(["validate", ".agents/skills", "--cwd", repo, "--json"], { home });
+    expect(container.code).toBe(0);
+    expect(rel(container)).toEqual([path.join(".agents/skills/deploy"), path.join(".agents/skills/lint")]);
+    const linked = await runCli(["validate", ".agents/skills/lint", "--cwd", repo, "--json"], { home });
+    expect(linked.code).toBe(0);
+    expect(json(linked).skipped).toEqual([]);
+    expect(rel(linked)).toEqual([path.join(".agents/skills/lint")]);
+  });
+
+  it("a folder with no skill checks nothing and says so", async () => {
+    const r = await runCli(["validate", "packages/app", "--cwd", repo], { home });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/error MISSING_SKILL_MD no skill folder .* nothing checked/);
+    expect(r.stdout).toContain("0 skills checked");
   });
 });

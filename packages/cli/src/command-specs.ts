@@ -80,11 +80,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: "validate",
     summary: "validate skill folders (or folders of skill folders) against the Agent Skills specification",
-    usage: "skillctx validate PATH... [--strict] [--json]",
-    flags: ["strict", "json"],
+    usage: "skillctx validate PATH... [--cwd DIR] [--strict] [--json]",
+    flags: ["cwd", "strict", "json"],
     positionals: true,
     notes: [
-      "PATH is a skill folder, its SKILL.md, or a folder searched for skill folders (to depth 4).",
+      "PATH (relative to --cwd) is a skill folder, its SKILL.md, or a folder searched for skill folders as list finds them: to depth 4, and in the project skill folders it holds (.agents/skills, .claude/skills, ...). Symlinks inside the project are followed; one that leaves it is not read.",
+      "Without --strict, what list loads with a warning (no name, a name that is not the spec's or its folder's, extra fields, a value Codex repairs) is a warning; --strict keeps the reference validator's errors. A PATH that does not exist or holds no skill is an error and checks nothing.",
       "Findings are this command's data: they go to stdout, one line each, as list prints them. Exit 1 when a skill is invalid.",
     ],
   },

@@ -8,7 +8,7 @@ import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { hasErrors, openContext } from "./load.js";
 import { parseFlags } from "./options.js";
-import { errorText } from "@skillctx/core/internal";
+import { catalogLine, errorText } from "@skillctx/core/internal";
 
 /** Who may invoke a skill. */
 export interface WhoMayInvoke {
@@ -86,7 +86,8 @@ async function describeSkill(
     origin: skill.source.origin ?? null,
     path: skill.source.path ?? null,
     trigger: skill.trigger.type,
-    description: skill.description ?? null,
+    // One line, as the catalog shows it (Codex: `sanitize_single_line`).
+    description: skill.description === undefined ? null : catalogLine(skill.description),
     invocation: invocation(skill),
     argumentHint: skill.argumentHint ?? null,
   };

@@ -26,9 +26,9 @@ export const FLAGS = {
   },
   user: {
     type: "boolean",
-    help: "include the user's skill folders (~/.agents/skills, ~/.claude/skills, ~/.openhands/skills); the default",
+    help: "include the user's skill folders (~/.agents/skills, ~/.claude/skills, ~/.openhands/skills) and guidance, as Claude Code, Codex and Gemini CLI do; off by default, as in the library",
   },
-  "no-user": { type: "boolean", help: "leave the user's skill folders out" },
+  "no-user": { type: "boolean", help: "leave the user's skill folders out (the default)" },
   trust: {
     type: "boolean",
     help: "trust the project: its !`cmd` spans, scripts and MCP servers run (user skills are trusted already); without it they are shown as not run",
@@ -222,9 +222,13 @@ export function catalogOptions(flags: Flags): { format: "xml" | "markdown"; budg
   return { format, budgetTokens };
 }
 
-/** `--user` (the default) or `--no-user`: whether the user's skill folders are read. */
+/**
+ * `--user`, or `--no-user` (the default): whether the user's skill folders are read. The library's default
+ * (`AgentContext.create` reads no home folder unless `userSkills` says so), so that the CLI shows what a
+ * host gets with the same options (docs/decisions.md, "One default for user skills").
+ */
 export function userSkills(flags: Flags): boolean {
-  return !flags.bool("no-user");
+  return flags.bool("user");
 }
 
 // node:util parseArgs messages are long and suggest JavaScript; the CLI says the same in a few words.

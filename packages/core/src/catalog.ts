@@ -248,6 +248,16 @@ const CONTROLS = /[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/g;
 const XML_SPECIAL = /[&<>]/;
 
 /**
+ * A name or description as every catalog entry shows it (the system prompt's catalog, `skillctx list`,
+ * the skills served over MCP): one line, whitespace runs collapsed to one space, trimmed, controls
+ * replaced. Codex lists skills so (openai/codex codex-rs skills loader `sanitize_single_line`, test
+ * `loads_valid_skill`: "does things\ncarefully" → "does things carefully").
+ */
+export function catalogLine(text: string): string {
+  return clean(text);
+}
+
+/**
  * Collapses whitespace runs to one space, trims, replaces control characters (which XML forbids)
  * with U+FFFD and, for XML, escapes `& < >`.
  */

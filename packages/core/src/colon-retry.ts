@@ -1,4 +1,6 @@
 import { FrontmatterScanner } from "./frontmatter-scan.js";
+import { MAX_YAML_DEPTH } from "./limits.js";
+import { parseYamlBlock, tooDeep } from "./yaml-document.js";
 
 /** One value that was put in quotes. */
 export interface QuotedValue {
@@ -6,15 +8,43 @@ export interface QuotedValue {
   line: number;
   /** The value as it was written. */
   value: string;
+  /**
+   * Why it was quoted: `colon` for a plain value with an unquoted `: ` (or a trailing `:`), `flow` for a
+   * value that opens like a flow collection or a reserved indicator (`[`, `{`, `@`, `` ` ``) but is not valid
+   * YAML on its own line, such as `tags: [next,@supabase/ssr]`.
+   */
+  kind: "colon" | "flow";
+}
+
+/** Options for {@link quoteColonValues}. */
+export interface QuoteValuesOptions {
+  /**
+   * Also repair values that open like a flow collection or a reserved indicator (`[`, `{`, `@`, `` ` ``)
+   * and are not YAML on their own line: Codex's rule for SKILL.md. Off for the other files (legacy
+   * OpenHands skills, rules): their owners' parsers refuse such a block. @default false
+   */
+  flowLike?: boolean;
 }
 
 /**
- * Puts double quotes around every plain value that holds an unquoted `: ` (or ends in `:`), such as
- * `description: Use when: the user asks`, which YAML reads as a nested mapping and rejects.
- * Continuation lines of a multi-line plain value are taken into the quotes (double-quoted scalars fold
- * lines the same way). Values with a ` #` comment are left alone. Returns undefined when nothing changed.
+ * The one repair of frontmatter that strict YAML rejects, run only after a parse failed, and Codex's rule
+ * (openai/codex codex-rs skills loader: `repair_frontmatter_scalar_fields`, tests
+ * `repairs_unrecognized_frontmatter_fields_that_need_quotes`): each `key: value` line, at any depth and
+ * outside block scalars, whose value is plain prose with an unquoted `: ` (`argument-hint: <duration: e.g.
+ * 7d, 2w>`), or (with `flowLike`, for SKILL.md) opens like a flow collection or a reserved indicator
+ * and does not parse alone (`tags: [next,@supabase/ssr]`), is read as one quoted string. Continuation lines of a multi-line plain
+ * value are taken into the quotes (double-quoted scalars fold lines the same way). A value with a ` #`
+ * comment, and a flow value that spans lines, are left alone. The caller parses the result again and
+ * keeps it only when that parse succeeds. Returns undefined when nothing changed.
+ *
+ * A repaired value can never add a key: the whole value, with its quotes and backslashes escaped, becomes
+ * one double-quoted scalar of the key that was written before it.
  */
-export function quoteColonValues(block: string): { text: string; quoted: QuotedValue[] } | undefined {
+export function quoteColonValues(
+  block: string,
+  options: QuoteValuesOptions = {},
+): { text: string; quoted: QuotedValue[] } | undefined {
+  const flowLike = options.flowLike ?? false;
   const lines = block.split("\n");
   const scanner = new FrontmatterScanner();
   const quoted: QuotedValue[] = [];
@@ -22,31 +52,40 @@ export function quoteColonValues(block: string): { text: string; quoted: QuotedV
   while (i < lines.length) {
     const line = lines[i]!;
     const info = scanner.push(line);
-    const plain = info.plain;
-    if (plain === undefined) {
+    const at = info.plain ?? (flowLike ? info.flow : undefined);
+    if (at === undefined) {
       i++;
       continue;
     }
-    // Gather the continuation lines of this plain value.
+    // Gather the continuation lines of this value (a plain value's; a flow value's are not repaired).
     let last = i;
+    let spans = false;
     while (last + 1 < lines.length) {
       const next = scanner.push(lines[last + 1]!);
-      if (next.continuation !== true) {
-        // Re-scan that line from a clean state on the next turn.
-        break;
+      if (next.continuation === true) {
+        last++;
+        continue;
       }
-      last++;
+      // A flow collection that goes on below its key's line: the scanner skipped that line as part of it.
+      if (info.flow !== undefined && !next.closes && next.plain === undefined && next.flow === undefined) {
+        const rest = lines[last + 1]!;
+        if (rest.trim() !== "" && leadingSpaces(rest) > at.keyColumn) spans = true;
+      }
+      break;
     }
-    const head = line.slice(plain.start).replace(/[ \t]+$/, "");
-    const tail = lines.slice(i + 1, last + 1);
+    // Blank lines after the value belong to no one: they stay outside the quotes.
+    let end = last;
+    while (end > i && lines[end]!.trim() === "") end--;
+    const head = line.slice(at.start).replace(/[ \t]+$/, "");
+    const tail = lines.slice(i + 1, end + 1);
     const whole = [head, ...tail].join("\n");
-    if (/:[ \t]|:$|:\n/.test(whole) && !/(^|[ \t])#/.test(whole)) {
-      const esc = (s: string) => s.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
-      lines[i] = `${line.slice(0, plain.start)}"${esc(head)}${tail.length === 0 ? '"' : ""}`;
-      for (let k = i + 1; k <= last; k++) {
-        lines[k] = esc(lines[k]!.replace(/[ \t]+$/, "")) + (k === last ? '"' : "");
+    const kind = info.flow !== undefined ? flowRepair(head, spans) : plainRepair(whole, flowLike);
+    if (kind !== undefined) {
+      lines[i] = `${line.slice(0, at.start)}"${escapeQuoted(head)}${tail.length === 0 ? '"' : ""}`;
+      for (let k = i + 1; k <= end; k++) {
+        lines[k] = escapeQuoted(lines[k]!.replace(/[ \t]+$/, "")) + (k === end ? '"' : "");
       }
-      quoted.push({ line: i, value: whole });
+      quoted.push({ line: i, value: whole, kind });
     }
     i = last + 1;
     // The scanner has seen line `last + 1` already; a plain value leaves no open quote or block
@@ -55,4 +94,28 @@ export function quoteColonValues(block: string): { text: string; quoted: QuotedV
   }
   if (quoted.length === 0) return undefined;
   return { text: lines.join("\n"), quoted };
+}
+
+function plainRepair(whole: string, flowLike: boolean): QuotedValue["kind"] | undefined {
+  if (/(^|[ \t])#/.test(whole)) return undefined;
+  if (/:[ \t]|:$|:\n/.test(whole)) return "colon";
+  // `@` and `` ` `` are reserved: YAML starts no plain scalar with them.
+  if (flowLike && (whole.startsWith("@") || whole.startsWith("`"))) return "flow";
+  return undefined;
+}
+
+function flowRepair(head: string, spans: boolean): QuotedValue["kind"] | undefined {
+  // Nesting past the cap is refused, never read as text: the cap is ours, not a YAML error to repair.
+  if (spans || /(^|[ \t])#/.test(head) || tooDeep(head, MAX_YAML_DEPTH) !== undefined) return undefined;
+  return parseYamlBlock(head).errors.length > 0 ? "flow" : undefined;
+}
+
+function escapeQuoted(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+}
+
+function leadingSpaces(line: string): number {
+  let n = 0;
+  while (n < line.length && line.charCodeAt(n) === 32) n++;
+  return n;
 }

@@ -16,6 +16,8 @@ export interface ScannedLine {
    * value begins, `keyColumn` the column of its key (continuation lines are indented past it).
    */
   plain?: { start: number; keyColumn: number };
+  /** Set when the line starts a flow collection (`[` or `{`) as the value of a key: the same columns as `plain`. */
+  flow?: { start: number; keyColumn: number };
   /** True when the line continues the plain value started on an earlier line. */
   continuation?: boolean;
 }
@@ -101,7 +103,8 @@ export class FrontmatterScanner {
     }
     // A value's continuation lines are indented past its key; a bare sequence item's may align with it.
     this.skipPast = hasKey ? keyColumn : keyColumn - 1;
-    if (c === "|" || c === ">" || c === "[" || c === "{") return { closes: false };
+    if (c === "|" || c === ">") return { closes: false };
+    if (c === "[" || c === "{") return hasKey ? { closes: false, flow: { start: at, keyColumn } } : { closes: false };
     this.skipIsPlain = true;
     return hasKey ? { closes: false, plain: { start: at, keyColumn } } : { closes: false };
   }

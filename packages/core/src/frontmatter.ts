@@ -1,6 +1,7 @@
 import { isMap, isNode, isPair, newLineCounter } from "./yaml-lib.js";
 import type { Document } from "./yaml-lib.js";
 import { quoteColonValues } from "./colon-retry.js";
+import type { QuotedValue } from "./colon-retry.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { SkillctxError } from "./errors.js";
@@ -32,14 +33,20 @@ export interface ParsedFrontmatter {
 export interface ParseFrontmatterOptions extends SplitFrontmatterOptions {
   /** File path, copied into diagnostics. */
   path?: string;
+  /**
+   * Also repair one-line flow-like values strict YAML rejects (`tags: [next,@supabase/ssr]`), as Codex
+   * reads a SKILL.md; the skill parser sets it for SKILL.md only. @default false
+   */
+  repairFlowValues?: boolean;
 }
 
 /**
  * Reads the frontmatter of a markdown file. Never throws: problems become diagnostics, and whenever the
  * block cannot be read as a mapping the whole text is kept as the body.
  *
- * Tolerances (each with a warning): an unclosed block, a block that is not a mapping, and a plain value
- * with an unquoted `: ` that breaks YAML (retried with the value quoted). Broken YAML is `YAML_INVALID`
+ * Tolerances (each with a warning): an unclosed block, a block that is not a mapping, and the values
+ * Codex repairs when a block breaks YAML: a plain value with an unquoted `: `, or a one-line flow-like
+ * value that is not valid YAML (retried with the value quoted; see `quoteColonValues`). Broken YAML is `YAML_INVALID`
  * (error) with the line in the file (at most `MAX_YAML_ERRORS` of them, then one that counts the rest);
  * duplicate keys, nesting deeper than `MAX_YAML_DEPTH` and aliases that expand past
  * `MAX_YAML_ALIAS_EXPANSIONS` values are broken YAML. A block longer than `maxFrontmatterChars` is
@@ -115,7 +122,15 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
     return { split, data: fast.data, diagnostics, keyLine, typedValue: typedOf, ...body };
   }
   try {
-    return readYaml(split.frontmatter, firstLine, diagnostics, where, body, unread());
+    return readYaml(
+      split.frontmatter,
+      firstLine,
+      diagnostics,
+      where,
+      body,
+      unread(),
+      options.repairFlowValues === true,
+    );
   } catch (error) {
     // Nothing in readYaml should throw on any input; if something does, the file still gets a diagnostic.
     const message = errorText(error);
@@ -136,26 +151,20 @@ function readYaml(
   where: (line: number | undefined) => { path: string | undefined; line: number | undefined },
   body: { body: string; bodyLine: number },
   failed: FrontmatterRead,
+  flowLike: boolean,
 ): FrontmatterRead {
   const { split } = failed;
   let block = frontmatter;
   let lineCounter = newLineCounter();
   let parsed = parseYamlBlock(block, { lineCounter });
   if (parsed.errors.length > 0) {
-    const retry = quoteColonValues(block);
+    const retry = quoteColonValues(block, { flowLike });
     if (retry !== undefined) {
       const retryCounter = newLineCounter();
       const retried = parseYamlBlock(retry.text, { lineCounter: retryCounter });
       if (retried.errors.length === 0) {
         for (const q of retry.quoted) {
-          diagnostics.push(
-            diagnostic(
-              "YAML_UNQUOTED_COLON",
-              "warning",
-              `value with an unquoted ': ' read as a quoted string: ${truncate(q.value)}`,
-              where(firstLine + q.line),
-            ),
-          );
+          diagnostics.push(recoveredValue(q, where(firstLine + q.line)));
         }
         block = retry.text;
         parsed = retried;
@@ -299,6 +308,30 @@ function topLevelValue(parsed: YamlBlock, key: string): unknown {
 /** The first line of a yaml error message, without the position the diagnostic carries anyway. */
 export function yamlMessage(message: string): string {
   return (message.split("\n")[0] ?? message).replace(/ at line \d+, column \d+:?$/, "").trim();
+}
+
+/**
+ * The warning for a value strict YAML rejects that was read as a quoted string (Codex reads it so):
+ * `YAML_UNQUOTED_COLON` for an unquoted `: `, `YAML_UNQUOTED_FLOW` for a broken flow-like value.
+ * @internal Shared with the validator, which reports the same repair.
+ */
+export function recoveredValue(
+  q: QuotedValue,
+  where: { path: string | undefined; line: number | undefined },
+): Diagnostic {
+  return q.kind === "colon"
+    ? diagnostic(
+        "YAML_UNQUOTED_COLON",
+        "warning",
+        `value with an unquoted ': ' read as a quoted string: ${truncate(q.value)}`,
+        where,
+      )
+    : diagnostic(
+        "YAML_UNQUOTED_FLOW",
+        "warning",
+        `value that is not valid YAML (a flow collection or a reserved character) read as a quoted string: ${truncate(q.value)}`,
+        where,
+      );
 }
 
 function truncate(value: string): string {

@@ -45,6 +45,9 @@ export { countNewlines } from "./count-newlines.js";
 // Which skills the model may load (model-invocable.ts): the catalog and the engine's index of invocable skills ask one rule.
 export { isModelInvocable } from "./model-invocable.js";
 
+// A name or description as every catalog entry shows it: one line (catalog.ts; the CLI's list, skills served over MCP).
+export { catalogLine } from "./catalog.js";
+
 // The Agent Skills name rule (spec-rules.ts): `defineSkill` checks programmatic names with it (skillctx code/).
 export { checkName } from "./spec-rules.js";
 
@@ -84,6 +87,9 @@ export { skipsSkillSearch } from "./walk-skill-dirs.js";
 export type { WalkEntry } from "./fs/walk.js";
 // Skill sources with containment (discovery's own loader; the engine's nested skill folders use it).
 export { loadSkillSources } from "./load-skills.js";
+// The skill folders list's discovery finds inside a path (`skillctx validate`).
+export { skillFoldersIn } from "./skill-folders-in.js";
+export type { SkillFoldersIn, SkillFoldersInOptions } from "./skill-folders-in.js";
 
 // --- globs (glob/) ---
 export {

@@ -139,12 +139,12 @@ describe("parseSkill: SKILL.md", () => {
   });
 
   it("names the YAML error when broken YAML hid the name", () => {
-    const result = safeParseSkill("---\nname: a\nb: [\n---\n");
+    const result = safeParseSkill("---\nname: a\n- b\n---\n");
     expect(!result.ok && result.error.code).toBe("YAML_INVALID");
   });
 
   it("still loads a SKILL.md with broken YAML, keeping the whole text", () => {
-    const text = "---\nname: a\nb: [\n---\nbody";
+    const text = "---\nname: a\n- b\n---\nbody";
     const result = safeParseSkill(text, { path: "/x/broken/SKILL.md" });
     expect(result.ok && result.skill.name).toBe("broken");
     expect(result.ok && result.skill.content).toBe(text);

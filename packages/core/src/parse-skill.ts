@@ -116,6 +116,8 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   const read = readFrontmatter(text, {
     path: file,
     maxFrontmatterChars: options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS,
+    // Codex's repair of flow-like values is a SKILL.md rule; OpenHands refuses such a legacy file.
+    repairFlowValues: format === "skill-md",
   });
   refuseUnreadable(read, format, file, options);
   const diagnostics = [...read.diagnostics];

@@ -72,7 +72,7 @@ describe("validateSkill details", () => {
   });
 
   it("gives findings the file and the line of the field", async () => {
-    const result = await validateSkill(path.join(fixtures, "name-dir-mismatch"));
+    const result = await validateSkill(path.join(fixtures, "name-dir-mismatch"), { strict: true });
     expect(result.diagnostics).toEqual([
       {
         code: "NAME_DIR_MISMATCH",
@@ -91,7 +91,7 @@ describe("validateSkill details", () => {
       path.join(dir, "SKILL.md"),
       `---\nname: Bad_Name-\ndescription: ""\ncompatibility:\n  - x\nextra: 1\n---\n`,
     );
-    const result = await validateSkill(dir);
+    const result = await validateSkill(dir, { strict: true });
     expect(errorCodes(result).sort(compareCodePoints)).toEqual(
       [
         "COMPATIBILITY_NOT_STRING",
@@ -150,7 +150,7 @@ describe("validateSkill details", () => {
   it("refuses a frontmatter longer than the cap, as the loader does", () => {
     const text = `---\nname: a\ndescription: ${"x".repeat(3000)}\n---\n`;
     expect(errorCodes(validateSkillMd(text, { maxFrontmatterChars: 1000 }))).toEqual(["FRONTMATTER_TOO_LARGE"]);
-    expect(errorCodes(validateSkillMd(text, { dirName: "a" }))).toEqual(["DESCRIPTION_TOO_LONG"]);
+    expect(errorCodes(validateSkillMd(text, { dirName: "a", strict: true }))).toEqual(["DESCRIPTION_TOO_LONG"]);
   });
 
   it("honours an aborted signal", async () => {
@@ -199,10 +199,23 @@ describe("validateSkillMd: strict and portable YAML", () => {
     expect(errorCodes(check(text, false))).toEqual(["YAML_INVALID"]);
   });
 
-  it("judges the file as written: no colon retry, no BOM or blank-line tolerance", () => {
-    expect(errorCodes(check(md("name: s", "description: Use when: x"), false))).toEqual(["YAML_INVALID"]);
-    expect(errorCodes(check(`\uFEFF${md("name: s", "description: d")}`, false))).toEqual(["FRONTMATTER_MISSING"]);
-    expect(errorCodes(check(`\n${md("name: s", "description: d")}`, false))).toEqual(["FRONTMATTER_MISSING"]);
+  it("with --strict judges the file as written: no colon retry, no BOM or blank-line tolerance", () => {
+    expect(errorCodes(check(md("name: s", "description: Use when: x"), true))).toEqual(["YAML_INVALID"]);
+    expect(errorCodes(check(`\uFEFF${md("name: s", "description: d")}`, true))).toEqual(["FRONTMATTER_MISSING"]);
+    expect(errorCodes(check(`\n${md("name: s", "description: d")}`, true))).toEqual(["FRONTMATTER_MISSING"]);
+  });
+
+  it("without --strict reads what list reads: the colon repair, a BOM and blank lines are warnings", () => {
+    const colon = check(md("name: s", "description: Use when: x"), false);
+    expect(colon.valid).toBe(true);
+    expect(colon.diagnostics.map((d) => [d.code, d.severity, d.line])).toEqual([["YAML_UNQUOTED_COLON", "warning", 3]]);
+    const blank = check(`\n\n${md("name: s", "description: d", "metadata: {a: b}")}`, false);
+    expect(blank.valid).toBe(true);
+    // Lines stay the file's: the flow mapping is on line 6 of the file.
+    expect(blank.diagnostics.map((d) => [d.code, d.severity, d.line])).toEqual([
+      ["FRONTMATTER_MISSING", "warning", 1],
+      ["YAML_INVALID", "warning", 6],
+    ]);
   });
 
   it("cuts the block at the first '---' as the reference does, and warns", () => {
@@ -217,7 +230,7 @@ describe("validateSkillMd: strict and portable YAML", () => {
   it("reads scalars as written: name 123 and true", () => {
     expect(validateSkillMd(md("name: 123", "description: 42"), { dirName: "123", strict: true }).valid).toBe(true);
     expect(validateSkillMd(md("name: true", "description: d"), { dirName: "true", strict: true }).valid).toBe(true);
-    expect(errorCodes(validateSkillMd(md("name: ~", "description: d"), { dirName: "s" }))).toEqual([
+    expect(errorCodes(validateSkillMd(md("name: ~", "description: d"), { dirName: "s", strict: true }))).toEqual([
       "NAME_INVALID_CHARS",
       "NAME_DIR_MISMATCH",
     ]);
@@ -234,12 +247,16 @@ describe("validateSkillMd: strict and portable YAML", () => {
   it("strips and NFKC-normalises the name, Python style", () => {
     // Full-width letters fold to ASCII under NFKC; U+3000 is whitespace for Python's strip.
     expect(validateSkillMd(md("name: \u3000ｓ\u3000", "description: d"), { dirName: "s" }).valid).toBe(true);
-    expect(errorCodes(validateSkillMd(md(`name: ${"é".repeat(65)}`, "description: d"), {}))).toEqual(["NAME_TOO_LONG"]);
+    expect(errorCodes(validateSkillMd(md(`name: ${"é".repeat(65)}`, "description: d"), { strict: true }))).toEqual([
+      "NAME_TOO_LONG",
+    ]);
   });
 
   it("rejects combining marks that NFKC cannot compose (not alphanumeric in Python)", () => {
     // Devanagari vowel sign (Mc) is neither \p{L} nor \p{N}.
-    expect(errorCodes(validateSkillMd(md("name: हिन्दी", "description: d"), {}))).toEqual(["NAME_INVALID_CHARS"]);
+    expect(errorCodes(validateSkillMd(md("name: हिन्दी", "description: d"), { strict: true }))).toEqual([
+      "NAME_INVALID_CHARS",
+    ]);
     // Letter-numbers (Nl) and other numbers (No) count as digits, as in Python.
     expect(validateSkillMd(md("name: ⅻ", "description: d"), {}).valid).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { isMap, isNode, isPair, newLineCounter } from "./yaml-lib.js";
 import type { Document } from "./yaml-lib.js";
@@ -6,7 +6,6 @@ import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic, Severity } from "./diagnostics.js";
 import type { Dialect } from "./dialect-fields.js";
 import { CODEX_SKILL_YAML, readCodexSkillMetadataSync } from "./codex-skill-metadata.js";
-import { yamlMessage } from "./frontmatter.js";
 import { splitFrontmatter } from "./frontmatter-split.js";
 import { SkillctxError } from "./errors.js";
 import { readTextFile } from "./fs/read-text-file.js";
@@ -23,6 +22,9 @@ import {
 } from "./spec-rules.js";
 import type { RuleFinding } from "./spec-rules.js";
 import { parseYamlBlock } from "./yaml-document.js";
+import { countNewlines } from "./count-newlines.js";
+import { quoteColonValues } from "./colon-retry.js";
+import { recoveredValue, yamlMessage } from "./frontmatter.js";
 import type { AliasTable } from "./yaml-document.js";
 import { strictFindings } from "./yaml-strict.js";
 import { asWritten, scalarText } from "./yaml-values.js";
@@ -68,9 +70,13 @@ export interface ValidationResult {
 }
 
 /**
- * Validates a skill folder against the Agent Skills specification with the verdicts of its reference
- * validator (skills-ref). Judges the file as written: a BOM or a blank first line is `FRONTMATTER_MISSING`,
- * the loader's tolerances never apply. Reports every finding, not just the first.
+ * Validates a skill folder against the Agent Skills specification. With `strict`, the verdicts of its
+ * reference validator (skills-ref), judging the file as written (a BOM or a blank first line is
+ * `FRONTMATTER_MISSING`; the loader's tolerances never apply). Without it, list's verdict: what the loader
+ * reads with a warning (no name, a name that is not the spec's or not its folder's, fields the spec does
+ * not list, the Codex repair of a value strict YAML rejects, a BOM or blank lines before the fence) is a
+ * warning, and only what the loader refuses, reports as an error or silently misreads fails.
+ * Reports every finding, not just the first.
  * @example const { valid, diagnostics } = await validateSkill("skills/pdf", { strict: true });
  */
 export async function validateSkill(dir: string, options: ValidateSkillOptions = {}): Promise<ValidationResult> {
@@ -90,6 +96,8 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
       break;
     }
   }
+  // Another case (`skill.MD`): list reads it as OpenHands does (find_skill_md), so the validator checks it.
+  file ??= await skillMdInAnyCase(dir);
   if (file === undefined) return fail("MISSING_SKILL_MD", "Missing required file: SKILL.md", dir);
   // The one reader of repository content: regular files only, size cap, strict UTF-8 (a BOM is kept, as
   // Python's read_text keeps it, so that a BOM is FRONTMATTER_MISSING as the reference says).
@@ -110,6 +118,17 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
   if (codex.length === 0) return result;
   const diagnostics = [...result.diagnostics, ...codex];
   return { valid: !diagnostics.some((d) => d.severity === "error"), diagnostics };
+}
+
+/** The folder's skill file spelt in any case, or undefined. */
+async function skillMdInAnyCase(dir: string): Promise<string | undefined> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names.sort()) {
+    if (name.toLowerCase() !== "skill.md") continue;
+    const candidate = path.join(dir, name);
+    if ((await stat(candidate).catch(() => undefined))?.isFile() === true) return candidate;
+  }
+  return undefined;
 }
 
 /**
@@ -142,17 +161,32 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
     diagnostics.push(diagnostic(code, severity, message, { path: options.path, line }));
   const addDialect = (code: string, severity: Severity, message: string, line: number | undefined, dialect: Dialect) =>
     diagnostics.push({ ...diagnostic(code, severity, message, { path: options.path, line }), dialect });
-  const done = (): ValidationResult => ({
-    valid: !diagnostics.some((d) => d.severity === "error"),
-    // In file order (Array.prototype.sort is stable: same-line findings keep rule order).
-    diagnostics: diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
-  });
+  // Lines cut before the opening fence (lenient mode only): findings after that are moved down by as many.
+  let lineShift = 0;
+  let shiftFrom = 0;
+  const done = (): ValidationResult => {
+    for (let i = shiftFrom; lineShift > 0 && i < diagnostics.length; i++) {
+      const d = diagnostics[i]!;
+      if (d.line !== undefined) diagnostics[i] = { ...d, line: d.line + lineShift };
+    }
+    if (!strict) for (let i = 0; i < diagnostics.length; i++) diagnostics[i] = asListReadsIt(diagnostics[i]!);
+    return {
+      valid: !diagnostics.some((d) => d.severity === "error"),
+      // In file order (Array.prototype.sort is stable: same-line findings keep rule order).
+      diagnostics: diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)),
+    };
+  };
 
   // Python's read_text() turns CRLF and CR into LF and keeps a BOM.
-  const content = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+  let content = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
   if (!content.startsWith("---")) {
-    add("FRONTMATTER_MISSING", "error", "SKILL.md must start with YAML frontmatter (---)", 1);
-    return done();
+    add("FRONTMATTER_MISSING", "error", "SKILL.md must start with YAML frontmatter (---) on its first line", 1);
+    // The loader skips a BOM and blank lines before the fence; without --strict the validator reads on.
+    const lead = strict ? null : /^\uFEFF?(?:[ \t]*\n)*(?=---)/.exec(content);
+    if (lead === null) return done();
+    content = content.slice(lead[0].length);
+    lineShift = countNewlines(lead[0]);
+    shiftFrom = diagnostics.length;
   }
   // The reference cuts at the next '---' anywhere (content.split("---", 2)).
   const close = content.indexOf("---", 3);
@@ -172,8 +206,10 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
     return done();
   }
   const lineAt = lineIndex(content, close + 3);
-  const block = content.slice(3, close);
-  const fileLine = (offset: number) => lineAt(3 + offset);
+  let block = content.slice(3, close);
+  // File line of an offset in the block (its first line is the rest of the fence line: file line 1).
+  let blockLines = lineIndex(block, block.length);
+  const fileLine = (offset: number) => blockLines(offset);
   // Where a loader that reads fences as lines would cut; warn when the reference cuts elsewhere.
   const lines = splitFrontmatter(content, { maxFrontmatterChars: maxChars });
   const agrees =
@@ -190,8 +226,19 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
     );
   }
 
-  const counter = newLineCounter();
-  const { doc, errors, aliases } = parseYamlBlock(block, { lineCounter: counter });
+  let parsed = parseYamlBlock(block, { lineCounter: newLineCounter() });
+  if (parsed.errors.length > 0 && !strict) {
+    // The loader's repair (Codex's): kept only when the whole block then parses; each repair is a warning.
+    const retry = quoteColonValues(block, { flowLike: true });
+    const retried = retry === undefined ? undefined : parseYamlBlock(retry.text, { lineCounter: newLineCounter() });
+    if (retry !== undefined && retried !== undefined && retried.errors.length === 0) {
+      for (const q of retry.quoted) diagnostics.push(recoveredValue(q, { path: options.path, line: 1 + q.line }));
+      block = retry.text;
+      blockLines = lineIndex(block, block.length);
+      parsed = retried;
+    }
+  }
+  const { doc, errors, aliases } = parsed;
   if (errors.length > 0) {
     for (const e of errors.slice(0, MAX_YAML_ERRORS))
       add("YAML_INVALID", "error", `Invalid YAML in frontmatter: ${yamlMessage(e.message)}`, fileLine(e.offset));
@@ -287,6 +334,39 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
     report([f], "warning", key);
   }
   return done();
+}
+
+/**
+ * The spec's errors that `skillctx list` loads the skill with, as a warning (docs/decisions.md, "lenient
+ * validate is list's verdict"): a missing or non-conforming name (the loader names the skill after its
+ * folder, or keeps the name as written), a missing, empty or long description (the first body line stands
+ * in; the catalog cuts it), fields the specification does not list (kept as metadata), a `compatibility`
+ * that is not a short string (kept, or dropped with a warning), and no or no mapping frontmatter. What list refuses or reports as an error (unclosed or oversized frontmatter,
+ * unreadable YAML), and what list reads wrongly without a word (a misspelt field, a wrong type), stay errors.
+ */
+const LIST_LOADS_WITH_A_WARNING: ReadonlySet<string> = new Set([
+  "NAME_MISSING",
+  "NAME_EMPTY",
+  "NAME_TOO_LONG",
+  "NAME_NOT_LOWERCASE",
+  "NAME_HYPHEN_EDGE",
+  "NAME_CONSECUTIVE_HYPHENS",
+  "NAME_INVALID_CHARS",
+  "NAME_DIR_MISMATCH",
+  "DESCRIPTION_MISSING",
+  "DESCRIPTION_EMPTY",
+  "DESCRIPTION_TOO_LONG",
+  "UNEXPECTED_FIELDS",
+  "COMPATIBILITY_NOT_STRING",
+  "COMPATIBILITY_TOO_LONG",
+  "FRONTMATTER_MISSING",
+  "FRONTMATTER_NOT_MAPPING",
+]);
+
+/** Without `strict`: an error of the spec that list loads the skill with becomes a warning that says so. */
+function asListReadsIt(d: Diagnostic): Diagnostic {
+  if (d.severity !== "error" || !LIST_LOADS_WITH_A_WARNING.has(d.code)) return d;
+  return { ...d, severity: "warning", message: `${d.message} (skillctx list loads the skill; --strict fails it)` };
 }
 
 /** File line (1-based) of an offset in `text` before `end` (lines are indexed up to there only). */

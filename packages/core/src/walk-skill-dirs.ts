@@ -144,6 +144,9 @@ export async function walkParentFolder(
   containRoot?: string,
 ): Promise<void> {
   const { pacer, cached } = context;
+  const start = out.length;
+  // Folders whose skill file is spelt in another case (found only once the walk is inside them).
+  const variants: string[] = [];
   const visit = (entry: WalkEntry): boolean => {
     if (entry.type === "dir") {
       const probe =
@@ -184,6 +187,17 @@ export async function walkParentFolder(
       out.push(found);
       return false;
     }
+    if (entry.type === "file" && isSkillMdVariant(entry.name)) {
+      // `skill.MD`, `Skill.md`: OpenHands finds a skill's file in any case (`find_skill_md`). Its folder is
+      // the skill, named after the folder; what the walk found in it is its resources (dropped below).
+      const dir = path.dirname(entry.path);
+      variants.push(dir);
+      context.skillDirs.add(path.dirname(entry.realPath));
+      const found: FoundSkillFile = { path: entry.path, format: "skill-md", scope, dir };
+      if (containRoot !== undefined) found.containRoot = containRoot;
+      out.push(found);
+      return false;
+    }
     if (!isLegacySkillName(entry.name)) return false;
     if (entry.type === "other") {
       context.diagnostics.push(
@@ -209,6 +223,25 @@ export async function walkParentFolder(
     pacer,
   });
   context.diagnostics.push(...walked.diagnostics);
+  if (variants.length > 0) dropInsideVariants(out, start, variants);
+}
+
+/** `skill.md` in another case than the two a folder is probed for (`SKILL.md`, `skill.md`). */
+function isSkillMdVariant(name: string): boolean {
+  return name.length === 8 && name !== "SKILL.md" && name !== "skill.md" && name.toLowerCase() === "skill.md";
+}
+
+/** Drops what the walk found inside a skill folder found late (its resources), keeping the skill files themselves. */
+function dropInsideVariants(out: FoundSkillFile[], start: number, variants: readonly string[]): void {
+  const inside = (file: FoundSkillFile) =>
+    variants.some((dir) => {
+      if (file.format === "skill-md" && file.dir === dir) return false;
+      const where = file.format === "skill-md" && file.dir !== undefined ? file.dir : file.path;
+      return where.startsWith(withSep(dir));
+    });
+  let keep = start;
+  for (let i = start; i < out.length; i++) if (!inside(out[i]!)) out[keep++] = out[i]!;
+  out.length = keep;
 }
 
 /** A short reason for a file-system error (its code when it has one). */

@@ -167,7 +167,10 @@ describe("many errors", () => {
     expect(parsed.diagnostics).toHaveLength(MAX_YAML_ERRORS + 1);
     expect(parsed.diagnostics.every((d) => d.code === "YAML_INVALID" && d.severity === "error")).toBe(true);
     expect(parsed.diagnostics.at(-1)!.message).toMatch(/\d+ more YAML errors from this line on/);
-    const validated = validateSkillMd(fm(Array.from({ length: 200 }, (_, i) => `k${i}: @x`).join("\n")));
+    // Judged as written (--strict): without it the validator repairs `@x` as Codex and list do.
+    const validated = validateSkillMd(fm(Array.from({ length: 200 }, (_, i) => `k${i}: @x`).join("\n")), {
+      strict: true,
+    });
     expect(validated.diagnostics.filter((d) => d.code === "YAML_INVALID")).toHaveLength(MAX_YAML_ERRORS + 1);
   });
 });

@@ -25,6 +25,11 @@ export interface ExpandResult<T> {
   unresolved: string[];
   /** The text grew past `maxChars` (or nested past {@link MAX_EXPAND_DEPTH}); `value` is incomplete and must not be used. */
   overflow: boolean;
+  /**
+   * Object keys that expanded to a key the same object already had (`"${A}"` beside `"a"` with A=a): the
+   * first is kept, each later one dropped and named here as written. {@link expandVars} only.
+   */
+  collisions?: string[];
 }
 
 // ${NAME} or ${NAME:-default}; the default may not contain "}".
@@ -41,11 +46,14 @@ export function expandString(text: string, options: ExpandVarsOptions): ExpandRe
 }
 
 /**
- * Expands references in every string of a JSON-like value, object keys included.
- * Returns a new value; the input is not modified. `maxChars` bounds all strings together.
+ * Expands references in every string of a JSON-like value, object keys included (OpenHands expands the
+ * whole configuration, keys too: `expand_mcp_variables`). Returns a new value; the input is not modified.
+ * `maxChars` bounds all strings together. A key that expands to one its object already has is dropped
+ * and listed in `collisions`: the first written wins, whatever the environment holds.
  */
 export function expandVars(value: unknown, options: ExpandVarsOptions): ExpandResult<unknown> {
   const unresolved = new Set<string>();
+  const collisions: string[] = [];
   const budget = { left: options.maxChars ?? Number.POSITIVE_INFINITY };
   let overflow = false;
   const walk = (node: unknown, depth = 0): unknown => {
@@ -64,8 +72,13 @@ export function expandVars(value: unknown, options: ExpandVarsOptions): ExpandRe
     if (typeof node === "object" && node !== null) {
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(node)) {
+        const name = walk(key) as string;
+        if (Object.hasOwn(out, name)) {
+          collisions.push(key);
+          continue;
+        }
         // defineProperty: a "__proto__" key stays a plain key instead of replacing the prototype.
-        Object.defineProperty(out, walk(key) as string, {
+        Object.defineProperty(out, name, {
           value: walk(child, depth + 1),
           enumerable: true,
           writable: true,
@@ -77,7 +90,9 @@ export function expandVars(value: unknown, options: ExpandVarsOptions): ExpandRe
     return node;
   };
   const expanded = walk(value);
-  return { value: expanded, unresolved: [...unresolved], overflow };
+  const result: ExpandResult<unknown> = { value: expanded, unresolved: [...unresolved], overflow };
+  if (collisions.length > 0) result.collisions = collisions;
+  return result;
 }
 
 function expandWithin(text: string, options: ExpandVarsOptions, budget: { left: number }): ExpandResult<string> {

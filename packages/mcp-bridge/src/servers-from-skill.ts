@@ -77,7 +77,8 @@ const NO_THROW_IF_MISSING = { throwIfNoEntry: false } as const;
  * (`{ "mcpServers": {...} }`). `${SKILL_ROOT}`, `${VAR}` and `${VAR:-default}` are expanded in the
  * settings (from `options.vars` and the allowlisted environment only); server names are never
  * expanded and are shown as written. An unresolved reference stays as written and is reported. A
- * relative `cwd` resolves against the skill's folder. Broken entries become diagnostics; the others
+ * stdio server starts in the skill's folder (a relative `cwd` resolves against it; a legacy skill's, which has
+ * no folder, in `options.root`). Broken entries become diagnostics; the others
  * are kept. The first declaration of a name wins.
  *
  * @example
@@ -111,7 +112,8 @@ export async function serversFromSkill(
       trusted,
       env,
       fixed: { SKILL_ROOT: skill.dir },
-      baseDir: skill.dir,
+      // A legacy skill has no folder of its own: its servers start at the project root, as the project's do.
+      baseDir: skill.dir ?? options.root,
       maxBytes,
       servers,
       diagnostics,
@@ -128,7 +130,7 @@ export interface DeclareContext {
   env: Record<string, string>;
   /** Variables fixed by skillctx (`${SKILL_ROOT}`), never taken from the environment. */
   fixed: Record<string, string | undefined>;
-  /** A relative stdio `cwd` resolves against this folder. */
+  /** Where a stdio server starts when it names no `cwd`, and what a relative `cwd` resolves against. */
   baseDir: string | undefined;
   maxBytes: number;
   servers: DeclaredServer[];
@@ -165,6 +167,16 @@ export function declareBlock(block: { raw: unknown; path: string | undefined }, 
       );
       continue;
     }
+    for (const key of (expanded.collisions ?? []).slice(0, 10)) {
+      diagnostics.push(
+        diagnostic(
+          "MCP_CONFIG_KEY_COLLISION",
+          "warning",
+          `MCP server "${name}": key ${JSON.stringify(headUtf16(key, 60))} expands to a key already set; the first is kept`,
+          where,
+        ),
+      );
+    }
     if (expanded.unresolved.length > 0) {
       const names = expanded.unresolved
         .slice(0, 10)
@@ -195,8 +207,11 @@ export function declareBlock(block: { raw: unknown; path: string | undefined }, 
       continue;
     }
     const config = parsed.config;
-    if (config.type === "stdio" && config.cwd !== undefined && ctx.baseDir !== undefined) {
-      config.cwd = path.resolve(ctx.baseDir, config.cwd);
+    // A stdio server starts in its owner's folder unless it names one (relative to that folder): the
+    // project root for the project's `.mcp.json` (Claude Code starts project servers there, so a relative
+    // path in `args` works), the skill's folder for a skill's own servers (docs/decisions.md).
+    if (config.type === "stdio" && ctx.baseDir !== undefined) {
+      config.cwd = config.cwd === undefined ? ctx.baseDir : path.resolve(ctx.baseDir, config.cwd);
     }
     const server: DeclaredServer = { name, config, trusted: ctx.trusted };
     if (ctx.skill !== undefined) server.skill = ctx.skill;

@@ -1,0 +1,2 @@
+// The server's source; the build writes dist/index.js.
+export {};
