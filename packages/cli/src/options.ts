@@ -36,7 +36,7 @@ export const FLAGS = {
   model: {
     type: "string",
     value: "MODEL",
-    help: "the model id (claude-sonnet-4-5, gpt-4o, ...): guidance written for another model family is left out",
+    help: "the model id (claude-sonnet-4-6, gpt-5, ...): guidance written for another model family is left out",
   },
   skills: {
     type: "string",
