@@ -9,8 +9,9 @@
 #  4. follows the README's first loop literally (scripts/first-loop-steps.mjs: its sh blocks run, its
 #     `Save as` files written, in a new empty folder, the tarballs in place of /tmp/skillctx), against a
 #     local server that answers like the model APIs (scripts/local-model-server.ts); with --pages, every
-#     docs/first-loop/*.md page the same way (about 30 s each: each installs its framework).
-#   scripts/consumer-smoke.sh [--no-build] [--keep] [--pages] [STAGE...]   (STAGE: the ones below, or first-loop)
+#     docs/first-loop/*.md page the same way (about 30 s each: each installs its framework); --pages=a,b
+#     only those pages (docs/first-loop/a.md, b.md).
+#   scripts/consumer-smoke.sh [--no-build] [--keep] [--pages[=NAME,...]] [STAGE...]   (STAGE: below, or first-loop)
 # To cover a new entry point: write scripts/consumer-smoke/<stage>.ts and add a line to STAGES.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -29,13 +30,14 @@ STAGES=(
   "serve:@modelcontextprotocol/sdk"
 )
 
-keep=0 pages=0 only=()
+keep=0 pages="" only=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-build) export SKILLCTX_PACK_NO_BUILD=1; shift ;;
     --keep) keep=1; shift ;;
-    --pages) pages=1; shift ;;
-    -*) echo "usage: scripts/consumer-smoke.sh [--no-build] [--keep] [--pages] [STAGE...]" >&2; exit 2 ;;
+    --pages) pages=all; shift ;;
+    --pages=*) pages="${1#--pages=}"; shift ;;
+    -*) echo "usage: scripts/consumer-smoke.sh [--no-build] [--keep] [--pages[=NAME,...]] [STAGE...]" >&2; exit 2 ;;
     *) only+=("$1"); shift ;;
   esac
 done
@@ -143,10 +145,12 @@ first_loop() { # NAME PAGE [FROM TO]
 if selected first-loop; then
   step "the README's first loop, followed literally"
   first_loop readme "$root/README.md" "## Your first agent loop" "## What skillctx guarantees"
-  if [ "$pages" = 1 ]; then
+  if [ -n "$pages" ]; then
     for page in "$root"/docs/first-loop/*.md; do
-      step "first loop: $(basename "$page")"
-      first_loop "$(basename "$page" .md)" "$page"
+      name="$(basename "$page" .md)"
+      [ "$pages" = all ] || [[ ",$pages," == *",$name,"* ]] || continue
+      step "first loop: $name.md"
+      first_loop "$name" "$page"
     done
   fi
 fi

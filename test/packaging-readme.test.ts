@@ -83,13 +83,18 @@ describe("the root README", () => {
   });
 });
 
-describe.each(["README.md", ...PACKAGE_READMES, "docs/install.md"])("%s", (file) => {
-  it("links only to files that exist", () => {
-    const text = read(file);
-    const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
-      .map((m) => m[1]!)
-      .filter((l) => !/^[a-z]+:/.test(l));
-    const missing = links.filter((link) => !existsSync(path.resolve(ROOT, path.dirname(file), link)));
-    expect(missing).toEqual([]);
-  });
-});
+const FIRST_LOOPS = readdirSync(path.join(ROOT, "docs/first-loop")).map((f) => `docs/first-loop/${f}`);
+
+describe.each(["README.md", ...PACKAGE_READMES, "docs/install.md", "docs/reference.md", "docs/cli.md", ...FIRST_LOOPS])(
+  "%s",
+  (file) => {
+    it("links only to files that exist", () => {
+      const text = read(file);
+      const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+        .map((m) => m[1]!)
+        .filter((l) => !/^[a-z]+:/.test(l));
+      const missing = links.filter((link) => !existsSync(path.resolve(ROOT, path.dirname(file), link)));
+      expect(missing).toEqual([]);
+    });
+  },
+);
