@@ -12,7 +12,7 @@ import { AgentContext } from "skillctx";
 import { fromAnthropicMessages, runAnthropicToolUses, toAnthropicRequest } from "skillctx/anthropic";
 
 const anthropic = new Anthropic(); // reads ANTHROPIC_API_KEY
-const model = process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-5";
+const model = process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-6";
 
 const ctx = await AgentContext.create({
   cwd: process.cwd(),

@@ -27,7 +27,7 @@ rule("3. A conversation, step by step");
 const ctx = await AgentContext.create({
   cwd: repo,
   systemPrompt: "You are a careful coding agent working on acme-notes.",
-  model: "claude-sonnet-4-5",
+  model: "claude-sonnet-4-6",
   trust: { project: true }, // our own fixture: let its !`cmd` spans run
   collectInputs: async ({ skill, message }) => {
     console.log(`  collectInputs(${skill.name}) asked; answering from the message`);

@@ -5,8 +5,13 @@
 #     strict with skipLibCheck: false, and runs it with node;
 #  2. installs the frameworks of the adapter stages below, type-checks every adapter program in one tsc
 #     run (same settings), and runs each;
-#  3. runs the installed `skillctx` bin.
-#   scripts/consumer-smoke.sh [--no-build] [--keep] [STAGE...]
+#  3. runs the installed `skillctx` bin;
+#  4. follows the README's first loop literally (scripts/first-loop-steps.mjs: its sh blocks run, its
+#     `Save as` files written, in a new empty folder, the tarballs in place of /tmp/skillctx), against a
+#     local server that answers like the model APIs (scripts/local-model-server.ts); with --pages, every
+#     docs/first-loop/*.md page the same way (about 30 s each: each installs its framework); --pages=a,b
+#     only those pages (docs/first-loop/a.md, b.md).
+#   scripts/consumer-smoke.sh [--no-build] [--keep] [--pages[=NAME,...]] [STAGE...]   (STAGE: below, or first-loop)
 # To cover a new entry point: write scripts/consumer-smoke/<stage>.ts and add a line to STAGES.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,12 +30,14 @@ STAGES=(
   "serve:@modelcontextprotocol/sdk"
 )
 
-keep=0 only=()
+keep=0 pages="" only=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-build) export SKILLCTX_PACK_NO_BUILD=1; shift ;;
     --keep) keep=1; shift ;;
-    -*) echo "usage: scripts/consumer-smoke.sh [--no-build] [--keep] [STAGE...]" >&2; exit 2 ;;
+    --pages) pages=all; shift ;;
+    --pages=*) pages="${1#--pages=}"; shift ;;
+    -*) echo "usage: scripts/consumer-smoke.sh [--no-build] [--keep] [--pages[=NAME,...]] [STAGE...]" >&2; exit 2 ;;
     *) only+=("$1"); shift ;;
   esac
 done
@@ -58,7 +65,8 @@ npm_q install "${tarballs[@]}" "$(range . typescript)" "$(range . @types/node)"
 cp "$src"/*.ts "$src/tsconfig.base.json" .
 
 # Without optional peers: none of them (of skillctx and of the @skillctx packages it brings) may have come in.
-peers="$(node -e 'const fs = require("fs"); const dirs = ["skillctx", ...fs.readdirSync("node_modules/@skillctx").map((d) => `@skillctx/${d}`)]; console.log(dirs.flatMap((d) => Object.keys(require(`./node_modules/${d}/package.json`).peerDependencies ?? {})).join(" "))')"
+# A required peer (zod: the user's schemas must be the zod skillctx reads) is installed by npm, as it should be.
+peers="$(node -e 'const fs = require("fs"); const dirs = ["skillctx", ...fs.readdirSync("node_modules/@skillctx").map((d) => `@skillctx/${d}`)]; console.log(dirs.flatMap((d) => { const p = require(`./node_modules/${d}/package.json`); return Object.keys(p.peerDependencies ?? {}).filter((n) => p.peerDependenciesMeta?.[n]?.optional === true); }).join(" "))')"
 for p in $peers; do
   if [ -e "node_modules/$p" ]; then echo "consumer smoke: optional peer $p was installed by default" >&2; exit 1; fi
 done
@@ -112,4 +120,38 @@ npx --no-install skillctx --help > "$work/help.txt"
 grep -q "skillctx" "$work/help.txt" || { echo "consumer smoke: skillctx --help printed no usage" >&2; exit 1; }
 npx --no-install skillctx list --cwd "$fixture" > "$work/list.txt"
 grep -q "release-notes" "$work/list.txt" || { echo "consumer smoke: skillctx list did not show the skill" >&2; cat "$work/list.txt" >&2; exit 1; }
+
+# A page's first loop, as a reader follows it: in a new empty folder, against the local model server.
+# The model loads the release-notes skill, then answers; the loop must print the call, and the server
+# must have been sent the skill's body (the load_skill result) and the page's systemPrompt.
+first_loop() { # NAME PAGE [FROM TO]
+  local name="$1" page="$2"; shift 2
+  local dir="$work/first-loop-$name" url="" pid
+  mkdir -p "$dir"
+  node "$root/scripts/first-loop-steps.mjs" --script "$work/tarballs" "$page" "$@" > "$dir/steps.sh"
+  "$root/node_modules/.bin/tsx" "$root/scripts/local-model-server.ts" "$dir/requests.json" > "$dir/server.txt" &
+  pid=$!
+  for _ in $(seq 100); do url="$(head -n 1 "$dir/server.txt")"; [ -n "$url" ] && break; sleep 0.1; done
+  [ -n "$url" ] || { echo "consumer smoke: the local model server did not start" >&2; kill "$pid"; exit 1; }
+  (cd "$dir" && OPENAI_BASE_URL="$url/v1" ANTHROPIC_BASE_URL="$url" OPENAI_AGENTS_DISABLE_TRACING=1 \
+    npm_config_audit=false npm_config_fund=false npm_config_loglevel=error npm_config_prefer_offline=true bash steps.sh) > "$dir/out.txt" 2>&1 \
+    || { kill "$pid"; echo "consumer smoke: $name's first loop failed:" >&2; cat "$dir/out.txt" >&2; exit 1; }
+  kill -TERM "$pid"; wait "$pid" || true
+  grep -q "tool: load_skill" "$dir/out.txt" || { echo "consumer smoke: $name's loop printed no load_skill call" >&2; cat "$dir/out.txt" >&2; exit 1; }
+  grep -q "Group the changes by kind" "$dir/requests.json" || { echo "consumer smoke: $name's loop never sent the skill's body" >&2; exit 1; }
+  grep -q "You are a helpful release engineer." "$dir/requests.json" || { echo "consumer smoke: $name's loop never sent its systemPrompt" >&2; exit 1; }
+  echo "  $name: $(tail -n 1 "$dir/out.txt")"
+}
+if selected first-loop; then
+  step "the README's first loop, followed literally"
+  first_loop readme "$root/README.md" "## Your first agent loop" "## What skillctx guarantees"
+  if [ -n "$pages" ]; then
+    for page in "$root"/docs/first-loop/*.md; do
+      name="$(basename "$page" .md)"
+      [ "$pages" = all ] || [[ ",$pages," == *",$name,"* ]] || continue
+      step "first loop: $name.md"
+      first_loop "$name" "$page"
+    done
+  fi
+fi
 step "passed"

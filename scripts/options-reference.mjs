@@ -1,20 +1,19 @@
 #!/usr/bin/env node
-// The README's table of `AgentContext.create` options, generated from the types and JSDoc of
+// The skillctx package README's table of `AgentContext.create` options (the page npm shows; the root README
+// links the API reference instead, where the same JSDoc is rendered), generated from the types and JSDoc of
 // `AgentContextOptions` (packages/engine/src/engine/options.ts and the settings types it names): each
 // option, and each field of its settings object, with its type, its `@default` and the first sentence of
 // its comment. test/packaging-readme.test.ts fails when a README's table is not this one.
 //   node scripts/options-reference.mjs           print the table
-//   node scripts/options-reference.mjs --write   put it between the markers of README.md and packages/skillctx/README.md
+//   node scripts/options-reference.mjs --write   put it between the markers of packages/skillctx/README.md
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 const OPTIONS_FILE = fileURLToPath(new URL("../packages/engine/src/engine/options.ts", import.meta.url));
 const TSCONFIG = fileURLToPath(new URL("../tsconfig.test.json", import.meta.url));
-/** The READMEs that carry the table: the repository's and the one npm shows for skillctx. */
-export const README_FILES = ["../README.md", "../packages/skillctx/README.md"].map((f) =>
-  fileURLToPath(new URL(f, import.meta.url)),
-);
+/** The READMEs that carry the table: the one npm shows for skillctx. */
+export const README_FILES = ["../packages/skillctx/README.md"].map((f) => fileURLToPath(new URL(f, import.meta.url)));
 export const START = "<!-- options:start -->";
 export const END = "<!-- options:end -->";
 

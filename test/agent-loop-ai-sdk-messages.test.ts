@@ -43,8 +43,20 @@ function context(): Promise<AgentContext> {
   });
 }
 
-const prepare = async (step: PrepareStep, messages: ModelMessage[], stepNumber = 0) =>
-  (await step({ messages, steps: [], stepNumber, model: {} as never, experimental_context: undefined }))!;
+// prepareStep's `system` travels as the first of its `messages` (so a host `system` is not replaced): split it off.
+const prepare = async (step: PrepareStep, messages: ModelMessage[], stepNumber = 0) => {
+  const result = (await step({
+    messages,
+    steps: [],
+    stepNumber,
+    model: {} as never,
+    experimental_context: undefined,
+  }))!;
+  expect(result.system).toBeUndefined();
+  const [first, ...rest] = result.messages!;
+  expect(first!.role).toBe("system");
+  return { ...result, system: first!.content as string, messages: rest };
+};
 
 const transcript = (): ModelMessage[] => [
   { role: "system", content: "sys" },
@@ -151,6 +163,33 @@ describe("AI SDK messages", () => {
     const again = await prepare(step, messages, 1);
     expect(JSON.stringify(again.messages)).toBe(JSON.stringify(out));
     expect(again.messages![3]).toBe(out[3]);
+  });
+
+  it("keeps a host `system` given to generateText: sent first, then the context's system (never dropped)", async () => {
+    const { generateText } = await import("ai");
+    const { MockLanguageModelV3 } = await import("ai/test");
+    const ctx = await context();
+    const prompts: unknown[] = [];
+    const model = new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => {
+        prompts.push(prompt);
+        return {
+          content: [{ type: "text", text: "ok" }],
+          finishReason: { unified: "stop", raw: "stop" },
+          usage: {
+            inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: 0, text: 0, reasoning: 0 },
+          },
+          warnings: [],
+        };
+      },
+    });
+    await generateText({ model, system: "Host system X.", ...createAiSdkLoop(ctx), prompt: "hello" });
+    const prompt = prompts[0] as Array<{ role: string; content: unknown }>;
+    expect(prompt[0]).toEqual({ role: "system", content: "Host system X." });
+    expect(prompt[1]!.role).toBe("system");
+    expect(String(prompt[1]!.content)).toContain("Host prompt.");
+    expect(prompt[2]).toMatchObject({ role: "user" });
   });
 
   it("a user message gets the keyword skill as extra text parts after the host's own parts", async () => {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { HostTool, Message } from "skillctx";
 import {
+  skillctxMiddleware,
   fromLangChainMessages,
   runLangChainToolCalls,
   toLangChainMessages,
@@ -31,6 +32,32 @@ async function context() {
   const repo = await fixture.repo({ ".agents/skills/db-rules.md": RULES, ".agents/skills/tax.md": TAX });
   return fixture.context({ cwd: repo.dir, tools: [read] });
 }
+
+describe("skillctxMiddleware and the agent's own systemPrompt", () => {
+  it("keeps createAgent's systemPrompt first, then the context's system after a blank line", async () => {
+    const repo = await fixture.repo({ ".agents/skills/tax.md": TAX });
+    const ctx = await fixture.context({ cwd: repo.dir, systemPrompt: "Context prompt." });
+    const middleware = skillctxMiddleware(ctx);
+    const seen: string[] = [];
+    const messages = [new HumanMessage("hello")];
+    const request = {
+      messages,
+      tools: middleware.tools,
+      systemMessage: new SystemMessage("Agent prompt."),
+      systemPrompt: "Agent prompt.",
+      state: { messages },
+      runtime: {},
+    };
+    await middleware.wrapModelCall!(
+      request as never,
+      (async (r: { systemMessage: SystemMessage }) => {
+        seen.push(r.systemMessage.text);
+        return new AIMessage("ok");
+      }) as never,
+    );
+    expect(seen[0]).toMatch(/^Agent prompt\.\n\nContext prompt\./);
+  });
+});
 
 describe("fromLangChainMessages", () => {
   it("maps each message to one skillctx message, with tool calls, tool call ids and content blocks", () => {

@@ -80,7 +80,8 @@ describe("OpenAI Agents input filter", () => {
       ...read("f1", "src/db/schema.ts", output),
     ];
     const out = await filter(skillctxInputFilter(ctx), items);
-    expect(out.instructions).toContain("Host prompt.");
+    // The agent's own instructions are kept, first; the context's system (its systemPrompt first) follows.
+    expect(out.instructions).toMatch(/^ignored\n\nHost prompt\./);
     expect(out.input[0]).toBe(items[0]);
     expect(out.input[1]).toBe(items[1]);
     const result = text((out.input[2] as { output: unknown }).output);

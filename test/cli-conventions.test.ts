@@ -58,8 +58,8 @@ describe("version and help", () => {
       }
       const text = runs[0]!.stdout;
       expect(text.startsWith(`usage: skillctx ${name}`)).toBe(true);
-      // Every flag in the usage line is explained below it.
-      const usage = text.split("\n")[0]!;
+      // Every flag in the usage line (wrapped: up to the first blank line) is explained below it.
+      const usage = text.split("\n\n")[0]!;
       for (const flag of usage.match(/--[a-z-]+/g) ?? [])
         expect(text, `${name} ${flag}`).toMatch(new RegExp(`^  (-\\w, )?${flag}\\b`, "m"));
       expect(text).toMatch(/^ {2}--debug /m);

@@ -72,6 +72,9 @@ describe("bare specifiers found in a file", () => {
   });
 });
 
+/** Peers a package declares for its users' code rather than its own imports. */
+const USER_PEERS: Record<string, string[]> = { skillctx: ["zod"] };
+
 describe.each(packages.map((p) => [p.manifest.name, p] as const))(
   "%s: dependencies are exactly what dist imports",
   (_name, pkg) => {
@@ -102,7 +105,10 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))(
     });
 
     it("declares no package it does not import", () => {
-      expect([...declared].filter((name) => !used.has(name))).toEqual([]);
+      // A peer for the user's own code: skillctx's zod is the zod the user's defineSkill schemas come from
+      // (docs/decisions.md, issue 27), imported by @skillctx/engine, not by skillctx's own files.
+      const forTheUser = USER_PEERS[pkg.manifest.name] ?? [];
+      expect([...declared].filter((name) => !used.has(name) && !forTheUser.includes(name))).toEqual([]);
     });
   },
 );

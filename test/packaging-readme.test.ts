@@ -1,7 +1,8 @@
 /**
- * The newcomer docs agree with the code: the README's options table is the one generated from
- * `AgentContextOptions` (so every option and its default is there), the Quick start is the two commands CI
- * runs, the Node range is the packages' `engines`, and every relative link points at a file that exists.
+ * The newcomer docs agree with the code: the skillctx package README's options table is the one generated
+ * from `AgentContextOptions` (so every option and its default is there; the root README links the API
+ * reference instead), the Quick start is the two commands CI runs, the Node range is the packages'
+ * `engines`, and every relative link points at a file that exists.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -16,7 +17,9 @@ const PACKAGE_READMES = readdirSync(path.join(ROOT, "packages"))
   .filter((p) => existsSync(path.join(ROOT, "packages", p, "package.json")))
   .map((p) => `packages/${p}/README.md`);
 
-describe("the options of AgentContext.create in the README", () => {
+const PACKAGE_README = read("packages/skillctx/README.md");
+
+describe("the options of AgentContext.create in the skillctx package README", () => {
   const rows = readOptions();
   const table = optionsTable(rows);
 
@@ -25,7 +28,7 @@ describe("the options of AgentContext.create in the README", () => {
     expect(rows.filter((r) => !r.name.includes(".")).length).toBeGreaterThanOrEqual(20);
   });
 
-  it.each(["README.md", "packages/skillctx/README.md"])(
+  it.each(["packages/skillctx/README.md"])(
     "%s has the generated table (node scripts/options-reference.mjs --write)",
     (file) => {
       const text = read(file);
@@ -36,14 +39,19 @@ describe("the options of AgentContext.create in the README", () => {
 
   it("names each option, with its default where it has one", () => {
     for (const row of rows) {
-      expect(README, row.name).toContain(`| \`${row.name}\` |`);
-      if (row.default !== "") expect(README, row.name).toContain(row.default.replace(/\|/g, "\\|"));
+      expect(PACKAGE_README, row.name).toContain(`| \`${row.name}\` |`);
+      if (row.default !== "") expect(PACKAGE_README, row.name).toContain(row.default.replace(/\|/g, "\\|"));
     }
   });
 
   it("puts the table between its markers only once", () => {
-    expect(README.split(START).length).toBe(2);
-    expect(README.split(END).length).toBe(2);
+    expect(PACKAGE_README.split(START).length).toBe(2);
+    expect(PACKAGE_README.split(END).length).toBe(2);
+  });
+
+  it("the root README has no table: it links the API reference", () => {
+    expect(README).not.toContain(START);
+    expect(README).toContain("](docs/reference.md)");
   });
 });
 
@@ -75,13 +83,18 @@ describe("the root README", () => {
   });
 });
 
-describe.each(["README.md", ...PACKAGE_READMES, "docs/install.md"])("%s", (file) => {
-  it("links only to files that exist", () => {
-    const text = read(file);
-    const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
-      .map((m) => m[1]!)
-      .filter((l) => !/^[a-z]+:/.test(l));
-    const missing = links.filter((link) => !existsSync(path.resolve(ROOT, path.dirname(file), link)));
-    expect(missing).toEqual([]);
-  });
-});
+const FIRST_LOOPS = readdirSync(path.join(ROOT, "docs/first-loop")).map((f) => `docs/first-loop/${f}`);
+
+describe.each(["README.md", ...PACKAGE_READMES, "docs/install.md", "docs/reference.md", "docs/cli.md", ...FIRST_LOOPS])(
+  "%s",
+  (file) => {
+    it("links only to files that exist", () => {
+      const text = read(file);
+      const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+        .map((m) => m[1]!)
+        .filter((l) => !/^[a-z]+:/.test(l));
+      const missing = links.filter((link) => !existsSync(path.resolve(ROOT, path.dirname(file), link)));
+      expect(missing).toEqual([]);
+    });
+  },
+);

@@ -18,6 +18,16 @@ export interface CommandSpec {
   positionals: boolean;
   /** Paragraphs after the flags in `skillctx help <command>`. */
   notes: readonly string[];
+  /** Command lines shown under `examples:` in its help, each with what it does (a test wants at least one). */
+  examples?: readonly CommandExample[];
+}
+
+/** One example of a command's help: a command line and what it does. */
+export interface CommandExample {
+  /** The command line, from `skillctx`. */
+  run: string;
+  /** What it shows or does, in a few words. */
+  says: string;
 }
 
 /** The flags of every command that loads skills the way an agent does (through `AgentContext.create`). */
@@ -46,6 +56,17 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       "INVOKE says who may invoke a skill: the model (load_skill), the user (/name, or @name for a Cursor manual rule), both, or - (guidance, always on). ARGS is its argument-hint.",
       "Diagnostics go to stderr; the exit code is 1 when one of them is an error.",
     ],
+    examples: [
+      {
+        run: "skillctx list --cwd ~/src/app",
+        says: "every skill and guidance file an agent working in ~/src/app sees",
+      },
+      {
+        run: "skillctx list --no-user --tokens",
+        says: "the project's skills only, with the tokens each body costs when loaded",
+      },
+      { run: "skillctx list --json | jq '.skills[].name'", says: "the names, from the JSON document" },
+    ],
   },
   {
     name: "catalog",
@@ -58,6 +79,16 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     notes: [
       "The catalog goes to stdout as is, so it can be piped; its token count, degradation level and listed / left-out counts go to stderr.",
     ],
+    examples: [
+      {
+        run: "skillctx catalog --cwd ~/src/app > catalog.xml",
+        says: "the catalog alone in a file (its token count goes to stderr)",
+      },
+      {
+        run: "skillctx catalog --format markdown --budget 500",
+        says: "the markdown catalog, shortened to fit 500 tokens",
+      },
+    ],
   },
   {
     name: "build",
@@ -68,6 +99,16 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     flags: [...LOADING, "format", "budget", "message"],
     positionals: false,
     notes: ["Ctrl-C stops the commands and MCP servers that are running, and exits 130."],
+    examples: [
+      {
+        run: 'skillctx build -m "fill the tax form"',
+        says: "what the first user turn activates, then the system prompt, messages and tools",
+      },
+      {
+        run: 'skillctx build -m "/deploy staging" -m "and now prod" --json',
+        says: "two turns, a slash command first, as one JSON document",
+      },
+    ],
   },
   {
     name: "render",
@@ -76,6 +117,13 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     flags: ["cwd", "trust", "json"],
     positionals: true,
     notes: ["FILE is read as a project file: without --trust each !`cmd` is shown as not run. Commands run in --cwd."],
+    examples: [
+      { run: "skillctx render .agents/skills/deploy/SKILL.md", says: "the body, each !`cmd` shown as not run" },
+      {
+        run: "skillctx render --trust .agents/skills/deploy/SKILL.md",
+        says: "the body with its commands run in --cwd",
+      },
+    ],
   },
   {
     name: "validate",
@@ -87,6 +135,16 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       "PATH (relative to --cwd) is a skill folder, its SKILL.md, or a folder searched for skill folders as list finds them: to depth 4, and in the project skill folders it holds (.agents/skills, .claude/skills, ...). Symlinks inside the project are followed; one that leaves it is not read.",
       "Without --strict, what list loads with a warning (no name, a name that is not the spec's or its folder's, extra fields, a value Codex repairs) is a warning; --strict keeps the reference validator's errors. A PATH that does not exist or holds no skill is an error and checks nothing.",
       "Findings are this command's data: they go to stdout, one line each, as list prints them. Exit 1 when a skill is invalid.",
+    ],
+    examples: [
+      {
+        run: "skillctx validate .agents/skills",
+        says: "every skill folder below .agents/skills, checked against the specification",
+      },
+      {
+        run: "skillctx validate --strict my-skill/SKILL.md",
+        says: "one skill, with the reference validator's verdicts exactly",
+      },
     ],
   },
   {
@@ -100,6 +158,13 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       'skills.json at --cwd lists the sources: { "sources": [ { "git": URL, "ref": REF, "path": DIR }, { "url": URL } ] }. Fetched copies go to $XDG_CACHE_HOME/skillctx (or ~/.cache/skillctx).',
       "Without --frozen the lock is written (entries of sources no longer listed are removed). With --frozen nothing is written: a source missing from the lock or drifted from it is refused, exit 1. See docs/remote-sources.md.",
       "An { mcp } source whose config has a command starts that program only with --trust (skills.json is repository content, as .mcp.json is).",
+    ],
+    examples: [
+      { run: "skillctx sync", says: "fetch the sources of skills.json and write skills.lock.json" },
+      {
+        run: "skillctx sync --frozen --offline",
+        says: "in CI: check the lock against the cache, never touch the network",
+      },
     ],
   },
   {
@@ -132,6 +197,13 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       "--http binds to 127.0.0.1 unless --host says otherwise; the endpoint's URL goes to stderr, then one line per request (method, path, status, ms). GET /healthz answers 200 while serving, without a token.",
       "The skill folders are watched: skills/list serves the new files and digests within about a second of a change.",
       "SIGTERM or Ctrl-C drains: new requests get 503, requests in flight finish (up to 5 s), then the process exits.",
+    ],
+    examples: [
+      {
+        run: "skillctx serve --stdio",
+        says: "serve the skills of the current folder to an MCP client that starts this command",
+      },
+      { run: "skillctx serve --http 8080 --cwd ~/src/app", says: "serve them at http://127.0.0.1:8080/mcp" },
     ],
   },
 ];

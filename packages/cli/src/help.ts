@@ -2,42 +2,71 @@ import { COMMANDS } from "./commands.js";
 import type { CommandInfo } from "./commands.js";
 import { COMMON_FLAGS, FLAGS } from "./options.js";
 import type { FlagInfo, FlagName } from "./options.js";
+import { DEFAULT_HELP_COLUMNS, twoColumns, wrap } from "./wrap.js";
 
-/** `skillctx --help`: usage, the commands with their summaries, the global options. */
-export function overviewHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+/**
+ * Where the CLI's reference is read: the repository's docs/cli.md (the installed packages ship no docs
+ * folder, so help names the URL, never a path).
+ */
+export const CLI_DOCS_URL = "https://github.com/skillctx/skillctx/blob/main/docs/cli.md";
+
+/** `skillctx --help`: usage, the commands with their summaries, the global options, wrapped to `width`. */
+export function overviewHelp(width: number = DEFAULT_HELP_COLUMNS): string {
   const lines = [
     "usage: skillctx <command> [options]",
     "",
-    "Shows what an agent working in a repository gets from its skills and guidance files.",
+    ...wrap("Shows what an agent working in a repository gets from its skills and guidance files.", width),
     "",
     "commands:",
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...twoColumns(
+      COMMANDS.map((c) => [c.name, c.summary] as const),
+      width,
+    ),
     "",
     "options:",
-    "  -h, --help     show help (also: skillctx help <command>, skillctx <command> --help)",
-    "  --version      print the version",
+    ...twoColumns(
+      [
+        ["-h, --help", "show help (also: skillctx help <command>, skillctx <command> --help)"],
+        ["--version", "print the version"],
+      ],
+      width,
+    ),
     "",
-    "Data goes to stdout, diagnostics to stderr. Exit codes: 0 ok, 1 a finding of severity error or a failure,",
-    "2 bad usage, 130 interrupted. See docs/cli.md.",
+    "examples:",
+    ...examples(
+      [
+        { run: "skillctx list", says: "the skills and guidance an agent in this folder sees" },
+        { run: "skillctx help build", says: "one command's options and examples" },
+      ],
+      width,
+    ),
+    "",
+    ...wrap(
+      "Data goes to stdout, diagnostics to stderr. Exit codes: 0 ok, 1 a finding of severity error or a failure, 2 bad usage, 130 interrupted.",
+      width,
+    ),
+    ...wrap(`Reference: ${CLI_DOCS_URL}`, width),
   ];
   return `${lines.join("\n")}\n`;
 }
 
-/** `skillctx help <command>` and `skillctx <command> --help`. */
-export function commandHelp(command: CommandInfo): string {
+/** `skillctx help <command>` and `skillctx <command> --help`, wrapped to `width`. */
+export function commandHelp(command: CommandInfo, width: number = DEFAULT_HELP_COLUMNS): string {
   const names: FlagName[] = [...command.flags, ...COMMON_FLAGS];
-  const labels = names.map((name) => flagLabel(name, FLAGS[name]));
-  const width = Math.max(...labels.map((l) => l.length));
   const lines = [
-    `usage: ${command.usage}`,
+    ...wrap(command.usage, width, "usage: ", "         "),
     "",
-    `${capitalise(command.summary)}.`,
+    ...wrap(`${capitalise(command.summary)}.`, width),
     "",
     "options:",
-    ...names.map((name, i) => `  ${labels[i]!.padEnd(width)}  ${FLAGS[name].help}`),
+    ...twoColumns(
+      names.map((name) => [flagLabel(name, FLAGS[name]), FLAGS[name].help] as const),
+      width,
+    ),
   ];
-  for (const note of command.notes) lines.push("", note);
+  if (command.examples !== undefined && command.examples.length > 0)
+    lines.push("", "examples:", ...examples(command.examples, width));
+  for (const note of command.notes) lines.push("", ...wrap(note, width));
   return `${lines.join("\n")}\n`;
 }
 
@@ -52,8 +81,14 @@ export function helpJson(commands: readonly CommandInfo[]): unknown {
         flag: flagLabel(name, FLAGS[name]),
         help: FLAGS[name].help,
       })),
+      examples: c.examples ?? [],
     })),
   };
+}
+
+// Each example: the command line, then what it does, indented under it.
+function examples(list: ReadonlyArray<{ run: string; says: string }>, width: number): string[] {
+  return list.flatMap((e) => [...wrap(e.run, width, "  $ ", "      "), ...wrap(e.says, width, "      ")]);
 }
 
 function flagLabel(name: string, flag: FlagInfo): string {

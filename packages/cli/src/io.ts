@@ -6,6 +6,8 @@ export interface CliIo {
   stderr: { write(text: string): unknown };
   /** Aborted on Ctrl-C (SIGINT), SIGTERM or a closed stdout: the command stops what runs and returns. */
   signal?: AbortSignal | undefined;
+  /** The terminal's width when stdout is a terminal: help wraps to it and `list` fits its table in it. Unset: 80 for help, no fitting. */
+  columns?: number | undefined;
 }
 
 /** Exit codes shared by every command. */

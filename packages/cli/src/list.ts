@@ -51,7 +51,7 @@ export const listCommand: CliCommand = {
       if (flags.bool("json")) {
         io.stdout.write(jsonText({ skills, diagnostics }));
       } else {
-        io.stdout.write(formatList(skills, cwd, withTokens));
+        io.stdout.write(formatList(skills, cwd, withTokens, io.columns));
         for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
       }
       return hasErrors(diagnostics) ? EXIT_FINDINGS : EXIT_OK;
@@ -113,9 +113,14 @@ function invokeCell(who: WhoMayInvoke): string {
   return who.user !== null ? "user" : "-";
 }
 
-function formatList(skills: ListedSkill[], cwd: string, withTokens: boolean): string {
+/**
+ * The table. On a terminal (`columns` known) it fits the width: DESCRIPTION gets what the other columns
+ * leave; when that is under {@link MIN_DESCRIPTION_WIDTH}, PATH, ARGS, TRIGGER, SCOPE and at last DESCRIPTION are
+ * left out, one at a time, and the count line names them (`--json` has every field). Elsewhere descriptions are cut at {@link DESCRIPTION_WIDTH}.
+ */
+export function formatList(skills: ListedSkill[], cwd: string, withTokens: boolean, columns?: number): string {
   if (skills.length === 0) return `no skills found for ${cell(cwd)}\n`;
-  const columns: Array<{ title: string; right?: boolean; value(s: ListedSkill): string }> = [
+  const all: Column[] = [
     { title: "NAME", value: (s) => cell(s.name) },
     { title: "SCOPE", value: (s) => (s.origin === null ? s.scope : `${s.scope}:${s.origin}`) },
     { title: "TRIGGER", value: (s) => s.trigger },
@@ -125,20 +130,52 @@ function formatList(skills: ListedSkill[], cwd: string, withTokens: boolean): st
       ? [{ title: "TOKENS", right: true, value: (s: ListedSkill) => (s.tokens == null ? "?" : String(s.tokens)) }]
       : []),
     { title: "PATH", value: (s) => (s.path === null ? "(inline)" : cell(shownPath(s.path, cwd))) },
-    { title: "DESCRIPTION", value: (s) => cell(s.description ?? "", DESCRIPTION_WIDTH) },
   ];
-  const rows = skills.map((s) => columns.map((c) => c.value(s)));
-  const header = columns.map((c) => c.title);
+  let columnsShown = all;
+  let descriptionWidth = DESCRIPTION_WIDTH;
+  const left: string[] = [];
+  if (columns !== undefined) {
+    // Leave out the columns least needed at a glance until the description has room; then it goes too.
+    for (const drop of ["PATH", "ARGS", "TRIGGER", "SCOPE", "DESCRIPTION"]) {
+      descriptionWidth = columns - tableWidth(columnsShown, skills);
+      if (descriptionWidth >= MIN_DESCRIPTION_WIDTH) break;
+      if (drop !== "DESCRIPTION") columnsShown = columnsShown.filter((c) => c.title !== drop);
+      left.push(drop);
+    }
+  }
+  const shown: Column[] = left.includes("DESCRIPTION")
+    ? columnsShown
+    : [...columnsShown, { title: "DESCRIPTION", value: (s) => cell(s.description ?? "", descriptionWidth) }];
+  const rows = skills.map((s) => shown.map((c) => c.value(s)));
+  const header = shown.map((c) => c.title);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
   const line = (cells: string[]) =>
     cells
       .map((text, i) => {
         if (i === cells.length - 1) return text;
         const pad = " ".repeat(widths[i]! - [...text].length);
-        return columns[i]!.right === true ? pad + text : text + pad;
+        return shown[i]!.right === true ? pad + text : text + pad;
       })
       .join("  ")
       .trimEnd();
   const count = skills.length === 1 ? "1 skill" : `${skills.length} skills`;
-  return `${[line(header), ...rows.map(line), "", count].join("\n")}\n`;
+  const note = left.length === 0 ? "" : ` (not shown: ${left.join(", ")}; see --json)`;
+  return `${[line(header), ...rows.map(line), "", count + note].join("\n")}\n`;
+}
+
+/** Narrowest DESCRIPTION column on a terminal, before other columns are left out for it. */
+const MIN_DESCRIPTION_WIDTH = "DESCRIPTION".length;
+
+interface Column {
+  title: string;
+  right?: boolean;
+  value(s: ListedSkill): string;
+}
+
+// Width of `columns` and the two spaces after each, as the table lays them out.
+function tableWidth(columns: readonly Column[], skills: readonly ListedSkill[]): number {
+  return columns.reduce(
+    (sum, c) => sum + Math.max(c.title.length, ...skills.map((s) => [...c.value(s)].length)) + 2,
+    0,
+  );
 }

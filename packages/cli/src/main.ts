@@ -55,6 +55,7 @@ export async function main(argv: string[]): Promise<void> {
     stdout: { write: (text: string) => (stdoutClosed ? true : process.stdout.write(text)) },
     stderr: { write: (text: string) => process.stderr.write(text) },
     signal: controller.signal,
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
   };
   const code = await runCli(argv, io);
   process.exitCode = stdoutClosed ? EXIT_OK : (interrupted ?? code);

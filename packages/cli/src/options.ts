@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "./io.js";
-import { errorText } from "@skillctx/core/internal";
+import { errorText, suggestField } from "@skillctx/core/internal";
 
 /** One flag of the CLI: its parser spec, the name of its value (for help), and its help line. */
 export interface FlagInfo {
@@ -36,7 +36,7 @@ export const FLAGS = {
   model: {
     type: "string",
     value: "MODEL",
-    help: "the model id (claude-sonnet-4-5, gpt-4o, ...): guidance written for another model family is left out",
+    help: "the model id (claude-sonnet-4-6, gpt-5, ...): guidance written for another model family is left out",
   },
   emulate: {
     type: "string",
@@ -161,7 +161,7 @@ export function parseFlags(argv: string[], names: readonly FlagName[], options: 
   try {
     parsed = parseArgs({ args: argv, options: spec, allowPositionals: options.positionals === true, strict: true });
   } catch (error) {
-    throw new UsageError(parseArgsMessage(error));
+    throw new UsageError(parseArgsMessage(error, all));
   }
   const values = parsed.values;
   if (values["user"] === true && values["no-user"] === true)
@@ -232,13 +232,16 @@ export function userSkills(flags: Flags): boolean {
 }
 
 // node:util parseArgs messages are long and suggest JavaScript; the CLI says the same in a few words.
-function parseArgsMessage(error: unknown): string {
+function parseArgsMessage(error: unknown, names: readonly string[]): string {
   const code = (error as { code?: unknown } | null)?.code;
   const message = errorText(error);
   const quoted = /'([^']*)'/.exec(message)?.[1];
   switch (code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return `unknown option '${quoted ?? message}'`;
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
+      // A near miss of one of this command's flags: `--jsn` → `--json`.
+      const near = quoted?.startsWith("--") === true ? suggestField(quoted.slice(2), names) : undefined;
+      return `unknown option '${quoted ?? message}'${near === undefined ? "" : `; did you mean '--${near}'?`}`;
+    }
     case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
       return `unexpected argument '${quoted ?? message}'`;
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE": {

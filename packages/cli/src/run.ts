@@ -7,7 +7,8 @@ import { commandHelp, helpJson, overviewHelp } from "./help.js";
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from "./io.js";
 import type { CliIo } from "./io.js";
 import { wantsHelp } from "./options.js";
-import { errorText, parseJson } from "@skillctx/core/internal";
+import { helpWidth } from "./wrap.js";
+import { errorText, parseJson, suggestField } from "@skillctx/core/internal";
 
 /**
  * Runs the `skillctx` CLI with `argv` (without node and the script) and returns the exit code:
@@ -20,13 +21,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const leadingDebug = argv[0] === "--debug";
   const [first, ...given] = leadingDebug ? argv.slice(1) : argv;
   const rest = leadingDebug ? ["--debug", ...given] : given;
+  const width = helpWidth(io.columns);
   if (first === undefined) {
     // No command: the overview, on stderr (it is not the data anyone asked for), exit 2.
-    io.stderr.write(overviewHelp());
+    io.stderr.write(overviewHelp(width));
     return EXIT_USAGE;
   }
   if (first === "--help" || first === "-h") {
-    io.stdout.write(overviewHelp());
+    io.stdout.write(overviewHelp(width));
     return EXIT_OK;
   }
   if (first === "--version" || first === "-V") {
@@ -36,14 +38,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (first === "help") return help(rest, io);
   const command = findCommand(first);
   if (command === undefined) {
-    const hint = first.startsWith("-") ? `unknown option '${first}'` : `unknown command '${first}'`;
+    const hint = first.startsWith("-")
+      ? `unknown option '${first}'`
+      : `unknown command '${first}'${nearCommand(first)}`;
     io.stderr.write(
       `skillctx: ${printableLine(hint)} (commands: ${COMMANDS.map((c) => c.name).join(", ")}; see skillctx --help)\n`,
     );
     return EXIT_USAGE;
   }
   if (wantsHelp(rest, command.flags)) {
-    io.stdout.write(commandHelp(command));
+    io.stdout.write(commandHelp(command, width));
     return EXIT_OK;
   }
   const debug = rest.slice(0, endOfOptions(rest)).includes("--debug");
@@ -67,17 +71,17 @@ function help(args: string[], io: CliIo): number {
     return EXIT_USAGE;
   }
   if (names.length === 0) {
-    io.stdout.write(json ? jsonText(helpJson(COMMANDS)) : overviewHelp());
+    io.stdout.write(json ? jsonText(helpJson(COMMANDS)) : overviewHelp(helpWidth(io.columns)));
     return EXIT_OK;
   }
   const command = findCommand(names[0]!);
   if (command === undefined) {
     io.stderr.write(
-      `skillctx help: ${printableLine(`unknown command '${names[0]}'`)} (commands: ${COMMANDS.map((c) => c.name).join(", ")})\n`,
+      `skillctx help: ${printableLine(`unknown command '${names[0]}'${nearCommand(names[0]!)}`)} (commands: ${COMMANDS.map((c) => c.name).join(", ")})\n`,
     );
     return EXIT_USAGE;
   }
-  io.stdout.write(json ? jsonText(helpJson([command])) : commandHelp(command));
+  io.stdout.write(json ? jsonText(helpJson([command])) : commandHelp(command, helpWidth(io.columns)));
   return EXIT_OK;
 }
 
@@ -103,6 +107,15 @@ function failure(command: CommandInfo, error: unknown, io: CliIo, debug: boolean
   io.stderr.write(`${prefix}${printableLine(message)}${named}\n`);
   if (debug && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
   return EXIT_FINDINGS;
+}
+
+// `; did you mean 'list'?` for a near miss of a command's name (an edit or a swap away), else nothing.
+function nearCommand(given: string): string {
+  const near = suggestField(
+    given,
+    COMMANDS.map((c) => c.name),
+  );
+  return near === undefined ? "" : `; did you mean '${near}'?`;
 }
 
 // Options end at `--`; after it, everything is an argument.

@@ -70,6 +70,9 @@ export {
   headUtf16,
 } from "./text/cut-text.js";
 
+// --- the near miss of a misspelled name (dialect-fields.ts): SKILL.md fields, CLI commands and flags ---
+export { suggestField } from "./dialect-fields.js";
+
 // --- tool-call arguments as text or value (tool-arguments.ts): the engine, tools, adapters, the MCP bridge ---
 export { decodeToolArguments } from "./tool-arguments.js";
 export type { DecodedToolArguments, DecodeToolArgumentsOptions } from "./tool-arguments.js";

@@ -13,6 +13,7 @@ import type { SkillRuntime, SkillStateSpec, SkillToolSpec } from "./skill-code.j
 import { compileInputSchema, issuesText } from "./tool-input.js";
 import { rememberInput } from "./programmatic-tools.js";
 import { cloneJson } from "@skillctx/core/internal";
+import { isZod3Schema, zod3Error } from "./zod-version.js";
 
 /** What {@link defineSkill} takes. */
 export interface SkillDefinition<S = undefined> {
@@ -52,6 +53,8 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * @throws SkillctxError `SKILL_DEFINITION_INVALID` naming the field: a bad name or description, a tool
  * without `execute`, a tool name models reject, an input schema that is neither zod 4 nor a JSON Schema
  * object, a state without a zod schema, an `initial` state that fails its schema or is not plain JSON.
+ * @throws SkillctxError `ZOD_VERSION_UNSUPPORTED` for a zod 3 schema (an input or state schema): zod 4 is
+ * a peer dependency of `skillctx`; the message and `data.zodVersion` name the zod version the project has.
  * @example
  * const counter = defineSkill({
  *   name: "counter",
@@ -130,6 +133,7 @@ function checkTools(skill: string, tools: unknown): Record<string, SkillToolSpec
     if (typeof spec !== "object" || spec === null)
       throw invalid(skill, field, "must be { description, inputSchema, execute }");
     const { description, inputSchema, execute } = spec as Partial<SkillToolSpec>;
+    if (isZod3Schema(inputSchema)) throw zod3Error(skill, `${field}.inputSchema`);
     if (typeof execute !== "function") throw invalid(skill, `${field}.execute`, "must be a function");
     if (description !== undefined && typeof description !== "string")
       throw invalid(skill, `${field}.description`, "must be a string");
@@ -145,6 +149,7 @@ function checkStateSpec(skill: string, state: unknown): SkillStateSpec<any> {
   if (typeof state !== "object" || state === null)
     throw invalid(skill, "state", "must be { schema, initial?, namespace? }");
   const { schema, initial, namespace } = state as Partial<SkillStateSpec>;
+  if (isZod3Schema(schema)) throw zod3Error(skill, "state.schema");
   if (typeof (schema as { safeParse?: unknown } | undefined)?.safeParse !== "function")
     throw invalid(skill, "state.schema", "must be a zod schema");
   if (

@@ -62,7 +62,7 @@ export interface AgentContextOptions {
   projectRootMarkers?: string[];
   /** The host's own system prompt; it comes first in `system`. */
   systemPrompt?: string;
-  /** The model id (`claude-sonnet-4-5`, `gpt-4o`, ...): gates guidance written for one model family. */
+  /** The model id (`claude-sonnet-4-6`, `gpt-5`, ...): gates guidance written for one model family. */
   model?: string;
   /** Skill names to leave out everywhere. */
   disabled?: string[];

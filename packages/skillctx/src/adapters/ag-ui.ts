@@ -37,8 +37,13 @@ export type AgUiEvent =
 
 /** The part of an `AgentContext` the stream reads. */
 export interface AgUiSource {
+  /** Registers a listener of every event (`AgentContext.on("*", ...)`); returns the function that removes it. */
   on(type: "*", listener: (event: SkillctxEvent) => void): () => void;
-  readonly state: { skillStates?: Record<string, unknown> | undefined };
+  /** The conversation state (`AgentContext.state`): the snapshot reads the skills' states from it. */
+  readonly state: {
+    /** Each programmatic skill's state, by namespace. */
+    skillStates?: Record<string, unknown> | undefined;
+  };
 }
 
 /** Options of {@link streamAgUiEvents} and {@link AgUiEventMapper}. */

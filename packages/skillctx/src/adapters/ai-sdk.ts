@@ -2,6 +2,7 @@ import type {
   ModelMessage,
   PrepareStepFunction,
   PrepareStepResult,
+  SystemModelMessage,
   Tool,
   ToolModelMessage,
   ToolResultPart,
@@ -51,9 +52,13 @@ export interface AiSdkLoop {
  * or a keyword fires — are in the set from the step that lists them, so the model can call them in the
  * same run. (The SDK reads the `tools` object it was given at every step, after `prepareStep`.)
  *
- * Put the host prompt in the context's `systemPrompt`: `system` of each step is the context's. Tools of
- * the host's own that are not skillctx's may be added to `tools`; they stay, after skillctx's. One loop
- * per context (a context is one conversation).
+ * The host's own system prompt: put it in the context's `systemPrompt` (it comes first in every step's
+ * `system`). A `system` given to `generateText` / `streamText` (or a `ToolLoopAgent`'s `instructions`)
+ * is kept too, never dropped: `prepareStep` returns the step's `system` as a system message at the start
+ * of `messages` and leaves the SDK's `system` alone, so the model reads the host's `system` first, then
+ * skillctx's (the SDK sends its `system` before the messages). Tools of the host's own that are not
+ * skillctx's may be added to `tools`; they stay, after skillctx's. One loop per context (a context is one
+ * conversation).
  *
  * @example
  * const loop = createAiSdkLoop(ctx);
@@ -81,7 +86,8 @@ export function toAiSdkTools(ctx: AgentContext): ToolSet {
 
 /**
  * A `prepareStep` for `generateText` / `streamText` that runs `ctx.buildContext` before every model call
- * (see {@link createAiSdkLoop}). With `tools` (the object passed to the SDK as `tools`), the set is kept
+ * (see {@link createAiSdkLoop}). The step's `system` is the first message of the returned `messages` (a
+ * system message), so a `system` the host gave the SDK is sent before it, not replaced. With `tools` (the object passed to the SDK as `tools`), the set is kept
  * equal to the step's tools, the host's own entries after them. Without, each step returns `activeTools`
  * (the step's tool names) to narrow a set made by {@link toAiSdkTools}; tools that appear mid-run are then
  * not callable until the next call, and the SDK's filtered copy of the set is a plain object, in which a
@@ -94,13 +100,19 @@ export function skillctxPrepareStep(
   const history = new ItemHistory<ModelMessage>(modelMessageCodec);
   const sync = options.tools === undefined ? undefined : new ToolSetSync(ctx, options.tools);
   let active: { from: readonly ToolDefinition[]; names: string[] } | undefined;
+  // One object while the text is the same, so the first message of each step is the same object.
+  let system: SystemModelMessage | undefined;
   return serialized(async ({ messages }): Promise<PrepareStepResult<ToolSet>> => {
     const step = await ctx.buildContext(
       history.read(messages),
       options.signal === undefined ? {} : { signal: options.signal },
     );
     options.onStep?.(step);
-    const result = { system: step.system, messages: history.attach(messages, step, false) };
+    // Not `system`: that would replace the host's own `system` without a word. A leading system message
+    // is sent after the SDK's `system` (when the host gave one), before the conversation.
+    const attached = history.attach(messages, step, false);
+    if (system?.content !== step.system) system = { role: "system", content: step.system };
+    const result = { messages: step.system === "" ? attached : [system, ...attached] };
     if (sync !== undefined) {
       sync.update(step.tools);
       return result;

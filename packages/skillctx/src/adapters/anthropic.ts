@@ -40,6 +40,7 @@ export interface AnthropicRequestOptions {
 export interface AnthropicRequest {
   /** `step.system` as one text block; left out when empty. */
   system?: Anthropic.TextBlockParam[];
+  /** The step's messages, attached skill text in place (inside the `tool_result` it belongs to), with cache breakpoints. */
   messages: Anthropic.MessageParam[];
   /** Left out when the step has no tools. */
   tools?: Anthropic.Tool[];
@@ -69,7 +70,7 @@ export function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.To
  *
  * @example
  * const step = await ctx.buildContext(fromAnthropicMessages(history));
- * const response = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 4096, ...toAnthropicRequest(step) });
+ * const response = await anthropic.messages.create({ model: "claude-sonnet-4-6", max_tokens: 4096, ...toAnthropicRequest(step) });
  */
 export function toAnthropicRequest(step: ContextStep, options: AnthropicRequestOptions = {}): AnthropicRequest {
   const texts = attachmentsByMessage(step);

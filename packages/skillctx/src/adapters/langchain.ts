@@ -15,6 +15,7 @@ import type { ToolResult } from "@skillctx/engine";
 import { serialized } from "@skillctx/engine/internal";
 import { ItemHistory } from "./item-history.js";
 import type { ItemCodec } from "./item-history.js";
+import { withHostSystem } from "./host-system.js";
 import { boundedArguments } from "./json-values.js";
 
 /**
@@ -34,7 +35,7 @@ export interface LangChainMiddlewareOptions {
 /**
  * A middleware for `createAgent` that runs `ctx.buildContext` before every model call (`wrapModelCall`):
  * the system message becomes the context's `system` (put the host prompt in `systemPrompt` of the
- * context), triggered skill text is attached to the message it belongs to as extra text content (inside
+ * context; a `systemPrompt` given to `createAgent` is kept, before it and a blank line), triggered skill text is attached to the message it belongs to as extra text content (inside
  * the `ToolMessage` for a tool result), and the tools are the step's, so the active skill's allowed-tools
  * apply. The tools known at creation are registered as the middleware's `tools`; a tool that appears
  * mid-run (an MCP server started by `load_skill` or a keyword) is added to the model request, and
@@ -68,7 +69,9 @@ export function skillctxMiddleware(ctx: AgentContext, options: LangChainMiddlewa
         messages: request.messages,
         signal: anySignal(options.signal, request.runtime.signal),
       });
-      if (system?.content !== step.system) system = new SystemMessage(step.system);
+      // The agent's own systemPrompt is kept, first (withHostSystem): never replaced without a word.
+      const text = withHostSystem(request.systemMessage?.text, step.system);
+      if (system?.content !== text) system = new SystemMessage(text);
       return handler({
         ...request,
         systemMessage: system,

@@ -10,6 +10,7 @@ import type {
 import type { AgentContext, ContextStep, ToolDefinition } from "@skillctx/engine";
 import type { Message } from "@skillctx/engine";
 import { serialized } from "@skillctx/engine/internal";
+import { withHostSystem } from "./host-system.js";
 import { ItemHistory, textWithAttachments } from "./item-history.js";
 import { parseArguments } from "./json-values.js";
 import type { ItemCodec } from "./item-history.js";
@@ -41,7 +42,8 @@ export interface OpenAIAgentsLoop {
 /**
  * Everything an Agents JS run needs: function tools for the agent and a `callModelInputFilter` (a Runner
  * or `run` option) that runs `ctx.buildContext` before every model call. The instructions become the
- * context's `system` (put the host prompt in `systemPrompt` of the context) and skill text is attached
+ * context's `system` (put the host prompt in `systemPrompt` of the context); an agent's own `instructions`
+ * are kept, before the context's `system` and a blank line, never replaced. Skill text is attached
  * inside the items it belongs to (the user message, the function result).
  *
  * Tools follow the conversation: each tool's `isEnabled` follows the active skill's allowed-tools, and
@@ -106,7 +108,11 @@ function inputFilter(
     sync?.update(agent, step.tools);
     options.onStep?.(step);
     // The runner hands the filter its own copy of the items for this turn: attached items replace them in it.
-    return { input: history.attach(items, step, true), instructions: step.system };
+    // The agent's own instructions are kept, first (withHostSystem): never replaced without a word.
+    return {
+      input: history.attach(items, step, true),
+      instructions: withHostSystem(modelData.instructions, step.system),
+    };
   });
 }
 

@@ -42,6 +42,7 @@ export type OpenAICallOutput =
 export interface OpenAIResponsesRequest {
   /** `step.system`; left out when empty. */
   instructions?: string;
+  /** The step's messages as input items, attached skill text in place (sent whole every turn). */
   input: OpenAIInputItem[];
   /** Left out when the step has no tools. */
   tools?: OpenAIResponsesTool[];

@@ -42,6 +42,7 @@ export interface OpenAIChatRequestOptions {
 
 /** The request body parts that {@link toOpenAIChatRequest} fills in; spread it into `chat.completions.create`. */
 export interface OpenAIChatRequest {
+  /** `step.system` first (as `systemRole`), then the step's messages with attached skill text in place. */
   messages: OpenAIChatMessage[];
   /** Left out when the step has no tools (the API refuses an empty list). */
   tools?: OpenAIChatTool[];
