@@ -156,7 +156,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     positionals: false,
     notes: [
       'skills.json at --cwd lists the sources: { "sources": [ { "git": URL, "ref": REF, "path": DIR }, { "url": URL } ] }. Fetched copies go to $XDG_CACHE_HOME/skillctx (or ~/.cache/skillctx).',
-      "Without --frozen the lock is written (entries of sources no longer listed are removed). With --frozen nothing is written: a source missing from the lock or drifted from it is refused, exit 1. See docs/remote-sources.md.",
+      "Without --frozen the lock is written (entries of sources no longer listed are removed). With --frozen nothing is written: a source missing from the lock or drifted from it is refused, exit 1.",
       "An { mcp } source whose config has a command starts that program only with --trust (skills.json is repository content, as .mcp.json is).",
     ],
     examples: [
