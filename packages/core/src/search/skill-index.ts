@@ -27,17 +27,18 @@ export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = {
 
 /**
  * The calibrated "none": a request whose best match scores below this finds nothing. A score is the
- * BM25 score with field weights per term of the request, over ln(1 + skills indexed) (so that it means
- * the same at 20 skills and at 10,000). Chosen on the tuning split of eval/selection: the highest
+ * BM25 score with field weights (times the number of request words matched, as MiniSearch ranks), per
+ * request word that some skill uses, over ln(1 + skills indexed). Chosen on the tuning split of eval/selection: the highest
  * cut-off that costs at most 2 points of right-first answers (docs/selection.md has the table).
  */
 export const DEFAULT_MIN_SEARCH_SCORE = 3.3;
 
 /**
- * The score from which a user message's best match becomes a suggestion note: high, so that a note is
- * rarely wrong. Chosen on the training split of eval/selection (docs/selection.md).
+ * The score from which a user message's match becomes a suggestion note: high, so that a note is
+ * rarely wrong. Chosen on the tuning split of eval/selection: the lowest score whose suggestions are
+ * right at least 97 % of the time (docs/selection.md).
  */
-export const DEFAULT_SUGGEST_SCORE = 20;
+export const DEFAULT_SUGGEST_SCORE = 6;
 
 /** Options of {@link createSkillIndex}. */
 export interface SkillIndexOptions {
@@ -142,7 +143,6 @@ class LexicalSkillIndex implements SkillIndex {
     if (terms.length === 0 || limit === 0) return [];
     await this.sync(skills, options.signal);
     const mini = this.mini!;
-    const scale = terms.length * Math.log(1 + this.docs.size);
     const found = mini.search(terms.join(" "), {
       boost: this.weights,
       combineWith: "OR",
@@ -151,6 +151,7 @@ class LexicalSkillIndex implements SkillIndex {
       processTerm: (term) => term,
     });
     // MiniSearch multiplies a result's score by its number of matched terms: kept (two terms matched beat one twice).
+    const scale = scaleOf(found, this.docs.size);
     for (const result of found) result.score /= scale;
     const minScore = options.minScore ?? this.options.minScore ?? DEFAULT_MIN_SEARCH_SCORE;
     let ranked: SearchResult[] = found;
@@ -262,6 +263,14 @@ function cachedTerm(word: string, stem: Stem): string | null {
     termCache.set(word, term);
   }
   return term;
+}
+
+// What a score is divided by: the request's words that some skill uses (a word no skill uses says nothing
+// about which skill fits, and a request is not worse for it), and ln(1 + skills) (the largest IDF grows so).
+function scaleOf(found: readonly SearchResult[], skills: number): number {
+  const known = new Set<string>();
+  for (const result of found) for (const term of result.queryTerms) known.add(term);
+  return Math.max(1, known.size) * Math.log(1 + skills);
 }
 
 function queryTerms(query: string, stem: Stem): string[] {
