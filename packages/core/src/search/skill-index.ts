@@ -28,17 +28,17 @@ export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = {
 /**
  * The calibrated "none": a request whose best match scores below this finds nothing. A score is the
  * BM25 score with field weights (times the number of request words matched, as MiniSearch ranks), per
- * request word that some skill uses, over ln(1 + skills indexed). Chosen on the tuning split of eval/selection: the highest
+ * request word that some skill uses, over the IDF of a word that only one skill uses. Chosen on the tuning split of eval/selection: the highest
  * cut-off that costs at most 2 points of right-first answers (docs/selection.md has the table).
  */
-export const DEFAULT_MIN_SEARCH_SCORE = 3.3;
+export const DEFAULT_MIN_SEARCH_SCORE = 3.6;
 
 /**
  * The score from which a user message's match becomes a suggestion note: high, so that a note is
  * rarely wrong. Chosen on the tuning split of eval/selection: the lowest score whose suggestions are
  * right at least 97 % of the time (docs/selection.md).
  */
-export const DEFAULT_SUGGEST_SCORE = 6;
+export const DEFAULT_SUGGEST_SCORE = 7;
 
 /** Options of {@link createSkillIndex}. */
 export interface SkillIndexOptions {
@@ -266,11 +266,12 @@ function cachedTerm(word: string, stem: Stem): string | null {
 }
 
 // What a score is divided by: the request's words that some skill uses (a word no skill uses says nothing
-// about which skill fits, and a request is not worse for it), and ln(1 + skills) (the largest IDF grows so).
+// about which skill fits, and a request is not worse for it), and the IDF of a word only one skill uses
+// (BM25's largest: ln(1 + (N - 0.5) / 1.5)), so that a score means the same at 10 skills and at 10,000.
 function scaleOf(found: readonly SearchResult[], skills: number): number {
   const known = new Set<string>();
   for (const result of found) for (const term of result.queryTerms) known.add(term);
-  return Math.max(1, known.size) * Math.log(1 + skills);
+  return Math.max(1, known.size) * Math.log(1 + Math.max(1, skills - 0.5) / 1.5);
 }
 
 function queryTerms(query: string, stem: Stem): string[] {
