@@ -23,6 +23,7 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/reload-signatures.test.ts",
   "test/adversarial/script-tools.test.ts",
   "test/adversarial/skills-consume.test.ts",
+  "test/adversarial/skill-search.test.ts",
   "test/adversarial/skills-serve.test.ts",
   "test/adversarial/sources.test.ts",
   "test/adversarial/sub-agent.test.ts",

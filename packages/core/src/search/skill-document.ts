@@ -1,9 +1,9 @@
 import { createHash } from "../crypto-lib.js";
 import { listSkillFileNames } from "../fs/skill-files.js";
 import { readSkillContent } from "../lazy-content.js";
-import { MAX_INDEXED_BODY_CHARS, MAX_INDEXED_FIELD_CHARS } from "../limits.js";
+import { MAX_CATALOG_DESCRIPTION_CODE_POINTS, MAX_INDEXED_BODY_CHARS, MAX_INDEXED_FIELD_CHARS } from "../limits.js";
 import type { Skill } from "../skill.js";
-import { headUtf16 } from "../text/cut-text.js";
+import { headCodePoints, headUtf16 } from "../text/cut-text.js";
 
 /** The fields of a skill that search looks at. */
 export const SEARCH_FIELDS = ["name", "description", "whenToUse", "keywords", "headings", "body", "files"] as const;
@@ -42,8 +42,9 @@ export async function skillDocument(skill: Skill, sources: DocumentSources = {})
   }
   const fields: Record<SearchField, string> = {
     name: skill.name.replace(/[-_.:/]+/g, " "),
-    description: cap(skill.description),
-    whenToUse: cap(skill.whenToUse),
+    // What the catalog shows of them (the Agent Skills limit): text past it reaches no model, nor the index.
+    description: capCatalog(skill.description),
+    whenToUse: capCatalog(skill.whenToUse),
     keywords: cap(keywordsOf(skill).join("\n")),
     headings: cap(headingsOf(body).join("\n")),
     body,
@@ -90,6 +91,10 @@ async function fileNames(skill: Skill, sources: DocumentSources): Promise<string
   } catch {
     return [];
   }
+}
+
+function capCatalog(text: string | undefined): string {
+  return text === undefined ? "" : headCodePoints(text, MAX_CATALOG_DESCRIPTION_CODE_POINTS);
 }
 
 function cap(text: string | undefined): string {
