@@ -44,7 +44,7 @@ export type {
   SkillMatch,
 } from "./search/skill-index.js";
 export type { EmbedTexts } from "./search/fusion.js";
-export type { SearchField } from "./search/skill-document.js";
+export type { DocumentSources, SearchField } from "./search/skill-document.js";
 export type { ParsedFrontmatter, ParseFrontmatterOptions } from "./frontmatter.js";
 export type { FrontmatterSplit, SplitFrontmatterOptions } from "./frontmatter-split.js";
 export type { ParseSkillOptions, SafeParseSkillResult } from "./parse-skill.js";
