@@ -86,6 +86,23 @@ describe("search_skills", () => {
     });
   });
 
+  it("follows the skill set: after setSkills the index has the new skills and not the removed ones", async () => {
+    const ctx = await context({ search: { tool: "always", minScore: 0.5 } });
+    expect((await ctx.callTool("search_skills", { query: "kubernetes pod crashing" })).content).toContain("k8s-debug");
+    await ctx.setSkills([
+      inline(
+        "regex-helper",
+        "Write, explain and test regular expressions.",
+        "## Catastrophic backtracking\nNested quantifiers.",
+      ),
+      SKILLS[0]!,
+    ] as never);
+    const gone = await ctx.callTool("search_skills", { query: "kubernetes pod crashing" });
+    expect(gone.content).not.toContain("k8s-debug");
+    const found = await ctx.callTool("search_skills", { query: "this regex hangs: catastrophic backtracking" });
+    expect(found.content.split("\n")[1]).toMatch(/^- regex-helper: /);
+  });
+
   it("never returns a skill the model may not load", async () => {
     const ctx = await context({ search: { tool: "always", minScore: 0 } });
     const found = await ctx.callTool("search_skills", { query: "deploy the service to production" });
