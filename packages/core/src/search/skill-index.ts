@@ -8,7 +8,7 @@ import { fuseRankings, vectorRanking } from "./fusion.js";
 import type { EmbedTexts } from "./fusion.js";
 import { SEARCH_FIELDS, skillDocument } from "./skill-document.js";
 import type { DocumentSources, SearchField, SkillDocument } from "./skill-document.js";
-import { searchTerm, splitWords } from "./tokenize.js";
+import { searchTerm, splitWords, uniqueWords } from "./tokenize.js";
 import type { Stem } from "./tokenize.js";
 
 /** How much a match in each field counts; the rest of the score is BM25 (term rarity, field length). */
@@ -221,7 +221,7 @@ class LexicalSkillIndex implements SkillIndex {
       // Each word counts once per field: repeating a word earns nothing, and a field stuffed with many
       // words is long, which length normalisation weighs down (the defence against a skill that lists
       // every word to win every search: test/adversarial/skill-search.test.ts).
-      tokenize: (text) => [...new Set(splitWords(text))],
+      tokenize: (text) => uniqueWords(text),
       processTerm: (word) => cachedTerm(word, stem),
       searchOptions: { bm25: BM25 },
     });

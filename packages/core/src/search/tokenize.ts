@@ -19,38 +19,54 @@ const NON_ASCII = /[^\x00-\x7f]/;
  */
 export function splitWords(text: string): string[] {
   const result: string[] = [];
+  eachWord(text, (word) => result.push(word));
+  return result;
+}
+
+/** The distinct words of `text` ({@link splitWords}), in order of first appearance. */
+export function uniqueWords(text: string): string[] {
+  const seen = new Set<string>();
+  eachWord(text, (word) => seen.add(word));
+  return [...seen];
+}
+
+function eachWord(text: string, emit: (word: string) => void): void {
   // Two passes, for speed: runs of ASCII letters and digits or of any non-ASCII text (a cheap pattern),
   // then, for a run with non-ASCII text only, Unicode's letters, digits and marks (a slow pattern).
   const runs = new RegExp(RUN.source, "g");
   const normalized = text.normalize("NFKC");
   for (let found = runs.exec(normalized); found !== null; found = runs.exec(normalized)) {
     const raw = found[0];
-    if (!NON_ASCII.test(raw)) pushWord(raw, result);
-    else for (const [word] of raw.matchAll(WORD)) pushWord(word, result);
+    if (NON_ASCII.test(raw)) for (const [word] of raw.matchAll(WORD)) emitWord(word, emit);
+    else {
+      // Most words: plain ASCII, already lower case.
+      const lower = raw.toLowerCase();
+      if (lower === raw) emit(raw);
+      else for (const part of splitCamel(raw)) emit(part.toLowerCase());
+    }
   }
-  return result;
 }
 
-function pushWord(raw: string, result: string[]): void {
+function emitWord(raw: string, emit: (word: string) => void): void {
   const lower = raw.toLowerCase();
-  if (lower === raw) pushRun(raw, result);
-  else for (const part of splitCamel(raw)) pushRun(part.toLowerCase(), result);
+  if (lower === raw) emitRun(raw, emit);
+  else for (const part of splitCamel(raw)) emitRun(part.toLowerCase(), emit);
 }
 
-function pushRun(run: string, result: string[]): void {
+function emitRun(run: string, emit: (word: string) => void): void {
   if (!NON_ASCII.test(run) || !NO_SPACE.test(run)) {
-    result.push(run);
+    emit(run);
     return;
   }
   let buffer = "";
   for (const char of run) {
     if (NO_SPACE.test(char)) {
-      if (buffer !== "") result.push(buffer);
+      if (buffer !== "") emit(buffer);
       buffer = "";
-      result.push(char);
+      emit(char);
     } else buffer += char;
   }
-  if (buffer !== "") result.push(buffer);
+  if (buffer !== "") emit(buffer);
 }
 
 /**
