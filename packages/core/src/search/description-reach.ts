@@ -1,3 +1,4 @@
+import { MAX_CATALOG_DESCRIPTION_CODE_POINTS } from "../limits.js";
 import type { RuleFinding } from "../spec-rules.js";
 import { STOP_WORDS } from "./stop-words.js";
 import { splitWords } from "./tokenize.js";
@@ -15,7 +16,9 @@ export const MIN_DESCRIPTION_REACH_WORDS = 3;
  * outside the skill's name (`DESCRIPTION_UNREACHABLE`). Not a specification rule: never with `--strict`.
  */
 export function checkDescriptionReach(name: unknown, description: unknown): RuleFinding[] {
-  if (typeof description !== "string") return [];
+  // A description the specification refuses (missing, empty, over 1,024 characters) has its error already.
+  if (typeof description !== "string" || description.trim() === "") return [];
+  if ([...description].length > MAX_CATALOG_DESCRIPTION_CODE_POINTS) return [];
   const nameWords = new Set(typeof name === "string" ? splitWords(name) : []);
   const words = new Set(
     splitWords(description).filter(
