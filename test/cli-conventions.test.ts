@@ -10,7 +10,7 @@ import { pidsWith, uniqueSleep } from "../packages/process/src/test-utils.js";
 import { assertBuilt, CLI, runCli, ROOT, startCli } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("cli-conventions");
-const COMMANDS = ["list", "catalog", "build", "render", "validate", "sync", "serve"];
+const COMMANDS = ["list", "catalog", "build", "render", "validate", "search", "sync", "serve"];
 const skillMd = (name: string, description: string, body = `Body of ${name}.`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
 

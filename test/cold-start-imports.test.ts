@@ -28,6 +28,7 @@ const HEAVY = {
   chokidar: /node_modules\/chokidar\//,
   sigstore: /node_modules\/@sigstore\//,
   zod: /node_modules\/zod\//,
+  search: /node_modules\/(minisearch|stemmer)\//,
 };
 
 // Every module URL the ESM loader loads goes to LOG (appended synchronously from the hooks thread).
@@ -124,6 +125,23 @@ describe("a cold import loads no heavy dependency", () => {
        if (core.countTokens("hello world") !== 2) throw new Error("miscounted");`,
     );
     expect(heavyIn(counted)).toEqual(["tokenizer"]);
+  });
+
+  it("the search libraries load on the first search, not on import or a step without one (issue 26)", async () => {
+    const skills = await tempDir({ "pdf/SKILL.md": "---\nname: pdf\ndescription: Reads PDF files.\n---\n# PDF\n" });
+    const cwd = await tempDir();
+    const ctxBody = (search: string) =>
+      `const { AgentContext } = await import(dist("skillctx"));
+       const ctx = await AgentContext.create({ cwd: ${JSON.stringify(cwd)}, skills: [${JSON.stringify(skills)}], search: { tool: "always" } });
+       await ctx.buildContext([{ role: "user", content: "read this pdf" }]);
+       ${search}
+       await ctx.close();`;
+    expect(heavyIn(await loadedBy(ctxBody("")))).not.toContain("search");
+    const searched = await loadedBy(
+      ctxBody(`const found = await ctx.callTool("search_skills", { query: "read pdf files" });
+       if (!found.content.includes("pdf")) throw new Error(found.content);`),
+    );
+    expect(heavyIn(searched)).toContain("search");
   });
 
   it("AgentContext.create over skills that declare no MCP server leaves the SDK unloaded", async () => {

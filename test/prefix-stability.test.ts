@@ -17,7 +17,7 @@ import {
 } from "skillctx/openai";
 import type { OpenAIResponsesItem } from "skillctx/openai";
 import { fromAnthropicMessages, runAnthropicToolUses, toAnthropicRequest } from "skillctx/anthropic";
-import type { AgentContext, ContextStep } from "skillctx";
+import type { AgentContext, AgentContextOptions, ContextStep } from "skillctx";
 import { put } from "../packages/core/src/testing/temp-dir.js";
 import { skillctxDependency } from "./helpers/tools-fixture.js";
 import type { FakeProvider, RecordedRequest, ScriptedTurn } from "./helpers/fake-provider.js";
@@ -68,7 +68,9 @@ const USER_FOLLOW_UPS = [
 const scenario = useScenario();
 const providers = useFakeProvider();
 
-async function session(): Promise<{ ctx: AgentContext; provider: FakeProvider }> {
+async function session(
+  extra: { search?: AgentContextOptions["search"] } = {},
+): Promise<{ ctx: AgentContext; provider: FakeProvider }> {
   await put(
     scenario.copy.cwd,
     "invoice-terms.md",
@@ -82,6 +84,7 @@ async function session(): Promise<{ ctx: AgentContext; provider: FakeProvider }>
       scenario.copy.skills,
       ...["tax-terms.md", "db-rules.md", "invoice-terms.md"].map((file) => path.join(cwd, file)),
     ],
+    ...extra,
   });
   const provider = await providers.start(modelTurns());
   return { ctx, provider };
@@ -181,6 +184,38 @@ describe("30 requests: each request begins with the previous one", () => {
     report("chat", requests, result, rawPrefixShare(requests));
     expectSessionFired(steps);
     expect(result.share).toBeGreaterThan(0.8);
+  });
+
+  it("Chat Completions with suggestions on and search_skills always offered (issue 26)", async () => {
+    // A low suggestion score, so that the scripted user messages get notes: the point is that a note
+    // changes neither `system` nor the tools, and stays the same bytes on its message.
+    const { ctx, provider } = await session({ search: { tool: "always", suggest: { minScore: 0.5, maxSkills: 2 } } });
+    const client = new OpenAI({ baseURL: provider.openaiURL, apiKey: "test", maxRetries: 0 });
+    const history: ChatMessage[] = [{ role: "user", content: "Please fill the tax form for Ada." }];
+    const steps: ContextStep[] = [];
+    await drive(async (followUp) => {
+      const step = await ctx.buildContext(fromOpenAIMessages(history));
+      steps.push(step);
+      const message = (await client.chat.completions.create({ model: "gpt-test", ...toOpenAIChatRequest(step) }))
+        .choices[0]!.message;
+      history.push(message);
+      if (message.tool_calls !== undefined && message.tool_calls.length > 0)
+        history.push(...(await runOpenAIToolCalls(ctx, message.tool_calls)));
+      else history.push({ role: "user", content: followUp() });
+    });
+    const requests = provider.requests;
+    expect(requests).toHaveLength(REQUESTS);
+    const comparable = requests.map((r) => {
+      const [system, ...messages] = r.body.messages as unknown[];
+      return { fixed: JSON.stringify([system, r.body.tools]), messages: serialise(messages) };
+    });
+    const result = expectPrefixes(comparable);
+    report("chat+suggestions", requests, result, rawPrefixShare(requests));
+    const notes = steps.flatMap((step) => step.attachments.filter((a) => a.text.includes("may apply to this message")));
+    expect(notes.length).toBeGreaterThan(0);
+    expect((requests[0]!.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toContain(
+      "search_skills",
+    );
   });
 
   it("Responses API", async () => {

@@ -31,6 +31,7 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/signature-gate.test.ts",
   "test/adversarial/skills-consume.test.ts",
   "test/adversarial/skill-files.test.ts",
+  "test/adversarial/skill-search.test.ts",
   "test/adversarial/skills-serve.test.ts",
   "test/adversarial/skills-serve-http.test.ts",
   "test/adversarial/sources.test.ts",

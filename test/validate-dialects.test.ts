@@ -52,7 +52,11 @@ const BAD: Record<FieldShape, string | undefined> = {
 async function skillWith(lines: string, yaml?: string): Promise<string> {
   const root = await tempDir();
   const dir = path.join(root, "my-skill");
-  await put(dir, "SKILL.md", `---\nname: my-skill\ndescription: A skill.\n${lines}\n---\nBody.\n`);
+  await put(
+    dir,
+    "SKILL.md",
+    `---\nname: my-skill\ndescription: A skill that checks dialect fields in tests.\n${lines}\n---\nBody.\n`,
+  );
   if (yaml !== undefined) await put(dir, "agents/openai.yaml", yaml);
   return dir;
 }

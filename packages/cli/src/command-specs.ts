@@ -148,6 +148,18 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: "search",
+    summary: "rank the skills an agent in --cwd sees for a request, as search_skills does, with the words that matched",
+    usage:
+      'skillctx search "REQUEST" [--cwd DIR] [--user | --no-user] [--model MODEL] [--skills PATH]... [--explain] [--json]',
+    flags: ["cwd", "user", "no-user", "model", "skills", "explain", "json"],
+    positionals: true,
+    notes: [
+      "Skills at or above the cut-off are what search_skills returns; those below it are shown after a line, for authors: a description the request should reach but does not needs the request's words.",
+      "See docs/selection.md for how ranking works.",
+    ],
+  },
+  {
     name: "sync",
     summary:
       "fetch the remote skill sources listed in skills.json (git, well-known URL, MCP) and record them in skills.lock.json",

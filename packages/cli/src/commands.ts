@@ -15,6 +15,7 @@ const LOADERS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   build: async () => (await import("./build.js")).buildCommand,
   render: async () => (await import("./render.js")).renderCommand,
   validate: async () => (await import("./validate.js")).validateCommand,
+  search: async () => (await import("./search.js")).searchCommand,
   sync: async () => (await import("./sync.js")).syncCommand,
   serve: async () => (await import("./serve.js")).serveCommand,
 };

@@ -74,6 +74,7 @@ export const FLAGS = {
   },
   tokens: { type: "boolean", help: "count each skill body's tokens (o200k_base) and show them" },
   strict: { type: "boolean", help: "the reference validator's verdicts exactly (fields of other agents are errors)" },
+  explain: { type: "boolean", help: "show which words of the request matched each skill, and in which fields" },
   frozen: {
     type: "boolean",
     help: "check skills.lock.json instead of writing it: a source that drifted from its lock is refused (exit 1)",

@@ -12,7 +12,13 @@ export { createPathMatcher } from "./path-matcher.js";
 export { toolCallPaths } from "./tool-call-paths.js";
 export { countTokens, TOKENIZER } from "./tokens.js";
 export { buildCatalog, renderCatalog } from "./catalog.js";
-export { searchSkills } from "./skill-search.js";
+export {
+  createSkillIndex,
+  DEFAULT_FIELD_WEIGHTS,
+  DEFAULT_MIN_SEARCH_SCORE,
+  DEFAULT_SUGGEST_SCORE,
+  requestTerms,
+} from "./search/skill-index.js";
 export { parseFrontmatter } from "./frontmatter.js";
 export { splitFrontmatter } from "./frontmatter-split.js";
 export { parseSkill, safeParseSkill } from "./parse-skill.js";
@@ -30,7 +36,15 @@ export type { SkillSourceInput } from "./skill-sources.js";
 export type { KeywordMatch, KeywordMatcher } from "./keyword-matcher.js";
 export type { PathMatch, PathMatcher } from "./path-matcher.js";
 export type { CatalogLevel, CatalogOptions, CatalogResult } from "./catalog.js";
-export type { SearchSkillsOptions, SkillSearchResult } from "./skill-search.js";
+export type {
+  FieldWeights,
+  SkillIndex,
+  SkillIndexOptions,
+  SkillIndexSearchOptions,
+  SkillMatch,
+} from "./search/skill-index.js";
+export type { EmbedTexts } from "./search/fusion.js";
+export type { DocumentSources, SearchField } from "./search/skill-document.js";
 export type { ParsedFrontmatter, ParseFrontmatterOptions } from "./frontmatter.js";
 export type { FrontmatterSplit, SplitFrontmatterOptions } from "./frontmatter-split.js";
 export type { ParseSkillOptions, SafeParseSkillResult } from "./parse-skill.js";

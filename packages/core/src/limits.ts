@@ -115,3 +115,11 @@ export const MAX_SKILL_FOLDER_ENTRIES = 5_000;
 
 /** UTF-16 units of an error's message kept by `errorText` (a thrown value's text can be any size); the rest becomes "…". */
 export const MAX_ERROR_TEXT_CHARS = 4000;
+
+// --- skill search (core search/: the search_skills tool, suggestions, `skillctx search`) ---
+/** UTF-16 units of a search request looked at; the rest is ignored (a 1 MB request costs no more than this). */
+export const MAX_SEARCH_QUERY_CHARS = 2_000;
+/** UTF-16 units of each short field of a skill indexed (name, description, when_to_use, keywords, headings, file names). */
+export const MAX_INDEXED_FIELD_CHARS = 4_000;
+/** UTF-16 units of a skill's body indexed: a hostile or huge body weighs no more than this much text. */
+export const MAX_INDEXED_BODY_CHARS = 40_000;

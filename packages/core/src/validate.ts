@@ -28,6 +28,7 @@ import { recoveredValue, yamlMessage } from "./frontmatter.js";
 import type { AliasTable } from "./yaml-document.js";
 import { strictFindings } from "./yaml-strict.js";
 import { asWritten, scalarText } from "./yaml-values.js";
+import { checkDescriptionReach } from "./search/description-reach.js";
 
 /** Options for {@link validateSkill}. */
 export interface ValidateSkillOptions {
@@ -328,6 +329,7 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
       undefined,
     );
   } else report(checkDescription(data.description), "error", "description");
+  if (!strict) report(checkDescriptionReach(data.name, data.description), "warning", "description");
   if ("compatibility" in data) report(checkCompatibility(data.compatibility), "error", "compatibility");
   for (const f of checkSoftTypes(data)) {
     const key = f.code.startsWith("METADATA") ? "metadata" : f.code.startsWith("LICENSE") ? "license" : "allowed-tools";

@@ -31,6 +31,7 @@ export type {
 export type { ContextState, Attachment, Carrier } from "./engine/state.js";
 export type { Templates, InjectionInfo, GuidanceEntry, NestedCatalogInfo } from "./engine/templates.js";
 export type { McpLimits, McpSettings } from "./engine/skill-servers.js";
+export type { SkillSearchSettings, SuggestSettings } from "./tools/search-skills.js";
 export type { GuidanceSettings } from "./engine/skill-set.js";
 export type { EmulatedAgent } from "@skillctx/compat";
 export type { InputValues } from "./engine/task-inputs.js";

@@ -40,6 +40,8 @@ export interface ScanResult {
   notes: Diagnostic[];
   /** The new tool result that carries the pending load's body, when found. */
   loadCarrier?: { skill: string; fingerprint: string };
+  /** New user messages (only when `withUserText`): what suggestions are looked for in. */
+  userMessages?: { index: number; fingerprint: string; text: string }[];
 }
 
 /** What the scan needs beside the messages. */
@@ -50,6 +52,8 @@ export interface ScanOptions {
   withTouched?: boolean;
   /** Whether a tool name is one of the skill tools (to find the tool result of a load). */
   isSkillTool?: (name: string) => boolean;
+  /** Report the text of new user messages (suggestions are on). */
+  withUserText?: boolean;
 }
 
 /** What a step records besides scan marks and attachments. */
@@ -123,7 +127,9 @@ export class ConversationTracker {
       this.scannedNow.push(fingerprint);
       let hits: Hit[];
       if (message.role === "user") {
-        hits = userHits(messageText(message), skills, result.notes);
+        const text = messageText(message);
+        hits = userHits(text, skills, result.notes);
+        if (options.withUserText === true) (result.userMessages ??= []).push({ index, fingerprint, text });
       } else {
         const call = message.toolCallId === undefined ? undefined : this.toolCalls.get(message.toolCallId);
         const paths = call === undefined ? [] : toolCallPaths(call.args);

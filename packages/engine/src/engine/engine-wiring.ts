@@ -16,6 +16,7 @@ import { createSubAgentSupport } from "../tools/execute-skill.js";
 import { checkHostTools } from "../tools/host-tools.js";
 import { loadKey } from "../tools/load-skill.js";
 import { resolveToolset } from "../tools/presets/index.js";
+import { SkillSearch } from "../tools/search-skills.js";
 import { checkToolFilter, Toolbox } from "../tools/toolbox.js";
 import type { ToolboxHost } from "../tools/toolbox.js";
 import { substitute } from "./arguments.js";
@@ -93,6 +94,7 @@ export function createEngineDeps(
     catalogFormat: () => live.options.catalog?.format,
   });
   const hostTools = checkHostTools(options.tools);
+  const search = new SkillSearch(options.search);
   const host: ToolboxHost = {
     cwd: options.cwd,
     trust: options.trust,
@@ -116,6 +118,7 @@ export function createEngineDeps(
       substitute(text, { skillDir: skillDirOf(skill), sessionId: store.sessionId, args }).text,
     diagnostic: sink,
     events,
+    search,
     // What execute_skill's sub-agents use: each call of the skill's code tools takes the context's turn
     // (execute_skill itself runs beside steps, so a sub-agent's state-changing call cannot deadlock).
     subAgents:
@@ -154,6 +157,7 @@ export function createEngineDeps(
     hotReload,
     attachment,
     turns,
+    search,
     render,
   };
   return { deps, providers };

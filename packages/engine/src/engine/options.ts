@@ -16,6 +16,7 @@ import type { Templates } from "./templates.js";
 import type { HostTool } from "../tools/host-tools.js";
 import type { SkillToolSettings, ToolFilterMode } from "../tool-kit/tool-settings.js";
 import type { ToolsetName } from "../tools/toolset.js";
+import type { SkillSearchSettings } from "../tools/search-skills.js";
 
 /** What `collectInputs` is asked when a task skill fires. */
 export interface CollectInputsRequest {
@@ -88,6 +89,11 @@ export interface AgentContextOptions {
     /** Most tokens (o200k_base) the catalog may take. @default none: every entry in full */
     budgetTokens?: number;
   };
+  /**
+   * Skill search: when `search_skills` is offered (`tool`), the calibrated cut-off, field weights, a
+   * host embedding function, and suggestions on user messages (`suggest`). docs/selection.md.
+   */
+  search?: SkillSearchSettings;
   /** The MCP servers that skills declare (`mcp_tools`, `.mcp.json`). */
   mcp?: McpSettings;
   /**

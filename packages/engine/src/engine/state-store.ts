@@ -64,7 +64,7 @@ export class ContextStateStore {
         this.#noted.add(attachment.skill);
         continue;
       }
-      if (attachment.trigger === "update") continue;
+      if (attachment.trigger === "update" || attachment.trigger === "suggest") continue;
       this.#attached.set(attachment.skill, (this.#attached.get(attachment.skill) ?? 0) + 1);
       if (attachment.trigger === "reattach") {
         const carrier = this.#carriers.get(attachment.skill);
@@ -278,7 +278,8 @@ export class ContextStateStore {
 function countBySkill(attachments: readonly Attachment[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const a of attachments)
-    if (a.trigger !== "catalog" && a.trigger !== "update") counts.set(a.skill, (counts.get(a.skill) ?? 0) + 1);
+    if (a.trigger !== "catalog" && a.trigger !== "update" && a.trigger !== "suggest")
+      counts.set(a.skill, (counts.get(a.skill) ?? 0) + 1);
   return counts;
 }
 

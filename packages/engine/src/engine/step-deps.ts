@@ -6,6 +6,7 @@ import type { Skill } from "@skillctx/core";
 import type { Activation, SkillSet, TextLimits } from "../context-types.js";
 import type { ContextTelemetry } from "../events/context-telemetry.js";
 import type { EventBus } from "../events/event-bus.js";
+import type { SkillSearch } from "../tools/search-skills.js";
 import type { Toolbox } from "../tools/toolbox.js";
 import type { AttachmentContext } from "./attachment.js";
 import type { ContextTurns } from "./context-turns.js";
@@ -55,6 +56,8 @@ export interface EngineDeps {
   readonly hotReload: HotReload;
   readonly attachment: AttachmentContext;
   readonly turns: ContextTurns;
+  /** The one owner of skill search: `search_skills` and suggestions on user messages. */
+  readonly search: SkillSearch;
   /** Renders a skill's `` !`cmd` `` text (trust-gated), with the context's signal when none is given. */
   render(text: string, skill: Skill, signal: AbortSignal | undefined): Promise<string>;
 }

@@ -18,6 +18,7 @@ import type { Reattachments } from "./reattach.js";
 import { reloadSkills } from "./reload-pipeline.js";
 import type { Attachment, Carrier } from "./state.js";
 import type { EngineDeps } from "./step-deps.js";
+import { suggestionNotes } from "./suggestions.js";
 
 /** Builds one step for `messages`; `observed` gets the attachments made when someone observes the step. */
 export async function runStep(
@@ -34,11 +35,13 @@ export async function runStep(
   const pending = invoked.pending.length === 0 ? scan.pending : [...scan.pending, ...invoked.pending];
   const discovery = await discoverNested(deps, scan, skills, signal);
   const fired = await buildAttachments(deps, pending, signal);
+  const suggested = await suggestionNotes(deps, scan, skills, signal);
   signal.throwIfAborted();
   const reattached = reattach(deps, messages, skills, pending);
   const made = [
     ...(reattached?.attachments ?? []),
     ...fired.built.map((b) => b.attachment),
+    ...suggested,
     ...(discovery?.found ?? []).flatMap((f) => (f.note === undefined ? [] : [f.note])),
     ...deps.hotReload.note(messages.length, (index) => deps.tracker.fingerprintAt(index), skills),
   ];
@@ -78,6 +81,7 @@ function scanMessages(deps: EngineDeps, messages: readonly Message[], skills: Sk
     cwd: deps.live.options.cwd,
     withTouched: deps.nested.enabled,
     isSkillTool: (name) => deps.toolbox.kindOf(name) === "skill",
+    withUserText: deps.search.suggestions !== undefined,
   });
 }
 

@@ -1,33 +1,136 @@
-import { searchSkills } from "@skillctx/core";
-import type { Skill, SkillSearchResult } from "@skillctx/core";
+import { createSkillIndex, DEFAULT_SUGGEST_SCORE } from "@skillctx/core";
+import type { EmbedTexts, FieldWeights, Skill, SkillIndex, SkillMatch } from "@skillctx/core";
+import { checkEnum, invalidOption } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
 import { notLoadableReason } from "../tool-kit/skill-folder.js";
 
 /** Results returned by one `search_skills` call, at most. @default 10 */
 export const DEFAULT_SEARCH_LIMIT = 10;
+/** Skills named by one suggestion note, at most. @default 2 */
+export const DEFAULT_SUGGESTED_SKILLS = 2;
 
-const searchable = new WeakMap<SkillSet, Skill[]>();
-
-/**
- * Ranks the skills the model may load by how well their name and description match `query` (core's
- * `searchSkills`): the `search_skills` tool of a catalog that left skills out to fit its budget.
- */
-export function searchLoadableSkills(
-  skills: SkillSet,
-  query: string,
-  limit = DEFAULT_SEARCH_LIMIT,
-): SkillSearchResult[] {
-  let list = searchable.get(skills);
-  if (list === undefined) {
-    list = skills.skills.filter((skill) => notLoadableReason(skill) === undefined);
-    searchable.set(skills, list);
-  }
-  return searchSkills(list, query, { limit });
+/** Suggestions on the user's messages (the `search.suggest` option). */
+export interface SuggestSettings {
+  /** Score from which a skill is suggested. @default DEFAULT_SUGGEST_SCORE (calibrated: docs/selection.md) */
+  minScore?: number;
+  /** Skills named by one note, at most. @default 2 */
+  maxSkills?: number;
 }
 
-/** The search result as the model reads it: one line per skill, best first. */
-export function formatSearchResults(query: string, results: readonly SkillSearchResult[], loadTool: string): string {
-  if (results.length === 0) return `No skill matches ${JSON.stringify(query)}. Try other words from the task.`;
+/** How skills are searched (the `search` option of a context). */
+export interface SkillSearchSettings {
+  /**
+   * When `search_skills` is offered: `auto` when the catalog left skills out to fit its budget,
+   * `always` in every step. @default "auto"
+   */
+  tool?: "auto" | "always";
+  /** Best score below which a search finds nothing (the calibrated "none"). @default DEFAULT_MIN_SEARCH_SCORE */
+  minScore?: number;
+  /** How much a match in each field counts. @default DEFAULT_FIELD_WEIGHTS */
+  weights?: Partial<FieldWeights>;
+  /**
+   * The host's embedding function, fused with the lexical ranking (reciprocal rank fusion); vectors
+   * are kept by the digest of each skill's text. @default none
+   */
+  embed?: EmbedTexts;
+  /**
+   * Attach one short note to a new user message that matches skills above a high score, naming at most
+   * `maxSkills` of them and the words that matched; once per skill per conversation, only skills the
+   * model may load. `system` and the tools do not change. @default false
+   */
+  suggest?: boolean | SuggestSettings;
+}
+
+/**
+ * The one owner of skill search in a context: the `search_skills` tool and suggestions ask it. Its
+ * index is built on the first search (never on a step that does not search) and follows the skill set
+ * in use: the loadable skills of each new set (reload, nested skills revealed, remote sources) are
+ * compared with the indexed ones, and only skills added, changed or gone are indexed again.
+ */
+export class SkillSearch {
+  readonly tool: "auto" | "always";
+  readonly suggestions: Required<SuggestSettings> | undefined;
+  private index: SkillIndex | undefined;
+  private readonly loadable = new WeakMap<SkillSet, Skill[]>();
+
+  constructor(private readonly settings: SkillSearchSettings = {}) {
+    if (typeof settings !== "object" || settings === null)
+      throw invalidOption("search", "an object", { got: { value: settings } });
+    this.tool = checkEnum("search.tool", settings.tool, ["auto", "always"], "auto");
+    if (settings.embed !== undefined && typeof settings.embed !== "function")
+      throw invalidOption("search.embed", "a function", { got: { value: settings.embed } });
+    checkScore("search.minScore", settings.minScore);
+    const suggest = settings.suggest;
+    if (suggest === undefined || suggest === false) this.suggestions = undefined;
+    else if (suggest === true)
+      this.suggestions = { minScore: DEFAULT_SUGGEST_SCORE, maxSkills: DEFAULT_SUGGESTED_SKILLS };
+    else if (typeof suggest === "object" && suggest !== null) {
+      checkScore("search.suggest.minScore", suggest.minScore);
+      const maxSkills = suggest.maxSkills ?? DEFAULT_SUGGESTED_SKILLS;
+      if (!Number.isSafeInteger(maxSkills) || maxSkills < 1)
+        throw invalidOption("search.suggest.maxSkills", "a whole number of at least 1", { got: { value: maxSkills } });
+      this.suggestions = { minScore: suggest.minScore ?? DEFAULT_SUGGEST_SCORE, maxSkills };
+    } else throw invalidOption("search.suggest", "a boolean or an object", { got: { value: suggest } });
+  }
+
+  /** The skills the model may load that match `query`, best first; none when nothing passes the cut-off. */
+  search(skills: SkillSet, query: string, limit = DEFAULT_SEARCH_LIMIT, signal?: AbortSignal): Promise<SkillMatch[]> {
+    return this.indexed().search(this.searchable(skills), query, { limit, signal });
+  }
+
+  /** The skills to suggest for a user message: above the suggestion score, not in `exclude`, at most `maxSkills`. */
+  async suggest(
+    skills: SkillSet,
+    message: string,
+    exclude: ReadonlySet<string>,
+    signal?: AbortSignal,
+  ): Promise<SkillMatch[]> {
+    const settings = this.suggestions;
+    if (settings === undefined) return [];
+    const found = await this.indexed().search(this.searchable(skills), message, {
+      limit: settings.maxSkills + exclude.size,
+      minScore: settings.minScore,
+      signal,
+    });
+    return found
+      .filter((match) => match.score >= settings.minScore && !exclude.has(match.name))
+      .slice(0, settings.maxSkills);
+  }
+
+  private indexed(): SkillIndex {
+    this.index ??= createSkillIndex({
+      minScore: this.settings.minScore,
+      weights: this.settings.weights,
+      embed: this.settings.embed,
+    });
+    return this.index;
+  }
+
+  // The skills the model may load (never user-only skills, commands or guidance), one array per skill set.
+  private searchable(skills: SkillSet): Skill[] {
+    let list = this.loadable.get(skills);
+    if (list === undefined) {
+      list = skills.skills.filter((skill) => notLoadableReason(skill) === undefined);
+      this.loadable.set(skills, list);
+    }
+    return list;
+  }
+}
+
+/**
+ * The search result as the model reads it: one line per skill, best first. With nothing found, the
+ * answer says so plainly: a complete catalog already lists every skill.
+ */
+export function formatSearchResults(
+  query: string,
+  results: readonly SkillMatch[],
+  loadTool: string,
+  catalogComplete: boolean,
+): string {
+  if (results.length === 0)
+    return catalogComplete
+      ? `No skill matches ${JSON.stringify(query)}; the catalog lists them all.`
+      : `No skill matches ${JSON.stringify(query)}. Try other words from the task.`;
   const lines = results.map(
     (result) => `- ${result.name}${result.description === undefined ? "" : `: ${oneLine(result.description)}`}`,
   );
@@ -36,4 +139,9 @@ export function formatSearchResults(query: string, results: readonly SkillSearch
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
+}
+
+function checkScore(path: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value) || value < 0))
+    throw invalidOption(path, "a number of at least 0", { got: { value } });
 }

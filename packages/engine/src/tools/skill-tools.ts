@@ -6,6 +6,7 @@ import { quoted } from "../tool-kit/tool-result.js";
 import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
 import type { SkillToolSettings, ToolFilterMode } from "../tool-kit/tool-settings.js";
 import type { SubAgentSupport } from "./execute-skill.js";
+import type { SkillSearch } from "./search-skills.js";
 
 /**
  * What the skill tools need from the context that runs them. The conversation's state is reached
@@ -32,6 +33,8 @@ export interface SkillToolHost {
   readonly diagnostic: DiagnosticSink;
   /** The context's event stream (`script.finished`, `resource.read`, ...); build an event only when `events.wants(type)`. */
   readonly events: EventSink;
+  /** The one owner of skill search (`search_skills`, suggestions). */
+  readonly search: SkillSearch;
   /** Sub-agents for `execute_skill`; undefined when the host gave no `runSubAgent` (the tool is then not offered). */
   readonly subAgents?: SubAgentSupport | undefined;
 }

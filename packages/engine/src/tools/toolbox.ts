@@ -255,7 +255,9 @@ export class Toolbox {
       const tools = hasSkillToolWork(skills)
         ? this.toolset.tools(skills, { subAgents: this.host.subAgents !== undefined })
         : [];
-      if (catalog !== undefined && catalog.omitted.length > 0) tools.push(searchTool(this.toolset.loadInstruction));
+      const partial = catalog !== undefined && catalog.omitted.length > 0;
+      if (partial || (this.host.search.tool === "always" && hasSkillToolWork(skills)))
+        tools.push(searchTool(this.toolset.loadInstruction, !partial));
       this.skillToolsFor = { skills, catalog, tools };
     }
     return this.skillToolsFor.tools;

@@ -3,7 +3,7 @@ import type { LoadResultNames } from "../load-skill.js";
 import { formatResource, readSkillResource } from "../read-skill-resource.js";
 import { runSkillScript } from "../run-skill-script.js";
 import { executeSkillTool, forkedLoad } from "../execute-skill.js";
-import { DEFAULT_SEARCH_LIMIT, formatSearchResults, searchLoadableSkills } from "../search-skills.js";
+import { DEFAULT_SEARCH_LIMIT, formatSearchResults } from "../search-skills.js";
 import type { SkillToolHost } from "../skill-tools.js";
 import { skillNameArg } from "../skill-tools.js";
 import { defineSkillTool } from "../define-skill-tool.js";
@@ -94,20 +94,24 @@ export const unloadTool: SkillTool = defineSkillTool({
     unload(host, args.name, (name) => `Skill "${name}" unloaded; all tools are available again.`),
 });
 
-/** `search_skills`: listed only when the catalog left skills out to fit its budget. */
-export function searchTool(loadInstruction: string): SkillTool {
+/**
+ * `search_skills`: listed when the catalog left skills out to fit its budget, or in every step with
+ * `search.tool: "always"` (then `catalogComplete`: the description and the empty answer say so).
+ */
+export function searchTool(loadInstruction: string, catalogComplete = false): SkillTool {
   return defineSkillTool({
     name: SEARCH_TOOL,
-    description:
-      "Search the skills that are not listed in the catalog, by words from the task. Returns the best matches with their descriptions.",
+    description: catalogComplete
+      ? "Search the skills by words from the task: name, description and what each skill's instructions cover. Returns the best matches, or says that none matches."
+      : "Search the skills that are not listed in the catalog, by words from the task. Returns the best matches with their descriptions.",
     schema: (z) =>
       z.object({
         query: z.string().describe("Words describing the task, such as 'fill pdf form'."),
         limit: z.number().int().min(1).max(50).optional().describe(`Most results. Default ${DEFAULT_SEARCH_LIMIT}.`),
       }),
-    async run(args, host) {
-      const results = searchLoadableSkills(host.skills, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT);
-      return ok(formatSearchResults(args.query, results, loadInstruction));
+    async run(args, host, signal) {
+      const results = await host.search.search(host.skills, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT, signal);
+      return ok(formatSearchResults(args.query, results, loadInstruction, catalogComplete));
     },
   });
 }

@@ -1,5 +1,7 @@
-import { compareCodePoints } from "./code-point-order.js";
-import type { Skill } from "./skill.js";
+// The search_skills ranking before issue 26 (core/src/skill-search.ts at the commit before it), kept
+// verbatim as the "previous" baseline of the selection evaluation.
+import { compareCodePoints } from "../../packages/core/src/code-point-order.js";
+import type { Skill } from "../../packages/core/src/skill.js";
 
 /** Options for {@link searchSkills}. */
 export interface SearchSkillsOptions {

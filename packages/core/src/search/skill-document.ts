@@ -1,0 +1,102 @@
+import { createHash } from "../crypto-lib.js";
+import { listSkillFileNames } from "../fs/skill-files.js";
+import { readSkillContent } from "../lazy-content.js";
+import { MAX_CATALOG_DESCRIPTION_CODE_POINTS, MAX_INDEXED_BODY_CHARS, MAX_INDEXED_FIELD_CHARS } from "../limits.js";
+import type { Skill } from "../skill.js";
+import { headCodePoints, headUtf16 } from "../text/cut-text.js";
+
+/** The fields of a skill that search looks at. */
+export const SEARCH_FIELDS = ["name", "description", "whenToUse", "keywords", "headings", "body", "files"] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/** What is indexed of one skill: each field as text, capped, and a digest of all of them. */
+export interface SkillDocument extends Record<SearchField, string> {
+  id: string;
+  /** sha256 of the fields: an unchanged skill (same text) is not indexed again, its vector is reused. */
+  digest: string;
+}
+
+/** Which parts of a skill are read for its document. */
+export interface DocumentSources {
+  /** Read the body (section headings and text). @default true */
+  body?: boolean;
+  /** List the skill folder's file names (when the skill declares no `resources`). @default true */
+  files?: boolean;
+}
+
+// Most file names of one skill indexed: the names say what a skill ships (forms.md, extract_tables.py).
+const MAX_FILE_NAMES = 200;
+
+/**
+ * The document of `skill`: the body is read here (the first time search needs it, never at scan time),
+ * and a body that cannot be read is indexed as empty (the skill stays findable by its metadata).
+ */
+export async function skillDocument(skill: Skill, sources: DocumentSources = {}): Promise<SkillDocument> {
+  let body = "";
+  if (sources.body !== false) {
+    try {
+      body = headUtf16(await readSkillContent(skill), MAX_INDEXED_BODY_CHARS);
+    } catch {
+      // The load path reports an unreadable body when the skill is used; search ranks by metadata alone.
+    }
+  }
+  const fields: Record<SearchField, string> = {
+    name: skill.name.replace(/[-_.:/]+/g, " "),
+    // What the catalog shows of them (the Agent Skills limit): text past it reaches no model, nor the index.
+    description: capCatalog(skill.description),
+    whenToUse: capCatalog(skill.whenToUse),
+    keywords: cap(keywordsOf(skill).join("\n")),
+    headings: cap(headingsOf(body).join("\n")),
+    body,
+    files: cap((await fileNames(skill, sources)).join("\n")),
+  };
+  const hash = createHash("sha256");
+  for (const field of SEARCH_FIELDS) hash.update(`${field}\u0000${fields[field]}\u0000`);
+  return { id: skill.name, ...fields, digest: hash.digest("hex") };
+}
+
+/** Trigger keywords and the keyword-like metadata authors write (`keywords`, `tags`, `triggers`). */
+export function keywordsOf(skill: Skill): string[] {
+  const found: string[] = [];
+  if (skill.trigger.type === "keyword" || skill.trigger.type === "task") found.push(...skill.trigger.keywords);
+  for (const key of ["keywords", "tags", "triggers"]) {
+    const meta = skill.metadata?.[key];
+    if (typeof meta === "string") found.push(meta);
+    const extra = skill.extra?.[key];
+    if (typeof extra === "string") found.push(extra);
+    else if (Array.isArray(extra)) for (const item of extra) if (typeof item === "string") found.push(item);
+  }
+  return found;
+}
+
+/** The text of the markdown headings (`#` to `######`) of `body`, outside fenced code. */
+export function headingsOf(body: string): string[] {
+  const headings: string[] = [];
+  let fence = false;
+  for (const line of body.split("\n")) {
+    if (/^\s{0,3}(```|~~~)/.test(line)) fence = !fence;
+    else if (!fence) {
+      const heading = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+      if (heading !== null) headings.push(heading[1]!);
+    }
+  }
+  return headings;
+}
+
+async function fileNames(skill: Skill, sources: DocumentSources): Promise<string[]> {
+  if (skill.resources !== undefined) return skill.resources.slice(0, MAX_FILE_NAMES);
+  if (sources.files === false || skill.dir === undefined) return [];
+  try {
+    return (await listSkillFileNames(skill.dir, { max: MAX_FILE_NAMES })).files;
+  } catch {
+    return [];
+  }
+}
+
+function capCatalog(text: string | undefined): string {
+  return text === undefined ? "" : headCodePoints(text, MAX_CATALOG_DESCRIPTION_CODE_POINTS);
+}
+
+function cap(text: string | undefined): string {
+  return text === undefined ? "" : headUtf16(text, MAX_INDEXED_FIELD_CHARS);
+}

@@ -1,0 +1,311 @@
+import type MiniSearch from "minisearch";
+import type { SearchResult } from "minisearch";
+import { compareCodePoints } from "../code-point-order.js";
+import { MAX_SEARCH_QUERY_CHARS } from "../limits.js";
+import type { Skill } from "../skill.js";
+import { headUtf16 } from "../text/cut-text.js";
+import { fuseRankings, vectorRanking } from "./fusion.js";
+import type { EmbedTexts } from "./fusion.js";
+import { SEARCH_FIELDS, skillDocument } from "./skill-document.js";
+import type { DocumentSources, SearchField, SkillDocument } from "./skill-document.js";
+import { searchTerm, splitWords, uniqueWords } from "./tokenize.js";
+import type { Stem } from "./tokenize.js";
+
+/** How much a match in each field counts; the rest of the score is BM25 (term rarity, field length). */
+export type FieldWeights = Record<SearchField, number>;
+
+/** Field weights chosen on the training split of eval/selection (docs/selection.md). */
+export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = {
+  name: 3,
+  description: 2,
+  whenToUse: 1.5,
+  keywords: 2,
+  headings: 1,
+  body: 0.4,
+  files: 0.5,
+};
+
+/**
+ * The calibrated "none": a request whose best match scores below this finds nothing. A score is the
+ * BM25 score with field weights (times the number of request words matched, as MiniSearch ranks), per
+ * request word that some skill uses, over the IDF of a word that only one skill uses. Chosen on the tuning split of eval/selection: the highest
+ * cut-off that costs at most 2 points of right-first answers (docs/selection.md has the table).
+ */
+export const DEFAULT_MIN_SEARCH_SCORE = 3.3;
+
+/**
+ * The score from which a user message's match becomes a suggestion note: high, so that a note is
+ * rarely wrong. Chosen on the tuning split of eval/selection: the lowest score whose suggestions are
+ * right at least 96.5 % of the time (docs/selection.md).
+ */
+export const DEFAULT_SUGGEST_SCORE = 6;
+
+/** Options of {@link createSkillIndex}. */
+export interface SkillIndexOptions {
+  /** How much a match in each field counts. @default DEFAULT_FIELD_WEIGHTS */
+  weights?: Partial<FieldWeights> | undefined;
+  /** Best score below which a search finds nothing. @default DEFAULT_MIN_SEARCH_SCORE */
+  minScore?: number | undefined;
+  /**
+   * The host's embedding function (its provider's embeddings API): skills and requests are embedded and
+   * the vector ranking is fused with the lexical one (reciprocal rank fusion). Vectors are kept by the
+   * digest of a skill's indexed text. @default none: lexical ranking only
+   */
+  embed?: EmbedTexts | undefined;
+  /** Which parts of a skill are read when it is indexed. @default body and file names */
+  sources?: DocumentSources | undefined;
+}
+
+/** Options of one {@link SkillIndex.search}. */
+export interface SkillIndexSearchOptions {
+  /** Most results. @default 10 */
+  limit?: number | undefined;
+  /** Overrides the index's `minScore` for this search (suggestions ask for a higher one). */
+  minScore?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** One skill a search found. */
+export interface SkillMatch {
+  name: string;
+  description?: string;
+  /** The lexical score (BM25 with field weights), rounded to 3 decimals; higher is better. */
+  score: number;
+  /** The request's terms (after stop words and stemming) that matched, and in which fields. */
+  matched: { term: string; fields: SearchField[] }[];
+}
+
+/** A search index over skills: built on the first search, kept up to date by each search's skill list. */
+export interface SkillIndex {
+  /**
+   * Ranks `skills` for `query`, best first, leaving out those below the cut-off. The index follows
+   * `skills`: skills added, changed (by their indexed text's digest) or gone since the last call are
+   * added, replaced or removed; an unchanged list (the same array) costs nothing. Never throws for bad
+   * input (an empty or huge request, a skill whose body cannot be read); rejects only when aborted.
+   */
+  search(skills: readonly Skill[], query: string, options?: SkillIndexSearchOptions): Promise<SkillMatch[]>;
+  /** Skills indexed, and how many documents were built (a changed skill counts again). */
+  stats(): { skills: number; built: number };
+}
+
+/** A search index over skills (MiniSearch, stop words, Porter stemming): see {@link SkillIndex}. */
+export function createSkillIndex(options: SkillIndexOptions = {}): SkillIndex {
+  return new LexicalSkillIndex(options);
+}
+
+/** The terms of a request as the index sees them (stop words out, stemmed), for display. */
+export async function requestTerms(query: string): Promise<string[]> {
+  const { stem } = await libraries();
+  const terms = new Set<string>();
+  for (const word of splitWords(headUtf16(String(query), MAX_SEARCH_QUERY_CHARS))) {
+    const term = searchTerm(word, stem);
+    if (term !== undefined) terms.add(term);
+  }
+  return [...terms];
+}
+
+// --------------------------------------------------------------------------------------------------
+
+// Most distinct terms of one request searched: a request longer than a paragraph says no more.
+const MAX_QUERY_TERMS = 64;
+const RRF_DEPTH = 50;
+const RUNNER_UP_SHARE = 0.25;
+// BM25 parameters: k as usual; b = 1, full length normalisation (a field stuffed with words is long, and
+// weighs that much less); d (BM25+'s floor for any match) 0, so that a match on a common word adds almost
+// nothing and a request of common words stays below the cut-off. Chosen on eval/selection (docs/selection.md).
+const BM25 = { k: 1.2, b: 1, d: 0 };
+
+interface Indexed {
+  skill: Skill;
+  doc: SkillDocument;
+}
+
+class LexicalSkillIndex implements SkillIndex {
+  private mini: MiniSearch<SkillDocument> | undefined;
+  private readonly docs = new Map<string, Indexed>();
+  private synced: readonly Skill[] | undefined;
+  private syncing: Promise<void> = Promise.resolve();
+  private built = 0;
+  private readonly vectors = new Map<string, readonly number[]>();
+  private readonly weights: FieldWeights;
+
+  constructor(private readonly options: SkillIndexOptions) {
+    this.weights = { ...DEFAULT_FIELD_WEIGHTS, ...options.weights };
+  }
+
+  stats(): { skills: number; built: number } {
+    return { skills: this.docs.size, built: this.built };
+  }
+
+  async search(skills: readonly Skill[], query: string, options: SkillIndexSearchOptions = {}): Promise<SkillMatch[]> {
+    const limit = Math.max(0, Math.floor(options.limit ?? 10));
+    const { stem } = await libraries();
+    const terms = queryTerms(query, stem);
+    if (terms.length === 0 || limit === 0) return [];
+    await this.sync(skills, options.signal);
+    const mini = this.mini!;
+    const found = mini.search(terms.join(" "), {
+      boost: this.weights,
+      combineWith: "OR",
+      // The request's terms are already processed: no second pass.
+      tokenize: () => terms,
+      processTerm: (term) => term,
+    });
+    // MiniSearch multiplies a result's score by its number of matched terms: kept (two terms matched beat one twice).
+    const scale = scaleOf(found, this.docs.size);
+    for (const result of found) result.score /= scale;
+    const minScore = options.minScore ?? this.options.minScore ?? DEFAULT_MIN_SEARCH_SCORE;
+    let ranked: SearchResult[] = found;
+    if (this.options.embed !== undefined) ranked = await this.fuse(found, query, options.signal);
+    if (ranked.length === 0 || (found[0]?.score ?? 0) < minScore) return [];
+    return (
+      ranked
+        // Once the best passes, the rest need only a share of the cut-off: the top five stay useful.
+        .filter((result) => result.score >= minScore * RUNNER_UP_SHARE || this.options.embed !== undefined)
+        .slice(0, limit)
+        .map((result) => this.match(result))
+    );
+  }
+
+  private match(result: SearchResult): SkillMatch {
+    const indexed = this.docs.get(String(result.id))!;
+    const matched = Object.entries(result.match as Record<string, SearchField[]>)
+      .map(([term, fields]) => ({ term, fields: [...fields].sort(compareCodePoints) as SearchField[] }))
+      .sort((a, b) => compareCodePoints(a.term, b.term));
+    const description = indexed.skill.description;
+    return {
+      name: indexed.skill.name,
+      ...(description !== undefined && { description }),
+      score: Math.round(result.score * 1000) / 1000,
+      matched,
+    };
+  }
+
+  // Reciprocal rank fusion of the lexical ranking and the embedding ranking; each result keeps its lexical score.
+  private async fuse(found: SearchResult[], query: string, signal: AbortSignal | undefined): Promise<SearchResult[]> {
+    const embed = this.options.embed!;
+    const missing = [...this.docs.values()].filter((d) => !this.vectors.has(d.doc.digest));
+    const texts = [headUtf16(String(query), MAX_SEARCH_QUERY_CHARS), ...missing.map((d) => embeddingText(d.doc))];
+    const vectors = await embed(texts, { signal });
+    missing.forEach((d, i) => {
+      const vector = vectors[i + 1];
+      if (Array.isArray(vector)) this.vectors.set(d.doc.digest, vector);
+    });
+    const queryVector = vectors[0];
+    if (!Array.isArray(queryVector)) return found;
+    const byId = new Map(found.map((r) => [String(r.id), r]));
+    const semantic = vectorRanking(
+      queryVector,
+      [...this.docs.values()].map((d) => ({ id: d.doc.id, vector: this.vectors.get(d.doc.digest) })),
+    ).slice(0, RRF_DEPTH);
+    const fused = fuseRankings([found.slice(0, RRF_DEPTH).map((r) => String(r.id)), semantic]);
+    return fused.map(
+      (id) => byId.get(id) ?? ({ id, score: 0, terms: [], queryTerms: [], match: {} } as unknown as SearchResult),
+    );
+  }
+
+  private sync(skills: readonly Skill[], signal: AbortSignal | undefined): Promise<void> {
+    const next = this.syncing.then(() => this.apply(skills, signal));
+    // A failed (aborted) sync leaves the index as it was; the next search syncs again.
+    this.syncing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async apply(skills: readonly Skill[], signal: AbortSignal | undefined): Promise<void> {
+    if (skills === this.synced && this.mini !== undefined) return;
+    const { MiniSearch } = await libraries();
+    const { stem } = await libraries();
+    this.mini ??= new MiniSearch<SkillDocument>({
+      fields: [...SEARCH_FIELDS],
+      idField: "id",
+      // Each word counts once per field: repeating a word earns nothing, and a field stuffed with many
+      // words is long, which length normalisation weighs down (the defence against a skill that lists
+      // every word to win every search: test/adversarial/skill-search.test.ts).
+      tokenize: (text) => uniqueWords(text),
+      processTerm: (word) => cachedTerm(word, stem),
+      searchOptions: { bm25: BM25 },
+    });
+    const mini = this.mini;
+    const wanted = new Map<string, Skill>();
+    for (const skill of Array.isArray(skills) ? skills : []) {
+      if (typeof skill?.name === "string" && !wanted.has(skill.name)) wanted.set(skill.name, skill);
+    }
+    const changed = [...wanted.values()].filter((skill) => this.docs.get(skill.name)?.skill !== skill);
+    const docs = await Promise.all(changed.map((skill) => skillDocument(skill, this.options.sources)));
+    signal?.throwIfAborted();
+    for (const [name] of this.docs) {
+      if (wanted.has(name)) continue;
+      mini.discard(name);
+      this.docs.delete(name);
+    }
+    changed.forEach((skill, i) => {
+      const doc = docs[i]!;
+      const before = this.docs.get(skill.name);
+      if (before !== undefined && before.doc.digest === doc.digest) {
+        before.skill = skill;
+        return;
+      }
+      if (before !== undefined) mini.discard(skill.name);
+      mini.add(doc);
+      this.built++;
+      this.docs.set(skill.name, { skill, doc });
+    });
+    this.synced = skills;
+  }
+}
+
+// Stemming every word of every body is most of the build: a skill set's vocabulary is small, so each word
+// is processed once (bounded: the cache is dropped when full).
+const termCache = new Map<string, string | null>();
+const MAX_CACHED_TERMS = 200_000;
+
+function cachedTerm(word: string, stem: Stem): string | null {
+  let term = termCache.get(word);
+  if (term === undefined) {
+    if (termCache.size >= MAX_CACHED_TERMS) termCache.clear();
+    term = searchTerm(word, stem) ?? null;
+    termCache.set(word, term);
+  }
+  return term;
+}
+
+// What a score is divided by: the request's words that some skill uses (a word no skill uses says nothing
+// about which skill fits, and a request is not worse for it), and the IDF of a word only one skill uses
+// (BM25's largest: ln(1 + (N - 0.5) / 1.5)), so that a score means the same at 10 skills and at 10,000.
+function scaleOf(found: readonly SearchResult[], skills: number): number {
+  const known = new Set<string>();
+  for (const result of found) for (const term of result.queryTerms) known.add(term);
+  return Math.max(1, known.size) * Math.log(1 + Math.max(1, skills - 0.5) / 1.5);
+}
+
+function queryTerms(query: string, stem: Stem): string[] {
+  const terms = new Set<string>();
+  for (const word of splitWords(headUtf16(typeof query === "string" ? query : "", MAX_SEARCH_QUERY_CHARS))) {
+    const term = searchTerm(word, stem);
+    if (term !== undefined) terms.add(term);
+    if (terms.size >= MAX_QUERY_TERMS) break;
+  }
+  return [...terms];
+}
+
+// What a skill's vector is made of: what it is for, not its whole body.
+function embeddingText(doc: SkillDocument): string {
+  return [doc.name, doc.description, doc.whenToUse, doc.keywords, doc.headings].filter((t) => t !== "").join("\n");
+}
+
+/** The search libraries (MiniSearch and the stemmer), loaded once on first use. */
+export interface Libraries {
+  MiniSearch: typeof MiniSearch;
+  stem: Stem;
+}
+
+let loaded: Promise<Libraries> | undefined;
+
+// The search libraries load on the first search: importing core (a scan, a step) never loads them.
+export function libraries(): Promise<Libraries> {
+  loaded ??= Promise.all([import("minisearch"), import("stemmer")]).then(([mini, stemmer]) => ({
+    MiniSearch: mini.default,
+    stem: stemmer.stemmer,
+  }));
+  return loaded;
+}

@@ -1,0 +1,55 @@
+import fc from "fast-check";
+import { stemmer } from "stemmer";
+import { describe, expect, it } from "vitest";
+import { STOP_WORDS } from "./stop-words.js";
+import { searchTerm, searchTerms, splitWords } from "./tokenize.js";
+
+describe("splitWords", () => {
+  it("splits on punctuation and camel case, lower-cases, and keeps letters of every script", () => {
+    expect(splitWords("fill-pdf_forms.PDF SkillIndex HTTPServer")).toEqual([
+      "fill",
+      "pdf",
+      "forms",
+      "pdf",
+      "skill",
+      "index",
+      "http",
+      "server",
+    ]);
+    expect(splitWords("café naïve Ünïcode мой-навык")).toEqual(["café", "naïve", "ünïcode", "мой", "навык"]);
+  });
+
+  it("makes each character of a script written without spaces a word, and folds compatibility forms (NFKC)", () => {
+    expect(splitWords("日本語のPDF")).toEqual(["日", "本", "語", "の", "pdf"]);
+    expect(splitWords("ｐｄｆ　ﬁle")).toEqual(["pdf", "file"]);
+  });
+
+  it("never throws and yields only non-empty lower-case words, whatever the text", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (text) => {
+        for (const word of splitWords(text)) {
+          expect(word.length).toBeGreaterThan(0);
+          expect(word).toBe(word.toLowerCase());
+        }
+      }),
+    );
+  });
+});
+
+describe("searchTerm", () => {
+  it("drops stop words and request filler, and single Latin letters", () => {
+    for (const word of ["the", "please", "help", "want", "a", "x"]) expect(searchTerm(word, stemmer)).toBeUndefined();
+    expect(STOP_WORDS.has("pdf")).toBe(false);
+  });
+
+  it("stems English words so that forms of one word meet, and leaves other scripts alone", () => {
+    expect(searchTerm("forms", stemmer)).toBe(searchTerm("form", stemmer));
+    expect(searchTerm("debugging", stemmer)).toBe(searchTerm("debug", stemmer));
+    expect(searchTerm("навыки", stemmer)).toBe("навыки");
+    expect(searchTerm("日", stemmer)).toBe("日");
+  });
+
+  it("a request made of stop words has no terms", () => {
+    expect(searchTerms("could you please help me with this, thanks", stemmer)).toEqual([]);
+  });
+});

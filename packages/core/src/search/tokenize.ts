@@ -1,0 +1,97 @@
+import { STOP_WORDS } from "./stop-words.js";
+
+/** A stemmer for one lower-cased word (the `stemmer` package's Porter stemmer, loaded with the index). */
+export type Stem = (word: string) => string;
+
+// Runs of letters, digits and marks: Unicode-aware, so "café", "naïve" and "日本語" stay words.
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+// Scripts written without spaces: each character is a term of its own (no dictionary segmenter).
+const NO_SPACE = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]/u;
+// Words the English stemmer may change: plain ASCII letters (a stemmer for English mangles other scripts).
+const ASCII_WORD = /^[a-z]+$/;
+const RUN = /[A-Za-z0-9\u0080-\uffff]+/;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Splits `text` into words: NFKC-normalised, lower-cased, runs of letters, digits and marks (`-`, `_`,
+ * `.` and other punctuation separate words), each character of a script written without spaces a word
+ * of its own. Camel case splits too ("SkillIndex" → "skill", "index"), as file and API names are written.
+ */
+export function splitWords(text: string): string[] {
+  const result: string[] = [];
+  eachWord(text, (word) => result.push(word));
+  return result;
+}
+
+/** The distinct words of `text` ({@link splitWords}), in order of first appearance. */
+export function uniqueWords(text: string): string[] {
+  const seen = new Set<string>();
+  eachWord(text, (word) => seen.add(word));
+  return [...seen];
+}
+
+function eachWord(text: string, emit: (word: string) => void): void {
+  // Two passes, for speed: runs of ASCII letters and digits or of any non-ASCII text (a cheap pattern),
+  // then, for a run with non-ASCII text only, Unicode's letters, digits and marks (a slow pattern).
+  const runs = new RegExp(RUN.source, "g");
+  const normalized = text.normalize("NFKC");
+  for (let found = runs.exec(normalized); found !== null; found = runs.exec(normalized)) {
+    const raw = found[0];
+    if (NON_ASCII.test(raw)) for (const [word] of raw.matchAll(WORD)) emitWord(word, emit);
+    else {
+      // Most words: plain ASCII, already lower case.
+      const lower = raw.toLowerCase();
+      if (lower === raw) emit(raw);
+      else for (const part of splitCamel(raw)) emit(part.toLowerCase());
+    }
+  }
+}
+
+function emitWord(raw: string, emit: (word: string) => void): void {
+  const lower = raw.toLowerCase();
+  if (lower === raw) emitRun(raw, emit);
+  else for (const part of splitCamel(raw)) emitRun(part.toLowerCase(), emit);
+}
+
+function emitRun(run: string, emit: (word: string) => void): void {
+  if (!NON_ASCII.test(run) || !NO_SPACE.test(run)) {
+    emit(run);
+    return;
+  }
+  let buffer = "";
+  for (const char of run) {
+    if (NO_SPACE.test(char)) {
+      if (buffer !== "") emit(buffer);
+      buffer = "";
+      emit(char);
+    } else buffer += char;
+  }
+  if (buffer !== "") emit(buffer);
+}
+
+/**
+ * The search term of one word, or undefined for a word that never decides a match: a stop word, a
+ * single Latin letter or digit. ASCII words are stemmed ("forms" and "forming" → "form").
+ */
+export function searchTerm(word: string, stem: Stem): string | undefined {
+  if (STOP_WORDS.has(word)) return undefined;
+  if (word.length < 2 && !NO_SPACE.test(word)) return undefined;
+  if (!ASCII_WORD.test(word) || word.length < 4) return word;
+  return stem(word);
+}
+
+/** The distinct search terms of `text`, in order of first appearance. */
+export function searchTerms(text: string, stem: Stem): string[] {
+  const terms = new Set<string>();
+  for (const word of splitWords(text)) {
+    const term = searchTerm(word, stem);
+    if (term !== undefined) terms.add(term);
+  }
+  return [...terms];
+}
+
+// "pdfForms" → "pdf", "Forms"; "HTTPServer" → "HTTP", "Server"; runs without an upper-case letter inside stay whole.
+function splitCamel(run: string): string[] {
+  if (!/\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u.test(run)) return [run];
+  return run.split(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u);
+}

@@ -1,0 +1,85 @@
+/**
+ * `skillctx search "request" [--explain]` (issue 26): the ranking search_skills makes over the skills an
+ * agent in --cwd sees, where search_skills stops, and the words that matched; and `skillctx validate`'s
+ * DESCRIPTION_UNREACHABLE warning for a description no likely request would reach.
+ */
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseJson } from "../packages/core/src/json/parse-json.js";
+import { runCli } from "../packages/cli/src/run.js";
+
+const FIXTURE = path.resolve(import.meta.dirname, "../eval/selection/fixture/skills");
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function cli(args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(args, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+  });
+  return { code, stdout, stderr };
+}
+
+async function emptyCwd(): Promise<string> {
+  const dir = await realpath(await mkdtemp(path.join(tmpdir(), "skillctx-cli-search-")));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("skillctx search", () => {
+  it("ranks the skills for a request and, with --explain, shows the words that matched and where", async () => {
+    const cwd = await emptyCwd();
+    const run = await cli([
+      "search",
+      "my kubernetes pod keeps crashing",
+      "--cwd",
+      cwd,
+      "--no-user",
+      "--skills",
+      FIXTURE,
+      "--explain",
+    ]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines[0]).toBe('request: "my kubernetes pod keeps crashing"');
+    expect(lines[1]).toBe("words searched: kubernet pod keep crash");
+    expect(lines[2]).toMatch(/^ 1\. k8s-debug\s+\d+\.\d\d$/);
+    expect(run.stdout).toContain("      kubernet: body, description, headings");
+  });
+
+  it("says when nothing passes the cut-off, and when a request is only stop words", async () => {
+    const cwd = await emptyCwd();
+    const none = await cli(["search", "please help me with this", "--cwd", cwd, "--no-user", "--skills", FIXTURE]);
+    expect(none.stdout).toContain("words searched: (none: only stop words)");
+    expect(none.stdout).toContain("search_skills answers that no skill matches");
+    const json = await cli(["search", "weather in Oslo", "--cwd", cwd, "--no-user", "--skills", FIXTURE, "--json"]);
+    const value = parseJson(json.stdout) as { results: { returned: boolean }[]; terms: string[] };
+    expect(value.terms).toEqual(["weather", "oslo"]);
+    expect(value.results.every((r) => !r.returned)).toBe(true);
+  });
+
+  it("wants a request", async () => {
+    const run = await cli(["search", "--no-user"]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("expected a REQUEST");
+  });
+});
+
+describe("skillctx validate: DESCRIPTION_UNREACHABLE", () => {
+  it("warns on a description with almost no words beyond the name, never under --strict", async () => {
+    const dir = await emptyCwd();
+    const folder = path.join(dir, "pdf-helper");
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, "SKILL.md"), "---\nname: pdf-helper\ndescription: PDF helper.\n---\nBody.\n");
+    const run = await cli(["validate", folder]);
+    expect(run.stdout).toContain("DESCRIPTION_UNREACHABLE");
+    expect(run.stdout).toContain("no word besides the name");
+    expect((await cli(["validate", folder, "--strict"])).stdout).not.toContain("DESCRIPTION_UNREACHABLE");
+  });
+});
