@@ -156,7 +156,16 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     positionals: true,
     notes: [
       "Skills at or above the cut-off are what search_skills returns; those below it are shown after a line, for authors: a description the request should reach but does not needs the request's words.",
-      "See docs/selection.md for how ranking works.",
+    ],
+    examples: [
+      {
+        run: 'skillctx search "the build is failing on CI"',
+        says: "the skills search_skills would return for that request, best first",
+      },
+      {
+        run: 'skillctx search "fill in a PDF form" --explain',
+        says: "the same ranking with each matched word and the field it matched in",
+      },
     ],
   },
   {
