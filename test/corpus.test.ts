@@ -156,12 +156,13 @@ describe.runIf(HAS_CORPUS)("the real-world corpus", () => {
       ["info", "codex", "'interface.icon_large'"],
       ["info", "codex", "'interface.brand_color'"],
     ]);
-    // Only the fields no agent defines (`author`) and the spec's own limits still fail.
+    // Lenient validate gives list's verdict (docs/conventions.md, `sf-validate-as-list`): nothing that list
+    // loads fails; a field no agent defines (`author`) and a description over the spec's limit are warnings.
     const invalid = dirs.filter((d) => !loose.get(d)!.valid);
-    expect(Object.fromEntries(invalid.map((d) => [d, errorCodes(loose.get(d)!)]))).toEqual({
-      "anthropics-skills/claude-api": ["DESCRIPTION_TOO_LONG"],
-      "k-dense-claude-scientific-skills/adaptyv": ["UNEXPECTED_FIELDS"],
-      "k-dense-claude-scientific-skills/database-lookup": ["DESCRIPTION_TOO_LONG"],
-    });
+    expect(invalid).toEqual([]);
+    const warned = (d: string, code: string) => loose.get(d)!.diagnostics.find((x) => x.code === code)?.severity;
+    expect(warned("anthropics-skills/claude-api", "DESCRIPTION_TOO_LONG")).toBe("warning");
+    expect(warned("k-dense-claude-scientific-skills/adaptyv", "UNEXPECTED_FIELDS")).toBe("warning");
+    expect(warned("k-dense-claude-scientific-skills/database-lookup", "DESCRIPTION_TOO_LONG")).toBe("warning");
   });
 });
