@@ -93,7 +93,7 @@ function run(mode: Mode): void {
   };
   // A run that did not find every skill measured nothing.
   if (report.count !== EXPECTED[mode as ChildMode])
-    throw new Error(`${mode}: found ${report.count} skills, expected ${EXPECTED[mode]}`);
+    throw new Error(`${mode}: found ${report.count} skills, expected ${EXPECTED[mode as ChildMode]}`);
   const list = samples.get(mode) ?? [];
   list.push({
     wallMs,

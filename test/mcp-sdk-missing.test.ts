@@ -1,8 +1,12 @@
+/**
+ * The MCP SDK is an optional peer: mcp-bridge's loader turns Node's "Cannot find package" for it into
+ * MCP_SDK_MISSING (packages/mcp-bridge/src/mcp-sdk.ts) and lets every other failure through.
+ */
 import { spawnSync } from "node:child_process";
 import { SkillctxError } from "@skillctx/core";
 import { describe, expect, it } from "vitest";
-import { put, useTempDirs } from "../../core/src/testing/temp-dir.js";
-import { loadWithMcpSdk } from "./mcp-sdk.js";
+import { put, useTempDirs } from "../packages/core/src/testing/temp-dir.js";
+import { loadWithMcpSdk } from "../packages/mcp-bridge/src/mcp-sdk.js";
 
 const tempDir = useTempDirs("mcp-sdk");
 
