@@ -12,6 +12,11 @@
  * - empty-cache scan: `loadSkills` with a new cache against the naive loader written with readdirSync +
  *   readFileSync, the time of the scan alone inside each process (imports excluded). Target: below 1×.
  *
+ * - the CLI and a bare import against `node -e 0` (issue 27), each a whole fresh process: `skillctx --help`
+ *   (target ≤ 1.2×), `skillctx list` on fixtures/demo-repo, the README's demo repository (≤ 2×), and
+ *   `node --input-type=module -e 'await import("skillctx")'` (≤ 1.5×). These spawn node directly (no child
+ *   script), so the baseline is node's own start-up.
+ *
  * Targets are printed with the figures, never asserted (no timing assertions; a busy machine is no bug).
  * Run: `pnpm bench`, or `npx vitest bench --run bench/cold-start.bench.ts` after `pnpm build`.
  * Data: generated once into .bench-data/ (gitignored); the agent's cwd is an empty folder outside any repository.
@@ -44,8 +49,20 @@ interface Sample {
   count: number;
 }
 
-type Mode = "empty" | "import" | "import-naive" | "full" | "naive" | "scan" | "naive-sync";
-const EXPECTED: Record<Mode, number> = {
+type ChildMode = "empty" | "import" | "import-naive" | "full" | "naive" | "scan" | "naive-sync";
+/** Processes spawned as they are, not through cold-start-child.mjs: only their wall time is measured. */
+type DirectMode = "node-e" | "cli-help" | "cli-list" | "import-e";
+type Mode = ChildMode | DirectMode;
+
+const BIN = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
+const DEMO_REPO = path.join(ROOT, "fixtures/demo-repo");
+const DIRECT: Record<DirectMode, { args: string[]; expect: RegExp }> = {
+  "node-e": { args: ["-e", "0"], expect: /^$/ },
+  "cli-help": { args: [BIN, "--help"], expect: /skillctx/ },
+  "cli-list": { args: [BIN, "list", "--cwd", DEMO_REPO], expect: /\n7 skills\n$/ },
+  "import-e": { args: ["--input-type=module", "-e", 'await import("skillctx")'], expect: /^$/ },
+};
+const EXPECTED: Record<ChildMode, number> = {
   empty: 0,
   import: 0,
   "import-naive": 0,
@@ -57,6 +74,10 @@ const EXPECTED: Record<Mode, number> = {
 const samples = new Map<Mode, Sample[]>();
 
 function run(mode: Mode): void {
+  if (mode in DIRECT) {
+    runDirect(mode as DirectMode);
+    return;
+  }
   const missing = BUILT.find((file) => !existsSync(file));
   if (missing !== undefined) throw new Error(`${missing} is missing: run \`pnpm build\` first (pnpm bench does)`);
   const started = performance.now();
@@ -71,8 +92,8 @@ function run(mode: Mode): void {
     workCpuMs: number;
   };
   // A run that did not find every skill measured nothing.
-  if (report.count !== EXPECTED[mode])
-    throw new Error(`${mode}: found ${report.count} skills, expected ${EXPECTED[mode]}`);
+  if (report.count !== EXPECTED[mode as ChildMode])
+    throw new Error(`${mode}: found ${report.count} skills, expected ${EXPECTED[mode as ChildMode]}`);
   const list = samples.get(mode) ?? [];
   list.push({
     wallMs,
@@ -82,6 +103,18 @@ function run(mode: Mode): void {
     workCpuMs: report.workCpuMs,
     count: report.count,
   });
+  samples.set(mode, list);
+}
+
+function runDirect(mode: DirectMode): void {
+  const { args, expect } = DIRECT[mode];
+  const started = performance.now();
+  const child = spawnSync(process.execPath, args, { encoding: "utf8", cwd: ROOT });
+  const wallMs = performance.now() - started;
+  if (child.status !== 0 || !expect.test(child.stdout))
+    throw new Error(`${mode} failed (status ${child.status}): ${child.stderr}${child.stdout.slice(-500)}`);
+  const list = samples.get(mode) ?? [];
+  list.push({ wallMs, importMs: 0, workMs: 0, cpuMs: 0, workCpuMs: 0, count: 0 });
   samples.set(mode, list);
 }
 
@@ -104,6 +137,13 @@ describe("cold start: import (fresh node processes, built dist)", () => {
 });
 describe("cold start: import + scan + catalog, 1,000 skills", () => {
   bench("naive loader | skillctx", alternate("naive", "full"), OPTIONS);
+});
+describe("cold start: the CLI and a bare import against node -e 0 (fresh processes)", () => {
+  bench(
+    "node -e 0 | skillctx --help | skillctx list (demo repo) | import(skillctx)",
+    alternate("node-e", "cli-help", "cli-list", "import-e"),
+    OPTIONS,
+  );
 });
 describe("cold start: empty-cache scan, 1,000 skills", () => {
   bench("readFileSync loader | loadSkills", alternate("naive-sync", "scan"), OPTIONS);
@@ -140,6 +180,18 @@ afterAll(() => {
     `  readdirSync + readFileSync + gray-matter scan       in-process ${ms(median("naive-sync", "workMs"))}`,
     `  loadSkills, empty cache                             in-process ${ms(median("scan", "workMs"))}`,
     `    ratio ${scanRatio.toFixed(2)}× the readFileSync loader; target < 1×: ${verdict(scanRatio < 1)}`,
+    "  against node -e 0 (whole processes, spawned directly):",
+    `    node -e 0                                         wall ${ms(median("node-e", "wallMs"))}`,
+    ...(
+      [
+        ["skillctx --help", "cli-help", 1.2],
+        ["skillctx list (fixtures/demo-repo, 7 skills)", "cli-list", 2],
+        ["node -e 'await import(\"skillctx\")'", "import-e", 1.5],
+      ] as const
+    ).map(([label, mode, target]) => {
+      const ratio = median(mode, "wallMs") / median("node-e", "wallMs");
+      return `    ${label.padEnd(46)}wall ${ms(median(mode, "wallMs"))}   ${ratio.toFixed(2)}×; target ≤ ${target}×: ${verdict(ratio <= target)}`;
+    }),
     "  CPU time (user + system, all threads; steadier than wall time on a busy machine):",
     `    node -e 0 ${ms(median("empty", "cpuMs"))}; gray-matter import ${ms(median("import-naive", "cpuMs"))}; skillctx import ${ms(median("import", "cpuMs"))}`,
     `    naive loader ${ms(median("naive", "cpuMs"))}; skillctx import + create + catalog ${ms(median("full", "cpuMs"))}: ` +

@@ -3,6 +3,7 @@
  * exports map whose targets the build wrote, no source map without its source, no built file left from a
  * deleted source, and a bin that exists before the build. Reads package.json files and the build.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +25,9 @@ interface Manifest {
   bin?: Record<string, string>;
   exports?: Record<string, string | Record<string, string>>;
   dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  scripts?: Record<string, string>;
+  publishConfig?: { access?: string };
 }
 
 const root = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as Manifest;
@@ -123,5 +127,29 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (_name, 
       packages.some((p) => p.manifest.name === name),
     );
     expect(internal.filter(([, range]) => range !== "workspace:*")).toEqual([]);
+  });
+
+  it("publishes public (a scoped package's first publish is restricted otherwise)", () => {
+    if (manifest.name.startsWith("@")) expect(manifest.publishConfig?.access).toBe("public");
+  });
+
+  it("bounds every peer range above (no open-ended >=)", () => {
+    for (const [name, range] of Object.entries(manifest.peerDependencies ?? {}))
+      expect({ name, bounded: /^\^|<\d/.test(range) }).toEqual({ name, bounded: true });
+  });
+
+  it("refuses to pack with npm while workspace: ranges are in package.json; pnpm may (it rewrites them)", () => {
+    expect(manifest.scripts?.prepack).toBe("node ../../scripts/publish-guard.mjs");
+    const guard = (agent: string) =>
+      spawnSync(process.execPath, [path.join(ROOT, "scripts/publish-guard.mjs")], {
+        cwd: dir,
+        encoding: "utf8",
+        env: { ...process.env, npm_config_user_agent: agent },
+      });
+    const hasWorkspaceRanges = Object.values(manifest.dependencies ?? {}).some((r) => r.startsWith("workspace:"));
+    const byNpm = guard("npm/11.6.0 node/v20.19.0 linux x64 workspaces/false");
+    expect(byNpm.status).toBe(hasWorkspaceRanges ? 1 : 0);
+    if (hasWorkspaceRanges) expect(byNpm.stderr).toContain(`${manifest.name}: refusing to pack`);
+    expect(guard("pnpm/10.34.9 npm/? node/v20.19.0 linux x64").status).toBe(0);
   });
 });

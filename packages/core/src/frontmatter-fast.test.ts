@@ -210,4 +210,45 @@ describe("parseSimpleFrontmatter", () => {
     );
     expect(read).toBeGreaterThan(50); // the generator reaches the reader's accepting paths
   });
+
+  it("reads lists of flat mappings (`- name: x` / `  type: y`) as yaml does, and declines deeper ones", () => {
+    const block = "inputs:\n  - name: a\n    required: true\n  - plain\n  - name: b\n\n    # c\n    default: 'x y'\n";
+    expect(parseSimpleFrontmatter(block)?.data).toEqual({
+      inputs: [{ name: "a", required: "true" }, "plain", { name: "b", default: "x y" }],
+    });
+    expect(parseSimpleFrontmatter(block)?.data).toEqual(viaYaml(block));
+    for (const declined of [
+      "inputs:\n- name: a\n  name: b", // a repeated key
+      "inputs:\n- name: a\n   deeper: b", // a key off the item's column
+      "inputs:\n- plain\n  k: v", // key lines under a scalar item
+      "inputs:\n- __proto__: x",
+      "inputs:\n- name: a: b",
+    ])
+      expect(parseSimpleFrontmatter(declined)).toBeUndefined();
+  });
+
+  it("agrees with yaml on generated lists of mappings whenever it reads them", () => {
+    const line = fc.oneof(
+      {
+        arbitrary: fc.constantFrom("- k: v", "  k2: w", "- x", "-   a: b", "    c: d", "  k:", "- k:", "  j: 'q'"),
+        weight: 8,
+      },
+      {
+        arbitrary: fc.constantFrom("  - y", "  k: a: b", "- 'q': x", "  # c", "", "   e: f", "  k: v", "-"),
+        weight: 2,
+      },
+    );
+    let read = 0;
+    fc.assert(
+      fc.property(fc.constantFrom("", "  "), fc.array(line, { minLength: 1, maxLength: 6 }), (indent, lines) => {
+        const block = `inputs:\n${lines.map((l) => (l === "" ? l : indent + l)).join("\n")}\nname: n`;
+        const fast = parseSimpleFrontmatter(block);
+        if (fast === undefined) return;
+        read++;
+        expect(fast.data).toEqual(viaYaml(block));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(read).toBeGreaterThan(50);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * A fast reader for the plain YAML that nearly all frontmatter is written in: top-level `key: value`
  * lines, single-line plain or quoted values, `|` / `>` block scalars (with `-` chomping), and one level
- * of block lists or mappings of such values. It returns exactly what the `yaml` package would give with
+ * of block lists or mappings of such values (a list's items may be flat mappings: `- name: x` / `  type: y`). It returns exactly what the `yaml` package would give with
  * every scalar read as written, and undefined for anything else (the caller then parses with `yaml`).
  * The equality is pinned by tests against `yaml` on the corpus and on generated blocks.
  *
@@ -88,7 +88,7 @@ function scalar(text: string): string | undefined {
   return text;
 }
 
-/** An empty value, or a block list / mapping of simple scalars one level deep. */
+/** An empty value, or a block list / mapping of simple scalars one level deep (list items may be flat mappings). */
 function nested(inner: readonly string[]): unknown {
   const content: string[] = [];
   for (let k = 0; k < inner.length; k++) if (!isBlank(inner[k]!) && !isComment(inner[k]!)) content.push(inner[k]!);
@@ -97,11 +97,32 @@ function nested(inner: readonly string[]): unknown {
   const list = LIST_LINE.exec(first);
   if (list !== null) {
     const indent = list[1]!;
-    const items: string[] = [];
+    const items: unknown[] = [];
+    // The mapping item being read (`- key: value` and the `key: value` lines under it), and its keys' column.
+    let map: Record<string, string> | undefined;
+    let column = 0;
     for (let k = 0; k < content.length; k++) {
-      const m = LIST_LINE.exec(content[k]!);
-      if (m === null || m[1] !== indent) return undefined;
-      const item = scalar(trimSpacesEnd(m[2]!));
+      const line = content[k]!;
+      const m = LIST_LINE.exec(line);
+      if (m === null || m[1] !== indent) {
+        // A line under a mapping item: one more `key: value` at that item's column.
+        const entry = NESTED_KEY_LINE.exec(line);
+        if (map === undefined || entry === null || entry[1]!.length !== column) return undefined;
+        if (!addEntry(map, entry[2]!, entry[4])) return undefined;
+        continue;
+      }
+      const text = trimSpacesEnd(m[2]!);
+      const entry = ITEM_KEY.exec(text);
+      if (entry !== null) {
+        // `- key: value` starts a mapping whose keys sit where this one does.
+        map = {};
+        column = line.length - m[2]!.length;
+        if (!addEntry(map, entry[1]!, entry[2])) return undefined;
+        items.push(map);
+        continue;
+      }
+      map = undefined;
+      const item = scalar(text);
       if (item === undefined) return undefined;
       items.push(item);
     }
@@ -121,6 +142,19 @@ function nested(inner: readonly string[]): unknown {
   }
   // A key without a value followed by nothing deeper reads as "", but one with lines below it nests.
   return map;
+}
+
+// `key:` or `key: value` as a list item's text (the item is then a mapping).
+const ITEM_KEY = /^([A-Za-z0-9_][A-Za-z0-9_.-]*):(?: +(.*))?$/;
+
+/** Adds `key: rest` to a mapping item; false when the key repeats or is `__proto__`, or the value is not simple. */
+function addEntry(map: Record<string, string>, key: string, rest: string | undefined): boolean {
+  if (key === "__proto__" || key in map) return false;
+  const text = trimSpacesEnd(rest ?? "");
+  const value = text === "" ? "" : scalar(text);
+  if (value === undefined) return false;
+  map[key] = value;
+  return true;
 }
 
 /** `|`, `|-`, `>`, `>-` with content lines at one indentation (more-indented lines only for `|`). */

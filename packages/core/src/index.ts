@@ -10,7 +10,8 @@ export { compareCodePoints } from "./code-point-order.js";
 export { createKeywordMatcher, matchKeyword } from "./keyword-matcher.js";
 export { createPathMatcher } from "./path-matcher.js";
 export { toolCallPaths } from "./tool-call-paths.js";
-export { countTokens, TOKENIZER } from "./tokens.js";
+export { countTokens, estimateTokens, tokenCounting, TOKENIZER } from "./tokens.js";
+export type { TokenCounting } from "./tokens.js";
 export { buildCatalog, renderCatalog } from "./catalog.js";
 export {
   createSkillIndex,

@@ -1,4 +1,5 @@
 import { compareCodePoints, diagnostic, SkillctxError, type Diagnostic } from "@skillctx/core";
+import { loadWithMcpSdk } from "./mcp-sdk.js";
 import {
   MCP_MAX_MALFORMED_MESSAGES,
   MCP_MAX_MESSAGE_BYTES,
@@ -100,7 +101,8 @@ export async function createMcpBridge(
   options: McpBridgeOptions & { start?: readonly string[] } = {},
 ): Promise<McpBridge> {
   options.signal?.throwIfAborted();
-  Connection ??= (await import("./server-connection.js")).ServerConnection;
+  Connection ??= (await loadWithMcpSdk(() => import("./server-connection.js"), "an MCP server declared by a skill"))
+    .ServerConnection;
   options.signal?.throwIfAborted();
   const bridge = new Bridge(options);
   bridge.add(servers);

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { loadWithMcpSdk } from "./mcp-sdk.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { SkillctxError } from "@skillctx/core";
@@ -64,12 +65,16 @@ const CLIENT_INFO = { name: "skillctx", version: "0.1.0" };
  * const { client, close } = await openMcpClient({ type: "stdio", command: "node", args: ["server.mjs"] }, { name: "team" });
  */
 export async function openMcpClient(config: McpServerConfig, options: OpenMcpClientOptions): Promise<OpenMcpClient> {
-  const [{ Client }, { StreamableHTTPClientTransport }, { ProcessTransport }, { cappedFetch }] = await Promise.all([
-    import("@modelcontextprotocol/sdk/client/index.js"),
-    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
-    import("./process-transport.js"),
-    import("./capped-fetch.js"),
-  ]);
+  const [{ Client }, { StreamableHTTPClientTransport }, { ProcessTransport }, { cappedFetch }] = await loadWithMcpSdk(
+    () =>
+      Promise.all([
+        import("@modelcontextprotocol/sdk/client/index.js"),
+        import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+        import("./process-transport.js"),
+        import("./capped-fetch.js"),
+      ]),
+    `the MCP server ${JSON.stringify(options.name)}`,
+  );
   options.signal?.throwIfAborted();
   const maxMessageBytes = options.maxMessageBytes ?? MCP_MAX_MESSAGE_BYTES;
   const maxMalformed = options.maxMalformedMessages ?? MCP_MAX_MALFORMED_MESSAGES;

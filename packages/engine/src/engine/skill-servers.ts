@@ -1,5 +1,5 @@
 import type { Diagnostic, DiagnosticSink, Skill, Trust } from "@skillctx/core";
-import { diagnostic } from "@skillctx/core";
+import { diagnostic, SkillctxError } from "@skillctx/core";
 import { createMcpBridge, serversFromProject, serversFromSkill, skillsDeclaringServers } from "@skillctx/mcp-bridge";
 import { projectRoot } from "@skillctx/core/internal";
 import type { DeclaredServer, McpBridge, McpBridgeOptions, McpServerState, McpTool } from "@skillctx/mcp-bridge";
@@ -103,13 +103,24 @@ export class SkillServerPool implements ToolProvider {
     const declared = await this.declare(skills);
     if (declared.length === 0 || this.closed) return;
     const settings = this.options.settings ?? {};
-    const bridge = await createMcpBridge(declared, {
-      ...settings.limits,
-      ...(settings.startupTimeoutMs !== undefined && { startupTimeoutMs: settings.startupTimeoutMs }),
-      ...(settings.callTimeoutMs !== undefined && { callTimeoutMs: settings.callTimeoutMs }),
-      ...(settings.env !== undefined && { env: settings.env }),
-      onToolsChanged: () => this.noteServers(),
-    });
+    let bridge: McpBridge;
+    try {
+      bridge = await createMcpBridge(declared, {
+        ...settings.limits,
+        ...(settings.startupTimeoutMs !== undefined && { startupTimeoutMs: settings.startupTimeoutMs }),
+        ...(settings.callTimeoutMs !== undefined && { callTimeoutMs: settings.callTimeoutMs }),
+        ...(settings.env !== undefined && { env: settings.env }),
+        onToolsChanged: () => this.noteServers(),
+      });
+    } catch (error) {
+      // The MCP SDK is an optional peer: without it no server starts, and the context says so once.
+      if (!SkillctxError.isInstance(error) || error.code !== "MCP_SDK_MISSING") throw error;
+      const names = declared.map((server) => server.name).join(", ");
+      this.options.report(
+        diagnostic("MCP_SDK_MISSING", "error", `MCP servers not started (${names}): ${error.message}`),
+      );
+      return;
+    }
     if (this.closed) return bridge.close(); // closed while declaring: start nothing
     this.bridge = bridge;
     const byName = (names: readonly string[]) => names.flatMap((name) => skills.byName.get(name) ?? []);

@@ -22,7 +22,18 @@ export function defineSkillTool<T>(options: {
   const schemaOf = () => (schema ??= options.schema(zod()));
   return {
     get definition() {
-      definition ??= { name: options.name, description: options.description, inputSchema: toolInputSchema(schemaOf()) };
+      // The JSON Schema is made on its first read, not with the definition: a step that nobody sends to a
+      // model (the CLI's `list`, `validate`) never loads zod. An own enumerable getter, so spreading and
+      // JSON.stringify see a plain field.
+      definition ??= {
+        name: options.name,
+        description: options.description,
+        get inputSchema() {
+          const inputSchema = toolInputSchema(schemaOf());
+          Object.defineProperty(this, "inputSchema", { value: inputSchema, enumerable: true, writable: true });
+          return inputSchema;
+        },
+      };
       return definition;
     },
     async call(args, host, signal) {
