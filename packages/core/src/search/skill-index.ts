@@ -281,6 +281,8 @@ function cachedTerm(word: string, stem: Stem): string | null {
 // What a score is divided by: the request's words that some skill uses (a word no skill uses says nothing
 // about which skill fits, and a request is not worse for it), and the IDF of a word only one skill uses
 // (BM25's largest: ln(1 + (N - 0.5) / 1.5)), so that a score means the same at 10 skills and at 10,000.
+// A skill's own word beside generic words is halved by this; namesItsOwnWord lets it through instead (a scale
+// by the request's IDFs was measured and lost suggestion precision: docs/selection.md).
 function scaleOf(found: readonly SearchResult[], skills: number): number {
   const known = new Set<string>();
   for (const result of found) for (const term of result.queryTerms) known.add(term);
