@@ -162,15 +162,17 @@ class LexicalSkillIndex implements SkillIndex {
     const best = found[0];
     if (ranked.length === 0) return [];
     // A cut-off above the default (a suggestion's, a stricter host's) is a score only: a note needs a high one.
-    const ownWordPasses = best !== undefined && minScore <= DEFAULT_MIN_SEARCH_SCORE && namesItsOwnWord(best, found);
+    // The own word still needs the share of the cut-off every returned result needs.
+    const ownWordPasses =
+      best !== undefined &&
+      minScore <= DEFAULT_MIN_SEARCH_SCORE &&
+      best.score >= minScore * RUNNER_UP_SHARE &&
+      namesItsOwnWord(best, found);
     if ((best?.score ?? 0) < minScore && !ownWordPasses) return [];
     return (
       ranked
-        // Once the best passes, the rest need only a share of the cut-off: the top five stay useful (and the
-        // best itself, when its own word let it pass under the cut-off).
-        .filter(
-          (result) => result === best || result.score >= minScore * RUNNER_UP_SHARE || this.options.embed !== undefined,
-        )
+        // Once the best passes, the rest need only a share of the cut-off: the top five stay useful.
+        .filter((result) => result.score >= minScore * RUNNER_UP_SHARE || this.options.embed !== undefined)
         .slice(0, limit)
         .map((result) => this.match(result))
     );
