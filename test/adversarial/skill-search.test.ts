@@ -59,6 +59,27 @@ export default async () => {
     expect(value.rightFirst).toBeGreaterThanOrEqual(Math.ceil(value.answerable * 0.8));
   });
 
+  it("a skill whose body holds every word of the requests no skill serves does not answer them", async () => {
+    // A word only that skill uses passes the cut-off when the skill says it in its name, description,
+    // when_to_use or keywords, never when only its body does (a body mentions many things in passing): a
+    // body of every no-skill request's words, said once each, earns no answer.
+    const result = await runIsolated<{ none: number; answered: string[] }>(
+      `${PRELUDE}
+export default async () => {
+  const noSkill = queries.filter((q) => q.expect === null).map((q) => q.query);
+  const hostile = inline("zz-claims", "Helps with everything.", noSkill.join(". "));
+  const index = createSkillIndex();
+  const answered = [];
+  for (const query of noSkill) if ((await index.search([...skills, hostile], query)).length > 0) answered.push(query);
+  return { none: noSkill.length, answered };
+};`,
+      { timeoutMs: 60_000 },
+    );
+    const value = expectBounded(result, { ms: 20_000, mb: 400 }, "claimed words");
+    expect(value.none).toBeGreaterThan(4);
+    expect(value.answered).toEqual([]);
+  });
+
   it("a 1 MB request costs no more than its first 2,000 characters", async () => {
     const result = await runIsolated<{ terms: number; found: string[] }>(
       `${PRELUDE}

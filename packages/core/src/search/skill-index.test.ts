@@ -68,6 +68,23 @@ describe("createSkillIndex", () => {
     expect(await index.search(SKILLS, 42 as unknown as string)).toEqual([]);
   });
 
+  it("finds a skill by its own word, alone or beside generic words, under the default cut-off only", async () => {
+    // Skills alike but for one word each: a word in one description scores its field weights, under the cut-off.
+    const alike = ["apple", "birch", "cedar", "delta", "ember", "fjord"].map((word, i) =>
+      skill(`skill-${i}`, `Handles the ${word}7 workflow for the team. Use it for ${word}7 reports and exports.`),
+    );
+    const index = createSkillIndex();
+    expect((await index.search(alike, "ember7 report")).map((m) => m.name)).toEqual(["skill-4"]);
+    expect((await index.search(alike, "ember7")).map((m) => m.name)).toEqual(["skill-4"]);
+    expect((await index.search(alike, "delta7 workflow for the team")).map((m) => m.name)).toEqual(["skill-3"]);
+    // A generic word alone finds nothing; a word only a body uses is no skill's own word.
+    expect(await index.search(alike, "report")).toEqual([]);
+    const withBody = [...alike, skill("notes", "Keeps meeting notes tidy.", "Mentions the zeppelin once.")];
+    expect(await index.search(withBody, "zeppelin report")).toEqual([]);
+    // A stricter cut-off (a suggestion's) is a score only.
+    expect(await index.search(alike, "ember7 report", { minScore: DEFAULT_MIN_SEARCH_SCORE + 0.1 })).toEqual([]);
+  });
+
   it("the cut-off can be lowered (minScore 0 ranks every match) and raised", async () => {
     const index = createSkillIndex();
     const all = await index.search(SKILLS, "review the notes", { minScore: 0 });
@@ -99,7 +116,7 @@ describe("createSkillIndex", () => {
     expect(index.stats()).toEqual({ skills: 5, built: 7 });
     expect(await index.search(changed, "crashing kubernetes pod")).toEqual([]);
     expect((await index.search(changed, "merge pdf files"))[0]?.name).toBe("pdf-forms");
-    expect(await index.search(changed, "flatten forms fields")).toEqual([]);
+    expect(await index.search(changed, "flatten the fields")).toEqual([]);
   });
 
   it("reads a scanned skill's body only when it first searches, and a body that cannot be read leaves metadata", async () => {

@@ -26,7 +26,9 @@ export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = {
 };
 
 /**
- * The calibrated "none": a request whose best match scores below this finds nothing. A score is the
+ * The calibrated "none": a request whose best match scores below this finds nothing, unless the request has
+ * a word that only that skill uses, in its name, description, `when_to_use` or keywords (a cut-off set
+ * above this one is a score only, that word does not pass it). A score is the
  * BM25 score with field weights (times the number of request words matched, as MiniSearch ranks), per
  * request word that some skill uses, over the IDF of a word that only one skill uses. Chosen on the tuning split of eval/selection: the highest
  * cut-off that costs at most 2 points of right-first answers (docs/selection.md has the table).
@@ -157,7 +159,16 @@ class LexicalSkillIndex implements SkillIndex {
     const minScore = options.minScore ?? this.options.minScore ?? DEFAULT_MIN_SEARCH_SCORE;
     let ranked: SearchResult[] = found;
     if (this.options.embed !== undefined) ranked = await this.fuse(found, query, options.signal);
-    if (ranked.length === 0 || (found[0]?.score ?? 0) < minScore) return [];
+    const best = found[0];
+    if (ranked.length === 0) return [];
+    // A cut-off above the default (a suggestion's, a stricter host's) is a score only: a note needs a high one.
+    // The own word still needs the share of the cut-off every returned result needs.
+    const ownWordPasses =
+      best !== undefined &&
+      minScore <= DEFAULT_MIN_SEARCH_SCORE &&
+      best.score >= minScore * RUNNER_UP_SHARE &&
+      namesItsOwnWord(best, found);
+    if ((best?.score ?? 0) < minScore && !ownWordPasses) return [];
     return (
       ranked
         // Once the best passes, the rest need only a share of the cut-off: the top five stay useful.
@@ -272,10 +283,26 @@ function cachedTerm(word: string, stem: Stem): string | null {
 // What a score is divided by: the request's words that some skill uses (a word no skill uses says nothing
 // about which skill fits, and a request is not worse for it), and the IDF of a word only one skill uses
 // (BM25's largest: ln(1 + (N - 0.5) / 1.5)), so that a score means the same at 10 skills and at 10,000.
+// A skill's own word beside generic words is halved by this; namesItsOwnWord lets it through instead (a scale
+// by the request's IDFs was measured and lost suggestion precision: docs/selection.md).
 function scaleOf(found: readonly SearchResult[], skills: number): number {
   const known = new Set<string>();
   for (const result of found) for (const term of result.queryTerms) known.add(term);
   return Math.max(1, known.size) * Math.log(1 + Math.max(1, skills - 0.5) / 1.5);
+}
+
+// The fields where a skill says what it is for (not its body, which mentions many things in passing).
+const OWN_WORD_FIELDS: ReadonlySet<string> = new Set<SearchField>(["name", "description", "whenToUse", "keywords"]);
+
+// The second way past the cut-off: the request has a word that the best skill uses in what it says it is for and
+// no other skill uses at all. A score cannot say it: one word in a description scores its field weights (2.4), under
+// any cut-off that empties the requests no skill serves, and generic words beside it only lower the share it counts.
+function namesItsOwnWord(best: SearchResult, found: readonly SearchResult[]): boolean {
+  const users = new Map<string, number>();
+  for (const result of found) for (const term of result.queryTerms) users.set(term, (users.get(term) ?? 0) + 1);
+  return Object.entries(best.match as Record<string, readonly string[]>).some(
+    ([term, fields]) => users.get(term) === 1 && fields.some((field) => OWN_WORD_FIELDS.has(field)),
+  );
 }
 
 function queryTerms(query: string, stem: Stem): string[] {
