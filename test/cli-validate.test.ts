@@ -188,7 +188,10 @@ describe("skillctx validate agrees with list (built CLI)", () => {
     };
     await put(".agents/skills/deploy/SKILL.md", skillMd("deploy"));
     // A skill with what list loads with a warning: an extra field and a Title Case name.
-    await put(".claude/skills/review/SKILL.md", "---\nname: Review\ndescription: Reviews pull requests for style and correctness.\nauthor: someone\n---\nB\n");
+    await put(
+      ".claude/skills/review/SKILL.md",
+      "---\nname: Review\ndescription: Reviews pull requests for style and correctness.\nauthor: someone\n---\nB\n",
+    );
     await put("shared/skills/lint/SKILL.md", skillMd("lint"));
     // An in-repository symlink into shared/ (how many repositories share one skill between agents).
     await symlink(path.join(repo, "shared/skills/lint"), path.join(repo, ".agents/skills/lint"));

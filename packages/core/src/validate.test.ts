@@ -209,7 +209,10 @@ describe("validateSkillMd: strict and portable YAML", () => {
     const colon = check(md("name: s", "description: Use when: the changelog needs release notes"), false);
     expect(colon.valid).toBe(true);
     expect(colon.diagnostics.map((d) => [d.code, d.severity, d.line])).toEqual([["YAML_UNQUOTED_COLON", "warning", 3]]);
-    const blank = check(`\n\n${md("name: s", "description: Drafts release notes from merged pull requests", "metadata: {a: b}")}`, false);
+    const blank = check(
+      `\n\n${md("name: s", "description: Drafts release notes from merged pull requests", "metadata: {a: b}")}`,
+      false,
+    );
     expect(blank.valid).toBe(true);
     // Lines stay the file's: the flow mapping is on line 6 of the file.
     expect(blank.diagnostics.map((d) => [d.code, d.severity, d.line])).toEqual([
