@@ -127,6 +127,7 @@ export default async () => {
   );
 
   itWithTool("git")(
+    // Codex reads the override (guidance.emulate: "codex"), so the link is followed as far as the containment check.
     "an AGENTS.override.md symlinked out of the repository is never read, nor its secret shown (< 10 s, < 400 MB)",
     async () => {
       const result = await runIsolated<{ leaked: boolean; codes: string[]; names: string[] }>(
@@ -140,7 +141,7 @@ export default async () => {
   symlinkSync(path.join(parent, "secret.txt"), path.join(repo, "pkg/AGENTS.override.md"));
   symlinkSync(path.join(parent, "secret.txt"), path.join(repo, "AGENTS.override.md.bak"));
   gitInit();
-  const ctx = await AgentContext.create({ cwd: path.join(repo, "pkg"), homeDir: parent, trust: { project: true } });
+  const ctx = await AgentContext.create({ cwd: path.join(repo, "pkg"), homeDir: parent, trust: { project: true }, guidance: { emulate: "codex" } });
   try {
     const step = await ctx.buildContext([{ role: "user", content: "hi" }]);
     return done({ leaked: JSON.stringify(step).includes("SECRET-TOKEN"), codes: step.diagnostics.map((d) => d.code), names: ctx.skills.map((s) => s.name) });

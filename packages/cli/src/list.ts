@@ -8,7 +8,7 @@ import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { hasErrors, openContext } from "./load.js";
 import { parseFlags } from "./options.js";
-import { catalogLine, errorText } from "@skillctx/core/internal";
+import { errorText } from "@skillctx/core/internal";
 
 /** Who may invoke a skill. */
 export interface WhoMayInvoke {
@@ -86,8 +86,8 @@ async function describeSkill(
     origin: skill.source.origin ?? null,
     path: skill.source.path ?? null,
     trigger: skill.trigger.type,
-    // One line, as the catalog shows it (Codex: `sanitize_single_line`).
-    description: skill.description === undefined ? null : catalogLine(skill.description),
+    // The data as written (JSON escapes what a terminal must not see); the table shows it on one line (cell).
+    description: skill.description ?? null,
     invocation: invocation(skill),
     argumentHint: skill.argumentHint ?? null,
   };

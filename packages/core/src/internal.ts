@@ -46,7 +46,6 @@ export { countNewlines } from "./count-newlines.js";
 export { isModelInvocable } from "./model-invocable.js";
 
 // A name or description as every catalog entry shows it: one line (catalog.ts; the CLI's list, skills served over MCP).
-export { catalogLine } from "./catalog.js";
 
 // The Agent Skills name rule (spec-rules.ts): `defineSkill` checks programmatic names with it (skillctx code/).
 export { checkName } from "./spec-rules.js";
