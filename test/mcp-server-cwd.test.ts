@@ -13,11 +13,11 @@ import { pathToFileURL } from "node:url";
 import type { Skill } from "@skillctx/core";
 import { parseSkill } from "@skillctx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { put } from "../../core/src/testing/temp-dir.js";
-import { createMcpBridge } from "./bridge.js";
-import { serversFromProject } from "./servers-from-project.js";
-import { serversFromSkill } from "./servers-from-skill.js";
-import { fixture } from "./test-utils.js";
+import { put } from "../packages/core/src/testing/temp-dir.js";
+import { createMcpBridge } from "../packages/mcp-bridge/src/bridge.js";
+import { serversFromProject } from "../packages/mcp-bridge/src/servers-from-project.js";
+import { serversFromSkill } from "../packages/mcp-bridge/src/servers-from-skill.js";
+import { fixture } from "../packages/mcp-bridge/src/test-utils.js";
 
 let root: string;
 beforeAll(async () => {
