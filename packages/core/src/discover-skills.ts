@@ -1,7 +1,8 @@
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { findGitRoot, projectRoot } from "./fs/project-root.js";
+import { realPathOrSelf } from "./fs/paths.js";
 import { loadSkillSources } from "./load-skills.js";
 import type { LoadSkillsResult } from "./load-skills.js";
 import type { SkillCache } from "./skill-cache.js";
@@ -91,7 +92,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
 
   const home = path.resolve(options.homeDir ?? homedir());
   const root = projectRoot(cwd, { homeDir: home, rootMarkers: options.rootMarkers });
-  const containRoot = mayReadOutsideProject(options.trust) ? undefined : realOrSelf(root);
+  const containRoot = mayReadOutsideProject(options.trust) ? undefined : realPathOrSelf(root);
   // cwd first, then each folder above it up to the root (nearest wins a name clash, as in Codex).
   const projectRoots: string[] = [cwd];
   for (let dir = cwd; dir !== root && path.dirname(dir) !== dir; ) {
@@ -124,14 +125,6 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
 function folderOf(dir: string): string {
   try {
     return statSync(dir).isFile() ? path.dirname(dir) : dir;
-  } catch {
-    return dir;
-  }
-}
-
-function realOrSelf(dir: string): string {
-  try {
-    return realpathSync.native(dir);
   } catch {
     return dir;
   }

@@ -20,7 +20,15 @@ export {
   optionMessage,
   quotedChoices,
 } from "./options-check.js";
-export { isInside, checkRelativePath, childPath, resolveInside, toPosix, toPosixRelative } from "./fs/paths.js";
+export {
+  isInside,
+  checkRelativePath,
+  childPath,
+  realPathOrSelf,
+  resolveInside,
+  toPosix,
+  toPosixRelative,
+} from "./fs/paths.js";
 export { decodeStrict } from "./fs/utf8.js";
 
 export type { ReadFailure } from "./fs/open-file.js";

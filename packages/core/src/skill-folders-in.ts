@@ -1,10 +1,10 @@
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import * as path from "node:path";
 import { compareCodePoints } from "./code-point-order.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { PROJECT_SKILL_DIRS } from "./discover-skills.js";
-import { isInside } from "./fs/paths.js";
+import { isInside, realPathOrSelf } from "./fs/paths.js";
 import { projectRoot } from "./fs/project-root.js";
 import { ScanPacer } from "./scan-pacer.js";
 import { collectSource } from "./skill-sources.js";
@@ -48,7 +48,7 @@ export async function skillFoldersIn(target: string, options: SkillFoldersInOpti
   const base = isInside(absolute, cwdRoot)
     ? cwdRoot
     : projectRoot(info?.isDirectory() === true ? absolute : path.dirname(absolute), { homeDir: options.homeDir });
-  const root = realOrSelf(base);
+  const root = realPathOrSelf(base);
   const result: SkillFoldersIn = { folders: [], legacy: [], root, diagnostics: [] };
   if (info === undefined) {
     result.diagnostics.push(
@@ -80,12 +80,4 @@ export async function skillFoldersIn(target: string, options: SkillFoldersInOpti
   }
   result.folders.sort(compareCodePoints);
   return result;
-}
-
-function realOrSelf(dir: string): string {
-  try {
-    return realpathSync.native(dir);
-  } catch {
-    return dir;
-  }
 }

@@ -3,7 +3,15 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkRelativePath, childPath, isInside, resolveInside, toPosix, toPosixRelative } from "./paths.js";
+import {
+  checkRelativePath,
+  childPath,
+  isInside,
+  realPathOrSelf,
+  resolveInside,
+  toPosix,
+  toPosixRelative,
+} from "./paths.js";
 
 describe("isInside", () => {
   it("is true for the folder itself and what lies below it, false for siblings with a common prefix", () => {
@@ -173,5 +181,19 @@ describe("resolveInside", () => {
       code: "NOT_FOUND",
       missing: true,
     });
+  });
+});
+
+describe("realPathOrSelf", () => {
+  it("resolves a symlinked folder, and gives a missing one back unchanged", async () => {
+    const base = await realpath(await mkdtemp(path.join(tmpdir(), "skillctx-realpath-")));
+    try {
+      await mkdir(path.join(base, "real"));
+      await symlink(path.join(base, "real"), path.join(base, "link"));
+      expect(realPathOrSelf(path.join(base, "link"))).toBe(path.join(base, "real"));
+      expect(realPathOrSelf(path.join(base, "missing"))).toBe(path.join(base, "missing"));
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });

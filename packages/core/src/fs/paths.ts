@@ -1,4 +1,5 @@
 import { realpath, stat } from "node:fs/promises";
+import { realpathSync } from "node:fs";
 import type { Stats } from "node:fs";
 import * as path from "node:path";
 
@@ -130,5 +131,17 @@ export async function resolveInside(root: string, relative: string): Promise<Res
     return { ok: true, path: checked.path, realPath: realTarget, stats: await stat(realTarget) };
   } catch {
     return { ok: false, code: "NOT_FOUND", reason: `no file ${checked.path}`, missing: true };
+  }
+}
+
+/**
+ * `dir`'s real path (symlinks resolved), or `dir` itself when it cannot be resolved (missing, no access):
+ * the one fallback the containment roots and project-root checks use.
+ */
+export function realPathOrSelf(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return dir;
   }
 }

@@ -1,4 +1,5 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { realPathOrSelf } from "./paths.js";
 import { homedir } from "node:os";
 import * as path from "node:path";
 
@@ -61,14 +62,6 @@ function isBroadRoot(dir: string, homeDir: string | undefined): boolean {
   const home = path.resolve(homeDir ?? homedir());
   if (dir === home) return true;
   // The same folder spelt another way (a symlinked /home, say).
-  const real = realOrSelf(dir);
-  return path.dirname(real) === real || real === realOrSelf(home);
-}
-
-function realOrSelf(dir: string): string {
-  try {
-    return realpathSync.native(dir);
-  } catch {
-    return dir;
-  }
+  const real = realPathOrSelf(dir);
+  return path.dirname(real) === real || real === realPathOrSelf(home);
 }

@@ -6,7 +6,7 @@
  * (`load_skill`, `/name`, their triggers). The revealed folders are kept in state, so a resumed
  * context has them too.
  */
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import {
   compareCodePoints,
@@ -16,7 +16,14 @@ import {
   mayReadOutsideProject,
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, Trust } from "@skillctx/core";
-import { isInside, isModelInvocable, loadSkillSources, projectRoot, toPosix } from "@skillctx/core/internal";
+import {
+  isInside,
+  isModelInvocable,
+  loadSkillSources,
+  projectRoot,
+  realPathOrSelf,
+  toPosix,
+} from "@skillctx/core/internal";
 import { MAX_CATALOG_NOTE_BYTES } from "../limits.js";
 import { buildCatalogNote } from "./catalog-note.js";
 import { yieldToLocal } from "./name-precedence.js";
@@ -116,7 +123,7 @@ export class NestedSkills {
       typeof setting === "object" && setting.maxFolders !== undefined ? setting.maxFolders : DEFAULT_MAX_NESTED_FOLDERS;
     const cwd = path.resolve(options.cwd);
     this.root = projectRoot(cwd, { homeDir: options.homeDir, rootMarkers: options.rootMarkers });
-    this.containRoot = mayReadOutsideProject(options.trust) ? undefined : realOrSelf(this.root);
+    this.containRoot = mayReadOutsideProject(options.trust) ? undefined : realPathOrSelf(this.root);
     this.known = new Set([this.root, cwd]);
   }
 
@@ -381,13 +388,5 @@ function isFolder(dir: string): boolean {
     return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
-  }
-}
-
-function realOrSelf(dir: string): string {
-  try {
-    return realpathSync.native(dir);
-  } catch {
-    return dir;
   }
 }
