@@ -29,6 +29,7 @@ import type { AliasTable } from "./yaml-document.js";
 import { strictFindings } from "./yaml-strict.js";
 import { asWritten, scalarText } from "./yaml-values.js";
 import { checkDescriptionReach } from "./search/description-reach.js";
+import { isSkillMdVariant } from "./walk-skill-dirs.js";
 
 /** Options for {@link validateSkill}. */
 export interface ValidateSkillOptions {
@@ -89,16 +90,7 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
   const info = await stat(dir).catch(() => undefined);
   if (info === undefined) return fail("PATH_NOT_FOUND", `Path does not exist: ${dir}`, dir);
   if (!info.isDirectory()) return fail("NOT_A_DIRECTORY", `Not a directory: ${dir}`, dir);
-  let file: string | undefined;
-  for (const name of ["SKILL.md", "skill.md"]) {
-    const candidate = path.join(dir, name);
-    if ((await stat(candidate).catch(() => undefined))?.isFile() === true) {
-      file = candidate;
-      break;
-    }
-  }
-  // Another case (`skill.MD`): list reads it as OpenHands does (find_skill_md), so the validator checks it.
-  file ??= await skillMdInAnyCase(dir);
+  const file = await skillFileOf(dir);
   if (file === undefined) return fail("MISSING_SKILL_MD", "Missing required file: SKILL.md", dir);
   // The one reader of repository content: regular files only, size cap, strict UTF-8 (a BOM is kept, as
   // Python's read_text keeps it, so that a BOM is FRONTMATTER_MISSING as the reference says).
@@ -121,11 +113,13 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
   return { valid: !diagnostics.some((d) => d.severity === "error"), diagnostics };
 }
 
-/** The folder's skill file spelt in any case, or undefined. */
-async function skillMdInAnyCase(dir: string): Promise<string | undefined> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  for (const name of names.sort()) {
-    if (name.toLowerCase() !== "skill.md") continue;
+/**
+ * The folder's skill file: `SKILL.md`, `skill.md`, then another case (`skill.MD`), which list reads as
+ * OpenHands' find_skill_md does, so the validator checks it too (walk-skill-dirs' `isSkillMdVariant`).
+ */
+async function skillFileOf(dir: string): Promise<string | undefined> {
+  const variants = (await readdir(dir).catch(() => [] as string[])).filter(isSkillMdVariant).sort();
+  for (const name of ["SKILL.md", "skill.md", ...variants]) {
     const candidate = path.join(dir, name);
     if ((await stat(candidate).catch(() => undefined))?.isFile() === true) return candidate;
   }

@@ -227,7 +227,7 @@ export async function walkParentFolder(
 }
 
 /** `skill.md` in another case than the two a folder is probed for (`SKILL.md`, `skill.md`). */
-function isSkillMdVariant(name: string): boolean {
+export function isSkillMdVariant(name: string): boolean {
   return name.length === 8 && name !== "SKILL.md" && name !== "skill.md" && name.toLowerCase() === "skill.md";
 }
 

@@ -1,2 +1,2 @@
-// The server's source; the build writes dist/index.js.
+// The server's source; the build writes scripts/server.js.
 export {};

@@ -1,5 +1,5 @@
 // A minimal stdio MCP server (newline-delimited JSON-RPC), written for this corpus: it answers the
-// handshake and lists one tool. It is found only from the project root (`node dist/index.js`).
+// handshake and lists one tool. It is found only from the project root (`node scripts/server.js`).
 let buffer = "";
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
 const answer = (request) => {
