@@ -16,7 +16,9 @@ const answer = (request) => {
   } else if (request.method === "tools/list") {
     send({
       id: request.id,
-      result: { tools: [{ name: "search_cases", description: "Finds cases.", inputSchema: { type: "object", properties: {} } }] },
+      result: {
+        tools: [{ name: "search_cases", description: "Finds cases.", inputSchema: { type: "object", properties: {} } }],
+      },
     });
   } else if (request.method === "tools/call") {
     send({ id: request.id, result: { content: [{ type: "text", text: "no cases" }] } });
