@@ -37,9 +37,12 @@ export function discoverEntries(root = REPO) {
     const pkg = JSON.parse(readFileSync(manifest, "utf8"));
     for (const [key, target] of Object.entries(pkg.exports ?? {})) {
       const js = typeof target === "string" ? target : target?.default;
-      if (typeof js !== "string" || !js.startsWith("./dist/") || !js.endsWith(".js")) continue;
+      // `.cjs` targets: the CommonJS builds of the CLI the bin requires (scripts/build-package.mjs).
+      const extension = typeof js === "string" ? path.extname(js) : "";
+      if (typeof js !== "string" || !js.startsWith("./dist/") || (extension !== ".js" && extension !== ".cjs"))
+        continue;
       const subpath = key === "." ? "" : key.replace(/^\.\//, "");
-      const source = path.join(packagesDir, dir, "src", `${js.slice("./dist/".length, -".js".length)}.ts`);
+      const source = path.join(packagesDir, dir, "src", `${js.slice("./dist/".length, -extension.length)}.ts`);
       if (!existsSync(source)) throw new Error(`${pkg.name}: exports "${key}" names ${source}, which does not exist`);
       const base = pkg.name.replace(/^@/, "").replaceAll("/", "-");
       entries.push({

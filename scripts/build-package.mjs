@@ -73,12 +73,12 @@ function splitNames(list) {
  * that entry's chunk, so `skillctx --help` would load the whole of core for `errorText`. Any other bare
  * specifier stays an import.
  */
-const bundleWorkspace = {
+const bundleWorkspace = ({ commonJs }) => ({
   name: "bundle-workspace",
   setup(build) {
     build.onLoad({ filter: /\/packages\/[a-z-]+\/src\/.*\.ts$/ }, (args) => {
       const text = readFileSync(args.path, "utf8");
-      const contents = text.replace(
+      const contents = (commonJs ? requireOtherPackages(text) : text).replace(
         /^(import|export)\s*\{([^}]*)\}\s*from\s*"(@skillctx\/[a-z-]+(?:\/[a-z-]+)?)";/gm,
         (statement, keyword, list, specifier) => {
           const entry = workspaceSource(specifier);
@@ -104,18 +104,28 @@ const bundleWorkspace = {
       return { path: file };
     });
   },
-};
+});
 
-/** src/X.ts for every `./dist/X.js` the package exports, and src/cli.ts when there is one. */
-function entryPoints() {
+// `import("pkg")` of another package → `__importViaRequire("pkg")` (scripts/import-via-require.js), in the
+// CommonJS builds; `typeof import("pkg")` types and the workspace's own packages (bundled) stay.
+const OTHER_PACKAGE_IMPORT = /(?<!typeof\s*)\bimport\(\s*"((?!\.|@skillctx\/|node:)[^"]+)"\s*\)/g;
+function requireOtherPackages(text) {
+  return text.replace(OTHER_PACKAGE_IMPORT, (_, specifier) => `__importViaRequire(${JSON.stringify(specifier)})`);
+}
+
+/**
+ * src/X.ts for every `./dist/X.js` the package exports, and src/cli.ts when there is one; `cjs`: src/X.ts
+ * for every `./dist/X.cjs` it exports (built on their own as CommonJS, see below).
+ */
+function entryPoints(extension = ".js") {
   const pkg = JSON.parse(readFileSync("package.json", "utf8"));
   const targets = Object.values(pkg.exports ?? {}).map((target) =>
     typeof target === "string" ? target : target.default,
   );
   const entries = targets
-    .filter((target) => typeof target === "string" && target.startsWith("./dist/") && target.endsWith(".js"))
-    .map((target) => path.join("src", target.slice("./dist/".length).replace(/\.js$/, ".ts")));
-  if (existsSync("src/cli.ts")) entries.push("src/cli.ts");
+    .filter((target) => typeof target === "string" && target.startsWith("./dist/") && target.endsWith(extension))
+    .map((target) => path.join("src", `${target.slice("./dist/".length, -extension.length)}.ts`));
+  if (extension === ".js" && existsSync("src/cli.ts")) entries.push("src/cli.ts");
   for (const entry of entries)
     if (!existsSync(entry)) throw new Error(`${pkg.name}: exports name ${entry}, which does not exist`);
   return entries;
@@ -136,7 +146,7 @@ try {
     format: "esm",
     platform: "node",
     target: "node20",
-    ...(selfContained ? { plugins: [bundleWorkspace] } : { packages: "external" }),
+    ...(selfContained ? { plugins: [bundleWorkspace({ commonJs: false })] } : { packages: "external" }),
     chunkNames: "chunks/[name]-[hash]",
     // Whitespace, comments and syntax only: names stay, so stack traces still name functions. A cold
     // process compiles every module it loads, and the time grows with the source text (docs/performance.md).
@@ -145,6 +155,34 @@ try {
     logLevel: "warning",
     metafile: process.env.SKILLCTX_BUILD_META !== undefined,
   });
+  // A `.cjs` export is one CommonJS file with everything it imports inside (the modules it imports with
+  // `import()` too; other packages stay bare imports): the CLI's front door (help) and its `main`, which the
+  // bin requires. Node compiles one such file several times faster than the same code as ES module chunks,
+  // and a process that needs only the front door never starts the ES module loader (docs/performance.md,
+  // "Start-up"). The same code is also in the ES module build, so it must hold no state the two could share.
+  for (const entry of entryPoints(".cjs")) {
+    await esbuild.build({
+      entryPoints: [entry],
+      outfile: path.join(next, `${path.relative("src", entry).replace(/\.ts$/, "")}.cjs`),
+      bundle: true,
+      format: "cjs",
+      platform: "node",
+      target: "node20",
+      ...(selfContained ? { plugins: [bundleWorkspace({ commonJs: true })] } : { packages: "external" }),
+      inject: [path.join(import.meta.dirname, "import-via-require.js")],
+      // `import.meta.url` (createRequire's base) is this file's URL in CommonJS too.
+      banner: { js: 'const __fileUrl = require("node:url").pathToFileURL(__filename).href;' },
+      // No `import()` is left: the bin runs main.cjs from a V8 code cache, and Node 20 loses the `import()`
+      // callback of code read from a cache. Another package's is `__importViaRequire` (above; Node 20.19+
+      // requires ES modules too); a bundled module's is esbuild's own.
+      supported: { "dynamic-import": false },
+      // `import.meta.resolve` has no CommonJS counterpart: it is undefined there (zod-lib.ts then requires zod's CommonJS build).
+      define: { "import.meta.url": "__fileUrl", "import.meta.resolve": "undefined" },
+      minifyWhitespace: true,
+      minifySyntax: true,
+      logLevel: "warning",
+    });
+  }
   // SKILLCTX_BUILD_META=file writes esbuild's metafile (which module went into which chunk, with sizes).
   if (built.metafile !== undefined) writeFileSync(process.env.SKILLCTX_BUILD_META, JSON.stringify(built.metafile));
 } catch (error) {

@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
+const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.cjs");
 const require = createRequire(path.join(ROOT, "packages/skills-mcp/package.json"));
 const esm = (module) =>
   require

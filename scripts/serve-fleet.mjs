@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
+const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.cjs");
 const require = createRequire(path.join(ROOT, "packages/skills-mcp/package.json"));
 const esm = (module) =>
   require

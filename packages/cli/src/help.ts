@@ -1,5 +1,5 @@
-import { COMMANDS } from "./commands.js";
-import type { CommandInfo } from "./commands.js";
+import { COMMAND_SPECS } from "./command-specs.js";
+import type { CommandSpec } from "./command-specs.js";
 import { COMMON_FLAGS, FLAGS } from "./options.js";
 import type { FlagInfo, FlagName } from "./options.js";
 import { DEFAULT_HELP_COLUMNS, twoColumns, wrap } from "./wrap.js";
@@ -19,7 +19,7 @@ export function overviewHelp(width: number = DEFAULT_HELP_COLUMNS): string {
     "",
     "commands:",
     ...twoColumns(
-      COMMANDS.map((c) => [c.name, c.summary] as const),
+      COMMAND_SPECS.map((c) => [c.name, c.summary] as const),
       width,
     ),
     "",
@@ -51,7 +51,7 @@ export function overviewHelp(width: number = DEFAULT_HELP_COLUMNS): string {
 }
 
 /** `skillctx help <command>` and `skillctx <command> --help`, wrapped to `width`. */
-export function commandHelp(command: CommandInfo, width: number = DEFAULT_HELP_COLUMNS): string {
+export function commandHelp(command: CommandSpec, width: number = DEFAULT_HELP_COLUMNS): string {
   const names: FlagName[] = [...command.flags, ...COMMON_FLAGS];
   const lines = [
     ...wrap(command.usage, width, "usage: ", "         "),
@@ -71,7 +71,7 @@ export function commandHelp(command: CommandInfo, width: number = DEFAULT_HELP_C
 }
 
 /** `skillctx help --json`: the same, as data. */
-export function helpJson(commands: readonly CommandInfo[]): unknown {
+export function helpJson(commands: readonly CommandSpec[]): unknown {
   return {
     commands: commands.map((c) => ({
       name: c.name,

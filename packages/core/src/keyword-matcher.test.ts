@@ -110,6 +110,20 @@ describe("matchKeyword: the rules of issue 3", () => {
     expect(referenceIndex(keyword, text) !== undefined).toBe(expected !== undefined);
   });
 
+  it("treats every ASCII character beside a keyword as the Unicode classes do (ASCII's table is written out)", () => {
+    for (let cp = 0; cp < 0x80; cp++) {
+      const c = String.fromCodePoint(cp);
+      for (const text of [`${c}ab`, `ab${c}`, `x${c}ab${c}y`]) {
+        const expected = referenceIndex("ab", text) === undefined ? undefined : "ab";
+        expect([cp, text, matchKeyword(["ab"], text)]).toEqual([cp, text, expected]);
+      }
+      expect([cp, matchKeyword([`a${c}b`], `a${c}b`)]).toEqual([
+        cp,
+        referenceIndex(`a${c}b`, `a${c}b`) === undefined ? undefined : `a${c}b`,
+      ]);
+    }
+  });
+
   it("reports the first declared keyword that matches, not the first in the text", () => {
     expect(matchKeyword(["deploy", "release"], "release then deploy")).toBe("deploy");
     expect(matchKeyword(["missing", "release", "deploy"], "release then deploy")).toBe("release");

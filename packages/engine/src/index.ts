@@ -67,7 +67,7 @@ export type {
   JsonSchema,
 } from "./code/skill-code.js";
 export type { RunSubAgent, SubAgentRequest, SubAgentResponse, SubAgentTool } from "./code/sub-agent-types.js";
-export type { SubAgentSettings } from "./tools/execute-skill.js";
+export type { SubAgentSettings } from "./tools/sub-agent-support.js";
 
 // --- skills from anywhere (sources/, skills-mcp/) ---
 export type {

@@ -6,18 +6,15 @@ import type { Activation, ContextStep, ToolDefinition, ToolProvider, ToolResult 
 import type { EventListener, SkillctxEventType } from "../events/types.js";
 import type { Message } from "../messages.js";
 import type { SourceInput } from "@skillctx/sources";
-import { runsBeside } from "../tools/execute-skill.js";
-import { createEngineDeps } from "./engine-wiring.js";
-import { resolveInvocation } from "./invocation.js";
 import { closedError } from "./lifetime.js";
 import { checkInvocationOptions } from "./options.js";
 import type { AgentContextOptions } from "./options.js";
-import { reloadSkills } from "./reload-pipeline.js";
 import { emptyState, parseContextState } from "./state.js";
 import type { ContextState } from "./state.js";
 import type { EngineDeps } from "./step-deps.js";
-import { runStep } from "./step-pipeline.js";
-import { observedCall } from "./tool-call.js";
+
+/** The engine's running parts (engine-core.ts), imported by the first `create`. */
+type EngineCore = typeof import("./engine-core.js");
 
 // The shared types live in a leaf module (no engine/tools cycle); re-exported here for the adapters.
 export type { Activation, ContextStep, ToolDefinition } from "../context-types.js";
@@ -39,11 +36,13 @@ export type { Activation, ContextStep, ToolDefinition } from "../context-types.j
 export class AgentContext {
   /** What the step and reload pipelines and the tool-state view work on; they never see this façade. */
   private readonly deps: EngineDeps;
+  private readonly core: EngineCore;
   /** Sources of tools beside the host's and the skill tools (the MCP bridge registers here); listed after them. */
   readonly providers: ToolProvider[];
 
-  private constructor(options: AgentContextOptions, state: ContextState) {
-    const { deps, providers } = createEngineDeps(options, state);
+  private constructor(core: EngineCore, options: AgentContextOptions, state: ContextState) {
+    this.core = core;
+    const { deps, providers } = core.createEngineDeps(options, state);
     this.deps = deps;
     this.providers = providers;
   }
@@ -59,12 +58,14 @@ export class AgentContext {
       throw new SkillctxError("INVALID_OPTIONS", "AgentContext.create needs an options object with a cwd");
     checkInvocationOptions(options);
     const state = options.state === undefined ? emptyState() : parseContextState(options.state);
+    const core = await import("./engine-core.js");
     const ctx = new AgentContext(
+      core,
       { ...options, cwd: folderOf(options.cwd), cache: options.cache ?? createSkillCache() },
       state,
     );
     try {
-      await reloadSkills(ctx.deps, options.signal);
+      await core.reloadSkills(ctx.deps, options.signal);
     } catch (error) {
       await ctx.close();
       throw error;
@@ -115,13 +116,13 @@ export class AgentContext {
   setSkills(sources: SourceInput[], options: { signal?: AbortSignal } = {}): Promise<void> {
     return this.deps.turns.exclusive(options?.signal, async (signal) => {
       this.deps.live.options = { ...this.deps.live.options, skills: sources };
-      await reloadSkills(this.deps, signal);
+      await this.core.reloadSkills(this.deps, signal);
     });
   }
 
   /** Re-reads skills and guidance from disk (metadata only where unchanged). */
   refresh(options: { signal?: AbortSignal } = {}): Promise<void> {
-    return this.deps.turns.exclusive(options?.signal, (signal) => reloadSkills(this.deps, signal));
+    return this.deps.turns.exclusive(options?.signal, (signal) => this.core.reloadSkills(this.deps, signal));
   }
 
   /**
@@ -134,7 +135,7 @@ export class AgentContext {
    */
   buildContext(messages: readonly Message[], options: { signal?: AbortSignal } = {}): Promise<ContextStep> {
     return this.deps.turns.exclusive(options?.signal, (signal) =>
-      this.deps.telemetry.step((notes) => runStep(this.deps, messages, signal, notes)),
+      this.deps.telemetry.step((notes) => this.core.runStep(this.deps, messages, signal, notes)),
     );
   }
 
@@ -154,7 +155,7 @@ export class AgentContext {
    */
   invoke(name: string, args?: string): Activation {
     this.deps.turns.assertOpen();
-    const { invocation, activation } = resolveInvocation(this.deps.live.skillSet, name, args);
+    const { invocation, activation } = this.core.resolveInvocation(this.deps.live.skillSet, name, args);
     this.deps.live.invocations.push(invocation);
     return activation;
   }
@@ -170,9 +171,9 @@ export class AgentContext {
     const { turns, toolbox } = this.deps;
     if (turns.closed) return Promise.reject(closedError());
     // Skill tools read and change the state: they wait their turn. Host and MCP tools do not touch it.
-    if (toolbox.runsExclusive(name) && !runsBeside(name))
-      return turns.exclusive(signal, (linked) => observedCall(this.deps, name, args, linked));
-    return turns.run(signal, (linked) => observedCall(this.deps, name, args, linked));
+    if (toolbox.runsExclusive(name) && !this.core.runsBeside(name))
+      return turns.exclusive(signal, (linked) => this.core.observedCall(this.deps, name, args, linked));
+    return turns.run(signal, (linked) => this.core.observedCall(this.deps, name, args, linked));
   }
 
   /**

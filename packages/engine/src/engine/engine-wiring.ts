@@ -12,7 +12,7 @@ import { checkSkillCodeTools } from "../code/code-tools.js";
 import { ContextTelemetry } from "../events/context-telemetry.js";
 import type { StepSources } from "../events/context-telemetry.js";
 import { EventBus } from "../events/event-bus.js";
-import { createSubAgentSupport } from "../tools/execute-skill.js";
+import { createSubAgentSupport } from "../tools/sub-agent-support.js";
 import { checkHostTools } from "../tools/host-tools.js";
 import { loadKey } from "../tools/load-skill.js";
 import { resolveToolset } from "../tools/presets/index.js";

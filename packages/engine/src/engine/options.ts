@@ -4,7 +4,7 @@ import type { EventListener } from "../events/types.js";
 import type { LockMode, SourceInput } from "@skillctx/sources";
 import type { VerifySettings } from "@skillctx/sources";
 import type { RunSubAgent } from "../code/sub-agent-types.js";
-import type { SubAgentSettings } from "../tools/execute-skill.js";
+import type { SubAgentSettings } from "../tools/sub-agent-support.js";
 import type { TextLimits } from "../context-types.js";
 import type { Message } from "../messages.js";
 import type { NestedSkillsSetting } from "./nested-skills.js";

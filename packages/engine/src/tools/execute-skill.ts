@@ -3,18 +3,17 @@
  * through the host's model loop (`runSubAgent`), and answers with the sub-agent's final text. Also how
  * a Claude Code `context: fork` skill runs: the load tools point the model here instead of loading it.
  */
-import { checkPositiveInteger, invalidOption, isNonEmptyString } from "@skillctx/core/internal";
 import { untilAborted } from "../code/abortable.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Skill } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import { lazySchemas } from "@skillctx/core/internal";
-import { DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS, MAX_SUB_AGENTS_AT_ONCE } from "../limits.js";
+import { MAX_SUB_AGENTS_AT_ONCE } from "../limits.js";
 import type { z } from "@skillctx/core/internal";
 import { capTextUtf8Bytes } from "@skillctx/core/internal";
 import { codeToolsForSkill, runCodeTool } from "../code/code-tools.js";
-import type { RunSubAgent, SubAgentResponse, SubAgentTool } from "../code/sub-agent-types.js";
+import type { SubAgentResponse, SubAgentTool } from "../code/sub-agent-types.js";
 import type { ToolResult } from "../context-types.js";
 import { compileAllowedTools } from "./allowed-tools.js";
 import { hostToolDefinition, runHostTool } from "./host-tools.js";
@@ -27,105 +26,10 @@ import { loadableSkillNames, skillNameArg, unknownSkillMessage } from "./skill-t
 import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
 import { lineNumber, parseToolArgs, toolInputSchema } from "../tool-kit/tool-args.js";
 import { fail, ok } from "../tool-kit/tool-result.js";
-import type { SkillTool } from "./toolset.js";
-import { defineSkillTool } from "./define-skill-tool.js";
+import { EXECUTE_SKILL_TOOL } from "./skill-tool-constants.js";
+import { isForkSkill } from "./sub-agent-support.js";
+import type { SubAgentSupport } from "./sub-agent-support.js";
 import { errorText } from "@skillctx/core/internal";
-
-export const EXECUTE_SKILL_TOOL = "execute_skill";
-
-/** The `subAgent` option of `AgentContext.create`. */
-export interface SubAgentSettings {
-  /** Most model calls of one sub-agent run; past it the call is an error result. @default 10 */
-  maxSteps?: number;
-  /** The model id a sub-agent uses when its skill names none (`model:`). @default the runner's default */
-  model?: string;
-  /** UTF-8 bytes of a sub-agent's answer returned to the parent; a longer answer is cut with a note. @default 65536 */
-  maxAnswerBytes?: number;
-}
-
-/** What `execute_skill` needs from its context beside the skill tools' host (made by {@link createSubAgentSupport}). */
-export interface SubAgentSupport {
-  readonly run: RunSubAgent;
-  readonly maxSteps: number;
-  readonly model: string | undefined;
-  readonly maxAnswerBytes: number;
-  readonly hostTools: readonly HostTool[];
-  /**
-   * Runs `operation` in the context's turn (after the steps and state-changing calls asked for before
-   * it), as the parent's calls of code tools run: a sub-agent's code tools change state too.
-   */
-  inTurn<T>(signal: AbortSignal, operation: (signal: AbortSignal) => Promise<T>): Promise<T>;
-  /** Sub-agents running now in this context. */
-  running: number;
-}
-
-/**
- * Checks the sub-agent options and makes the context's {@link SubAgentSupport}.
- *
- * @throws SkillctxError `INVALID_OPTIONS` when `runSubAgent` is not a function, or for a bad `subAgent`.
- */
-export function createSubAgentSupport(options: {
-  run: unknown;
-  settings: SubAgentSettings | undefined;
-  hostTools: readonly HostTool[];
-  inTurn: SubAgentSupport["inTurn"];
-}): SubAgentSupport {
-  if (typeof options.run !== "function")
-    throw invalidOption(
-      "runSubAgent",
-      "a function ({ system, messages, tools, model, maxSteps, signal }) => { text, messages }",
-    );
-  const settings: unknown = options.settings ?? {};
-  if (typeof settings !== "object" || settings === null)
-    throw invalidOption("subAgent", "{ maxSteps?, model?, maxAnswerBytes? }");
-  const { maxSteps, model, maxAnswerBytes } = settings as Record<string, unknown>;
-  const count = (value: unknown, name: string, fallback: number): number =>
-    checkPositiveInteger(`subAgent.${name}`, value, fallback);
-  if (model !== undefined && !isNonEmptyString(model)) {
-    throw invalidOption("subAgent.model", "a non-empty string (a model id for runSubAgent)");
-  }
-  return {
-    run: options.run as RunSubAgent,
-    maxSteps: count(maxSteps, "maxSteps", DEFAULT_SUB_AGENT_MAX_STEPS),
-    model: model as string | undefined,
-    maxAnswerBytes: count(maxAnswerBytes, "maxAnswerBytes", DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES),
-    hostTools: options.hostTools,
-    inTurn: options.inTurn,
-    running: 0,
-  };
-}
-
-/** `execute_skill { name, request }`, offered only when the host runs sub-agents (`runSubAgent`). */
-export const executeSkillTool: SkillTool = defineSkillTool({
-  name: EXECUTE_SKILL_TOOL,
-  description:
-    "Run a skill as a sub-agent: it works on the request in a fresh conversation with the skill's instructions and tools, " +
-    "and returns its final answer. Use it when a task matches a skill in the catalog and only the result matters here.",
-  schema: (z) =>
-    z.object({
-      name: z.string().trim().min(1).describe("The skill's name, as listed in the catalog."),
-      request: z
-        .string()
-        .trim()
-        .min(1)
-        .describe("The task for the sub-agent, with everything it needs: it does not see this conversation."),
-    }),
-  run: (args, host, signal) => executeSkill(host, args.name, args.request, signal),
-});
-
-/**
- * Whether a tool call runs beside steps rather than in the context's turn: `execute_skill` holds no
- * state of its own, and the code tools its sub-agent calls each take the turn (holding it for the whole
- * run would make them wait for it: a deadlock).
- */
-export function runsBeside(name: string): boolean {
-  return name === EXECUTE_SKILL_TOOL;
-}
-
-/** Whether `skill` is a Claude Code `context: fork` skill (run as a sub-agent when invoked). */
-export function isForkSkill(skill: Skill): boolean {
-  return skill.context?.trim() === "fork";
-}
 
 /**
  * What the load tools answer for a `context: fork` skill when the host runs sub-agents: the skill is

@@ -3,9 +3,8 @@ import type { EmbedTexts, FieldWeights, Skill, SkillIndex, SkillMatch } from "@s
 import { checkEnum, invalidOption } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
 import { notLoadableReason } from "../tool-kit/skill-folder.js";
+import { DEFAULT_SEARCH_LIMIT } from "./skill-tool-constants.js";
 
-/** Results returned by one `search_skills` call, at most. @default 10 */
-export const DEFAULT_SEARCH_LIMIT = 10;
 /** Skills named by one suggestion note, at most. @default 2 */
 export const DEFAULT_SUGGESTED_SKILLS = 2;
 

@@ -5,7 +5,7 @@ import type { SkillSet, SkillState, TextLimits } from "../context-types.js";
 import { quoted } from "../tool-kit/tool-result.js";
 import { notLoadableReason, skillFolder } from "../tool-kit/skill-folder.js";
 import type { SkillToolSettings, ToolFilterMode } from "../tool-kit/tool-settings.js";
-import type { SubAgentSupport } from "./execute-skill.js";
+import type { SubAgentSupport } from "./sub-agent-support.js";
 import type { SkillSearch } from "./search-skills.js";
 
 /**

@@ -1,9 +1,5 @@
-import { formatLoadedSkill, loadSkill } from "../load-skill.js";
 import type { LoadResultNames } from "../load-skill.js";
-import { formatResource, readSkillResource } from "../read-skill-resource.js";
-import { runSkillScript } from "../run-skill-script.js";
-import { executeSkillTool, forkedLoad } from "../execute-skill.js";
-import { DEFAULT_SEARCH_LIMIT, formatSearchResults } from "../search-skills.js";
+import { DEFAULT_SEARCH_LIMIT, EXECUTE_SKILL_TOOL } from "../skill-tool-constants.js";
 import type { SkillToolHost } from "../skill-tools.js";
 import { skillNameArg } from "../skill-tools.js";
 import { defineSkillTool } from "../define-skill-tool.js";
@@ -21,6 +17,12 @@ export const RUN_TOOL = "run_skill_script";
 export const UNLOAD_TOOL = "unload_skill";
 export const SEARCH_TOOL = "search_skills";
 
+/**
+ * The code behind the calls, imported on the first call: the definitions here are what `toolsets` (a
+ * `skillctx` export) holds, and importing `skillctx` compiles none of the tools' code (tool-runs.ts).
+ */
+export const toolRuns = (): Promise<typeof import("../tool-runs.js")> => import("../tool-runs.js");
+
 export const SKILLCTX_RESULT_NAMES: LoadResultNames = { read: READ_TOOL, run: RUN_TOOL };
 
 /**
@@ -33,6 +35,7 @@ export async function loadAsText(
   signal: AbortSignal | undefined,
   names: LoadResultNames = SKILLCTX_RESULT_NAMES,
 ): Promise<ToolResult> {
+  const { forkedLoad, formatLoadedSkill, loadSkill } = await toolRuns();
   const forked = forkedLoad(host, name);
   if (forked !== undefined) return forked;
   const outcome = await loadSkill(host, name, signal);
@@ -67,6 +70,7 @@ export const readResourceTool: SkillTool = defineSkillTool({
       endLine: lineNumber(z).optional().describe("Last line to read (inclusive)."),
     }),
   async run(args, host, signal) {
+    const { formatResource, readSkillResource } = await toolRuns();
     const outcome = await readSkillResource(host, args, signal);
     return outcome.ok ? ok(formatResource(outcome)) : fail(outcome.message);
   },
@@ -83,7 +87,7 @@ export const runScriptTool: SkillTool = defineSkillTool({
       script: z.string().describe("The script under scripts/, such as scripts/extract.py."),
       args: z.array(z.string()).optional().describe("Command-line arguments."),
     }),
-  run: (args, host, signal) => runSkillScript(host, args, signal),
+  run: async (args, host, signal) => (await toolRuns()).runSkillScript(host, args, signal),
 });
 
 export const unloadTool: SkillTool = defineSkillTool({
@@ -111,10 +115,29 @@ export function searchTool(loadInstruction: string, catalogComplete = false): Sk
       }),
     async run(args, host, signal) {
       const results = await host.search.search(host.skills, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT, signal);
+      const { formatSearchResults } = await toolRuns();
       return ok(formatSearchResults(args.query, results, loadInstruction, catalogComplete));
     },
   });
 }
+
+/** `execute_skill { name, request }`, offered only when the host runs sub-agents (`runSubAgent`). */
+const executeSkillTool: SkillTool = defineSkillTool({
+  name: EXECUTE_SKILL_TOOL,
+  description:
+    "Run a skill as a sub-agent: it works on the request in a fresh conversation with the skill's instructions and tools, " +
+    "and returns its final answer. Use it when a task matches a skill in the catalog and only the result matters here.",
+  schema: (z) =>
+    z.object({
+      name: z.string().trim().min(1).describe("The skill's name, as listed in the catalog."),
+      request: z
+        .string()
+        .trim()
+        .min(1)
+        .describe("The task for the sub-agent, with everything it needs: it does not see this conversation."),
+    }),
+  run: async (args, host, signal) => (await toolRuns()).executeSkill(host, args.name, args.request, signal),
+});
 
 /** `tools` followed by `execute_skill` when the host runs sub-agents (haiku.skills' name in every toolset). */
 export function withSubAgents(tools: SkillTool[], features: ToolsetFeatures | undefined): SkillTool[] {

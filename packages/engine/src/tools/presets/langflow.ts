@@ -1,11 +1,16 @@
 import type { SkillSet } from "../../context-types.js";
-import { loadSkill, skillNotes } from "../load-skill.js";
-import { readSkillResource } from "../read-skill-resource.js";
 import { loadableSkillNames, MAX_NAMES_IN_ERROR } from "../skill-tools.js";
 import type { ToolResult } from "../tool-provider.js";
 import type { SkillTool, Toolset } from "../toolset.js";
-import { defineSkillTool, skillName, runScriptTool, unloadTool, UNLOAD_TOOL, withSubAgents } from "./common.js";
-import { forkedLoad } from "../execute-skill.js";
+import {
+  defineSkillTool,
+  skillName,
+  runScriptTool,
+  toolRuns,
+  unloadTool,
+  UNLOAD_TOOL,
+  withSubAgents,
+} from "./common.js";
 import type { ToolsetFeatures } from "../toolset.js";
 
 // Skill names written into a tool description, at most (Langflow lists them all; 10,000 would not fit).
@@ -32,6 +37,7 @@ function langflowTools(skills: SkillSet, features?: ToolsetFeatures): SkillTool[
     description: `Load a skill's detailed instructions. Returns JSON with skill_name, description, instructions (plus license and compatibility when the skill has them) and available_files.${suffix}`,
     schema: (z) => z.object({ skill_name: skillName(z).describe("Name of the skill to load.") }),
     async run(args, host, signal) {
+      const { forkedLoad, loadSkill, skillNotes } = await toolRuns();
       const forked = forkedLoad(host, args.skill_name);
       if (forked !== undefined)
         return json({ skill_name: args.skill_name.trim(), sub_agent: true, instructions: forked.content });
@@ -58,6 +64,7 @@ function langflowTools(skills: SkillSet, features?: ToolsetFeatures): SkillTool[
         filename: z.string().describe("The file's path relative to the skill folder, such as examples.md."),
       }),
     async run(args, host, signal) {
+      const { readSkillResource } = await toolRuns();
       const outcome = await readSkillResource(host, { name: args.skill_name, path: args.filename }, signal);
       if (!outcome.ok) return json({ error: outcome.message }, true);
       return json({

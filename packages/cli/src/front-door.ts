@@ -1,0 +1,104 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { COMMAND_SPECS } from "./command-specs.js";
+import type { CommandSpec } from "./command-specs.js";
+import { jsonText, printableLine } from "./format.js";
+import { commandHelp, helpJson, overviewHelp } from "./help.js";
+import { EXIT_OK, EXIT_USAGE } from "./io.js";
+import type { CliIo } from "./io.js";
+import { wantsHelp } from "./options.js";
+import { helpWidth } from "./wrap.js";
+import { parseJson, suggestField } from "@skillctx/core/internal";
+
+/** What the front door made of the command line: it answered (an exit code), or a command is to run. */
+export type FrontDoor = { answered: number } | { command: CommandSpec; args: string[] };
+
+/**
+ * The part of the CLI that needs no command module: help, `--version`, `help <command>`, and the
+ * usage errors of a missing or unknown command. Everything else names the command to run and its
+ * arguments (`--debug` given before the command moved after it).
+ *
+ * It is synchronous and reaches no engine, tokenizer or YAML parser, and it is built twice: into the
+ * CLI (`runCli` calls it first) and on its own as CommonJS (`front.cjs`), which the `skillctx` bin
+ * requires before anything else, so that help starts no ES module loader (docs/performance.md).
+ */
+export function frontDoor(argv: string[], io: CliIo): FrontDoor {
+  // `skillctx --debug <command> ...` means `skillctx <command> --debug ...`.
+  const leadingDebug = argv[0] === "--debug";
+  const [first, ...given] = leadingDebug ? argv.slice(1) : argv;
+  const rest = leadingDebug ? ["--debug", ...given] : given;
+  const width = helpWidth(io.columns);
+  if (first === undefined) {
+    // No command: the overview, on stderr (it is not the data anyone asked for), exit 2.
+    io.stderr.write(overviewHelp(width));
+    return { answered: EXIT_USAGE };
+  }
+  if (first === "--help" || first === "-h") {
+    io.stdout.write(overviewHelp(width));
+    return { answered: EXIT_OK };
+  }
+  if (first === "--version" || first === "-V") {
+    io.stdout.write(`${version()}\n`);
+    return { answered: EXIT_OK };
+  }
+  if (first === "help") return { answered: help(rest, io) };
+  const command = COMMAND_SPECS.find((c) => c.name === first);
+  if (command === undefined) {
+    const hint = first.startsWith("-")
+      ? `unknown option '${first}'`
+      : `unknown command '${first}'${nearCommand(first)}`;
+    io.stderr.write(`skillctx: ${printableLine(hint)} (commands: ${commandNames()}; see skillctx --help)\n`);
+    return { answered: EXIT_USAGE };
+  }
+  if (wantsHelp(rest, command.flags)) {
+    io.stdout.write(commandHelp(command, width));
+    return { answered: EXIT_OK };
+  }
+  return { command, args: rest };
+}
+
+/** The version in @skillctx/cli's package.json (the packages are versioned together), found by the package's own name (the build bundles this file, so no relative path holds). */
+export function version(): string {
+  const pkg = parseJson(readFileSync(createRequire(import.meta.url).resolve("@skillctx/cli/package.json"), "utf8")) as {
+    version?: unknown;
+  };
+  return typeof pkg.version === "string" ? pkg.version : "unknown";
+}
+
+/** `skillctx help [command] [--json]`. */
+function help(args: string[], io: CliIo): number {
+  const json = args.includes("--json");
+  const names = args.filter((a) => a !== "--json");
+  if (names.length > 1 || names.some((n) => n.startsWith("-"))) {
+    io.stderr.write(
+      `skillctx help: ${printableLine(`unexpected argument '${names.find((n) => n.startsWith("-")) ?? names[1]}'`)} (usage: skillctx help [COMMAND] [--json])\n`,
+    );
+    return EXIT_USAGE;
+  }
+  if (names.length === 0) {
+    io.stdout.write(json ? jsonText(helpJson(COMMAND_SPECS)) : overviewHelp(helpWidth(io.columns)));
+    return EXIT_OK;
+  }
+  const command = COMMAND_SPECS.find((c) => c.name === names[0]);
+  if (command === undefined) {
+    io.stderr.write(
+      `skillctx help: ${printableLine(`unknown command '${names[0]}'${nearCommand(names[0]!)}`)} (commands: ${commandNames()})\n`,
+    );
+    return EXIT_USAGE;
+  }
+  io.stdout.write(json ? jsonText(helpJson([command])) : commandHelp(command, helpWidth(io.columns)));
+  return EXIT_OK;
+}
+
+function commandNames(): string {
+  return COMMAND_SPECS.map((c) => c.name).join(", ");
+}
+
+// `; did you mean 'list'?` for a near miss of a command's name (an edit or a swap away), else nothing.
+function nearCommand(given: string): string {
+  const near = suggestField(
+    given,
+    COMMAND_SPECS.map((c) => c.name),
+  );
+  return near === undefined ? "" : `; did you mean '${near}'?`;
+}
