@@ -24,6 +24,19 @@ describe("splitWords", () => {
     expect(splitWords("ｐｄｆ　ﬁle")).toEqual(["pdf", "file"]);
   });
 
+  it("splits ASCII text (its fast path) as it splits the same text beside non-ASCII text (the Unicode path)", () => {
+    // An em dash is a separator to both paths; appended, it sends the whole text down the Unicode path.
+    const ascii = fc.string({ unit: fc.constantFrom(..."aZ9_-. \tHTTPServerpdfForms'#(x)".split("")) });
+    fc.assert(
+      fc.property(ascii, (text) => {
+        expect(splitWords(text)).toEqual(splitWords(`${text}\u2014`));
+      }),
+    );
+    expect(splitWords("Prefer pdfForms, HTTPServer and X11-forwarding")).toEqual(
+      splitWords("Prefer pdfForms, HTTPServer and X11-forwarding\u2014"),
+    );
+  });
+
   it("never throws and yields only non-empty lower-case words, whatever the text", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme" }), (text) => {

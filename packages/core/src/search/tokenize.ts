@@ -11,6 +11,13 @@ const NO_SPACE = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx
 const ASCII_WORD = /^[a-z]+$/;
 const RUN = /[A-Za-z0-9\u0080-\uffff]+/;
 const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+// What each ASCII character is to a word: a separator, a lower-case letter or digit, an upper-case letter.
+const SEPARATOR = 0;
+const LOWER_OR_DIGIT = 1;
+const UPPER = 2;
+const ASCII_KIND = new Uint8Array(128);
+ASCII_KIND.fill(LOWER_OR_DIGIT, 0x30, 0x3a).fill(UPPER, 0x41, 0x5b).fill(LOWER_OR_DIGIT, 0x61, 0x7b);
 
 /**
  * Splits `text` into words: NFKC-normalised, lower-cased, runs of letters, digits and marks (`-`, `_`,
@@ -31,6 +38,10 @@ export function uniqueWords(text: string): string[] {
 }
 
 function eachWord(text: string, emit: (word: string) => void): void {
+  if (ASCII_TEXT.test(text)) {
+    eachAsciiWord(text, emit);
+    return;
+  }
   // Two passes, for speed: runs of ASCII letters and digits or of any non-ASCII text (a cheap pattern),
   // then, for a run with non-ASCII text only, Unicode's letters, digits and marks (a slow pattern).
   const runs = new RegExp(RUN.source, "g");
@@ -44,6 +55,32 @@ function eachWord(text: string, emit: (word: string) => void): void {
       if (lower === raw) emit(raw);
       else for (const part of splitCamel(raw)) emit(part.toLowerCase());
     }
+  }
+}
+
+// ASCII text (most skills): NFKC leaves it as it is, and a scan of character codes finds the same runs of
+// letters and digits as the patterns below without a match object per word.
+function eachAsciiWord(text: string, emit: (word: string) => void): void {
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    let kind = ASCII_KIND[text.charCodeAt(i)]!;
+    if (kind === SEPARATOR) {
+      i++;
+      continue;
+    }
+    const start = i;
+    const firstUpper = kind === UPPER;
+    let innerUpper = false;
+    for (i++; i < length; i++) {
+      kind = ASCII_KIND[text.charCodeAt(i)]!;
+      if (kind === SEPARATOR) break;
+      if (kind === UPPER) innerUpper = true;
+    }
+    const raw = text.slice(start, i);
+    // An upper-case letter after the first may start a camel-case part ("pdfForms", "HTTPServer").
+    if (innerUpper) for (const part of splitCamel(raw)) emit(part.toLowerCase());
+    else emit(firstUpper ? raw.toLowerCase() : raw);
   }
 }
 
