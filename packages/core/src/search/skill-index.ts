@@ -6,6 +6,7 @@ import type { Skill } from "../skill.js";
 import { headUtf16 } from "../text/cut-text.js";
 import { fuseRankings, vectorRanking } from "./fusion.js";
 import type { EmbedTexts } from "./fusion.js";
+import { rememberingMiniSearch } from "./remembered-terms.js";
 import { SEARCH_FIELDS, skillDocument } from "./skill-document.js";
 import type { DocumentSources, SearchField, SkillDocument } from "./skill-document.js";
 import { searchTerm, splitWords, uniqueWords } from "./tokenize.js";
@@ -331,7 +332,7 @@ let loaded: Promise<Libraries> | undefined;
 // The search libraries load on the first search: importing core (a scan, a step) never loads them.
 export function libraries(): Promise<Libraries> {
   loaded ??= Promise.all([import("minisearch"), import("stemmer")]).then(([mini, stemmer]) => ({
-    MiniSearch: mini.default,
+    MiniSearch: rememberingMiniSearch(mini.default),
     stem: stemmer.stemmer,
   }));
   return loaded;
