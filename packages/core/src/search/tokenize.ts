@@ -37,6 +37,133 @@ export function uniqueWords(text: string): string[] {
   return [...seen];
 }
 
+/**
+ * A {@link uniqueWords} for indexing many texts: the same words in the same order, found faster. An ASCII word
+ * is looked up in a table of the words this function has seen (by a hash of its lower-cased characters) rather
+ * than cut out of the text and hashed into a new Set each time: most words of a skill set were seen before.
+ * The table is this function's own (one per index), and starts over past {@link MAX_TABLE_WORDS} words.
+ */
+export function createUniqueWords(): (text: string) => string[] {
+  let table = new WordTable(MIN_TABLE_SLOTS);
+  return (text) => {
+    if (!ASCII_TEXT.test(text)) return uniqueWords(text);
+    if (table.used >= MAX_TABLE_WORDS || table.field === MAX_FIELD_STAMP) table = new WordTable(MIN_TABLE_SLOTS);
+    table.field++;
+    const found: string[] = [];
+    const length = text.length;
+    let i = 0;
+    while (i < length) {
+      let code = text.charCodeAt(i);
+      let kind = ASCII_KIND[code]!;
+      if (kind === SEPARATOR) {
+        i++;
+        continue;
+      }
+      const start = i;
+      const firstUpper = kind === UPPER;
+      let innerUpper = false;
+      let hash = lowerCodeHash(0, code);
+      for (i++; i < length; i++) {
+        code = text.charCodeAt(i);
+        kind = ASCII_KIND[code]!;
+        if (kind === SEPARATOR) break;
+        if (kind === UPPER) innerUpper = true;
+        hash = lowerCodeHash(hash, code);
+      }
+      if (!innerUpper) table.add(found, text, start, i, hash, !firstUpper);
+      else {
+        // Camel case (rare): its parts, each as a text of its own.
+        for (const part of splitCamel(text.slice(start, i))) {
+          const lower = part.toLowerCase();
+          let partHash = 0;
+          for (let k = 0; k < lower.length; k++) partHash = lowerCodeHash(partHash, lower.charCodeAt(k));
+          table.add(found, lower, 0, lower.length, partHash, true);
+        }
+      }
+    }
+    return found;
+  };
+}
+
+// The table starts small, doubles when half full, and starts over past this many words (a bound on its memory;
+// a skill set's vocabulary is a few thousand words).
+const MIN_TABLE_SLOTS = 1024;
+const MAX_TABLE_WORDS = 200_000;
+const MAX_FIELD_STAMP = 0x7fffffff;
+
+// A hash of ASCII letters and digits as lower case: `| 0x20` lower-cases a letter and leaves a digit as it is.
+function lowerCodeHash(hash: number, code: number): number {
+  return (Math.imul(hash, 31) + (code | 0x20)) | 0;
+}
+
+// Open addressing (linear probing) over lower-cased words; `stamps` holds the last text each word was found in,
+// so that a text lists each word once without a Set of its own.
+class WordTable {
+  used = 0;
+  field = 0;
+  private mask: number;
+  private hashes: Int32Array;
+  private words: (string | undefined)[];
+  private stamps: Int32Array;
+
+  constructor(slots: number) {
+    this.mask = slots - 1;
+    this.hashes = new Int32Array(slots);
+    this.words = new Array<string | undefined>(slots).fill(undefined);
+    this.stamps = new Int32Array(slots);
+  }
+
+  // Adds to `found` the word text[start, end) lower-cased (`lower`: it has no upper-case letter), unless the
+  // current text has it already.
+  add(found: string[], text: string, start: number, end: number, hash: number, lower: boolean): void {
+    const length = end - start;
+    let slot = hash & this.mask;
+    for (let word = this.words[slot]; word !== undefined; word = this.words[slot]) {
+      if (this.hashes[slot] === hash && word.length === length && sameLowerCase(word, text, start, lower)) {
+        if (this.stamps[slot] !== this.field) {
+          this.stamps[slot] = this.field;
+          found.push(word);
+        }
+        return;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    const raw = text.slice(start, end);
+    const word = lower ? raw : raw.toLowerCase();
+    this.words[slot] = word;
+    this.hashes[slot] = hash;
+    this.stamps[slot] = this.field;
+    found.push(word);
+    if (++this.used * 2 > this.words.length) this.grow();
+  }
+
+  private grow(): void {
+    const { hashes, words, stamps } = this;
+    const slots = words.length * 2;
+    this.mask = slots - 1;
+    this.hashes = new Int32Array(slots);
+    this.words = new Array<string | undefined>(slots).fill(undefined);
+    this.stamps = new Int32Array(slots);
+    words.forEach((word, old) => {
+      if (word === undefined) return;
+      let slot = hashes[old]! & this.mask;
+      while (this.words[slot] !== undefined) slot = (slot + 1) & this.mask;
+      this.words[slot] = word;
+      this.hashes[slot] = hashes[old]!;
+      this.stamps[slot] = stamps[old]!;
+    });
+  }
+}
+
+// Whether `word` (lower case) is text[start, start + word.length) lower-cased.
+function sameLowerCase(word: string, text: string, start: number, lower: boolean): boolean {
+  for (let k = 0; k < word.length; k++) {
+    const code = text.charCodeAt(start + k);
+    if (word.charCodeAt(k) !== (lower ? code : code | 0x20)) return false;
+  }
+  return true;
+}
+
 function eachWord(text: string, emit: (word: string) => void): void {
   if (ASCII_TEXT.test(text)) {
     eachAsciiWord(text, emit);
