@@ -54,6 +54,8 @@ describe("createUniqueWords", () => {
     const distinct = createUniqueWords();
     expect(distinct("Fill the PDF forms, then the pdfForms: FILL")).toEqual(["fill", "the", "pdf", "forms", "then"]);
     expect(distinct("café Forms")).toEqual(["café", "forms"]);
+    // Non-ASCII text: NFKC first, and ASCII words beside non-ASCII ones listed once, in order.
+    expect(distinct("Ｆｏｒｍｓ forms—naïve form日本")).toEqual(["forms", "naïve", "form", "日", "本"]);
     // One text with more distinct words than the first table holds: the table grows mid-text, and keeps
     // which words this text has already listed.
     const many = Array.from({ length: 3000 }, (_, i) => `Word${i} w${i % 700}`).join(" ");

@@ -16,6 +16,8 @@ const ASCII_TEXT = /^[\x00-\x7f]*$/;
 const SEPARATOR = 0;
 const LOWER_OR_DIGIT = 1;
 const UPPER = 2;
+// Any character past ASCII: part of a run, which then takes the Unicode path.
+const OTHER = 3;
 const ASCII_KIND = new Uint8Array(128);
 ASCII_KIND.fill(LOWER_OR_DIGIT, 0x30, 0x3a).fill(UPPER, 0x41, 0x5b).fill(LOWER_OR_DIGIT, 0x61, 0x7b);
 
@@ -38,48 +40,55 @@ export function uniqueWords(text: string): string[] {
 }
 
 /**
- * A {@link uniqueWords} for indexing many texts: the same words in the same order, found faster. An ASCII word
- * is looked up in a table of the words this function has seen (by a hash of its lower-cased characters) rather
- * than cut out of the text and hashed into a new Set each time: most words of a skill set were seen before.
- * The table is this function's own (one per index), and starts over past {@link MAX_TABLE_WORDS} words.
+ * A {@link uniqueWords} for indexing many texts: the same words in the same order, found faster. A run of ASCII
+ * letters and digits is looked up in a table of the words this function has seen (by a hash of its lower-cased
+ * characters) rather than cut out of the text and hashed into a new Set each time: most words of a skill set
+ * were seen before. Runs with other characters take the Unicode path of {@link splitWords}. The table is this
+ * function's own (one per index), and starts over past {@link MAX_TABLE_WORDS} words.
  */
 export function createUniqueWords(): (text: string) => string[] {
   let table = new WordTable(MIN_TABLE_SLOTS);
-  return (text) => {
-    if (!ASCII_TEXT.test(text)) return uniqueWords(text);
+  return (original) => {
     if (table.used >= MAX_TABLE_WORDS || table.field === MAX_FIELD_STAMP) table = new WordTable(MIN_TABLE_SLOTS);
     table.field++;
     const found: string[] = [];
+    // Words with a non-ASCII character (keys the table never holds), this text's.
+    let others: Set<string> | undefined;
+    const addWord = (word: string) => {
+      if (ASCII_TEXT.test(word)) table.add(found, word, 0, word.length, lowerHash(word), true);
+      else if (!(others ??= new Set()).has(word)) {
+        others.add(word);
+        found.push(word);
+      }
+    };
+    const text = ASCII_TEXT.test(original) ? original : original.normalize("NFKC");
     const length = text.length;
     let i = 0;
     while (i < length) {
       let code = text.charCodeAt(i);
-      let kind = ASCII_KIND[code]!;
+      let kind = code < 0x80 ? ASCII_KIND[code]! : OTHER;
       if (kind === SEPARATOR) {
         i++;
         continue;
       }
+      // A run of ASCII letters and digits and of non-ASCII characters (the runs of eachWord).
       const start = i;
       const firstUpper = kind === UPPER;
       let innerUpper = false;
+      let other = kind === OTHER;
       let hash = lowerCodeHash(0, code);
       for (i++; i < length; i++) {
         code = text.charCodeAt(i);
-        kind = ASCII_KIND[code]!;
+        kind = code < 0x80 ? ASCII_KIND[code]! : OTHER;
         if (kind === SEPARATOR) break;
         if (kind === UPPER) innerUpper = true;
+        else if (kind === OTHER) other = true;
         hash = lowerCodeHash(hash, code);
       }
-      if (!innerUpper) table.add(found, text, start, i, hash, !firstUpper);
-      else {
-        // Camel case (rare): its parts, each as a text of its own.
-        for (const part of splitCamel(text.slice(start, i))) {
-          const lower = part.toLowerCase();
-          let partHash = 0;
-          for (let k = 0; k < lower.length; k++) partHash = lowerCodeHash(partHash, lower.charCodeAt(k));
-          table.add(found, lower, 0, lower.length, partHash, true);
-        }
-      }
+      if (other) for (const [word] of text.slice(start, i).matchAll(WORD)) emitWord(word, addWord);
+      else if (!innerUpper) table.add(found, text, start, i, hash, !firstUpper);
+      // Camel case (rare): its parts, each lower-cased.
+      else for (const part of splitCamel(text.slice(start, i))) addWord(part.toLowerCase());
     }
     return found;
   };
@@ -90,6 +99,12 @@ export function createUniqueWords(): (text: string) => string[] {
 const MIN_TABLE_SLOTS = 1024;
 const MAX_TABLE_WORDS = 200_000;
 const MAX_FIELD_STAMP = 0x7fffffff;
+
+function lowerHash(word: string): number {
+  let hash = 0;
+  for (let k = 0; k < word.length; k++) hash = lowerCodeHash(hash, word.charCodeAt(k));
+  return hash;
+}
 
 // A hash of ASCII letters and digits as lower case: `| 0x20` lower-cases a letter and leaves a digit as it is.
 function lowerCodeHash(hash: number, code: number): number {
