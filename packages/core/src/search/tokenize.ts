@@ -44,7 +44,7 @@ export function uniqueWords(text: string): string[] {
  * letters and digits is looked up in a table of the words this function has seen (by a hash of its lower-cased
  * characters) rather than cut out of the text and hashed into a new Set each time: most words of a skill set
  * were seen before. Runs with other characters take the Unicode path of {@link splitWords}. The table is this
- * function's own (one per index), and starts over past {@link MAX_TABLE_WORDS} words.
+ * function's own (one per index), and starts over past 200,000 words.
  */
 export function createUniqueWords(): (text: string) => string[] {
   let table = new WordTable(MIN_TABLE_SLOTS);
