@@ -50,9 +50,10 @@ export async function skillDocument(skill: Skill, sources: DocumentSources = {})
     body,
     files: cap((await fileNames(skill, sources)).join("\n")),
   };
-  const hash = createHash("sha256");
-  for (const field of SEARCH_FIELDS) hash.update(`${field}\u0000${fields[field]}\u0000`);
-  return { id: skill.name, ...fields, digest: hash.digest("hex") };
+  // One string, hashed at once: the same bytes as a field at a time, with one call into the hash, not seven.
+  let hashed = "";
+  for (const field of SEARCH_FIELDS) hashed += `${field}\u0000${fields[field]}\u0000`;
+  return { id: skill.name, ...fields, digest: createHash("sha256").update(hashed).digest("hex") };
 }
 
 /** Trigger keywords and the keyword-like metadata authors write (`keywords`, `tags`, `triggers`). */
@@ -74,6 +75,8 @@ export function headingsOf(body: string): string[] {
   const headings: string[] = [];
   let fence = false;
   for (const line of body.split("\n")) {
+    // A line that starts with a letter or a digit (most lines) is neither a fence nor a heading.
+    if (ASCII_ALNUM.test(line)) continue;
     if (/^\s{0,3}(```|~~~)/.test(line)) fence = !fence;
     else if (!fence) {
       const heading = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
@@ -82,6 +85,8 @@ export function headingsOf(body: string): string[] {
   }
   return headings;
 }
+
+const ASCII_ALNUM = /^[A-Za-z0-9]/;
 
 async function fileNames(skill: Skill, sources: DocumentSources): Promise<string[]> {
   if (skill.resources !== undefined) return skill.resources.slice(0, MAX_FILE_NAMES);

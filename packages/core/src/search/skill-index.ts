@@ -6,9 +6,10 @@ import type { Skill } from "../skill.js";
 import { headUtf16 } from "../text/cut-text.js";
 import { fuseRankings, vectorRanking } from "./fusion.js";
 import type { EmbedTexts } from "./fusion.js";
+import { rememberingMiniSearch } from "./remembered-terms.js";
 import { SEARCH_FIELDS, skillDocument } from "./skill-document.js";
 import type { DocumentSources, SearchField, SkillDocument } from "./skill-document.js";
-import { searchTerm, splitWords, uniqueWords } from "./tokenize.js";
+import { createUniqueWords, searchTerm, splitWords } from "./tokenize.js";
 import type { Stem } from "./tokenize.js";
 
 /** How much a match in each field counts; the rest of the score is BM25 (term rarity, field length). */
@@ -232,7 +233,7 @@ class LexicalSkillIndex implements SkillIndex {
       // Each word counts once per field: repeating a word earns nothing, and a field stuffed with many
       // words is long, which length normalisation weighs down (the defence against a skill that lists
       // every word to win every search: test/adversarial/skill-search.test.ts).
-      tokenize: (text) => uniqueWords(text),
+      tokenize: createUniqueWords(),
       processTerm: (word) => cachedTerm(word, stem),
       searchOptions: { bm25: BM25 },
     });
@@ -331,7 +332,7 @@ let loaded: Promise<Libraries> | undefined;
 // The search libraries load on the first search: importing core (a scan, a step) never loads them.
 export function libraries(): Promise<Libraries> {
   loaded ??= Promise.all([import("minisearch"), import("stemmer")]).then(([mini, stemmer]) => ({
-    MiniSearch: mini.default,
+    MiniSearch: rememberingMiniSearch(mini.default),
     stem: stemmer.stemmer,
   }));
   return loaded;

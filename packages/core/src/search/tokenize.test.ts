@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { stemmer } from "stemmer";
 import { describe, expect, it } from "vitest";
 import { STOP_WORDS } from "./stop-words.js";
-import { searchTerm, searchTerms, splitWords } from "./tokenize.js";
+import { createUniqueWords, searchTerm, searchTerms, splitWords, uniqueWords } from "./tokenize.js";
 
 describe("splitWords", () => {
   it("splits on punctuation and camel case, lower-cases, and keeps letters of every script", () => {
@@ -24,12 +24,53 @@ describe("splitWords", () => {
     expect(splitWords("ｐｄｆ　ﬁle")).toEqual(["pdf", "file"]);
   });
 
+  it("splits ASCII text (its fast path) as it splits the same text beside non-ASCII text (the Unicode path)", () => {
+    // An em dash is a separator to both paths; appended, it sends the whole text down the Unicode path.
+    const ascii = fc.string({ unit: fc.constantFrom(..."aZ9_-. \tHTTPServerpdfForms'#(x)".split("")) });
+    fc.assert(
+      fc.property(ascii, (text) => {
+        expect(splitWords(text)).toEqual(splitWords(`${text}\u2014`));
+      }),
+    );
+    expect(splitWords("Prefer pdfForms, HTTPServer and X11-forwarding")).toEqual(
+      splitWords("Prefer pdfForms, HTTPServer and X11-forwarding\u2014"),
+    );
+  });
+
   it("never throws and yields only non-empty lower-case words, whatever the text", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme" }), (text) => {
         for (const word of splitWords(text)) {
           expect(word.length).toBeGreaterThan(0);
           expect(word).toBe(word.toLowerCase());
+        }
+      }),
+    );
+  });
+});
+
+describe("createUniqueWords", () => {
+  it("gives each text's distinct words in order, as uniqueWords does, through many texts (its table grows)", () => {
+    const distinct = createUniqueWords();
+    expect(distinct("Fill the PDF forms, then the pdfForms: FILL")).toEqual(["fill", "the", "pdf", "forms", "then"]);
+    expect(distinct("café Forms")).toEqual(["café", "forms"]);
+    // Non-ASCII text: NFKC first, and ASCII words beside non-ASCII ones listed once, in order.
+    expect(distinct("Ｆｏｒｍｓ forms—naïve form日本")).toEqual(["forms", "naïve", "form", "日", "本"]);
+    // One text with more distinct words than the first table holds: the table grows mid-text, and keeps
+    // which words this text has already listed.
+    const many = Array.from({ length: 3000 }, (_, i) => `Word${i} w${i % 700}`).join(" ");
+    expect(distinct(many)).toEqual(uniqueWords(many));
+    expect(distinct(many).length).toBe(3700);
+    // Words of many shapes and cases, each text beside the ones before it in the same table.
+    const word = fc.string({ unit: fc.constantFrom(..."abcXYZ019".split("")), minLength: 1, maxLength: 6 });
+    const text = fc.array(fc.tuple(word, fc.constantFrom(" ", "-", ".", "_", "\n", "\u00e9 ")), { maxLength: 40 });
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 30 }), (texts) => {
+        const fresh = createUniqueWords();
+        for (const parts of texts) {
+          const joined = parts.map(([w, separator]) => w + separator).join("");
+          expect(fresh(joined)).toEqual(uniqueWords(joined));
+          expect(distinct(joined)).toEqual(uniqueWords(joined));
         }
       }),
     );

@@ -11,6 +11,15 @@ const NO_SPACE = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx
 const ASCII_WORD = /^[a-z]+$/;
 const RUN = /[A-Za-z0-9\u0080-\uffff]+/;
 const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+// What each ASCII character is to a word: a separator, a lower-case letter or digit, an upper-case letter.
+const SEPARATOR = 0;
+const LOWER_OR_DIGIT = 1;
+const UPPER = 2;
+// Any character past ASCII: part of a run, which then takes the Unicode path.
+const OTHER = 3;
+const ASCII_KIND = new Uint8Array(128);
+ASCII_KIND.fill(LOWER_OR_DIGIT, 0x30, 0x3a).fill(UPPER, 0x41, 0x5b).fill(LOWER_OR_DIGIT, 0x61, 0x7b);
 
 /**
  * Splits `text` into words: NFKC-normalised, lower-cased, runs of letters, digits and marks (`-`, `_`,
@@ -30,7 +39,151 @@ export function uniqueWords(text: string): string[] {
   return [...seen];
 }
 
+/**
+ * A {@link uniqueWords} for indexing many texts: the same words in the same order, found faster. A run of ASCII
+ * letters and digits is looked up in a table of the words this function has seen (by a hash of its lower-cased
+ * characters) rather than cut out of the text and hashed into a new Set each time: most words of a skill set
+ * were seen before. Runs with other characters take the Unicode path of {@link splitWords}. The table is this
+ * function's own (one per index), and starts over past 200,000 words.
+ */
+export function createUniqueWords(): (text: string) => string[] {
+  let table = new WordTable(MIN_TABLE_SLOTS);
+  return (original) => {
+    if (table.used >= MAX_TABLE_WORDS || table.field === MAX_FIELD_STAMP) table = new WordTable(MIN_TABLE_SLOTS);
+    table.field++;
+    const found: string[] = [];
+    // Words with a non-ASCII character (keys the table never holds), this text's.
+    let others: Set<string> | undefined;
+    const addWord = (word: string) => {
+      if (ASCII_TEXT.test(word)) table.add(found, word, 0, word.length, lowerHash(word), true);
+      else if (!(others ??= new Set()).has(word)) {
+        others.add(word);
+        found.push(word);
+      }
+    };
+    const text = ASCII_TEXT.test(original) ? original : original.normalize("NFKC");
+    const length = text.length;
+    let i = 0;
+    while (i < length) {
+      let code = text.charCodeAt(i);
+      let kind = code < 0x80 ? ASCII_KIND[code]! : OTHER;
+      if (kind === SEPARATOR) {
+        i++;
+        continue;
+      }
+      // A run of ASCII letters and digits and of non-ASCII characters (the runs of eachWord).
+      const start = i;
+      const firstUpper = kind === UPPER;
+      let innerUpper = false;
+      let other = kind === OTHER;
+      let hash = lowerCodeHash(0, code);
+      for (i++; i < length; i++) {
+        code = text.charCodeAt(i);
+        kind = code < 0x80 ? ASCII_KIND[code]! : OTHER;
+        if (kind === SEPARATOR) break;
+        if (kind === UPPER) innerUpper = true;
+        else if (kind === OTHER) other = true;
+        hash = lowerCodeHash(hash, code);
+      }
+      if (other) for (const [word] of text.slice(start, i).matchAll(WORD)) emitWord(word, addWord);
+      else if (!innerUpper) table.add(found, text, start, i, hash, !firstUpper);
+      // Camel case (rare): its parts, each lower-cased.
+      else for (const part of splitCamel(text.slice(start, i))) addWord(part.toLowerCase());
+    }
+    return found;
+  };
+}
+
+// The table starts small, doubles when half full, and starts over past this many words (a bound on its memory;
+// a skill set's vocabulary is a few thousand words).
+const MIN_TABLE_SLOTS = 1024;
+const MAX_TABLE_WORDS = 200_000;
+const MAX_FIELD_STAMP = 0x7fffffff;
+
+function lowerHash(word: string): number {
+  let hash = 0;
+  for (let k = 0; k < word.length; k++) hash = lowerCodeHash(hash, word.charCodeAt(k));
+  return hash;
+}
+
+// A hash of ASCII letters and digits as lower case: `| 0x20` lower-cases a letter and leaves a digit as it is.
+function lowerCodeHash(hash: number, code: number): number {
+  return (Math.imul(hash, 31) + (code | 0x20)) | 0;
+}
+
+// Open addressing (linear probing) over lower-cased words; `stamps` holds the last text each word was found in,
+// so that a text lists each word once without a Set of its own.
+class WordTable {
+  used = 0;
+  field = 0;
+  private mask: number;
+  private hashes: Int32Array;
+  private words: (string | undefined)[];
+  private stamps: Int32Array;
+
+  constructor(slots: number) {
+    this.mask = slots - 1;
+    this.hashes = new Int32Array(slots);
+    this.words = new Array<string | undefined>(slots).fill(undefined);
+    this.stamps = new Int32Array(slots);
+  }
+
+  // Adds to `found` the word text[start, end) lower-cased (`lower`: it has no upper-case letter), unless the
+  // current text has it already.
+  add(found: string[], text: string, start: number, end: number, hash: number, lower: boolean): void {
+    const length = end - start;
+    let slot = hash & this.mask;
+    for (let word = this.words[slot]; word !== undefined; word = this.words[slot]) {
+      if (this.hashes[slot] === hash && word.length === length && sameLowerCase(word, text, start, lower)) {
+        if (this.stamps[slot] !== this.field) {
+          this.stamps[slot] = this.field;
+          found.push(word);
+        }
+        return;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    const raw = text.slice(start, end);
+    const word = lower ? raw : raw.toLowerCase();
+    this.words[slot] = word;
+    this.hashes[slot] = hash;
+    this.stamps[slot] = this.field;
+    found.push(word);
+    if (++this.used * 2 > this.words.length) this.grow();
+  }
+
+  private grow(): void {
+    const { hashes, words, stamps } = this;
+    const slots = words.length * 2;
+    this.mask = slots - 1;
+    this.hashes = new Int32Array(slots);
+    this.words = new Array<string | undefined>(slots).fill(undefined);
+    this.stamps = new Int32Array(slots);
+    words.forEach((word, old) => {
+      if (word === undefined) return;
+      let slot = hashes[old]! & this.mask;
+      while (this.words[slot] !== undefined) slot = (slot + 1) & this.mask;
+      this.words[slot] = word;
+      this.hashes[slot] = hashes[old]!;
+      this.stamps[slot] = stamps[old]!;
+    });
+  }
+}
+
+// Whether `word` (lower case) is text[start, start + word.length) lower-cased.
+function sameLowerCase(word: string, text: string, start: number, lower: boolean): boolean {
+  for (let k = 0; k < word.length; k++) {
+    const code = text.charCodeAt(start + k);
+    if (word.charCodeAt(k) !== (lower ? code : code | 0x20)) return false;
+  }
+  return true;
+}
+
 function eachWord(text: string, emit: (word: string) => void): void {
+  if (ASCII_TEXT.test(text)) {
+    eachAsciiWord(text, emit);
+    return;
+  }
   // Two passes, for speed: runs of ASCII letters and digits or of any non-ASCII text (a cheap pattern),
   // then, for a run with non-ASCII text only, Unicode's letters, digits and marks (a slow pattern).
   const runs = new RegExp(RUN.source, "g");
@@ -44,6 +197,32 @@ function eachWord(text: string, emit: (word: string) => void): void {
       if (lower === raw) emit(raw);
       else for (const part of splitCamel(raw)) emit(part.toLowerCase());
     }
+  }
+}
+
+// ASCII text (most skills): NFKC leaves it as it is, and a scan of character codes finds the same runs of
+// letters and digits as the patterns below without a match object per word.
+function eachAsciiWord(text: string, emit: (word: string) => void): void {
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    let kind = ASCII_KIND[text.charCodeAt(i)]!;
+    if (kind === SEPARATOR) {
+      i++;
+      continue;
+    }
+    const start = i;
+    const firstUpper = kind === UPPER;
+    let innerUpper = false;
+    for (i++; i < length; i++) {
+      kind = ASCII_KIND[text.charCodeAt(i)]!;
+      if (kind === SEPARATOR) break;
+      if (kind === UPPER) innerUpper = true;
+    }
+    const raw = text.slice(start, i);
+    // An upper-case letter after the first may start a camel-case part ("pdfForms", "HTTPServer").
+    if (innerUpper) for (const part of splitCamel(raw)) emit(part.toLowerCase());
+    else emit(firstUpper ? raw.toLowerCase() : raw);
   }
 }
 
