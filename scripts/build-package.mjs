@@ -161,6 +161,9 @@ try {
   // and a process that needs only the front door never starts the ES module loader (docs/performance.md,
   // "Start-up"). The same code is also in the ES module build, so it must hold no state the two could share.
   for (const entry of entryPoints(".cjs")) {
+    // Its declarations as `.d.cts` (a `.d.ts` in an ES module package describes an ES module: attw's FalseESM).
+    const declarations = path.join(next, path.relative("src", entry).replace(/\.ts$/, ""));
+    writeFileSync(`${declarations}.d.cts`, readFileSync(`${declarations}.d.ts`));
     await esbuild.build({
       entryPoints: [entry],
       outfile: path.join(next, `${path.relative("src", entry).replace(/\.ts$/, "")}.cjs`),
