@@ -5,7 +5,7 @@
  * (https://nodejs.org/api/module.html#module-compile-cache: NODE_DISABLE_COMPILE_CACHE turns it off).
  */
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +60,22 @@ describe("requireCached (the bin's code cache for main.cjs)", () => {
     expect(changed.answer).toBe("lf 63");
     expect(changed.outcome.cache).toBe("written");
     expect(changed.outcome.file).not.toBe(first.outcome.file);
+  });
+
+  it("keeps the newest four caches of a file name when it writes one (older versions' caches go)", async () => {
+    dir = await tempRepo({ "mod.cjs": MODULE });
+    const folder = path.join(dir.dir, "cache/skillctx/v8");
+    mkdirSync(folder, { recursive: true });
+    const old = (n: number) => `mod.cjs-${String(n).repeat(32)}.bin`;
+    for (let n = 1; n <= 5; n++) {
+      writeFileSync(path.join(folder, old(n)), "an older version's cache");
+      utimesSync(path.join(folder, old(n)), n * 1000, n * 1000);
+    }
+    writeFileSync(path.join(folder, `other.cjs-${"a".repeat(32)}.bin`), "another file's cache");
+    const run = await requireInChild(path.join(dir.dir, "mod.cjs"), dir.dir);
+    expect(readdirSync(folder).sort()).toEqual(
+      [old(3), old(4), old(5), path.basename(run.outcome.file!), `other.cjs-${"a".repeat(32)}.bin`].sort(),
+    );
   });
 
   it("is off with NODE_DISABLE_COMPILE_CACHE, Node's own switch: nothing is written", async () => {

@@ -9,7 +9,8 @@
  *   or ~/.cache/skillctx). The digest is SHA-256 of the file's bytes, Node's version and the architecture: V8
  *   checks only a cache's source length and flags, so the name must change whenever the content does.
  * - When: written at exit (after the command ran, so the functions it compiled are in it) when there was no
- *   cache or V8 rejected it; through a temp file and a rename, so a reader never sees half a cache.
+ *   cache or V8 rejected it; through a temp file and a rename, so a reader never sees half a cache. Writing
+ *   one removes the oldest caches of the same file name beyond the newest four (versions gone).
  * - Never a failure: a cache that cannot be read, written or used is ignored and the file compiles as usual.
  *   The file holds a SHA-256 of the V8 data before it: V8 aborts the process on some corrupt caches, so data
  *   that does not match is never given to it.
@@ -18,7 +19,7 @@
  * - Off with `NODE_DISABLE_COMPILE_CACHE=1` (Node's own switch for its compile cache). On a Node with
  *   `module.enableCompileCache`, Node's own cache is used instead.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as nodeModule from "node:module";
 import * as path from "node:path";
@@ -90,6 +91,7 @@ function writeCache(file: string, script: vm.Script): void {
     const data = script.createCachedData();
     writeFileSync(temp, Buffer.concat([createHash("sha256").update(data).digest(), data]));
     renameSync(temp, file);
+    pruneOthers(file);
   } catch {
     // A read-only or full cache folder: the next run compiles as this one did.
     try {
@@ -98,4 +100,21 @@ function writeCache(file: string, script: vm.Script): void {
       // No folder, so no temp file either.
     }
   }
+}
+
+// Caches of the same file name: one per version of the file and of Node. The newest are kept (two installs
+// in use keep theirs); the rest are caches of versions gone, removed when a new one is written.
+const KEPT_CACHES = 4;
+
+function pruneOthers(written: string): void {
+  const folder = path.dirname(written);
+  const prefix = `${path.basename(written).replace(/-[0-9a-f]{32}\.bin$/, "")}-`;
+  const others = readdirSync(folder)
+    .filter((name) => name.startsWith(prefix) && name.endsWith(".bin") && name !== path.basename(written))
+    .map((name) => {
+      const file = path.join(folder, name);
+      return { file, mtimeMs: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 };
+    })
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { file } of others.slice(KEPT_CACHES - 1)) rmSync(file, { force: true });
 }
