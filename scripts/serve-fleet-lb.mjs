@@ -14,9 +14,13 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.cjs");
+/** The built `skillctx` bin. */
+export const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.cjs");
 const require = createRequire(path.join(ROOT, "packages/skills-mcp/package.json"));
-const esm = (module) =>
+/** zod as the skill server resolves it. */
+export const zodPath = () => require.resolve("zod");
+/** The MCP SDK's ES module file for `module` (`client/index.js`, ...), as the skill server resolves the SDK. */
+export const esm = (module) =>
   require
     .resolve(`@modelcontextprotocol/sdk/${module}`)
     .replace(`${path.sep}cjs${path.sep}`, `${path.sep}esm${path.sep}`);
@@ -136,7 +140,7 @@ export async function runFleet(options) {
   const { Client } = await import(esm("client/index.js"));
   const { StreamableHTTPClientTransport } = await import(esm("client/streamableHttp.js"));
   const { AgentContext } = await import(pathToFileURL(path.join(ROOT, "packages/skillctx/dist/index.js")).href);
-  const { z } = await import(require.resolve("zod"));
+  const { z } = await import(zodPath());
   const Any = z.object({}).loose();
 
   const base = mkdtempSync(path.join(tmpdir(), "skillctx-fleet-lb-"));

@@ -13,22 +13,14 @@
 //                                [--seconds 30] [--ttl-ms 2000] [--think-ms 0] [--json] [--print-config]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { CLI, esm, haproxyConfig, runFleet, zodPath } from "./serve-fleet-lb.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.cjs");
-const require = createRequire(path.join(ROOT, "packages/skills-mcp/package.json"));
-const esm = (module) =>
-  require
-    .resolve(`@modelcontextprotocol/sdk/${module}`)
-    .replace(`${path.sep}cjs${path.sep}`, `${path.sep}esm${path.sep}`);
 const { Client } = await import(esm("client/index.js"));
 const { StreamableHTTPClientTransport } = await import(esm("client/streamableHttp.js"));
-const { z } = await import(require.resolve("zod"));
+const { z } = await import(zodPath());
 
 const { values } = parseArgs({
   options: {
@@ -47,7 +39,6 @@ const { values } = parseArgs({
 });
 if (values.lb !== undefined) {
   if (values.lb !== "haproxy") throw new Error("--lb: only haproxy is supported");
-  const { haproxyConfig, runFleet } = await import("./serve-fleet-lb.mjs");
   if (values["print-config"]) {
     process.stdout.write(haproxyConfig(8700, ["127.0.0.1:8701", "127.0.0.1:8702", "127.0.0.1:8703"]));
     process.exit(0);

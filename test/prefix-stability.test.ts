@@ -158,30 +158,39 @@ function rawPrefixShare(requests: RecordedRequest[]): number {
 
 const serialise = (list: unknown[]) => list.map((element) => JSON.stringify(element));
 
+/**
+ * 30 Chat Completions requests through the official client, the model's tool calls run by the context;
+ * checks that there are 30 and that each begins with the previous one, and reports the shares as `label`.
+ */
+async function chatCompletionsSession(label: string, options?: Parameters<typeof session>[0]) {
+  const { ctx, provider } = await session(options);
+  const client = new OpenAI({ baseURL: provider.openaiURL, apiKey: "test", maxRetries: 0 });
+  const history: ChatMessage[] = [{ role: "user", content: "Please fill the tax form for Ada." }];
+  const steps: ContextStep[] = [];
+  await drive(async (followUp) => {
+    const step = await ctx.buildContext(fromOpenAIMessages(history));
+    steps.push(step);
+    const message = (await client.chat.completions.create({ model: "gpt-test", ...toOpenAIChatRequest(step) }))
+      .choices[0]!.message;
+    history.push(message);
+    if (message.tool_calls !== undefined && message.tool_calls.length > 0)
+      history.push(...(await runOpenAIToolCalls(ctx, message.tool_calls)));
+    else history.push({ role: "user", content: followUp() });
+  });
+  const requests = provider.requests;
+  expect(requests).toHaveLength(REQUESTS);
+  const comparable = requests.map((r) => {
+    const [system, ...messages] = r.body.messages as unknown[];
+    return { fixed: JSON.stringify([system, r.body.tools]), messages: serialise(messages) };
+  });
+  const result = expectPrefixes(comparable);
+  report(label, requests, result, rawPrefixShare(requests));
+  return { requests, steps, result };
+}
+
 describe("30 requests: each request begins with the previous one", () => {
   it("Chat Completions", async () => {
-    const { ctx, provider } = await session();
-    const client = new OpenAI({ baseURL: provider.openaiURL, apiKey: "test", maxRetries: 0 });
-    const history: ChatMessage[] = [{ role: "user", content: "Please fill the tax form for Ada." }];
-    const steps: ContextStep[] = [];
-    await drive(async (followUp) => {
-      const step = await ctx.buildContext(fromOpenAIMessages(history));
-      steps.push(step);
-      const message = (await client.chat.completions.create({ model: "gpt-test", ...toOpenAIChatRequest(step) }))
-        .choices[0]!.message;
-      history.push(message);
-      if (message.tool_calls !== undefined && message.tool_calls.length > 0)
-        history.push(...(await runOpenAIToolCalls(ctx, message.tool_calls)));
-      else history.push({ role: "user", content: followUp() });
-    });
-    const requests = provider.requests;
-    expect(requests).toHaveLength(REQUESTS);
-    const comparable = requests.map((r) => {
-      const [system, ...messages] = r.body.messages as unknown[];
-      return { fixed: JSON.stringify([system, r.body.tools]), messages: serialise(messages) };
-    });
-    const result = expectPrefixes(comparable);
-    report("chat", requests, result, rawPrefixShare(requests));
+    const { requests, steps, result } = await chatCompletionsSession("chat");
     expectSessionFired(steps);
     expect(result.share).toBeGreaterThan(0.8);
   });
@@ -189,28 +198,9 @@ describe("30 requests: each request begins with the previous one", () => {
   it("Chat Completions with suggestions on and search_skills always offered (issue 26)", async () => {
     // A low suggestion score, so that the scripted user messages get notes: the point is that a note
     // changes neither `system` nor the tools, and stays the same bytes on its message.
-    const { ctx, provider } = await session({ search: { tool: "always", suggest: { minScore: 0.5, maxSkills: 2 } } });
-    const client = new OpenAI({ baseURL: provider.openaiURL, apiKey: "test", maxRetries: 0 });
-    const history: ChatMessage[] = [{ role: "user", content: "Please fill the tax form for Ada." }];
-    const steps: ContextStep[] = [];
-    await drive(async (followUp) => {
-      const step = await ctx.buildContext(fromOpenAIMessages(history));
-      steps.push(step);
-      const message = (await client.chat.completions.create({ model: "gpt-test", ...toOpenAIChatRequest(step) }))
-        .choices[0]!.message;
-      history.push(message);
-      if (message.tool_calls !== undefined && message.tool_calls.length > 0)
-        history.push(...(await runOpenAIToolCalls(ctx, message.tool_calls)));
-      else history.push({ role: "user", content: followUp() });
+    const { requests, steps } = await chatCompletionsSession("chat+suggestions", {
+      search: { tool: "always", suggest: { minScore: 0.5, maxSkills: 2 } },
     });
-    const requests = provider.requests;
-    expect(requests).toHaveLength(REQUESTS);
-    const comparable = requests.map((r) => {
-      const [system, ...messages] = r.body.messages as unknown[];
-      return { fixed: JSON.stringify([system, r.body.tools]), messages: serialise(messages) };
-    });
-    const result = expectPrefixes(comparable);
-    report("chat+suggestions", requests, result, rawPrefixShare(requests));
     const notes = steps.flatMap((step) => step.attachments.filter((a) => a.text.includes("may apply to this message")));
     expect(notes.length).toBeGreaterThan(0);
     expect((requests[0]!.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toContain(

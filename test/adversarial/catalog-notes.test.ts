@@ -9,7 +9,7 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import type { Message } from "skillctx";
 import { MAX_CATALOG_NOTE_BYTES } from "../../packages/engine/src/limits.js";
-import { useEngineFixture, user } from "../helpers/engine-fixture.js";
+import { readFileTurn, useEngineFixture, user } from "../helpers/engine-fixture.js";
 import { describeWithTool } from "../helpers/tools-present.js";
 
 const fx = useEngineFixture();
@@ -35,15 +35,7 @@ describeWithTool("git")("catalog notes are capped", () => {
     execFileSync("git", ["init", "--quiet", repo.dir], { stdio: "ignore" });
     await writeSkills(path.join(repo.dir, "packages/big/.claude/skills"), "n");
     const ctx = await fx.context({ cwd: repo.dir, nestedSkills: { maxFolders: 10 } });
-    const history: Message[] = [
-      user("go"),
-      {
-        role: "assistant",
-        content: "",
-        toolCalls: [{ id: "c1", name: "read_file", args: { file_path: "packages/big/src/a.ts" } }],
-      },
-      { role: "tool", content: "x", toolCallId: "c1" },
-    ];
+    const history = readFileTurn("go", { file_path: "packages/big/src/a.ts" });
     const step = await ctx.buildContext(history);
     const notes = step.attachments.filter((a) => a.text.startsWith("<nested_skills"));
     expect(notes).toHaveLength(1);

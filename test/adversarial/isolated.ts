@@ -120,3 +120,38 @@ export function expectBounded<T>(
   expect(result.maxRssMb, `${label}: peak RSS (MB)`).toBeLessThan(bounds.mb);
   return result.value as T;
 }
+
+/**
+ * `script` with each `"@skillctx-src/<package>"` replaced by the URL of that package's source entry, so that an
+ * isolated script imports the packages as written in the repository.
+ */
+export function withPackageSources(script: string): string {
+  return script.replaceAll(/"@skillctx-src\/([a-z-]+)"/g, (_, pkg: string) =>
+    JSON.stringify(pathToFileURL(path.join(repo, "packages", pkg, "src/index.ts")).href),
+  );
+}
+
+/**
+ * The start of an isolated script that works in a temp repository: `parent` (removed by `done(value)`), `repo`
+ * inside it, `put(relative, content)`, `gitInit()` and `gitAdd()`, and the fs functions they use.
+ */
+export function repoPrelude(prefix: string): string {
+  return `
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync, existsSync, symlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import path from "node:path";
+const parent = realpathSync(mkdtempSync(path.join(tmpdir(), ${JSON.stringify(prefix)})));
+const repo = path.join(parent, "repo");
+mkdirSync(repo);
+const put = (relative, content) => {
+  const file = path.join(repo, relative);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  return file;
+};
+const gitInit = () => execFileSync("git", ["init", "-q", repo]);
+const gitAdd = () => execFileSync("git", ["add", "-A"], { cwd: repo });
+const done = (value) => { rmSync(parent, { recursive: true, force: true }); return value; };
+`;
+}

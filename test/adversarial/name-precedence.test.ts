@@ -7,8 +7,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
-import type { Message } from "skillctx";
-import { useEngineFixture, user } from "../helpers/engine-fixture.js";
+import { readFileTurn, useEngineFixture, user } from "../helpers/engine-fixture.js";
 import { indexOf, skillSite } from "../helpers/skill-site.js";
 import type { SkillSite } from "../helpers/skill-site.js";
 import { describeWithTool } from "../helpers/tools-present.js";
@@ -42,15 +41,7 @@ describeWithTool("git")("a remote skill and a nested local skill with one name",
       lock: "off" as const,
     };
     const ctx = await fx.context(options);
-    const history: Message[] = [
-      user("deploy the web app"),
-      {
-        role: "assistant",
-        content: "",
-        toolCalls: [{ id: "c1", name: "read_file", args: { file_path: "packages/web/src/app.ts" } }],
-      },
-      { role: "tool", content: "x", toolCallId: "c1" },
-    ];
+    const history = readFileTurn("deploy the web app", { file_path: "packages/web/src/app.ts" });
     const step = await ctx.buildContext(history);
     const clash = step.diagnostics.filter((d) => d.code === "NAME_CLASH").map((d) => d.message);
     expect(clash).toEqual([

@@ -7,38 +7,10 @@
  */
 import { describe, expect } from "vitest";
 import { itWithTool } from "../helpers/tools-present.js";
-import { expectBounded, runIsolated } from "./isolated.js";
+import { expectBounded, repoPrelude, runIsolated, withPackageSources } from "./isolated.js";
 
-const SOURCES: Record<string, string> = {
-  "@skillctx-src/skillctx": new URL("../../packages/skillctx/src/index.ts", import.meta.url).href,
-  "@skillctx-src/compat": new URL("../../packages/compat/src/index.ts", import.meta.url).href,
-  "@skillctx-src/core": new URL("../../packages/core/src/index.ts", import.meta.url).href,
-};
-
-const PRELUDE = `
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync, symlinkSync } from "node:fs";
-import { execFileSync } from "node:child_process";
-import { tmpdir } from "node:os";
-import path from "node:path";
-const parent = realpathSync(mkdtempSync(path.join(tmpdir(), "skillctx-adv-peers-")));
-const repo = path.join(parent, "repo");
-mkdirSync(repo);
-const put = (relative, content) => {
-  const file = path.join(repo, relative);
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, content);
-  return file;
-};
-const gitInit = () => execFileSync("git", ["init", "-q", repo]);
-const gitAdd = () => execFileSync("git", ["add", "-A"], { cwd: repo });
-const done = (value) => { rmSync(parent, { recursive: true, force: true }); return value; };
-`;
-
-const source = (script: string) => {
-  let out = script;
-  for (const [name, url] of Object.entries(SOURCES)) out = out.replaceAll(JSON.stringify(name), JSON.stringify(url));
-  return out;
-};
+const PRELUDE = repoPrelude("skillctx-adv-peers-");
+const source = withPackageSources;
 
 describe("adversarial: issue 24 reading rules", () => {
   itWithTool("git")(

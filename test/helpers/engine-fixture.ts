@@ -7,6 +7,15 @@ import type { TempRepo } from "./temp-repo.js";
 /** A user message. */
 export const user = (content: string): Message => ({ role: "user", content });
 
+/** A user's request, then the model reading one file (a `read_file` call) and the tool's `result`. */
+export function readFileTurn(request: string, args: Record<string, unknown>, result = "x"): Message[] {
+  return [
+    user(request),
+    { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read_file", args }] },
+    { role: "tool", content: result, toolCallId: "c1" },
+  ];
+}
+
 /**
  * Temp repositories and contexts for engine tests, closed and removed after each test.
  * `context` turns guidance off unless the options say otherwise.

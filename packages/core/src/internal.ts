@@ -58,6 +58,9 @@ export { isModelInvocable } from "./model-invocable.js";
 // The Agent Skills name rule (spec-rules.ts): `defineSkill` checks programmatic names with it (skillctx code/).
 export { checkName } from "./spec-rules.js";
 
+// --- URLs: an absolute http(s) URL or nothing (origins, source indexes) ---
+export { httpUrl } from "./http-url.js";
+
 // --- JSON (json/): the one parser of untrusted JSON text, deep copies, stable text and content equality ---
 export { parseJson, safeParseJson } from "./json/parse-json.js";
 export type { SafeParseJsonResult } from "./json/parse-json.js";

@@ -6,6 +6,7 @@
  * mapped into IPv6), so `--host 127.0.0.2` or `--host ::ffff:127.0.0.1` is guarded like `127.0.0.1`.
  */
 import { BlockList, isIP } from "node:net";
+import { httpUrl } from "@skillctx/core/internal";
 
 /** What the endpoint checks `Host` and `Origin` against. */
 export interface HostPolicy {
@@ -72,14 +73,8 @@ export function hostAllowed(policy: HostPolicy, header: string | undefined): boo
 /** Whether a request's `Origin` header passes: absent (not a browser), or an http(s) origin on an allowed name. */
 export function originAllowed(policy: HostPolicy, origin: string | undefined): boolean {
   if (!policy.check || origin === undefined) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-  return policy.allowed.has(stripDot(url.hostname));
+  const url = httpUrl(origin);
+  return url !== undefined && policy.allowed.has(stripDot(url.hostname));
 }
 
 /** `name`'s canonical host (lower case, IPs normalised, IPv6 bracketed, no trailing dot), or undefined. */

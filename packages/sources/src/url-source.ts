@@ -18,7 +18,7 @@ import {
   MAX_SKILL_FOLDER_BYTES,
 } from "@skillctx/core/internal";
 import type { Sha256Digest } from "@skillctx/core/internal";
-import { safeParseJson } from "@skillctx/core/internal";
+import { httpUrl, safeParseJson } from "@skillctx/core/internal";
 import { readArchive, writeArchiveFiles } from "./archive.js";
 import { isDir, locationKey, publishDir, tempDirFor } from "./cache-dir.js";
 import { fetchBytes } from "@skillctx/mcp-bridge/internal";
@@ -63,13 +63,8 @@ export function urlSourceKey(source: UrlSkillSource): string {
  * that path is kept), or undefined when `url` is not an absolute http(s) URL.
  */
 export function indexUrlOf(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return undefined;
+  const parsed = httpUrl(url);
+  if (parsed === undefined) return undefined;
   parsed.hash = "";
   if (parsed.pathname.endsWith(`/${WELL_KNOWN_INDEX}`)) return parsed.href;
   parsed.search = "";

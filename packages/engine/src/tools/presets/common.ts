@@ -21,7 +21,8 @@ export const SEARCH_TOOL = "search_skills";
  * The code behind the calls, imported on the first call: the definitions here are what `toolsets` (a
  * `skillctx` export) holds, and importing `skillctx` compiles none of the tools' code (tool-runs.ts).
  */
-export const toolRuns = (): Promise<typeof import("../tool-runs.js")> => import("../tool-runs.js");
+let runs: Promise<typeof import("../tool-runs.js")> | undefined;
+export const toolRuns = (): Promise<typeof import("../tool-runs.js")> => (runs ??= import("../tool-runs.js"));
 
 export const SKILLCTX_RESULT_NAMES: LoadResultNames = { read: READ_TOOL, run: RUN_TOOL };
 
