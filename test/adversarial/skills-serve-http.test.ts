@@ -3,7 +3,9 @@
  * node:http so that every header is the attacker's choice: wrong and malformed bearer tokens, the
  * constant-time comparison (by construction: every configured token compared, as fixed-size digests),
  * oversized heads and bodies, Host and Origin tricks against the loopback guard, and a crowd of
- * requests while the server drains on SIGTERM.
+ * requests while the server drains on SIGTERM, and clients that keep sending after a refusal (the staged
+ * close of RFC 9112 section 9.6, https://www.rfc-editor.org/rfc/rfc9112#section-9.6: without it the
+ * server's reset can erase the refusal from the client's buffers, ECONNRESET in place of 431 or 413).
  * Bearer syntax: RFC 6750 section 2.1 (b64token, scheme case-insensitive per RFC 9110 section 11.1);
  * MCP authorization 2025-06-18 (tokens only in the Authorization header):
  * https://github.com/modelcontextprotocol/modelcontextprotocol/blob/main/docs/specification/2025-06-18/basic/authorization.mdx
@@ -16,7 +18,8 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { useTempDirs } from "../../packages/core/src/testing/temp-dir.js";
 import { bearerCheck } from "../../packages/skills-mcp/src/http-auth.js";
 import { assertBuilt } from "../helpers/cli.js";
-import { MCP_HEADERS, rawRequest, rpc, startServe, writeSkills } from "../helpers/serve-http.js";
+import { LINGER_MS, MAX_DISCARDED_BODY_BYTES, MAX_HTTP_BODY_BYTES } from "../../packages/skills-mcp/src/limits.js";
+import { MCP_HEADERS, rawConnection, rawRequest, rpc, startServe, writeSkills } from "../helpers/serve-http.js";
 
 vi.mock("node:crypto", async (original) => {
   const actual = await original<typeof import("node:crypto")>();
@@ -118,6 +121,102 @@ describe("skillctx serve --http against hostile clients", () => {
       cli.child.kill("SIGTERM");
     }
     await cli.exited;
+  });
+
+  it("after a 431 the server reads on until the client hangs up (a staged close): the client's late bytes get no reset", async () => {
+    const home = await tempDir();
+    const { cli, url } = await startServe(writeSkills(await tempDir(), 1), [], { home });
+    try {
+      const { host } = new URL(url);
+      const conn = await rawConnection(url);
+      conn.socket.write(`POST /mcp HTTP/1.1\r\nHost: ${host}\r\nx-pad: ${"p".repeat(20_000)}\r\n`);
+      expect(await conn.head()).toMatch(/^HTTP\/1\.1 431 .*\r\nConnection: close/is);
+      // The client had more to send: the rest of its head and a body. An immediate close answers them
+      // with a reset; a staged one reads them and closes once the client does.
+      // (Two writes apart: a reset answers the first, and the second is where the client meets it.)
+      conn.socket.write(`x-more: ${"m".repeat(200_000)}\r\ncontent-length: 300000\r\n\r\n`);
+      await new Promise((r) => setTimeout(r, 200));
+      conn.socket.write("b".repeat(300_000));
+      await new Promise((r) => setTimeout(r, 200));
+      conn.socket.end();
+      expect(await conn.closed).toEqual({});
+      expect((await rawRequest(url, { headers: MCP_HEADERS, body: LIST })).status).toBe(200);
+    } finally {
+      cli.child.kill("SIGTERM");
+    }
+    expect((await cli.exited).code).toBe(143);
+  });
+
+  it(`a client that never hangs up after a 431 is cut off after LINGER_MS (${LINGER_MS} ms)`, async () => {
+    const home = await tempDir();
+    const { cli, url } = await startServe(writeSkills(await tempDir(), 1), [], { home });
+    try {
+      const conn = await rawConnection(url);
+      conn.socket.write(`GET /mcp HTTP/1.1\r\nx-pad: ${"p".repeat(20_000)}\r\n`);
+      expect(await conn.head()).toMatch(/^HTTP\/1\.1 431 /);
+      const answered = performance.now();
+      // Keep talking and never half-close: the server must end it, not wait forever.
+      const drip = setInterval(() => conn.socket.writable && conn.socket.write("x"), 50);
+      const outcome = await conn.closed;
+      clearInterval(drip);
+      const waited = performance.now() - answered;
+      expect(outcome.error, "the server closed with the client's bytes unread: a reset").toMatch(/ECONNRESET|EPIPE/);
+      expect(waited).toBeGreaterThanOrEqual(LINGER_MS - 100);
+      expect(waited).toBeLessThan(LINGER_MS + 10_000);
+    } finally {
+      cli.child.kill("SIGTERM");
+    }
+    expect((await cli.exited).code).toBe(143);
+  });
+
+  it("an oversized body, declared or chunked, is read to its end and answered 413, not reset; one declared past the discard cap is refused unread; a stalled one is answered after LINGER_MS", async () => {
+    const home = await tempDir();
+    const { cli, url } = await startServe(writeSkills(await tempDir(), 1), [], { home });
+    try {
+      const { host } = new URL(url);
+      const head = (length: number) =>
+        `POST /mcp HTTP/1.1\r\nHost: ${host}\r\ncontent-type: application/json\r\n` +
+        `accept: application/json, text/event-stream\r\nconnection: close\r\ncontent-length: ${length}\r\n\r\n`;
+      // Well past what the loopback buffers hold, within what the server reads and drops.
+      const size = MAX_HTTP_BODY_BYTES + MAX_DISCARDED_BODY_BYTES - 1024;
+      for (let i = 0; i < 3; i++) {
+        const conn = await rawConnection(url);
+        conn.socket.write(head(size));
+        conn.socket.end(Buffer.alloc(size, 0x78));
+        const answer = await conn.head().catch((error: Error) => error.message);
+        expect({ answer: answer.slice(0, 12), end: await conn.closed }).toEqual({ answer: "HTTP/1.1 413", end: {} });
+        expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+      }
+      // No length declared (chunked): the cap is met while reading, and the rest is still read and dropped.
+      const chunked = await rawConnection(url);
+      chunked.socket.write(head(0).replace("content-length: 0", "transfer-encoding: chunked"));
+      const piece = Buffer.alloc(256 * 1024, 0x78);
+      for (let sent = 0; sent < 3 * MAX_HTTP_BODY_BYTES; sent += piece.length)
+        chunked.socket.write(`${piece.length.toString(16)}\r\n${piece.toString("latin1")}\r\n`);
+      chunked.socket.end("0\r\n\r\n");
+      const chunkedAnswer = await chunked.head().catch((error: Error) => error.message);
+      expect({ answer: chunkedAnswer.slice(0, 12), end: await chunked.closed }).toEqual({
+        answer: "HTTP/1.1 413",
+        end: {},
+      });
+      // Declared past both caps: answered at once, before a byte of the body is sent.
+      const huge = await rawConnection(url);
+      huge.socket.write(head(MAX_HTTP_BODY_BYTES + MAX_DISCARDED_BODY_BYTES + 1));
+      expect(await huge.head()).toMatch(/^HTTP\/1\.1 413 /);
+      huge.socket.destroy();
+      // Declared too large, then half of it and silence: the answer comes after the linger, not never.
+      const stalled = await rawConnection(url);
+      stalled.socket.write(head(4 * MAX_HTTP_BODY_BYTES));
+      stalled.socket.write(Buffer.alloc(2 * MAX_HTTP_BODY_BYTES, 0x78));
+      const sent = performance.now();
+      expect(await stalled.head()).toMatch(/^HTTP\/1\.1 413 /);
+      expect(performance.now() - sent).toBeGreaterThanOrEqual(LINGER_MS - 500);
+      stalled.socket.destroy();
+      expect((await rawRequest(url, { headers: MCP_HEADERS, body: LIST })).status).toBe(200);
+    } finally {
+      cli.child.kill("SIGTERM");
+    }
+    expect((await cli.exited).code).toBe(143);
   });
 
   it("Host and Origin tricks against the loopback guard are 403; other spellings of the bound address pass", async () => {

@@ -1,7 +1,10 @@
 // `skillctx serve --http` as a child process, and a raw HTTP client (node:http) that sets any header,
-// `Host` included (fetch cannot): for the auth, DNS-rebinding, drain and hostile-client tests.
+// `Host` included (fetch cannot), and a raw TCP connection (what a client sends after a refusal): for the
+// auth, DNS-rebinding, drain and hostile-client tests.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { connect } from "node:net";
+import type { Socket } from "node:net";
 import path from "node:path";
 import { startCli } from "./cli.js";
 import type { CliChild } from "./cli.js";
@@ -102,5 +105,57 @@ export function rawRequest(
       () => req.end(body.slice(half)),
       (error: unknown) => req.destroy(error as Error),
     );
+  });
+}
+
+/** A raw TCP connection to the server: what came back so far, and how the connection ended. */
+export interface RawConnection {
+  socket: Socket;
+  /** Everything received so far, as latin1 text. */
+  received(): string;
+  /** Resolves once `received()` holds a whole answer head (up to the blank line). */
+  head(): Promise<string>;
+  /** How the connection ended: `error` is the code of the error that ended it, if any. */
+  closed: Promise<{ error?: string }>;
+}
+
+/** Opens a TCP connection to the server of `url`, half-open allowed (the test decides when to hang up). */
+export function rawConnection(url: string): Promise<RawConnection> {
+  const target = new URL(url);
+  const socket = connect({
+    host: target.hostname.replace(/^\[|\]$/g, ""),
+    port: Number(target.port),
+    allowHalfOpen: true,
+  });
+  let text = "";
+  const waiting = new Set<() => void>();
+  socket.on("data", (chunk: Buffer) => {
+    text += chunk.toString("latin1");
+    for (const wake of waiting) wake();
+  });
+  const closed = new Promise<{ error?: string }>((resolve) => {
+    let error: string | undefined;
+    socket.on("error", (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
+    socket.on("close", () => resolve(error === undefined ? {} : { error }));
+  });
+  const head = () =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const end = text.indexOf("\r\n\r\n");
+        if (end >= 0) {
+          waiting.delete(check);
+          resolve(text.slice(0, end));
+        }
+      };
+      waiting.add(check);
+      check();
+      void closed.then(() => reject(new Error(`closed before an answer: ${JSON.stringify(text.slice(0, 200))}`)));
+    });
+  return new Promise((resolve, reject) => {
+    socket.once("error", reject);
+    socket.once("connect", () => {
+      socket.off("error", reject);
+      resolve({ socket, received: () => text, head, closed });
+    });
   });
 }

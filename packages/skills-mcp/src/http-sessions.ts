@@ -13,9 +13,9 @@ import { safeParseJson, randomUUID } from "@skillctx/core/internal";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { declaredLength, readCapped } from "@skillctx/mcp-bridge/internal";
 import { MAX_HTTP_BODY_BYTES } from "./limits.js";
 import type { SkillServer } from "./server.js";
+import { readRequestBody } from "./http-teardown.js";
 
 /** Answers `/mcp` requests that passed the host, origin and token checks. */
 export interface McpHandler {
@@ -117,10 +117,11 @@ export function replyRpc(res: ServerResponse, status: number, message: string, c
 
 // The body parsed as JSON, or undefined once an error (413, parse error) has been answered.
 async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | undefined> {
-  const tooLarge = () => replyRpc(res, 413, `request body larger than ${MAX_HTTP_BODY_BYTES} bytes`);
-  if (declaredLength(req.headers["content-length"]) > MAX_HTTP_BODY_BYTES) return void tooLarge();
-  const bytes = await readCapped(req, MAX_HTTP_BODY_BYTES);
-  if (bytes === undefined) return void tooLarge();
+  const bytes = await readRequestBody(req, MAX_HTTP_BODY_BYTES);
+  if (bytes === undefined) {
+    res.setHeader("connection", "close");
+    return void replyRpc(res, 413, `request body larger than ${MAX_HTTP_BODY_BYTES} bytes`);
+  }
   const parsed = safeParseJson(bytes.toString("utf8"));
   if (!parsed.ok) return void replyRpc(res, 400, "parse error", -32700);
   return { value: parsed.value };

@@ -16,6 +16,7 @@ import { bearerCheck } from "./http-auth.js";
 import type { HttpAuthOptions } from "./http-auth.js";
 import { hostAllowed, hostPolicy, originAllowed } from "./http-hosts.js";
 import { replyRpc, sessionHandler, statelessHandler } from "./http-sessions.js";
+import { stagedClientError } from "./http-teardown.js";
 import type { SkillServer } from "./server.js";
 
 /** The path the endpoint answers on. */
@@ -134,6 +135,11 @@ export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOpt
       else res.destroy();
     });
   });
+  // A refused head (431, 400) is answered with a staged close, so the client reads the refusal.
+  server.on(
+    "clientError",
+    stagedClientError((socket) => [...inFlight].some((r) => r.socket === socket && r.headersSent)),
+  );
   server.requestTimeout = 60_000;
   server.headersTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {

@@ -22,7 +22,14 @@ export const DEFAULT_SKILLS_PAGE_SIZE = 100;
 export const DEFAULT_RESOURCES_PAGE_SIZE = 500;
 /** Most bytes of all served files together; skills past it are not served (a warning each). */
 export const DEFAULT_MAX_SERVED_BYTES = 256 * 1024 * 1024;
-/** Largest request head (request line and headers), in bytes; past it Node answers 431. */
+/**
+ * After a refusal (413, 431), most further bytes read and dropped so the client can read the refusal
+ * before the connection closes (http-teardown.ts).
+ */
+export const MAX_DISCARDED_BODY_BYTES = 8 * 1024 * 1024;
+/** After a refusal, how long the connection waits for the client to finish sending and hang up. */
+export const LINGER_MS = 2_000;
+/** Largest request head (request line and headers), in bytes; past it the answer is 431. */
 export const MAX_HTTP_HEADER_BYTES = 16 * 1024;
 /** How long a graceful close waits for requests in flight before it drops their connections. */
 export const DEFAULT_DRAIN_MS = 5_000;
