@@ -161,7 +161,7 @@ describe("skillctx serve --http against hostile clients", () => {
       clearInterval(drip);
       const waited = performance.now() - answered;
       expect(outcome.error, "the server closed with the client's bytes unread: a reset").toMatch(/ECONNRESET|EPIPE/);
-      expect(waited).toBeGreaterThanOrEqual(LINGER_MS - 100);
+      expect(waited).toBeGreaterThanOrEqual(LINGER_MS / 2);
       expect(waited).toBeLessThan(LINGER_MS + 10_000);
     } finally {
       cli.child.kill("SIGTERM");
@@ -210,7 +210,7 @@ describe("skillctx serve --http against hostile clients", () => {
       stalled.socket.write(Buffer.alloc(2 * MAX_HTTP_BODY_BYTES, 0x78));
       const sent = performance.now();
       expect(await stalled.head()).toMatch(/^HTTP\/1\.1 413 /);
-      expect(performance.now() - sent).toBeGreaterThanOrEqual(LINGER_MS - 500);
+      expect(performance.now() - sent).toBeGreaterThanOrEqual(LINGER_MS / 2);
       stalled.socket.destroy();
       expect((await rawRequest(url, { headers: MCP_HEADERS, body: LIST })).status).toBe(200);
     } finally {
