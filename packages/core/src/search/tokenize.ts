@@ -62,33 +62,11 @@ export function createUniqueWords(): (text: string) => string[] {
       }
     };
     const text = ASCII_TEXT.test(original) ? original : original.normalize("NFKC");
-    const length = text.length;
-    let i = 0;
-    while (i < length) {
-      let code = text.charCodeAt(i);
-      let kind = code < 0x80 ? ASCII_KIND[code]! : OTHER;
-      if (kind === SEPARATOR) {
-        i++;
-        continue;
-      }
-      // A run of ASCII letters and digits and of non-ASCII characters (the runs of eachWord).
-      const start = i;
-      const firstUpper = kind === UPPER;
-      let innerUpper = false;
-      let other = kind === OTHER;
-      let hash = lowerCodeHash(0, code);
-      for (i++; i < length; i++) {
-        code = text.charCodeAt(i);
-        kind = code < 0x80 ? ASCII_KIND[code]! : OTHER;
-        if (kind === SEPARATOR) break;
-        if (kind === UPPER) innerUpper = true;
-        else if (kind === OTHER) other = true;
-        hash = lowerCodeHash(hash, code);
-      }
-      if (other) for (const [word] of text.slice(start, i).matchAll(WORD)) emitWord(word, addWord);
-      else if (!innerUpper) table.add(found, text, start, i, hash, !firstUpper);
+    for (const run = new Runs(text); run.next(); ) {
+      if (run.other) for (const [word] of text.slice(run.start, run.end).matchAll(WORD)) emitWord(word, addWord);
+      else if (!run.innerUpper) table.add(found, text, run.start, run.end, run.hash, !run.firstUpper);
       // Camel case (rare): its parts, each lower-cased.
-      else for (const part of splitCamel(text.slice(start, i))) addWord(part.toLowerCase());
+      else for (const part of splitCamel(text.slice(run.start, run.end))) addWord(part.toLowerCase());
     }
     return found;
   };
@@ -203,26 +181,58 @@ function eachWord(text: string, emit: (word: string) => void): void {
 // ASCII text (most skills): NFKC leaves it as it is, and a scan of character codes finds the same runs of
 // letters and digits as the patterns below without a match object per word.
 function eachAsciiWord(text: string, emit: (word: string) => void): void {
-  const length = text.length;
-  let i = 0;
-  while (i < length) {
-    let kind = ASCII_KIND[text.charCodeAt(i)]!;
-    if (kind === SEPARATOR) {
-      i++;
-      continue;
+  for (const run = new Runs(text); run.next(); ) {
+    const raw = text.slice(run.start, run.end);
+    // An upper-case letter after the first may start a camel-case part ("pdfForms", "HTTPServer").
+    if (run.innerUpper) for (const part of splitCamel(raw)) emit(part.toLowerCase());
+    else emit(run.firstUpper ? raw.toLowerCase() : raw);
+  }
+}
+
+// The runs of a text between ASCII separators (runs of ASCII letters and digits and of non-ASCII characters,
+// the runs of eachWord), found by a scan of character codes: where each is, how its letters are cased, whether
+// it holds a non-ASCII character, and the hash of its characters lower-cased (the word table's key).
+class Runs {
+  start = 0;
+  end = 0;
+  firstUpper = false;
+  innerUpper = false;
+  other = false;
+  hash = 0;
+
+  constructor(private readonly text: string) {}
+
+  // Moves to the next run; false past the last.
+  next(): boolean {
+    const { text } = this;
+    const length = text.length;
+    let i = this.end;
+    let code = 0;
+    let kind = SEPARATOR;
+    for (; i < length; i++) {
+      code = text.charCodeAt(i);
+      kind = code < 0x80 ? ASCII_KIND[code]! : OTHER;
+      if (kind !== SEPARATOR) break;
     }
-    const start = i;
-    const firstUpper = kind === UPPER;
+    if (i >= length) return false;
+    this.start = i;
+    this.firstUpper = kind === UPPER;
     let innerUpper = false;
+    let other = kind === OTHER;
+    let hash = lowerCodeHash(0, code);
     for (i++; i < length; i++) {
-      kind = ASCII_KIND[text.charCodeAt(i)]!;
+      code = text.charCodeAt(i);
+      kind = code < 0x80 ? ASCII_KIND[code]! : OTHER;
       if (kind === SEPARATOR) break;
       if (kind === UPPER) innerUpper = true;
+      else if (kind === OTHER) other = true;
+      hash = lowerCodeHash(hash, code);
     }
-    const raw = text.slice(start, i);
-    // An upper-case letter after the first may start a camel-case part ("pdfForms", "HTTPServer").
-    if (innerUpper) for (const part of splitCamel(raw)) emit(part.toLowerCase());
-    else emit(firstUpper ? raw.toLowerCase() : raw);
+    this.end = i;
+    this.innerUpper = innerUpper;
+    this.other = other;
+    this.hash = hash;
+    return true;
   }
 }
 
