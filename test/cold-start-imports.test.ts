@@ -28,7 +28,7 @@ const HEAVY = {
   chokidar: /node_modules\/chokidar\//,
   sigstore: /node_modules\/@sigstore\//,
   zod: /node_modules\/zod\//,
-  search: /node_modules\/(minisearch|stemmer)\//,
+  search: /node_modules\/stemmer\//,
 };
 
 // Every module URL the ESM loader loads goes to LOG (appended synchronously from the hooks thread).

@@ -50,7 +50,7 @@ const searchers: Searcher[] = [
   previousSearcher(),
   winkSearcher("plain BM25 (wink; name, description, body)", { name: 1, description: 1, body: 1 }),
   winkSearcher("wink-bm25, all fields and weights", { ...DEFAULT_FIELD_WEIGHTS }),
-  indexSearcher("new index (MiniSearch)"),
+  indexSearcher("new index (skillctx)"),
   indexSearcher("new index + hashing embedder (RRF)", { embed: hashingEmbedTexts }),
 ];
 
@@ -86,7 +86,7 @@ for (const searcher of searchers) {
       buildMs,
     });
   }
-  if (flags.has("--sweep") && searcher.label === "new index (MiniSearch)") sweep(raw);
+  if (flags.has("--sweep") && searcher.label === "new index (skillctx)") sweep(raw);
 }
 
 console.log(

@@ -1,13 +1,12 @@
-import type MiniSearch from "minisearch";
-import type { SearchResult } from "minisearch";
 import { compareCodePoints } from "../code-point-order.js";
 import { MAX_SEARCH_QUERY_CHARS } from "../limits.js";
 import type { Skill } from "../skill.js";
 import { headUtf16 } from "../text/cut-text.js";
 import { fuseRankings, vectorRanking } from "./fusion.js";
 import type { EmbedTexts } from "./fusion.js";
-import { rememberingMiniSearch } from "./remembered-terms.js";
 import { SEARCH_FIELDS, skillDocument } from "./skill-document.js";
+import { TermIndex } from "./term-index.js";
+import type { TermMatch } from "./term-index.js";
 import type { DocumentSources, SearchField, SkillDocument } from "./skill-document.js";
 import { createUniqueWords, searchTerm, splitWords } from "./tokenize.js";
 import type { Stem } from "./tokenize.js";
@@ -91,7 +90,7 @@ export interface SkillIndex {
   stats(): { skills: number; built: number };
 }
 
-/** A search index over skills (MiniSearch, stop words, Porter stemming): see {@link SkillIndex}. */
+/** A search index over skills (BM25 over an inverted index of our own, stop words, Porter stemming): see {@link SkillIndex}. */
 export function createSkillIndex(options: SkillIndexOptions = {}): SkillIndex {
   return new LexicalSkillIndex(options);
 }
@@ -118,13 +117,15 @@ const RUNNER_UP_SHARE = 0.25;
 // nothing and a request of common words stays below the cut-off. Chosen on eval/selection (docs/selection.md).
 const BM25 = { k: 1.2, b: 1, d: 0 };
 
+type Match = TermMatch<SearchField>;
+
 interface Indexed {
   skill: Skill;
   doc: SkillDocument;
 }
 
 class LexicalSkillIndex implements SkillIndex {
-  private mini: MiniSearch<SkillDocument> | undefined;
+  private index: TermIndex<SearchField> | undefined;
   private readonly docs = new Map<string, Indexed>();
   private synced: readonly Skill[] | undefined;
   private syncing: Promise<void> = Promise.resolve();
@@ -146,19 +147,12 @@ class LexicalSkillIndex implements SkillIndex {
     const terms = queryTerms(query, stem);
     if (terms.length === 0 || limit === 0) return [];
     await this.sync(skills, options.signal);
-    const mini = this.mini!;
-    const found = mini.search(terms.join(" "), {
-      boost: this.weights,
-      combineWith: "OR",
-      // The request's terms are already processed: no second pass.
-      tokenize: () => terms,
-      processTerm: (term) => term,
-    });
-    // MiniSearch multiplies a result's score by its number of matched terms: kept (two terms matched beat one twice).
+    const found = this.index!.search(terms, this.weights);
+    // A result's score is times its number of matched terms (as MiniSearch ranks): two terms matched beat one twice.
     const scale = scaleOf(found, this.docs.size);
     for (const result of found) result.score /= scale;
     const minScore = options.minScore ?? this.options.minScore ?? DEFAULT_MIN_SEARCH_SCORE;
-    let ranked: SearchResult[] = found;
+    let ranked: Match[] = found;
     if (this.options.embed !== undefined) ranked = await this.fuse(found, query, options.signal);
     const best = found[0];
     if (ranked.length === 0) return [];
@@ -179,10 +173,10 @@ class LexicalSkillIndex implements SkillIndex {
     );
   }
 
-  private match(result: SearchResult): SkillMatch {
+  private match(result: Match): SkillMatch {
     const indexed = this.docs.get(String(result.id))!;
-    const matched = Object.entries(result.match as Record<string, SearchField[]>)
-      .map(([term, fields]) => ({ term, fields: [...fields].sort(compareCodePoints) as SearchField[] }))
+    const matched = Object.entries(result.match)
+      .map(([term, fields]) => ({ term, fields: [...fields].sort(compareCodePoints) }))
       .sort((a, b) => compareCodePoints(a.term, b.term));
     const description = indexed.skill.description;
     return {
@@ -194,7 +188,7 @@ class LexicalSkillIndex implements SkillIndex {
   }
 
   // Reciprocal rank fusion of the lexical ranking and the embedding ranking; each result keeps its lexical score.
-  private async fuse(found: SearchResult[], query: string, signal: AbortSignal | undefined): Promise<SearchResult[]> {
+  private async fuse(found: Match[], query: string, signal: AbortSignal | undefined): Promise<Match[]> {
     const embed = this.options.embed!;
     const missing = [...this.docs.values()].filter((d) => !this.vectors.has(d.doc.digest));
     const texts = [headUtf16(String(query), MAX_SEARCH_QUERY_CHARS), ...missing.map((d) => embeddingText(d.doc))];
@@ -211,9 +205,7 @@ class LexicalSkillIndex implements SkillIndex {
       [...this.docs.values()].map((d) => ({ id: d.doc.id, vector: this.vectors.get(d.doc.digest) })),
     ).slice(0, RRF_DEPTH);
     const fused = fuseRankings([found.slice(0, RRF_DEPTH).map((r) => String(r.id)), semantic]);
-    return fused.map(
-      (id) => byId.get(id) ?? ({ id, score: 0, terms: [], queryTerms: [], match: {} } as unknown as SearchResult),
-    );
+    return fused.map((id) => byId.get(id) ?? { id, score: 0, queryTerms: [], match: {} });
   }
 
   private sync(skills: readonly Skill[], signal: AbortSignal | undefined): Promise<void> {
@@ -224,20 +216,18 @@ class LexicalSkillIndex implements SkillIndex {
   }
 
   private async apply(skills: readonly Skill[], signal: AbortSignal | undefined): Promise<void> {
-    if (skills === this.synced && this.mini !== undefined) return;
-    const { MiniSearch } = await libraries();
+    if (skills === this.synced && this.index !== undefined) return;
     const { stem } = await libraries();
-    this.mini ??= new MiniSearch<SkillDocument>({
-      fields: [...SEARCH_FIELDS],
-      idField: "id",
+    this.index ??= new TermIndex<SearchField>({
+      fields: SEARCH_FIELDS,
       // Each word counts once per field: repeating a word earns nothing, and a field stuffed with many
       // words is long, which length normalisation weighs down (the defence against a skill that lists
       // every word to win every search: test/adversarial/skill-search.test.ts).
       tokenize: createUniqueWords(),
       processTerm: (word) => cachedTerm(word, stem),
-      searchOptions: { bm25: BM25 },
+      bm25: BM25,
     });
-    const mini = this.mini;
+    const index = this.index;
     const wanted = new Map<string, Skill>();
     for (const skill of Array.isArray(skills) ? skills : []) {
       if (typeof skill?.name === "string" && !wanted.has(skill.name)) wanted.set(skill.name, skill);
@@ -247,7 +237,7 @@ class LexicalSkillIndex implements SkillIndex {
     signal?.throwIfAborted();
     for (const [name] of this.docs) {
       if (wanted.has(name)) continue;
-      mini.discard(name);
+      index.remove(name, this.docs.get(name)!.doc);
       this.docs.delete(name);
     }
     changed.forEach((skill, i) => {
@@ -257,8 +247,8 @@ class LexicalSkillIndex implements SkillIndex {
         before.skill = skill;
         return;
       }
-      if (before !== undefined) mini.discard(skill.name);
-      mini.add(doc);
+      if (before !== undefined) index.remove(skill.name, before.doc);
+      index.add(skill.name, doc);
       this.built++;
       this.docs.set(skill.name, { skill, doc });
     });
@@ -286,7 +276,7 @@ function cachedTerm(word: string, stem: Stem): string | null {
 // (BM25's largest: ln(1 + (N - 0.5) / 1.5)), so that a score means the same at 10 skills and at 10,000.
 // A skill's own word beside generic words is halved by this; namesItsOwnWord lets it through instead (a scale
 // by the request's IDFs was measured and lost suggestion precision: docs/selection.md).
-function scaleOf(found: readonly SearchResult[], skills: number): number {
+function scaleOf(found: readonly Match[], skills: number): number {
   const known = new Set<string>();
   for (const result of found) for (const term of result.queryTerms) known.add(term);
   return Math.max(1, known.size) * Math.log(1 + Math.max(1, skills - 0.5) / 1.5);
@@ -298,10 +288,10 @@ const OWN_WORD_FIELDS: ReadonlySet<string> = new Set<SearchField>(["name", "desc
 // The second way past the cut-off: the request has a word that the best skill uses in what it says it is for and
 // no other skill uses at all. A score cannot say it: one word in a description scores its field weights (2.4), under
 // any cut-off that empties the requests no skill serves, and generic words beside it only lower the share it counts.
-function namesItsOwnWord(best: SearchResult, found: readonly SearchResult[]): boolean {
+function namesItsOwnWord(best: Match, found: readonly Match[]): boolean {
   const users = new Map<string, number>();
   for (const result of found) for (const term of result.queryTerms) users.set(term, (users.get(term) ?? 0) + 1);
-  return Object.entries(best.match as Record<string, readonly string[]>).some(
+  return Object.entries(best.match).some(
     ([term, fields]) => users.get(term) === 1 && fields.some((field) => OWN_WORD_FIELDS.has(field)),
   );
 }
@@ -321,9 +311,8 @@ function embeddingText(doc: SkillDocument): string {
   return [doc.name, doc.description, doc.whenToUse, doc.keywords, doc.headings].filter((t) => t !== "").join("\n");
 }
 
-/** The search libraries (MiniSearch and the stemmer), loaded once on first use. */
+/** The search library (the stemmer), loaded once on first use. */
 export interface Libraries {
-  MiniSearch: typeof MiniSearch;
   stem: Stem;
 }
 
@@ -331,9 +320,6 @@ let loaded: Promise<Libraries> | undefined;
 
 // The search libraries load on the first search: importing core (a scan, a step) never loads them.
 export function libraries(): Promise<Libraries> {
-  loaded ??= Promise.all([import("minisearch"), import("stemmer")]).then(([mini, stemmer]) => ({
-    MiniSearch: rememberingMiniSearch(mini.default),
-    stem: stemmer.stemmer,
-  }));
+  loaded ??= import("stemmer").then((stemmer) => ({ stem: stemmer.stemmer }));
   return loaded;
 }
