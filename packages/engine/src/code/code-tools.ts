@@ -38,12 +38,12 @@ export interface CodeToolHost {
 export type SkillCodeToolsMode = "active" | "always";
 
 /**
- * Checks the `skillCodeTools` option.
+ * Checks the `tools.codeTools` option.
  *
  * @throws SkillctxError `INVALID_OPTIONS` for anything but `active`, `always` or undefined.
  */
 export function checkSkillCodeTools(mode: unknown): SkillCodeToolsMode {
-  return checkEnum<SkillCodeToolsMode>("skillCodeTools", mode, ["active", "always"], "active");
+  return checkEnum<SkillCodeToolsMode>("tools.codeTools", mode, ["active", "always"], "active");
 }
 
 /**

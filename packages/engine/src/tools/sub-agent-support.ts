@@ -38,7 +38,7 @@ export interface SubAgentSupport {
 /**
  * Checks the sub-agent options and makes the context's {@link SubAgentSupport}.
  *
- * @throws SkillctxError `INVALID_OPTIONS` when `runSubAgent` is not a function, or for a bad `subAgent`.
+ * @throws SkillctxError `INVALID_OPTIONS` when `subAgents.run` is not a function, or for a bad `subAgents`.
  */
 export function createSubAgentSupport(options: {
   run: unknown;
@@ -48,17 +48,17 @@ export function createSubAgentSupport(options: {
 }): SubAgentSupport {
   if (typeof options.run !== "function")
     throw invalidOption(
-      "runSubAgent",
+      "subAgents.run",
       "a function ({ system, messages, tools, model, maxSteps, signal }) => { text, messages }",
     );
   const settings: unknown = options.settings ?? {};
   if (typeof settings !== "object" || settings === null)
-    throw invalidOption("subAgent", "{ maxSteps?, model?, maxAnswerBytes? }");
+    throw invalidOption("subAgents", "{ run, maxSteps?, model?, maxAnswerBytes? }");
   const { maxSteps, model, maxAnswerBytes } = settings as Record<string, unknown>;
   const count = (value: unknown, name: string, fallback: number): number =>
-    checkPositiveInteger(`subAgent.${name}`, value, fallback);
+    checkPositiveInteger(`subAgents.${name}`, value, fallback);
   if (model !== undefined && !isNonEmptyString(model)) {
-    throw invalidOption("subAgent.model", "a non-empty string (a model id for runSubAgent)");
+    throw invalidOption("subAgents.model", "a non-empty string (a model id for runSubAgent)");
   }
   return {
     run: options.run as RunSubAgent,

@@ -356,10 +356,10 @@ function sameDefinitions(a: readonly ToolDefinition[], b: readonly ToolDefinitio
 }
 
 /**
- * Checks the `toolFilter` option.
+ * Checks the `tools.filter` option.
  *
  * @throws SkillctxError `INVALID_OPTIONS` for anything but `filter`, `refuse`, `off` or undefined.
  */
 export function checkToolFilter(mode: unknown): ToolFilterMode {
-  return checkEnum<ToolFilterMode>("toolFilter", mode, ["filter", "refuse", "off"], "filter");
+  return checkEnum<ToolFilterMode>("tools.filter", mode, ["filter", "refuse", "off"], "filter");
 }
