@@ -34,7 +34,9 @@ describe("task inputs", () => {
           { name: "subject", description: "What about", required: true },
         ]),
       ],
-      collectInputs: () => ({ subject: "!`touch PWNED`" }),
+      conversation: {
+        collectInputs: () => ({ subject: "!`touch PWNED`" }),
+      },
     });
     const text = attached(await ctx.buildContext([user("/report")]), 0);
     expect(text).toContain("Rendered: ok");
@@ -51,7 +53,9 @@ describe("task inputs", () => {
           { name: "b", description: "" },
         ]),
       ],
-      collectInputs: () => ({ a: "${b}", b: "bee" }),
+      conversation: {
+        collectInputs: () => ({ a: "${b}", b: "bee" }),
+      },
     });
     expect(attached(await ctx.buildContext([user("/report")]), 0)).toContain("A=${b} B=bee");
   });
@@ -65,9 +69,11 @@ describe("task inputs", () => {
           { name: "branch", description: "The branch", required: true },
         ]),
       ],
-      collectInputs: ({ inputs }) => {
-        asked.push(inputs.map((i) => i.name));
-        return { branch: "main" };
+      conversation: {
+        collectInputs: ({ inputs }) => {
+          asked.push(inputs.map((i) => i.name));
+          return { branch: "main" };
+        },
       },
     });
     const text = attached(await ctx.buildContext([user("/report")]), 0);
@@ -101,7 +107,9 @@ describe("caps on text that reaches the model", () => {
           trigger: { type: "keyword", keywords: ["big"] },
         },
       ],
-      limits: { maxAttachedSkillBytes: 4_096 },
+      conversation: {
+        limits: { maxAttachedSkillBytes: 4_096 },
+      },
     });
     const step = await ctx.buildContext([user("big one")]);
     const text = attached(step, 0);
@@ -116,7 +124,9 @@ describe("caps on text that reaches the model", () => {
     const ctx = await context({
       cwd: (await repo()).dir,
       skills: [{ name: "big", description: "Big.", content: body, source: inline, trigger: { type: "on-demand" } }],
-      limits: { maxLoadedSkillBytes: 2_000 },
+      conversation: {
+        limits: { maxLoadedSkillBytes: 2_000 },
+      },
     });
     const first = await ctx.callTool("load_skill", { name: "big" });
     expect(first.content).not.toContain("TAIL-MARKER");
@@ -138,7 +148,9 @@ describe("caps on text that reaches the model", () => {
     const ctx = await context({
       cwd: (await repo()).dir,
       skills: [always("aaa", 3_000), always("bbb", 3_000), always("ccc", 3_000), always("ddd", 3_000)],
-      limits: { maxGuidanceBlockBytes: 5_000 },
+      conversation: {
+        limits: { maxGuidanceBlockBytes: 5_000 },
+      },
     });
     const step = await ctx.buildContext([]);
     expect(step.system).toContain("aaa-END");
@@ -166,7 +178,9 @@ describe("caps on text that reaches the model", () => {
 
   it("refuses a limit that is not a positive integer", async () => {
     const dir = (await repo()).dir;
-    await expect(AgentContext.create({ cwd: dir, limits: { maxLoadedSkillBytes: -1 } })).rejects.toMatchObject({
+    await expect(
+      AgentContext.create({ cwd: dir, conversation: { limits: { maxLoadedSkillBytes: -1 } } }),
+    ).rejects.toMatchObject({
       code: "INVALID_OPTIONS",
     });
   });
@@ -196,7 +210,7 @@ describe("skill names and load results", () => {
   });
 
   it("the langflow toolset's JSON carries them as keys", async () => {
-    const ctx = await context({ cwd: (await repo()).dir, skills: [skill], toolset: "langflow" });
+    const ctx = await context({ cwd: (await repo()).dir, skills: [skill], tools: { toolset: "langflow" } });
     const json = JSON.parse((await ctx.callTool("load_skill", { skill_name: "pdf" })).content) as Record<
       string,
       unknown
@@ -217,7 +231,7 @@ describe("skill names and load results", () => {
   ];
 
   it.each(loads)("%s: %s trims the skill name before the lookup", async (toolset, tool, args) => {
-    const ctx = await context({ cwd: (await repo()).dir, skills: [skill], toolset });
+    const ctx = await context({ cwd: (await repo()).dir, skills: [skill], tools: { toolset } });
     const result = await ctx.callTool(tool, args);
     expect(result.isError).toBeUndefined();
     expect(ctx.activeSkill).toBe("pdf");
@@ -228,7 +242,7 @@ describe("skill names and load results", () => {
     await ctx.callTool("load_skill", { name: "pdf" });
     expect((await ctx.callTool("unload_skill", { name: " pdf " })).isError).toBeUndefined();
     expect(ctx.activeSkill).toBeUndefined();
-    const strands = await context({ cwd: (await repo()).dir, skills: [skill], toolset: "strands" });
+    const strands = await context({ cwd: (await repo()).dir, skills: [skill], tools: { toolset: "strands" } });
     await strands.callTool("skills", { action: "activate", skill_name: "pdf" });
     expect((await strands.callTool("skills", { action: "deactivate", skill_name: " pdf" })).isError).toBeUndefined();
     expect(strands.activeSkill).toBeUndefined();

@@ -50,7 +50,9 @@ try {
 try {
   await AgentContext.create({
     cwd: fixture,
-    state: { version: -1 } as unknown as NonNullable<AgentContextOptions["state"]>,
+    conversation: {
+      state: { version: -1 } as unknown as NonNullable<AgentContextOptions["state"]>,
+    },
   });
   check(false, "a bad state is refused");
 } catch (error) {

@@ -59,7 +59,7 @@ export async function codeToolsForSkill(skill: Skill, host: CodeToolHost, signal
 /**
  * Runs a code tool call and returns what the model reads. The tool checks its arguments; a state it
  * leaves is committed through `host.state` (the state store), announced as a `state.delta` event and
- * carried in `metadata.stateDelta`; the text is capped at `skillTools.maxCodeToolResultBytes`. Never
+ * carried in `metadata.stateDelta`; the text is capped at `tools.skillTools.maxCodeToolResultBytes`. Never
  * throws for anything the tool or the model did; rejects only when `signal` is aborted.
  */
 export async function runCodeTool(

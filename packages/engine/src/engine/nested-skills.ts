@@ -201,7 +201,7 @@ export class NestedSkills {
             if (revealed >= this.maxFolders) {
               this.warnOnce(
                 result,
-                `more than ${this.maxFolders} nested skill folders (nestedSkills.maxFolders); ${folder} is not read`,
+                `more than ${this.maxFolders} nested skill folders (conversation.nestedSkills.maxFolders); ${folder} is not read`,
               );
               continue;
             }

@@ -255,7 +255,10 @@ export function checkInvocationOptions(options: Pick<ConversationOptions, "sessi
     id !== undefined &&
     (typeof id !== "string" || id.length === 0 || id.length > MAX_SESSION_ID_CHARS || /\p{Cc}/u.test(id))
   ) {
-    throw invalidOption("conversation.sessionId", `a string of 1 to ${MAX_SESSION_ID_CHARS} characters without control characters`);
+    throw invalidOption(
+      "conversation.sessionId",
+      `a string of 1 to ${MAX_SESSION_ID_CHARS} characters without control characters`,
+    );
   }
   const nested: unknown = options.nestedSkills;
   if (nested === undefined || typeof nested === "boolean") return;

@@ -53,7 +53,13 @@ export async function reloadSkills(deps: EngineDeps, signal: AbortSignal | undef
     toolset: { loadInstruction: deps.toolbox.toolset.loadInstruction, searchTool: SEARCH_TOOL },
   });
   // Nested skill folders revealed earlier in the conversation (or in a resumed one) join again, outside `system`.
-  const nested = await deps.nested.restore(deps.store.nested, skillSet, new Set(o.sources?.disabled ?? []), signal, diagnostics);
+  const nested = await deps.nested.restore(
+    deps.store.nested,
+    skillSet,
+    new Set(o.sources?.disabled ?? []),
+    signal,
+    diagnostics,
+  );
   deps.turns.assertOpen();
   const previous = deps.live.skillSet as SkillSet | undefined;
   deps.live.skillSet = withNestedSkills(skillSet, nested);

@@ -48,7 +48,7 @@ export interface GuidanceSettings {
 
 /** The `sources` option group as the skill set reads it (a structural subset of `SourceOptions`). */
 export interface SkillSetSources {
-  userSkills?: boolean | readonly string[] | undefined;
+  userSkills?: boolean | string[] | undefined;
   homeDir?: string | undefined;
   /** Names that mark the project root (Codex's `project_root_markers`). @default [".git"] */
   projectRootMarkers?: readonly string[] | undefined;

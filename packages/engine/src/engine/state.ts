@@ -12,7 +12,7 @@ export const stateSchemas = lazySchemas((z) => {
      * Why the text was attached: a trigger that fired, a user command (`/name`, `ctx.invoke`), a body
      * re-attached after the host condensed its first message away, or a catalog note (skills found later).
      * `update`: the note of skills added, changed and removed by a reload (hot reload, `catalogUpdates: "append"`; `skill` is "").
-     * `suggest`: a note naming skills that match a user message (`search.suggest`; `skill` is "", `match` the names, space-separated).
+     * `suggest`: a note naming skills that match a user message (`catalog.search.suggest`; `skill` is "", `match` the names, space-separated).
      */
     trigger: z.enum(["keyword", "task", "path", "command", "reattach", "catalog", "update", "suggest"]),
     /** The keyword or path that fired it. */

@@ -67,7 +67,9 @@ export class SkillSearch {
       checkScore("catalog.search.suggest.minScore", suggest.minScore);
       const maxSkills = suggest.maxSkills ?? DEFAULT_SUGGESTED_SKILLS;
       if (!Number.isSafeInteger(maxSkills) || maxSkills < 1)
-        throw invalidOption("catalog.search.suggest.maxSkills", "a whole number of at least 1", { got: { value: maxSkills } });
+        throw invalidOption("catalog.search.suggest.maxSkills", "a whole number of at least 1", {
+          got: { value: maxSkills },
+        });
       this.suggestions = { minScore: suggest.minScore ?? DEFAULT_SUGGEST_SCORE, maxSkills };
     } else throw invalidOption("catalog.search.suggest", "a boolean or an object", { got: { value: suggest } });
   }

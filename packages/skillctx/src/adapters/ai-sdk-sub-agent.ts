@@ -8,7 +8,7 @@ import { fromAiSdkMessages, toAiSdkMessages } from "./ai-sdk.js";
  * run (it is the host's: a peer dependency), so importing `skillctx/ai-sdk` stays light.
  */
 
-/** A model for a sub-agent, from the model id the skill (`model:`) or `subAgent.model` names (undefined: none named). */
+/** A model for a sub-agent, from the model id the skill (`model:`) or `subAgents.model` names (undefined: none named). */
 export type AiSdkModelResolver = (modelId: string | undefined) => LanguageModel | Promise<LanguageModel>;
 
 /** Options of {@link aiSdkSubAgent}. */

@@ -101,7 +101,7 @@ export const unloadTool: SkillTool = defineSkillTool({
 
 /**
  * `search_skills`: listed when the catalog left skills out to fit its budget, or in every step with
- * `search.tool: "always"` (then `catalogComplete`: the description and the empty answer say so).
+ * `catalog.search.tool: "always"` (then `catalogComplete`: the description and the empty answer say so).
  */
 export function searchTool(loadInstruction: string, catalogComplete = false): SkillTool {
   return defineSkillTool({
