@@ -239,7 +239,7 @@ describe("generateText with createAiSdkLoop", () => {
     });
   });
 
-  it("with toolFilter refuse, keeps the tool list byte-stable until a server adds tools, and answers with skillctx's refusal", async () => {
+  it("with tools.filter refuse, keeps the tool list byte-stable until a server adds tools, and answers with skillctx's refusal", async () => {
     const log: string[] = [];
     const ctx = await scenario.context(log, { tools: { filter: "refuse" } });
     const { model, calls } = scriptedModel(RUN);

@@ -221,7 +221,7 @@ describe("createAgent with skillctxMiddleware", () => {
     expect(last(calls[1]!)).toMatchObject({ type: "tool", tool_call_id: "c1", status: "success", content: "5" });
   });
 
-  it("with toolFilter refuse, binds the same tools on every call and answers the disallowed call with skillctx's refusal", async () => {
+  it("with tools.filter refuse, binds the same tools on every call and answers the disallowed call with skillctx's refusal", async () => {
     const log: string[] = [];
     const ctx = await suite.context(options(log, { tools: { filter: "refuse" } }));
     const { model, recorded } = recordingModel();

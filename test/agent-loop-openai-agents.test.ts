@@ -223,7 +223,7 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
     expect(outputText(lastResult(model.requests[2]!).output)).toBe("5");
   });
 
-  it("with toolFilter refuse, offers every tool and answers the disallowed call with skillctx's refusal", async () => {
+  it("with tools.filter refuse, offers every tool and answers the disallowed call with skillctx's refusal", async () => {
     const log: string[] = [];
     const ctx = await scenario.context(log, { tools: { filter: "refuse" } });
     const model = new ScriptedModel(RUN);

@@ -414,7 +414,7 @@ describe("running code tools", () => {
     expect(results["json"]).toEqual({ content: '[1,"two",{"three":null}]' });
   });
 
-  it("cuts a result over skillTools.maxCodeToolResultBytes with a note and a diagnostic", async () => {
+  it("cuts a result over tools.skillTools.maxCodeToolResultBytes with a note and a diagnostic", async () => {
     const ctx = await context({
       skills: [tool(() => "x".repeat(5_000))],
       tools: {

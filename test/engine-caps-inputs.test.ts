@@ -94,7 +94,7 @@ describe("task inputs", () => {
 });
 
 describe("caps on text that reaches the model", () => {
-  it("cuts an attached skill body at limits.maxAttachedSkillBytes with a note and a warning", async () => {
+  it("cuts an attached skill body at conversation.limits.maxAttachedSkillBytes with a note and a warning", async () => {
     const body = `${"line of skill text\n".repeat(2_000)}TAIL-MARKER\n`;
     const ctx = await context({
       cwd: (await repo()).dir,
@@ -119,7 +119,7 @@ describe("caps on text that reaches the model", () => {
     expect(step.diagnostics.map((d) => d.code)).toContain("SKILL_BODY_CUT");
   });
 
-  it("cuts the body load_skill returns at limits.maxLoadedSkillBytes, and a second load gives the same bytes", async () => {
+  it("cuts the body load_skill returns at conversation.limits.maxLoadedSkillBytes, and a second load gives the same bytes", async () => {
     const body = `${"é".repeat(10_000)}\nTAIL-MARKER\n`;
     const ctx = await context({
       cwd: (await repo()).dir,

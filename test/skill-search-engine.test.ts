@@ -67,7 +67,7 @@ async function context(options: Partial<AgentContextOptions> = {}): Promise<Agen
 }
 
 describe("search_skills", () => {
-  it("is offered in every step with search.tool 'always', and system stays what it is without it", async () => {
+  it("is offered in every step with catalog.search.tool 'always', and system stays what it is without it", async () => {
     const plain = await (await context()).buildContext([]);
     expect(plain.tools.map((t) => t.name)).not.toContain("search_skills");
     const ctx = await context({ catalog: { search: { tool: "always" } } });

@@ -123,13 +123,15 @@ describe("per-skill state", () => {
     expect((await ctx.callTool("add_item", { sku: "c", qty: 1 })).isError).toBeUndefined();
   });
 
-  it("rejects a state that is not plain JSON, or larger than skillTools.maxSkillStateBytes", async () => {
+  it("rejects a state that is not plain JSON, or larger than tools.skillTools.maxSkillStateBytes", async () => {
     const ctx = await context({ tools: { skillTools: { maxSkillStateBytes: 200 } } });
     const notJson = await ctx.callTool("replace", {});
     expect(notJson.content).toContain("it is not plain JSON: extra is a Map, not a plain object");
     const big = await ctx.callTool("set_note", { note: "x".repeat(300) });
     expect(big.isError).toBe(true);
-    expect(big.content).toMatch(/it is \d+ bytes as JSON, over the limit of 200 \(skillTools.maxSkillStateBytes\)$/);
+    expect(big.content).toMatch(
+      /it is \d+ bytes as JSON, over the limit of 200 \(tools\.skillTools\.maxSkillStateBytes\)$/,
+    );
     expect(ctx.skillState("cart")).toEqual({ items: [] });
   });
 

@@ -183,7 +183,7 @@ describe("execute_skill: offer, tools and errors", () => {
     return { text: `done: ${request.messages[0].content}`, messages: request.messages };
   };
 
-  it("is offered only with runSubAgent", async () => {
+  it("is offered only with subAgents.run", async () => {
     const repo = await fixture.repo();
     const without = await fixture.context({ cwd: repo.dir, skills: [calculator()] });
     expect(without.listTools().map((t) => t.name)).not.toContain("execute_skill");
@@ -208,7 +208,7 @@ describe("execute_skill: offer, tools and errors", () => {
     expect(strands.listTools().map((t) => t.name)).toContain("execute_skill");
   });
 
-  it("gives the sub-agent the host tools its allowed-tools permit, never execute_skill; the model from subAgent.model", async () => {
+  it("gives the sub-agent the host tools its allowed-tools permit, never execute_skill; the model from subAgents.model", async () => {
     const repo = await fixture.repo();
     const seen: any[] = [];
     const ran: string[] = [];
@@ -337,7 +337,7 @@ describe("context: fork skills (Claude Code)", () => {
     expect(seen[0].tools.map((t: any) => t.name)).toEqual(["read_skill_resource", "Grep"]);
   });
 
-  it("without runSubAgent a fork skill loads inline as before", async () => {
+  it("without subAgents.run a fork skill loads inline as before", async () => {
     const repo = await fixture.repo({ ".claude/skills/deep-research/SKILL.md": FORK });
     const ctx = await fixture.context({ cwd: repo.dir });
     const loaded = await ctx.callTool("load_skill", { name: "deep-research" });

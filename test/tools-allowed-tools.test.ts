@@ -131,7 +131,7 @@ describe("tool list and filtering", () => {
     expect((await ctx.buildContext([])).diagnostics).toEqual([]);
   });
 
-  it('with toolFilter "refuse" keeps the tool list byte-stable and refuses calls instead', async () => {
+  it('with tools.filter "refuse" keeps the tool list byte-stable and refuses calls instead', async () => {
     const log: string[] = [];
     const ctx = await context(log, { tools: { filter: "refuse" } });
     const before = JSON.stringify((await ctx.buildContext([])).tools);
@@ -141,7 +141,7 @@ describe("tool list and filtering", () => {
     expect(log).toEqual([]);
   });
 
-  it('with toolFilter "off" ignores allowed-tools', async () => {
+  it('with tools.filter "off" ignores allowed-tools', async () => {
     const log: string[] = [];
     const ctx = await context(log, { tools: { filter: "off" } });
     const before = JSON.stringify((await ctx.buildContext([])).tools);
@@ -151,12 +151,14 @@ describe("tool list and filtering", () => {
     expect(await ctx.callTool("Write", {})).toEqual({ content: "Write done" });
   });
 
-  it("rejects a bad toolFilter, toolset or host tool at create", async () => {
-    await expect(context([], { tools: { filter: "strict" as never } })).rejects.toThrow(/toolFilter must be/);
+  it("rejects a bad tools.filter, tools.toolset or host tool at create, naming the option", async () => {
+    await expect(context([], { tools: { filter: "strict" as never } })).rejects.toThrow(/^tools\.filter must be/);
     await expect(context([], { tools: { toolset: "crewai" as never } })).rejects.toThrow(
-      /toolset must be one of skillctx, strands, openhands, langflow, claude/,
+      /^tools\.toolset must be one of skillctx, strands, openhands, langflow, claude/,
     );
-    await expect(context([], { tools: { host: [{ name: "" }] } })).rejects.toThrow(/tools\[0\] needs a non-empty name/);
+    await expect(context([], { tools: { host: [{ name: "" }] } })).rejects.toThrow(
+      /^tools\.host\[0\] needs a non-empty name/,
+    );
   });
 });
 

@@ -4,11 +4,12 @@ import { describe, expect, it } from "vitest";
 import { toolsets } from "skillctx";
 import type { AgentContext, AgentContextOptions, ToolDefinition, ToolsetName } from "skillctx";
 import { useToolSkills } from "./helpers/tools-fixture.js";
+import { withDefaults } from "./helpers/options.js";
 
 const suite = useToolSkills();
 
 function context(toolset: ToolsetName | undefined, options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
-  return suite.context({ ...(toolset !== undefined && { tools: { toolset } }), ...options });
+  return suite.context(withDefaults(toolset === undefined ? {} : { tools: { toolset } }, options));
 }
 
 /** name → [required arguments, all arguments] of each tool. */
