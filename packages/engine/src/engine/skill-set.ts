@@ -28,7 +28,7 @@ export interface GuidanceSettings {
   /**
    * Read the user's own guidance and commands (`~/.claude/CLAUDE.md`, `~/.claude/rules`,
    * `~/.codex/AGENTS.md`, `~/.claude/commands`, `~/.cursor/commands`), user scope.
-   * @default the `userSkills` option is `true`
+   * @default the `sources.userSkills` option is `true`
    */
   user?: boolean;
   /**
