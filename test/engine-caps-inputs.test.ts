@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SkillInit } from "@skillctx/core";
 import { AgentContext } from "skillctx";
-import type { ContextStep, ToolsetName } from "skillctx";
+import type { AgentContextOptions, ContextStep, ToolsetName } from "skillctx";
 import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 
 const { repo, context } = useEngineFixture();
@@ -176,13 +176,54 @@ describe("caps on text that reaches the model", () => {
     expect(step.diagnostics.filter((d) => d.code === "GUIDANCE_BLOCK_CUT")).toEqual([]);
   });
 
-  it("refuses a limit that is not a positive integer", async () => {
+  it("refuses a limit that is not a positive integer, naming it by its path", async () => {
     const dir = (await repo()).dir;
     await expect(
       AgentContext.create({ cwd: dir, conversation: { limits: { maxLoadedSkillBytes: -1 } } }),
     ).rejects.toMatchObject({
       code: "INVALID_OPTIONS",
+      message: "conversation.limits.maxLoadedSkillBytes must be a positive integer (bytes); got -1",
     });
+  });
+});
+
+describe("the shape of the options", () => {
+  it("refuses a top-level name that is not an option, such as one from before the options were grouped", async () => {
+    const dir = (await repo()).dir;
+    const refused = AgentContext.create({ cwd: dir, userSkills: true } as AgentContextOptions);
+    await expect(refused).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+    await expect(refused).rejects.toThrow(
+      /^userSkills is not an option of AgentContext\.create; its options are cwd, skills, /,
+    );
+  });
+
+  it("refuses a group that is not an object: the host tools as a bare list, as before", async () => {
+    const dir = (await repo()).dir;
+    const tools = [{ name: "Read", execute: () => "text" }];
+    await expect(
+      AgentContext.create({ cwd: dir, tools: tools as unknown as AgentContextOptions["tools"] }),
+    ).rejects.toMatchObject({
+      code: "INVALID_OPTIONS",
+      message: expect.stringMatching(/^tools must be an object; got \[/),
+    });
+    await expect(
+      AgentContext.create({ cwd: dir, conversation: null as unknown as AgentContextOptions["conversation"] }),
+    ).rejects.toMatchObject({ code: "INVALID_OPTIONS", message: "conversation must be an object; got null" });
+  });
+
+  it("takes each group's options where they are: sources.userSkills reads the user's skills", async () => {
+    const home = await repo({ ".agents/skills/mine/SKILL.md": "---\nname: mine\ndescription: Mine.\n---\nBody.\n" });
+    const dir = (await repo()).dir;
+    const names = async (userSkills: boolean) => {
+      const ctx = await AgentContext.create({ cwd: dir, guidance: false, sources: { homeDir: home.dir, userSkills } });
+      try {
+        return ctx.skills.map((skill) => skill.name);
+      } finally {
+        await ctx.close();
+      }
+    };
+    expect(await names(true)).toEqual(["mine"]);
+    expect(await names(false)).toEqual([]);
   });
 });
 

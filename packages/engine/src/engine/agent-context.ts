@@ -7,7 +7,7 @@ import type { EventListener, SkillctxEventType } from "../events/types.js";
 import type { Message } from "../messages.js";
 import type { SourceInput } from "@skillctx/sources";
 import { closedError } from "./lifetime.js";
-import { checkInvocationOptions } from "./options.js";
+import { checkOptions } from "./options.js";
 import type { AgentContextOptions } from "./options.js";
 import { emptyState, parseContextState } from "./state.js";
 import type { ContextState } from "./state.js";
@@ -47,14 +47,14 @@ export class AgentContext {
    *
    * @throws SkillctxError `STATE_INVALID` when `conversation.state` is not a state saved from `ctx.state`;
    * `INVALID_OPTIONS` naming the bad option (such as `tools.host`, `tools.toolset`, `tools.filter`,
-   * `conversation.limits`).
+   * `conversation.limits`), or for a top-level name that is not an option (`userSkills` is `sources.userSkills`).
    */
   static async create(options: AgentContextOptions): Promise<AgentContext> {
     if (typeof options !== "object" || options === null)
       throw new SkillctxError("INVALID_OPTIONS", "AgentContext.create needs an options object with a cwd");
-    const conversation = options.conversation ?? {};
-    checkInvocationOptions(conversation);
-    const state = conversation.state === undefined ? emptyState() : parseContextState(conversation.state);
+    checkOptions(options);
+    const saved = options.conversation?.state;
+    const state = saved === undefined ? emptyState() : parseContextState(saved);
     const core = await import("./engine-core.js");
     const ctx = new AgentContext(
       core,

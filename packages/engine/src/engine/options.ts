@@ -1,4 +1,5 @@
 import { invalidOption, isWholeNumberAtLeast } from "@skillctx/core/internal";
+import { SkillctxError } from "@skillctx/core";
 import type { Skill, SkillCache, SkillInput, Trust } from "@skillctx/core";
 import type { EventListener } from "../events/types.js";
 import type { LockMode, SourceInput } from "@skillctx/sources";
@@ -239,6 +240,50 @@ export interface AgentContextOptions {
   conversation?: ConversationOptions;
   /** Events and token counts. @default see `TelemetryOptions` */
   telemetry?: TelemetryOptions;
+}
+
+/** The top-level options, each `true`: the type keeps the list complete. */
+const OPTION_NAMES: Record<keyof AgentContextOptions, true> = {
+  cwd: true,
+  skills: true,
+  systemPrompt: true,
+  model: true,
+  signal: true,
+  sources: true,
+  guidance: true,
+  catalog: true,
+  tools: true,
+  trust: true,
+  mcp: true,
+  subAgents: true,
+  conversation: true,
+  telemetry: true,
+};
+
+/** The option groups: each an object when given. */
+const GROUPS = ["sources", "catalog", "tools", "subAgents", "conversation", "telemetry"] as const;
+
+/**
+ * Checks the shape of `create`'s options: no top-level name but the options' own (a name from before
+ * the options were grouped, such as `userSkills`, is refused rather than ignored), and each group an
+ * object; then the options of invocation and nested skills.
+ *
+ * @throws SkillctxError `INVALID_OPTIONS` naming the bad option.
+ */
+export function checkOptions(options: AgentContextOptions): void {
+  for (const name of Object.keys(options)) {
+    if (!Object.hasOwn(OPTION_NAMES, name))
+      throw new SkillctxError(
+        "INVALID_OPTIONS",
+        `${name} is not an option of AgentContext.create; its options are ${Object.keys(OPTION_NAMES).join(", ")}`,
+      );
+  }
+  for (const group of GROUPS) {
+    const value: unknown = options[group];
+    if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value)))
+      throw invalidOption(group, "an object", { got: { value } });
+  }
+  checkInvocationOptions(options.conversation ?? {});
 }
 
 /** Longest `sessionId` accepted. */
