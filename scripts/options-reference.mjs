@@ -18,7 +18,14 @@ export const START = "<!-- options:start -->";
 export const END = "<!-- options:end -->";
 
 // Options whose object type is data, not settings: named, not listed field by field (by path).
-const NOT_EXPANDED = new Set(["skills", "signal", "sources.cache", "tools.host", "conversation.state", "conversation.templates"]);
+const NOT_EXPANDED = new Set([
+  "skills",
+  "signal",
+  "sources.cache",
+  "tools.host",
+  "conversation.state",
+  "conversation.templates",
+]);
 // Rows go this deep: a group (`tools`), its options (`tools.skillTools`) and their fields (`tools.skillTools.maxListedFiles`).
 const MAX_DEPTH = 3;
 

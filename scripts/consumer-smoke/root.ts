@@ -2,7 +2,15 @@
 // the error class.
 import { AgentContext, SkillctxError } from "skillctx";
 import { ContextStateSchema, MessageSchema, SkillSchema } from "skillctx/schemas";
-import type { AgentContextOptions, ContextStep, Diagnostic, Message, Skill, SkillSourceInput } from "skillctx";
+import type {
+  AgentContextOptions,
+  ContextStep,
+  ConversationOptions,
+  Diagnostic,
+  Message,
+  Skill,
+  SkillSourceInput,
+} from "skillctx";
 import { check, fixture } from "./check.js";
 
 const sources: SkillSourceInput[] = [];
@@ -51,7 +59,7 @@ try {
   await AgentContext.create({
     cwd: fixture,
     conversation: {
-      state: { version: -1 } as unknown as NonNullable<AgentContextOptions["state"]>,
+      state: { version: -1 } as unknown as NonNullable<ConversationOptions["state"]>,
     },
   });
   check(false, "a bad state is refused");
