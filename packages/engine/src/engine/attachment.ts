@@ -40,7 +40,7 @@ export interface BuiltAttachment {
  * variables and a command's arguments substituted and task inputs put in (after rendering: arguments
  * and values are the user's text and never run), capped, and wrapped by the injection template.
  * Undefined (with a diagnostic) when the body cannot be read or rendered, so one broken skill does not
- * stop the others. Rejects only when `signal` aborts (or `collectInputs` throws).
+ * stop the others. Rejects only when `signal` aborts (or `conversation.collectInputs` throws).
  */
 export async function buildAttachment(
   p: PendingActivation,

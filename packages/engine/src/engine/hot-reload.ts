@@ -58,7 +58,7 @@ type Change = "added" | "changed" | "removed";
 /**
  * The watcher, the change list between loads and the pending note of one context. Without `watch`,
  * no watcher runs and nothing is imported; the comparison of loads runs only when something asks for
- * it (`catalogUpdates` set, or a `skills.changed` listener).
+ * it (`catalog.updates` set, or a `skills.changed` listener).
  */
 export class HotReload {
   private readonly watchSetting: { debounceMs: number } | undefined;

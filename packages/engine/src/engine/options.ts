@@ -20,7 +20,7 @@ import type { ToolsetName } from "../tools/toolset.js";
 import type { SkillCodeToolsMode } from "../code/code-tools.js";
 import type { SkillSearchSettings } from "../tools/search-skills.js";
 
-/** What `collectInputs` is asked when a task skill fires. */
+/** What `conversation.collectInputs` is asked when a task skill fires. */
 export interface CollectInputsRequest {
   skill: Skill;
   inputs: SkillInput[];

@@ -58,7 +58,7 @@ export const stateSchemas = lazySchemas((z) => {
     rendered: z.record(z.string(), z.string()),
     /** The skill the model loaded last and has not unloaded. */
     activeSkill: z.string().optional(),
-    /** The conversation's session id (`${CLAUDE_SESSION_ID}` in skill bodies): the `sessionId` option, else generated once. */
+    /** The conversation's session id (`${CLAUDE_SESSION_ID}` in skill bodies): the `conversation.sessionId` option, else generated once. */
     sessionId: z.string().optional(),
     /** Invoked and loaded skills whose bodies survive condensation, most recently activated last. */
     carriers: z.array(CarrierSchema).optional(),

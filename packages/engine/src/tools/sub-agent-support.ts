@@ -1,5 +1,5 @@
 /**
- * What a context knows of sub-agents before any runs: the `subAgent` option, its check, and which calls run
+ * What a context knows of sub-agents before any runs: the `subAgents` option, its check, and which calls run
  * beside steps. The code that runs a sub-agent (`execute-skill.ts`) is reached through the tools' calls only.
  */
 import { checkPositiveInteger, invalidOption, isNonEmptyString } from "@skillctx/core/internal";
@@ -9,7 +9,7 @@ import type { RunSubAgent } from "../code/sub-agent-types.js";
 import type { HostTool } from "./host-tools.js";
 import { EXECUTE_SKILL_TOOL } from "./skill-tool-constants.js";
 
-/** The `subAgent` option of `AgentContext.create`. */
+/** The settings of sub-agents: the fields of `AgentContext.create`'s `subAgents` option beside `run`. */
 export interface SubAgentSettings {
   /** Most model calls of one sub-agent run; past it the call is an error result. @default 10 */
   maxSteps?: number;

@@ -18,7 +18,7 @@ export interface AiSdkSubAgentOptions {
 }
 
 /**
- * A `runSubAgent` that runs each sub-agent with `generateText`: the request's system prompt, messages
+ * A `subAgents.run` that runs each sub-agent with `generateText`: the request's system prompt, messages
  * and tools (each `execute` runs the sub-agent tool and shows the model its text, an `error-text`
  * output when it failed), `stopWhen: stepCountIs(maxSteps)`, and the request's signal as `abortSignal`.
  * `model` is a model for every sub-agent, or a function from the model id a skill names to a model. The

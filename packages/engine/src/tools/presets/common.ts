@@ -122,7 +122,7 @@ export function searchTool(loadInstruction: string, catalogComplete = false): Sk
   });
 }
 
-/** `execute_skill { name, request }`, offered only when the host runs sub-agents (`runSubAgent`). */
+/** `execute_skill { name, request }`, offered only when the host runs sub-agents (`subAgents.run`). */
 const executeSkillTool: SkillTool = defineSkillTool({
   name: EXECUTE_SKILL_TOOL,
   description:
