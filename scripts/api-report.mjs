@@ -159,7 +159,7 @@ export function checkReports(root = REPO) {
 /** The entries of a committed report (blocks separated by a blank line), keyed by export name. */
 function parseReport(text) {
   const exports = new Map();
-  const body = /```ts\n([^]*?)\n```/.exec(text)?.[1] ?? "";
+  const body = /```ts\n([\s\S]*?)\n```/.exec(text)?.[1] ?? "";
   for (const block of body.split("\n\n")) {
     const match = /^(?:\/\/ ([\w$]+):|export (?:declare )?(?:abstract )?(?:\w+ )?([\w$]+))/m.exec(block);
     if (match !== null) exports.set(match[1] ?? match[2], block);
@@ -255,7 +255,7 @@ function declarationPrinter(program) {
             resolved !== local &&
             resolved !== printer.printNode(ts.EmitHint.Unspecified, node.type, dts)
           )
-            text = text.replace(/ = ([^]*);$/, (_m, declared) => ` = /* ${oneLine(declared)} */ ${resolved};`);
+            text = text.replace(/ = ([\s\S]*);$/, (_m, declared) => ` = /* ${oneLine(declared)} */ ${resolved};`);
         }
         lines.push(...portable(text).split("\n"));
       }

@@ -56,7 +56,7 @@ describe("api-report", () => {
     const report = buildReports(root).get("demo-pkg.api.md");
     expect(report?.values).toBe(4);
     expect(report?.types).toBe(2);
-    const body = /```ts\n([^]*)\n```/.exec(report?.text ?? "")?.[1];
+    const body = /```ts\n([\s\S]*)\n```/.exec(report?.text ?? "")?.[1];
     expect(body).toBe(
       [
         "export class Box<T> {\n    readonly value: T;\n    constructor(value: T);\n    static of<U>(v: U): Box<U>;\n    get size(): number;\n}",
