@@ -1,4 +1,4 @@
-import { SkillctxError } from "./errors.js";
+import { SkillctxError, type SkillctxErrorCode } from "./errors.js";
 
 /**
  * The one shape of a refused option: `<path> must be <expected>`, then `; got <value>` when the value
@@ -18,7 +18,7 @@ export function optionMessage(path: string, expected: string, got?: { value: unk
 export function invalidOption(
   path: string,
   expected: string,
-  options: { got?: { value: unknown }; code?: string } = {},
+  options: { got?: { value: unknown }; code?: SkillctxErrorCode } = {},
 ): SkillctxError {
   return new SkillctxError(options.code ?? "INVALID_OPTIONS", optionMessage(path, expected, options.got));
 }

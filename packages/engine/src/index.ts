@@ -26,6 +26,7 @@ export type {
   SkillScope,
   SkillFormat,
   SkillInput,
+  SkillctxErrorCode,
   SkillctxErrorOptions,
 } from "@skillctx/core";
 export type { ContextState, Attachment, Carrier } from "./engine/state.js";

@@ -62,6 +62,7 @@ export type {
   SuggestSettings,
   SkillToolSpec,
   SkillUsage,
+  SkillctxErrorCode,
   SkillctxErrorOptions,
   SkillctxEvent,
   SkillctxEventType,
