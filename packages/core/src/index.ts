@@ -1,4 +1,6 @@
 export { SKILLCTX_ERROR_CODES, SkillctxError } from "./errors.js";
+export { DIAGNOSTIC_CODES } from "./diagnostic-codes.js";
+export type { DiagnosticCode } from "./diagnostic-codes.js";
 export { isScopeTrusted, isSkillTrusted, mayReadOutsideProject } from "./trust.js";
 export { diagnostic } from "./diagnostics.js";
 export { keepForModel, modelFamily } from "./model-gate.js";

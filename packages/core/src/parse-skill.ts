@@ -25,6 +25,7 @@ import { deriveName, formatOf } from "./skill-naming.js";
 import { setOwn } from "./yaml-values.js";
 import { errorText } from "./error-text.js";
 import { fitCodePoints } from "./text/cut-text.js";
+import type { DiagnosticCode } from "./diagnostic-codes.js";
 
 /** Options for {@link parseSkill} and {@link safeParseSkill}. */
 export interface ParseSkillOptions {
@@ -123,7 +124,7 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   const diagnostics = [...read.diagnostics];
   const data = read.data ?? {};
   const lineOfKey = read.keyLine;
-  const warn = (key: string | undefined, code: string, message: string) =>
+  const warn = (key: string | undefined, code: DiagnosticCode, message: string) =>
     diagnostics.push(
       diagnostic(code, "warning", message, { path: file, line: key === undefined ? undefined : lineOfKey(key) }),
     );
@@ -253,7 +254,7 @@ function readOtherFields(
     format: "skill-md" | "legacy";
     vendor: readonly string[] | undefined;
     take: <T>(key: string, converted: Converted<T>) => T | undefined;
-    warn: (key: string | undefined, code: string, message: string) => void;
+    warn: (key: string | undefined, code: DiagnosticCode, message: string) => void;
     keepExtra: (key: string) => void;
   },
 ): void {

@@ -27,6 +27,7 @@ export type {
   SkillFormat,
   SkillInput,
   SkillctxErrorCode,
+  DiagnosticCode,
   SkillctxErrorOptions,
 } from "@skillctx/core";
 export type { ContextState, Attachment, Carrier } from "./engine/state.js";

@@ -63,6 +63,7 @@ export type {
   SkillToolSpec,
   SkillUsage,
   SkillctxErrorCode,
+  DiagnosticCode,
   SkillctxErrorOptions,
   SkillctxEvent,
   SkillctxEventType,

@@ -37,6 +37,7 @@ import { SessionRequestError, SkillSession } from "./mcp-session.js";
 import type { ListingLimits } from "./mcp-session.js";
 import type { McpSkillSource, RemoteContext, ResolvedRemote, ResolvedSkill } from "./types.js";
 import { programRefusal } from "./source-trust.js";
+import type { DiagnosticCode } from "@skillctx/core";
 
 /** Caps and timeouts of one MCP source. Every field has a default. */
 export interface McpSourceLimits extends ListingLimits, EntryLimits {
@@ -95,7 +96,7 @@ export async function resolveMcpSource(
 ): Promise<ResolvedRemote> {
   const name = source.name;
   const key = `mcp:${name}`;
-  const refused = (code: string, message: string): ResolvedRemote => ({
+  const refused = (code: DiagnosticCode, message: string): ResolvedRemote => ({
     key,
     origin: name,
     resolved: {},
@@ -225,7 +226,7 @@ async function fetchSkills(
     const budget = { left: f.limits.maxSourceBytes };
     for (const raw of listing.entries) {
       f.signal.throwIfAborted();
-      const refuse = (code: string, reason: string, file?: string): void => {
+      const refuse = (code: DiagnosticCode, reason: string, file?: string): void => {
         diagnostics.push(
           diagnostic(
             code,
@@ -248,7 +249,7 @@ async function fetchSkills(
   }
 }
 
-type Refuse = (code: string, reason: string, file?: string) => void;
+type Refuse = (code: DiagnosticCode, reason: string, file?: string) => void;
 
 // One skill: checked, reused from the cache when a verified copy is there, else fetched, verified and
 // written. A digest mismatch gets one fresh entry from skills/get (the skill may have changed since the listing).
@@ -290,7 +291,7 @@ async function fetchSkill(
   }
 }
 
-type Download = { ok: true; tmp: string } | { ok: false; code: string; reason: string; file?: string };
+type Download = { ok: true; tmp: string } | { ok: false; code: DiagnosticCode; reason: string; file?: string };
 
 // Reads every listed file into a fresh temporary folder under the cache; nothing is kept unless all verify.
 async function download(
@@ -384,9 +385,9 @@ function clampTtl(ttl: number): number {
   return Number.isFinite(ttl) && ttl >= 0 ? Math.min(ttl, MAX_MCP_TTL_MS) : DEFAULT_MCP_TTL_MS;
 }
 
-function codeOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("MCP_") ? code : "MCP_SOURCE_FAILED";
+function codeOf(error: unknown): DiagnosticCode {
+  // A SkillctxError of the MCP client (MCP_SDK_MISSING, MCP_SERVER_START_TIMEOUT, ...) keeps its code.
+  return SkillctxError.isInstance(error) && error.code.startsWith("MCP_") ? error.code : "MCP_SOURCE_FAILED";
 }
 
 function describe(error: unknown): string {
