@@ -257,6 +257,7 @@ function declarationPrinter(program) {
           )
             text = text.replace(/ = ([\s\S]*);$/, (_m, declared) => ` = /* ${oneLine(declared)} */ ${resolved};`);
         }
+        if (ts.isTypeAliasDeclaration(node)) text = unionPerLine(text);
         lines.push(...portable(text).split("\n"));
       }
       return lines;
@@ -337,7 +338,52 @@ function resolvedAlias(checker, symbol, printer) {
       ts.NodeBuilderFlags.InTypeAlias |
       ts.NodeBuilderFlags.IgnoreErrors,
   );
-  return node && printer.printNode(ts.EmitHint.Unspecified, node, decl.getSourceFile());
+  if (node === undefined) return undefined;
+  // A union of literals in the checker's order (the order types were created) would move with unrelated
+  // changes: sorted, it changes only when a member does.
+  if (ts.isUnionTypeNode(node) && node.types.every(ts.isLiteralTypeNode)) {
+    const members = node.types.map((t) => printer.printNode(ts.EmitHint.Unspecified, t, decl.getSourceFile()));
+    return members.sort(compare).join(" | ");
+  }
+  return printer.printNode(ts.EmitHint.Unspecified, node, decl.getSourceFile());
+}
+
+/**
+ * A type alias one line of which is past 200 characters and whose type is a union at the top: one member a
+ * line (`| A`), as a formatter would print it.
+ */
+function unionPerLine(text) {
+  const lines = text.split("\n");
+  if (lines.every((line) => line.length <= 200)) return text;
+  const head = /^(export type [^=]+= (?:\/\* [^\n]*? \*\/ )?)([\s\S]*);$/.exec(text);
+  if (head === null) return text;
+  const members = splitTopLevel(head[2], " | ");
+  if (members.length < 2) return text;
+  return `${head[1].trimEnd()}\n${members.map((m) => `    | ${m.replaceAll("\n", "\n    ")}`).join("\n")};`;
+}
+
+/** `text` split at `separator` where no bracket, brace, parenthesis or string is open. */
+function splitTopLevel(text, separator) {
+  const parts = [];
+  let depth = 0;
+  let quote = "";
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== "") {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+    } else if (c === '"' || c === "'" || c === "`") quote = c;
+    else if ("([{<".includes(c)) depth++;
+    else if (")]}>".includes(c) && !(c === ">" && text[i - 1] === "=")) depth--;
+    else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(start, i));
+      start = i + separator.length;
+      i += separator.length - 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
 }
 
 function escapeRegExp(text) {
