@@ -56,7 +56,6 @@ export { httpUrl } from "./http-url.js";
 // --- JSON (json/): the one parser of untrusted JSON text, deep copies, stable text and content equality ---
 export { parseJson, safeParseJson } from "./json/parse-json.js";
 export { cloneJson } from "./json/clone-json.js";
-export { stableStringify } from "./json/stable-stringify.js";
 export { equalValues } from "./json/equal-values.js";
 
 // --- error text and text cutting (error-text.ts, text/cut-text.ts) ---

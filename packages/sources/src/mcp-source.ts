@@ -23,7 +23,8 @@ import {
   MAX_SKILL_FOLDER_BYTES,
 } from "@skillctx/core/internal";
 import { MCP_MAX_MESSAGE_BYTES } from "@skillctx/mcp-bridge/internal";
-import { equalValues, stableStringify } from "@skillctx/core/internal";
+import { equalValues } from "@skillctx/core/internal";
+import { stableStringify } from "./stable-stringify.js";
 import { parseServerConfig } from "@skillctx/mcp-bridge";
 import { openMcpClient } from "@skillctx/mcp-bridge/internal";
 import type { McpServerConfig } from "@skillctx/mcp-bridge";
