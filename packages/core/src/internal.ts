@@ -9,11 +9,7 @@ export { readTextFile, readTextFileSync } from "./fs/read-text-file.js";
 export { readTextLines } from "./fs/read-text-lines.js";
 
 export {
-  checkEnum,
-  checkPositiveInteger,
-  checkWholeNumber,
   invalidOption,
-  isNonEmptyString,
   isPositiveInteger,
   isWholeNumberAtLeast,
   optionMessage,

@@ -8,7 +8,7 @@
  * Nothing runs on behalf of a client: files are served as bytes read once (SKILL.md as written, its
  * !`cmd` spans unrendered), scripts are files, and no URI is ever turned into a file-system path.
  */
-import { checkWholeNumber } from "@skillctx/core/internal";
+import { checkWholeNumber } from "./option-checks.js";
 import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "./limits.js";
 import { errorText, headUtf16 } from "@skillctx/core/internal";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
