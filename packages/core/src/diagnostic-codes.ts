@@ -187,5 +187,5 @@ export const DIAGNOSTIC_CODES = [
   "YAML_UNRESOLVED_ALIAS",
 ] as const;
 
-/** The `code` of a diagnostic skillctx reports: one of {@link DIAGNOSTIC_CODES} or a {@link SkillctxErrorCode}. */
+/** The `code` of a diagnostic skillctx reports: one of `DIAGNOSTIC_CODES` (`@skillctx/core`) or a {@link SkillctxErrorCode}. */
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number] | SkillctxErrorCode;

@@ -46,7 +46,7 @@ export const SKILLCTX_ERROR_CODES = [
   "ZOD_VERSION_UNSUPPORTED",
 ] as const;
 
-/** The `code` of a {@link SkillctxError}: one of {@link SKILLCTX_ERROR_CODES}. */
+/** The `code` of a {@link SkillctxError}: one of `SKILLCTX_ERROR_CODES` (`@skillctx/core`). */
 export type SkillctxErrorCode = (typeof SKILLCTX_ERROR_CODES)[number];
 
 const ERROR_CODES: ReadonlySet<string> = new Set(SKILLCTX_ERROR_CODES);

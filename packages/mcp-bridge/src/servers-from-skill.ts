@@ -73,8 +73,11 @@ const NO_THROW_IF_MISSING = { throwIfNoEntry: false } as const;
 
 /** The servers one skill declares, as {@link serversFromSkills} gives them. */
 export interface SkillServers {
+  /** The skill that declares the servers. */
   skill: Skill;
+  /** Its servers, broken entries left out. */
   servers: DeclaredServer[];
+  /** Why entries were left out or settings not expanded. */
   diagnostics: Diagnostic[];
 }
 
