@@ -65,9 +65,20 @@ export function buildReports(root = REPO) {
   const paths = Object.fromEntries(entries.map((e) => [e.specifier, [e.source]]));
   const program = ts.createProgram(
     entries.map((e) => e.source),
-    { ...compilerOptions(root), noEmit: true, paths },
+    {
+      ...compilerOptions(root),
+      paths,
+      noEmit: false,
+      declaration: true,
+      emitDeclarationOnly: true,
+      removeComments: true,
+      declarationMap: false,
+      sourceMap: false,
+      outDir: path.join(root, ".api-report-unwritten"), // never written: emit goes to a callback
+    },
   );
   const checker = program.getTypeChecker();
+  const declarations = declarationPrinter(program);
   const reports = new Map();
   for (const entry of entries) {
     const file = program.getSourceFile(entry.source);
@@ -76,14 +87,13 @@ export function buildReports(root = REPO) {
     let values = 0;
     let types = 0;
     for (const symbol of moduleSymbol ? checker.getExportsOfModule(moduleSymbol) : []) {
-      const described = describeExport(checker, symbol);
+      const described = describeExport(checker, symbol, declarations);
       if (described.value) values++;
       else types++;
-      for (const line of described.lines) lines.push({ name: symbol.name, line });
+      lines.push({ name: symbol.name, text: described.lines.join("\n") });
     }
-    lines.sort((a, b) => compare(a.name, b.name)); // stable: overloads keep their declaration order
-    const exports = new Map();
-    for (const { name, line } of lines) exports.set(name, exports.has(name) ? `${exports.get(name)}\n${line}` : line);
+    lines.sort((a, b) => compare(a.name, b.name));
+    const exports = new Map(lines.map(({ name, text }) => [name, text]));
     const relative = path.relative(root, entry.source).split(path.sep).join("/");
     const text = [
       HEADER,
@@ -93,7 +103,7 @@ export function buildReports(root = REPO) {
       `Source: \`${relative}\`. Value exports: ${values}. Type exports: ${types}.`,
       "",
       "```ts",
-      ...lines.map((l) => l.line),
+      lines.map((l) => l.text).join("\n\n"),
       "```",
       "",
     ].join("\n");
@@ -146,14 +156,13 @@ export function checkReports(root = REPO) {
   return { ok: changes.length === 0, changes };
 }
 
-/** The export lines of a committed report, keyed by export name. */
+/** The entries of a committed report (blocks separated by a blank line), keyed by export name. */
 function parseReport(text) {
   const exports = new Map();
-  for (const line of text.split("\n")) {
-    const match = /^export (?:\w+ )?([\w$]+)/.exec(line);
-    if (match === null) continue;
-    const name = match[1];
-    exports.set(name, exports.has(name) ? `${exports.get(name)}\n${line}` : line);
+  const body = /```ts\n([\s\S]*?)\n```/.exec(text)?.[1] ?? "";
+  for (const block of body.split("\n\n")) {
+    const match = /^(?:\/\/ ([\w$]+):|export (?:declare )?(?:abstract )?(?:\w+ )?([\w$]+))/m.exec(block);
+    if (match !== null) exports.set(match[1] ?? match[2], block);
   }
   return exports;
 }
@@ -178,12 +187,211 @@ function compilerOptions(root) {
   return parsed === undefined ? defaults : { ...parsed.options, baseUrl: root };
 }
 
-/** One export: whether it is a value, and its lines (one per meaning; one per overload of a function). */
-function describeExport(checker, exported) {
+/**
+ * One export: whether it is a value, and its text. The text is the export's declaration as the declaration
+ * emitter writes it (the `.d.ts` a consumer sees: annotations as written, so a signature that uses a named
+ * type shows the name; inferred types with the names the emitter can reach; object types one member a
+ * line), without comments, private members or `declare`. A type alias derived from a value (`z.infer<typeof
+ * S>`, `ReturnType<typeof f>`) also shows what it resolves to, so that a change of the schema shows in the
+ * alias's entry. Falls back to the checker's type text when no declaration is found.
+ */
+function describeExport(checker, exported, declarations) {
   const typeOnly = isTypeOnlyExport(exported);
   const origin = foreignOrigin(checker, exported);
   const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-  const name = exported.name;
+  const value = !typeOnly && (symbol.flags & ts.SymbolFlags.Value) !== 0;
+  const suffix = [
+    typeOnly && symbol.flags & ts.SymbolFlags.Value ? "type-only export" : "",
+    origin ? `re-export of ${origin}` : "",
+  ].filter(Boolean);
+  const note = suffix.length ? [`// ${exported.name}: ${suffix.join("; ")}`] : [];
+  const printed = declarations.print(checker, symbol, exported.name);
+  if (printed !== undefined) return { value, lines: [...note, ...printed] };
+  return { value, lines: [...note, ...describeByChecker(checker, symbol, exported.name)] };
+}
+
+/**
+ * The declarations of a program as the declaration emitter writes them, one `.d.ts` per source file
+ * (in memory), and the printer that turns one export into report lines.
+ */
+function declarationPrinter(program) {
+  const emitted = new Map(); // source file name -> parsed .d.ts
+  program.emit(
+    undefined,
+    (fileName, text, _bom, _onError, sources) => {
+      if (!fileName.endsWith(".d.ts") || sources === undefined) return;
+      for (const source of sources)
+        emitted.set(source.fileName, ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true));
+    },
+    undefined,
+    true,
+  );
+  const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
+  return {
+    /** The report lines of `symbol` exported as `name`, or undefined when its declarations are not found. */
+    print(checker, symbol, name) {
+      const statements = [];
+      for (const decl of symbol.declarations ?? []) {
+        const file = decl.getSourceFile();
+        const dts = file.isDeclarationFile ? file : emitted.get(file.fileName);
+        const statement = topLevelStatement(decl);
+        if (dts === undefined || statement === undefined) return undefined;
+        const local = declaredName(decl);
+        if (local === undefined) return undefined;
+        const found = dts.statements.filter((s) => declaresName(s, local) && s.kind === statement.kind);
+        if (found.length === 0) return undefined;
+        for (const s of found) if (!statements.some((o) => o.node === s)) statements.push({ node: s, dts, local });
+      }
+      if (statements.length === 0) return undefined;
+      const lines = [];
+      for (const { node, dts, local } of statements) {
+        let text = printer.printNode(ts.EmitHint.Unspecified, exportedForm(node), dts);
+        if (local !== name) text = text.replace(new RegExp(`\\b${escapeRegExp(local)}\\b`), name);
+        if (ts.isTypeAliasDeclaration(node) && node.typeParameters === undefined && derived(node.type)) {
+          const resolved = resolvedAlias(checker, symbol, printer);
+          if (
+            resolved !== undefined &&
+            resolved !== name &&
+            resolved !== local &&
+            resolved !== printer.printNode(ts.EmitHint.Unspecified, node.type, dts)
+          )
+            text = text.replace(/ = ([\s\S]*);$/, (_m, declared) => ` = /* ${oneLine(declared)} */ ${resolved};`);
+        }
+        if (ts.isTypeAliasDeclaration(node)) text = unionPerLine(text);
+        lines.push(...portable(text).split("\n"));
+      }
+      return lines;
+    },
+  };
+}
+
+/** The statement at the top of a file that holds `decl` (a variable declaration's statement). */
+function topLevelStatement(decl) {
+  let node = decl;
+  while (node.parent && !ts.isSourceFile(node.parent)) node = node.parent;
+  return node.parent && ts.isSourceFile(node.parent) ? node : undefined;
+}
+
+function declaredName(decl) {
+  const name = decl.name;
+  return name && (ts.isIdentifier(name) || ts.isStringLiteral(name)) ? name.text : undefined;
+}
+
+function declaresName(statement, name) {
+  if (ts.isVariableStatement(statement))
+    return statement.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name);
+  return statement.name !== undefined && ts.isIdentifier(statement.name) && statement.name.text === name;
+}
+
+/** The statement with `export` as its only module modifier, and a class without its private members. */
+function exportedForm(node) {
+  const f = ts.factory;
+  const kept = (ts.getModifiers(node) ?? []).filter(
+    (m) =>
+      m.kind !== ts.SyntaxKind.ExportKeyword &&
+      m.kind !== ts.SyntaxKind.DeclareKeyword &&
+      m.kind !== ts.SyntaxKind.DefaultKeyword,
+  );
+  const modifiers = [f.createModifier(ts.SyntaxKind.ExportKeyword), ...kept];
+  if (ts.isClassDeclaration(node)) {
+    const members = node.members.filter((m) => {
+      if (m.name && ts.isPrivateIdentifier(m.name)) return false;
+      const flags = ts.getCombinedModifierFlags(m);
+      return (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) === 0;
+    });
+    return f.updateClassDeclaration(node, modifiers, node.name, node.typeParameters, node.heritageClauses, members);
+  }
+  return f.replaceModifiers(node, modifiers);
+}
+
+/**
+ * Whether a type's shape is computed rather than written: it refers to a value (`typeof x`), indexes a
+ * type (`Schemas["X"]`) or instantiates a generic (`z.infer<…>`, `Omit<…>`).
+ */
+function derived(type) {
+  let found = false;
+  const visit = (node) => {
+    if (found) return;
+    if (
+      ts.isTypeQueryNode(node) ||
+      ts.isIndexedAccessTypeNode(node) ||
+      (ts.isTypeReferenceNode(node) && (node.typeArguments?.length ?? 0) > 0)
+    )
+      found = true;
+    else ts.forEachChild(node, visit);
+  };
+  visit(type);
+  return found;
+}
+
+/** What a type alias resolves to, one member a line. */
+function resolvedAlias(checker, symbol, printer) {
+  const decl = symbol.declarations?.find(ts.isTypeAliasDeclaration);
+  if (decl === undefined) return undefined;
+  const type = checker.getTypeAtLocation(decl.type);
+  const node = checker.typeToTypeNode(
+    type,
+    decl,
+    ts.NodeBuilderFlags.NoTruncation |
+      ts.NodeBuilderFlags.MultilineObjectLiterals |
+      ts.NodeBuilderFlags.UseAliasDefinedOutsideCurrentScope |
+      ts.NodeBuilderFlags.InTypeAlias |
+      ts.NodeBuilderFlags.IgnoreErrors,
+  );
+  if (node === undefined) return undefined;
+  // A union of literals in the checker's order (the order types were created) would move with unrelated
+  // changes: sorted, it changes only when a member does.
+  if (ts.isUnionTypeNode(node) && node.types.every(ts.isLiteralTypeNode)) {
+    const members = node.types.map((t) => printer.printNode(ts.EmitHint.Unspecified, t, decl.getSourceFile()));
+    return members.sort(compare).join(" | ");
+  }
+  return printer.printNode(ts.EmitHint.Unspecified, node, decl.getSourceFile());
+}
+
+/**
+ * A type alias one line of which is past 200 characters and whose type is a union at the top: one member a
+ * line (`| A`), as a formatter would print it.
+ */
+function unionPerLine(text) {
+  const lines = text.split("\n");
+  if (lines.every((line) => line.length <= 200)) return text;
+  const head = /^(export type [^=]+= (?:\/\* [^\n]*? \*\/ )?)([\s\S]*);$/.exec(text);
+  if (head === null) return text;
+  const members = splitTopLevel(head[2], " | ");
+  if (members.length < 2) return text;
+  return `${head[1].trimEnd()}\n${members.map((m) => `    | ${m.replaceAll("\n", "\n    ")}`).join("\n")};`;
+}
+
+/** `text` split at `separator` where no bracket, brace, parenthesis or string is open. */
+function splitTopLevel(text, separator) {
+  const parts = [];
+  let depth = 0;
+  let quote = "";
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== "") {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+    } else if (c === '"' || c === "'" || c === "`") quote = c;
+    else if ("([{<".includes(c)) depth++;
+    else if (")]}>".includes(c) && !(c === ">" && text[i - 1] === "=")) depth--;
+    else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(start, i));
+      start = i + separator.length;
+      i += separator.length - 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The previous form, for an export the declaration emitter does not write as one statement. */
+function describeByChecker(checker, symbol, name) {
   const flags = symbol.flags;
   const lines = [];
   if (flags & ts.SymbolFlags.Class) lines.push(classLine(checker, symbol, name));
@@ -204,15 +412,11 @@ function describeExport(checker, exported) {
   }
   if (lines.length === 0 && flags & ts.SymbolFlags.Module) {
     const members = checker.getExportsOfModule(symbol).map((s) => s.name);
-    lines.push(`export namespace ${name} { ${members.sort(compare).join(", ")} }`);
+    lines.push(`export namespace ${name} {`, ...members.sort(compare).map((m) => `    ${m},`), "}");
+    return lines;
   }
   if (lines.length === 0) lines.push(`export unknown ${name};`);
-  const suffix = [
-    typeOnly && flags & ts.SymbolFlags.Value ? "type-only export" : "",
-    origin ? `re-export of ${origin}` : "",
-  ].filter(Boolean);
-  const out = lines.map((l) => oneLine(suffix.length ? `${l} // ${suffix.join("; ")}` : l));
-  return { value: !typeOnly && (flags & ts.SymbolFlags.Value) !== 0, lines: out };
+  return lines.map(oneLine);
 }
 
 function classLine(checker, symbol, name) {
@@ -347,13 +551,16 @@ function typeText(checker, type) {
 }
 
 function oneLine(text) {
+  return portable(text).replace(/\s+/g, " ").trim();
+}
+
+function portable(text) {
   // The checker writes a module it cannot name as `import("/abs/path/node_modules/…")`: keep only the
   // package and its subpath, so that the report is the same in every clone.
-  const portable = text.replace(
+  return text.replace(
     /import\("[^"]*\/node_modules\/(?:\.pnpm\/[^/"]+\/node_modules\/)?((?:@[^/"]+\/)?[^/"]+)([^"]*)"\)/g,
     'import("$1$2")',
   );
-  return portable.replace(/\s+/g, " ").trim();
 }
 
 function compare(a, b) {

@@ -4,6 +4,7 @@ import { printableLine } from "./format.js";
 import { frontDoor } from "./front-door.js";
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_USAGE, UsageError } from "./io.js";
 import type { CliIo } from "./io.js";
+import { SkillctxError } from "@skillctx/core";
 import { errorText } from "@skillctx/core/internal";
 
 /**
@@ -34,10 +35,8 @@ function failure(command: CommandInfo, error: unknown, io: CliIo, debug: boolean
     io.stderr.write(`${prefix}${printableLine(error.message)} (see skillctx ${command.name} --help)\n`);
     return EXIT_USAGE;
   }
-  const code = (error as { code?: unknown } | null)?.code;
   const message = errorText(error);
-  const named =
-    error instanceof Error && error.name === "SkillctxError" && typeof code === "string" ? ` (${code})` : "";
+  const named = SkillctxError.isInstance(error) ? ` (${error.code})` : "";
   io.stderr.write(`${prefix}${printableLine(message)}${named}\n`);
   if (debug && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
   return EXIT_FINDINGS;

@@ -1,5 +1,6 @@
 import type { z } from "./zod-lib.js";
 import { lazySchemas } from "./zod-lib.js";
+import type { DiagnosticCode } from "./diagnostic-codes.js";
 
 /** The Diagnostic schemas, built on the first call (exported by `@skillctx/core/schemas`). */
 export const diagnosticSchemas = lazySchemas((z) => {
@@ -33,7 +34,7 @@ export type DiagnosticSink = (diagnostic: Diagnostic) => void;
 
 /** Builds a diagnostic, leaving out `path` and `line` when they are unknown. */
 export function diagnostic(
-  code: string,
+  code: DiagnosticCode,
   severity: Severity,
   message: string,
   where: { path?: string | undefined; line?: number | undefined } = {},

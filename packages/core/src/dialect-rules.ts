@@ -6,6 +6,7 @@ import { CODEX_YAML_FIELDS, SKILL_MD_DIALECT_FIELDS } from "./dialect-fields.js"
 import type { Dialect, DialectField, FieldShape } from "./dialect-fields.js";
 import type { CodexSkillMetadata } from "./codex-skill-metadata.js";
 import type { Severity } from "./diagnostics.js";
+import type { DiagnosticCode } from "./diagnostic-codes.js";
 
 /** How each dialect is named in messages. */
 export const DIALECT_NAMES: Record<Dialect, string> = {
@@ -17,7 +18,7 @@ export const DIALECT_NAMES: Record<Dialect, string> = {
 
 /** One finding about a dialect field. */
 export interface DialectFinding {
-  code: string;
+  code: DiagnosticCode;
   severity: Severity;
   message: string;
   /** The field (dotted for agents/openai.yaml). */

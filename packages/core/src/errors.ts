@@ -1,4 +1,60 @@
+// A registered symbol, so that isInstance also knows an error thrown by another copy of @skillctx/core in
+// the same process (two versions installed side by side); the pattern of the AI SDK's `AISDKError.isInstance`.
 const MARKER = Symbol.for("skillctx.error");
+
+/**
+ * Every `code` a {@link SkillctxError} can carry, the single list the type {@link SkillctxErrorCode} comes
+ * from; docs/errors.md gives each one's meaning (test/error-codes.test.ts keeps the two and the sources in
+ * step). A host can switch on `error.code` over this union.
+ */
+export const SKILLCTX_ERROR_CODES = [
+  "BINARY",
+  "CONTEXT_CLOSED",
+  "FRONTMATTER_TOO_LARGE",
+  "FRONTMATTER_UNCLOSED",
+  "INVALID_ARGUMENTS",
+  "INVALID_CATALOG_OPTIONS",
+  "INVALID_OPTIONS",
+  "INVALID_RENDER_OPTIONS",
+  "JSON_INVALID",
+  "MCP_BRIDGE_CLOSED",
+  "MCP_SDK_MISSING",
+  "MCP_SERVER_START_FAILED",
+  "MCP_SERVER_START_TIMEOUT",
+  "MCP_SKILLS_LIST_FAILED",
+  "MCP_SKILLS_UNSUPPORTED",
+  "MCP_SKILL_REFUSED",
+  "MESSAGES_INVALID",
+  "NAME_MISSING",
+  "NOT_A_FILE",
+  "NOT_UTF8",
+  "PATH_NOT_FOUND",
+  "PATH_OUTSIDE_ROOT",
+  "READ_FAILED",
+  "SERVER_CLOSED",
+  "SKILL_DEFINITION_INVALID",
+  "SKILL_INVALID",
+  "SKILL_NOT_FOUND",
+  "SKILL_NOT_INVOCABLE",
+  "SKILL_READ_FAILED",
+  "STATE_HANDLE_CLOSED",
+  "STATE_INVALID",
+  "TOKENIZER_MISSING",
+  "TOOL_CALLS_INVALID",
+  "TOO_LARGE",
+  "YAML_INVALID",
+  "ZOD_VERSION_UNSUPPORTED",
+] as const;
+
+/** The `code` of a {@link SkillctxError}: one of `SKILLCTX_ERROR_CODES` (`@skillctx/core`). */
+export type SkillctxErrorCode = (typeof SKILLCTX_ERROR_CODES)[number];
+
+const ERROR_CODES: ReadonlySet<string> = new Set(SKILLCTX_ERROR_CODES);
+
+/** Whether `code` is a {@link SkillctxErrorCode} (for a code that comes from a diagnostic or a reader). */
+export function isSkillctxErrorCode(code: string): code is SkillctxErrorCode {
+  return ERROR_CODES.has(code);
+}
 
 /** Options for {@link SkillctxError}. */
 export interface SkillctxErrorOptions {
@@ -13,19 +69,29 @@ export interface SkillctxErrorOptions {
 }
 
 /**
- * The one error class of skillctx. `code` is a stable string such as
- * `NAME_DIR_MISMATCH`, `RESOURCE_OUTSIDE_SKILL` or `COMMAND_TIMEOUT`.
+ * The one error class of skillctx. `code` is one of {@link SkillctxErrorCode} (listed with their meanings in
+ * docs/errors.md). Recognise it with {@link SkillctxError.isInstance}, not `instanceof` or `name`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await ctx.step(messages);
+ * } catch (error) {
+ *   if (SkillctxError.isInstance(error) && error.code === "CONTEXT_CLOSED") return;
+ *   throw error;
+ * }
+ * ```
  */
 export class SkillctxError extends Error {
   override readonly name = "SkillctxError";
-  readonly code: string;
+  readonly code: SkillctxErrorCode;
   readonly path?: string;
   readonly line?: number;
   readonly data?: Record<string, unknown>;
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: isInstance reads it with `MARKER in value` (works across copies of the package).
   private readonly [MARKER] = true;
 
-  constructor(code: string, message: string, options: SkillctxErrorOptions = {}) {
+  constructor(code: SkillctxErrorCode, message: string, options: SkillctxErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     if (options.path !== undefined) this.path = options.path;
@@ -33,7 +99,10 @@ export class SkillctxError extends Error {
     if (options.data !== undefined) this.data = options.data;
   }
 
-  /** True for any SkillctxError, even one created by another copy of this package. */
+  /**
+   * The one way to recognise a SkillctxError: true for any, even one created by another copy of this
+   * package (it checks a `Symbol.for` marker, not the prototype chain).
+   */
   static isInstance(value: unknown): value is SkillctxError {
     return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
   }

@@ -1,4 +1,6 @@
-export { SkillctxError } from "./errors.js";
+export { SKILLCTX_ERROR_CODES, SkillctxError } from "./errors.js";
+export { DIAGNOSTIC_CODES } from "./diagnostic-codes.js";
+export type { DiagnosticCode } from "./diagnostic-codes.js";
 export { isScopeTrusted, isSkillTrusted, mayReadOutsideProject } from "./trust.js";
 export { diagnostic } from "./diagnostics.js";
 export { keepForModel, modelFamily } from "./model-gate.js";
@@ -26,7 +28,7 @@ export { parseSkill, safeParseSkill } from "./parse-skill.js";
 export { validateSkill, validateSkillMd } from "./validate.js";
 // The zod schemas of Skill and Diagnostic are at `@skillctx/core/schemas`: importing them loads zod.
 
-export type { SkillctxErrorOptions } from "./errors.js";
+export type { SkillctxErrorCode, SkillctxErrorOptions } from "./errors.js";
 export type { Trust } from "./trust.js";
 export type { Diagnostic, DiagnosticSink, Severity } from "./diagnostics.js";
 export type { ModelFamily } from "./model-gate.js";

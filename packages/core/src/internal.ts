@@ -7,14 +7,9 @@
 export { projectRoot, findGitRoot } from "./fs/project-root.js";
 export { readTextFile, readTextFileSync } from "./fs/read-text-file.js";
 export { readTextLines } from "./fs/read-text-lines.js";
-export type { TextRead } from "./fs/read-text-lines.js";
 
 export {
-  checkEnum,
-  checkPositiveInteger,
-  checkWholeNumber,
   invalidOption,
-  isNonEmptyString,
   isPositiveInteger,
   isWholeNumberAtLeast,
   optionMessage,
@@ -31,18 +26,11 @@ export {
 } from "./fs/paths.js";
 export { decodeStrict } from "./fs/utf8.js";
 
-export type { ReadFailure } from "./fs/open-file.js";
 export type { CheckedPath } from "./fs/paths.js";
 
 // --- skill folder files and digests (fs/skill-files.ts): SEP-2640 resources, lockfile, signatures ---
 export { digestBytes, folderDigest, isSha256Digest, listSkillFileNames, listSkillFiles } from "./fs/skill-files.js";
-export type {
-  ListSkillFilesOptions,
-  Sha256Digest,
-  SkillFile,
-  SkillFileList,
-  SkillFileListing,
-} from "./fs/skill-files.js";
+export type { Sha256Digest, SkillFile, SkillFileList } from "./fs/skill-files.js";
 export { MAX_SKILL_FILE_DIGEST_BYTES, MAX_SKILL_FILES, MAX_SKILL_FOLDER_BYTES } from "./limits.js";
 // Frontmatter with its YAML types (`typedValue`): SEP-2640's `frontmatter` rendered as JSON (skills-mcp).
 export { readFrontmatter } from "./frontmatter.js";
@@ -63,9 +51,7 @@ export { httpUrl } from "./http-url.js";
 
 // --- JSON (json/): the one parser of untrusted JSON text, deep copies, stable text and content equality ---
 export { parseJson, safeParseJson } from "./json/parse-json.js";
-export type { SafeParseJsonResult } from "./json/parse-json.js";
 export { cloneJson } from "./json/clone-json.js";
-export { stableStringify } from "./json/stable-stringify.js";
 export { equalValues } from "./json/equal-values.js";
 
 // --- error text and text cutting (error-text.ts, text/cut-text.ts) ---
@@ -85,7 +71,6 @@ export { suggestField } from "./dialect-fields.js";
 
 // --- tool-call arguments as text or value (tool-arguments.ts): the engine, tools, adapters, the MCP bridge ---
 export { decodeToolArguments } from "./tool-arguments.js";
-export type { DecodedToolArguments, DecodeToolArgumentsOptions } from "./tool-arguments.js";
 
 // --- tool names model APIs accept (tool-name.ts): MCP bridge tools and renamed code tools ---
 export { hashedToolName, MAX_TOOL_NAME_CHARS, reduceToolName } from "./tool-name.js";
@@ -102,7 +87,6 @@ export type { WalkEntry } from "./fs/walk.js";
 export { loadSkillSources } from "./load-skills.js";
 // The skill folders list's discovery finds inside a path (`skillctx validate`).
 export { skillFoldersIn } from "./skill-folders-in.js";
-export type { SkillFoldersIn, SkillFoldersInOptions } from "./skill-folders-in.js";
 
 // --- globs (glob/) ---
 export {
@@ -127,7 +111,7 @@ export { inCode } from "./markdown/text-range.js";
 export { capTextUtf8Bytes } from "./text-cap.js";
 
 // --- caps core shares with other packages (limits.ts); each package keeps its own caps in its limits.ts ---
-export { MAX_SKILL_DIR_DEPTH, MAX_SKILL_FILE_BYTES } from "./limits.js";
+export { MAX_SKILL_FILE_BYTES } from "./limits.js";
 
 // --- zod, loaded on first use (zod-lib.ts): every schema of the packages is built through it ---
 export { zod, lazySchemas } from "./zod-lib.js";

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { compareCodePoints } from "./code-point-order.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
-import { SkillctxError } from "./errors.js";
+import { isSkillctxErrorCode, SkillctxError, type SkillctxErrorCode } from "./errors.js";
 import { readFrontmatter } from "./frontmatter.js";
 import { readClaudeCodeFields } from "./claude-code-fields.js";
 import type { FrontmatterRead } from "./frontmatter.js";
@@ -25,6 +25,7 @@ import { deriveName, formatOf } from "./skill-naming.js";
 import { setOwn } from "./yaml-values.js";
 import { errorText } from "./error-text.js";
 import { fitCodePoints } from "./text/cut-text.js";
+import type { DiagnosticCode } from "./diagnostic-codes.js";
 
 /** Options for {@link parseSkill} and {@link safeParseSkill}. */
 export interface ParseSkillOptions {
@@ -123,7 +124,7 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   const diagnostics = [...read.diagnostics];
   const data = read.data ?? {};
   const lineOfKey = read.keyLine;
-  const warn = (key: string | undefined, code: string, message: string) =>
+  const warn = (key: string | undefined, code: DiagnosticCode, message: string) =>
     diagnostics.push(
       diagnostic(code, "warning", message, { path: file, line: key === undefined ? undefined : lineOfKey(key) }),
     );
@@ -143,7 +144,7 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
     if (derived === undefined) {
       const hidden = read.diagnostics.find((d) => d.severity === "error");
       throw new SkillctxError(
-        hidden?.code ?? "NAME_MISSING",
+        errorCodeOf(hidden?.code, "NAME_MISSING"),
         hidden?.message ?? "skill has no name and none can be derived (no path given)",
         {
           path: file,
@@ -253,7 +254,7 @@ function readOtherFields(
     format: "skill-md" | "legacy";
     vendor: readonly string[] | undefined;
     take: <T>(key: string, converted: Converted<T>) => T | undefined;
-    warn: (key: string | undefined, code: string, message: string) => void;
+    warn: (key: string | undefined, code: DiagnosticCode, message: string) => void;
     keepExtra: (key: string) => void;
   },
 ): void {
@@ -366,7 +367,10 @@ function refuseUnreadable(
   }
   if (first === undefined) return;
   const more = count > 1 ? ` (and ${count - 1} more)` : "";
-  throw new SkillctxError(first.code, `${first.message}${more}; not a skill`, { path: file, line: first.line ?? 1 });
+  throw new SkillctxError(errorCodeOf(first.code, "SKILL_INVALID"), `${first.message}${more}; not a skill`, {
+    path: file,
+    line: first.line ?? 1,
+  });
 }
 
 /** The first line of the body (within its first 200 lines) that is not blank, a heading or a rule. */
@@ -389,4 +393,9 @@ function mcpServers(read: FrontmatterRead): Record<string, unknown> | undefined 
   if (!isRecord(value)) return undefined;
   const inner = value.mcpServers;
   return isRecord(inner) ? inner : value;
+}
+
+/** A diagnostic's code as the error's (the frontmatter reader's errors are all error codes), else `fallback`. */
+function errorCodeOf(code: string | undefined, fallback: SkillctxErrorCode): SkillctxErrorCode {
+  return code !== undefined && isSkillctxErrorCode(code) ? code : fallback;
 }

@@ -4,10 +4,11 @@
  */
 import { compareCodePoints } from "./code-point-order.js";
 import type { SkillInput } from "./skill.js";
+import type { DiagnosticCode } from "./diagnostic-codes.js";
 
 /** A problem with one field, turned into a diagnostic by the caller (who knows the line). */
 export interface FieldIssue {
-  code: string;
+  code: DiagnosticCode;
   message: string;
 }
 
@@ -23,7 +24,7 @@ const NO_ISSUES: FieldIssue[] = Object.freeze([]) as unknown as FieldIssue[];
 const NONE: Converted<never> = Object.freeze({ value: undefined, issues: NO_ISSUES });
 const ok = <T>(value: T | undefined): Converted<T> => ({ value, issues: NO_ISSUES });
 const none = (): Converted<never> => NONE;
-const issue = (code: string, message: string): FieldIssue => ({ code, message });
+const issue = (code: DiagnosticCode, message: string): FieldIssue => ({ code, message });
 
 /** A string field; lists and maps are converted to JSON with a warning. Empty → undefined. */
 export function stringField(field: string, raw: unknown): Converted<string> {

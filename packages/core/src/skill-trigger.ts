@@ -2,6 +2,7 @@ import type { SkillInput, Trigger } from "./skill.js";
 import { inputsField, isRecord, splitCommas, stringList } from "./skill-fields.js";
 import type { Converted } from "./skill-fields.js";
 import { splitGlobs } from "./glob/split-glob-list.js";
+import type { DiagnosticCode } from "./diagnostic-codes.js";
 
 /** What {@link resolveTrigger} needs from the skill parser. */
 export interface TriggerContext {
@@ -12,7 +13,7 @@ export interface TriggerContext {
   /** Unwraps a converted value, reporting its issues against `key`. */
   take: <T>(key: string, converted: Converted<T>) => T | undefined;
   /** Reports a warning against `key`. */
-  warn: (key: string | undefined, code: string, message: string) => void;
+  warn: (key: string | undefined, code: DiagnosticCode, message: string) => void;
 }
 
 /**

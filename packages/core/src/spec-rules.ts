@@ -6,6 +6,7 @@
  * only because NFKC composes it first).
  */
 import { compareCodePoints } from "./code-point-order.js";
+import type { DiagnosticCode } from "./diagnostic-codes.js";
 
 /** Limits of the specification. */
 export const MAX_NAME_LENGTH = 64;
@@ -24,7 +25,7 @@ export const ALLOWED_FIELDS: readonly string[] = [
 
 /** One broken rule. */
 export interface RuleFinding {
-  code: string;
+  code: DiagnosticCode;
   message: string;
 }
 

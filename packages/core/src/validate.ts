@@ -30,6 +30,7 @@ import { strictFindings } from "./yaml-strict.js";
 import { asWritten, scalarText } from "./yaml-values.js";
 import { checkDescriptionReach } from "./search/description-reach.js";
 import { isSkillMdVariant } from "./walk-skill-dirs.js";
+import type { DiagnosticCode } from "./diagnostic-codes.js";
 
 /** Options for {@link validateSkill}. */
 export interface ValidateSkillOptions {
@@ -83,7 +84,7 @@ export interface ValidationResult {
  */
 export async function validateSkill(dir: string, options: ValidateSkillOptions = {}): Promise<ValidationResult> {
   options.signal?.throwIfAborted();
-  const fail = (code: string, message: string, where: string): ValidationResult => ({
+  const fail = (code: DiagnosticCode, message: string, where: string): ValidationResult => ({
     valid: false,
     diagnostics: [diagnostic(code, "error", message, { path: where })],
   });
@@ -152,10 +153,15 @@ function validateCodexYaml(dir: string, options: ValidateSkillOptions): Diagnost
 export function validateSkillMd(text: string, options: ValidateSkillMdOptions = {}): ValidationResult {
   const strict = options.strict ?? false;
   const diagnostics: Diagnostic[] = [];
-  const add = (code: string, severity: "error" | "warning", message: string, line: number | undefined) =>
+  const add = (code: DiagnosticCode, severity: "error" | "warning", message: string, line: number | undefined) =>
     diagnostics.push(diagnostic(code, severity, message, { path: options.path, line }));
-  const addDialect = (code: string, severity: Severity, message: string, line: number | undefined, dialect: Dialect) =>
-    diagnostics.push({ ...diagnostic(code, severity, message, { path: options.path, line }), dialect });
+  const addDialect = (
+    code: DiagnosticCode,
+    severity: Severity,
+    message: string,
+    line: number | undefined,
+    dialect: Dialect,
+  ) => diagnostics.push({ ...diagnostic(code, severity, message, { path: options.path, line }), dialect });
   // Lines cut before the opening fence (lenient mode only): findings after that are moved down by as many.
   let lineShift = 0;
   let shiftFrom = 0;

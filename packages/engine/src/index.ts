@@ -33,6 +33,8 @@ export type {
   SkillScope,
   SkillFormat,
   SkillInput,
+  SkillctxErrorCode,
+  DiagnosticCode,
   SkillctxErrorOptions,
 } from "@skillctx/core";
 export type { ContextState, Attachment, Carrier } from "./engine/state.js";

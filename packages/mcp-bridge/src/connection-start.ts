@@ -8,6 +8,7 @@ import { cappedFetch } from "./capped-fetch.js";
 import { McpFrameError } from "./frame-reader.js";
 import { ProcessTransport } from "./process-transport.js";
 import type { DeclaredServer } from "./types.js";
+import type { DiagnosticCode } from "@skillctx/core";
 
 /** The abort reason of a start that took longer than the startup timeout. */
 export class StartupTimeout extends Error {}
@@ -29,7 +30,7 @@ export function sseFrameError(error: Error): McpFrameError | undefined {
 
 /** Why the bridge stopped a server: a diagnostic code and a phrase that completes "it …". */
 export interface StopReason {
-  code: string;
+  code: DiagnosticCode;
   reason: string;
 }
 
@@ -66,7 +67,7 @@ export function startFailure(failed: {
   timedOut: boolean;
   stopped: StopReason | undefined;
   why: () => string;
-}): { code: string; message: string } {
+}): { code: DiagnosticCode; message: string } {
   const { name, transport, timeoutMs, timedOut, stopped } = failed;
   const stderr =
     transport instanceof ProcessTransport && transport.stderr !== "" ? `; stderr: ${transport.stderr}` : "";

@@ -4,9 +4,9 @@
  * Not public API: names here may change in any release.
  */
 export { openMcpClient } from "./open-client.js";
-export type { OpenMcpClient, OpenMcpClientOptions } from "./open-client.js";
+export type { OpenMcpClient } from "./open-client.js";
 export type { McpFrameError } from "./frame-reader.js";
 // The largest JSON-RPC message read from a server: skillctx's MCP skill source reads with the same cap.
 export { MCP_MAX_MESSAGE_BYTES } from "./limits.js";
-export { declaredLength, fetchBytes, readCapped, redirectTarget } from "./capped-fetch.js";
-export type { FetchBytesOptions, FetchedBytes, RedirectTarget } from "./capped-fetch.js";
+export { declaredLength, fetchBytes, readCapped } from "./capped-fetch.js";
+export type { FetchBytesOptions } from "./capped-fetch.js";

@@ -12,6 +12,7 @@ import { ProcessTransport } from "./process-transport.js";
 import { resultToText } from "./result-text.js";
 import type { ConnectionContext, DeclaredServer, McpCallResult, McpServerState } from "./types.js";
 import { within } from "@skillctx/process/internal";
+import type { DiagnosticCode } from "@skillctx/core";
 
 const CLIENT_INFO = { name: "skillctx", version: "0.1.0" };
 
@@ -312,7 +313,7 @@ export class ServerConnection {
     }
   }
 
-  #stopServer(client: Client, code: string, reason: string): void {
+  #stopServer(client: Client, code: DiagnosticCode, reason: string): void {
     this.#stopped = { code, reason };
     // While starting, the start failure carries the reason; once running, it is reported here.
     if (this.state === "running") {
@@ -365,7 +366,7 @@ export class ServerConnection {
     await transport?.close().catch(() => {});
   }
 
-  #notStarted(code: string, why: string): Diagnostic {
+  #notStarted(code: DiagnosticCode, why: string): Diagnostic {
     return diagnostic(code, "warning", `MCP server "${this.server.name}" not started: ${why}`, {
       path: this.server.path,
     });

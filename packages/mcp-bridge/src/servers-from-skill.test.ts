@@ -6,7 +6,12 @@ import type { Skill, SkillInit } from "@skillctx/core";
 import { SkillSchema } from "@skillctx/core/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpBridge } from "./bridge.js";
-import { mayDeclareServers, serversFromSkill, skillsDeclaringServers } from "./servers-from-skill.js";
+import {
+  mayDeclareServers,
+  serversFromSkill,
+  serversFromSkills,
+  skillsDeclaringServers,
+} from "./servers-from-skill.js";
 import { fixture } from "./test-utils.js";
 
 let root: string;
@@ -80,6 +85,22 @@ describe("skillsDeclaringServers", () => {
     ]).map((s) => s.name);
     // stat follows links: a dangling one is as good as absent.
     expect(names).toEqual(["l", "f"]);
+  });
+});
+
+describe("serversFromSkills", () => {
+  it("reads the servers of the skills that declare any, in order, each with its own diagnostics", async () => {
+    const first = legacy({ name: "first", mcpServers: { a: { command: "x" } } });
+    const none = legacy({ name: "none" });
+    const second = legacy({ name: "second", mcpServers: { b: { command: "y" }, broken: { type: "nope" } } });
+    const found = await serversFromSkills([first, none, second]);
+    expect(found.map((f) => [f.skill.name, f.servers.map((s) => s.name)])).toEqual([
+      ["first", ["a"]],
+      ["second", ["b"]],
+    ]);
+    expect(found[0]?.diagnostics).toEqual([]);
+    expect(found[1]?.diagnostics.length).toBeGreaterThan(0);
+    expect(await serversFromSkills([none])).toEqual([]);
   });
 });
 

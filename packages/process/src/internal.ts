@@ -4,7 +4,5 @@
  */
 // A promise raced against a timer that is always cleared (mcp-bridge's client start, the engine's close).
 export { within } from "./timing.js";
-// UTF-8 text cut at a byte count on a code point boundary (render's stderr excerpts).
-export { capUtf8 } from "./output-collector.js";
 // Whether a process is alive, a zombie counting as gone: the other packages' tests check that no child is left.
 export { isProcessAlive } from "./group.js";

@@ -65,6 +65,8 @@ export type {
   SuggestSettings,
   SkillToolSpec,
   SkillUsage,
+  SkillctxErrorCode,
+  DiagnosticCode,
   SkillctxErrorOptions,
   SkillctxEvent,
   SkillctxEventType,

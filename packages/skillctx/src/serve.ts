@@ -35,7 +35,7 @@ export type {
   ServedSkill,
   SkillEntry,
   SkillHttpServer,
-  SkillIndex,
+  ServedSkillIndex,
   SkillServer,
   SkillServerOptions,
   SkillsGetResult,

@@ -10,7 +10,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import { makeCursor, readCursor } from "./cursor.js";
 import type { DirectoryReadResult, SkillsGetResult, SkillsListResult } from "@skillctx/sources/protocol";
-import type { ServedFile, SkillIndex } from "./skill-index.js";
+import type { ServedFile, ServedSkillIndex } from "./skill-index.js";
 
 /** Paging settings of a server. */
 export interface PageSettings {
@@ -23,11 +23,11 @@ export interface PageSettings {
 }
 
 /** Finds the snapshot a cursor was made for: the current one or the one before (a refresh mid-listing). */
-export type SnapshotOf = (generation: string) => SkillIndex | undefined;
+export type SnapshotOf = (generation: string) => ServedSkillIndex | undefined;
 
 /** `skills/list`: a page of entries (an entry is never split), its `nextCursor`, and `ttlMs`. */
 export function listSkills(
-  current: SkillIndex,
+  current: ServedSkillIndex,
   snapshotOf: SnapshotOf,
   cursor: string | undefined,
   settings: PageSettings,
@@ -50,7 +50,7 @@ export function listSkills(
 }
 
 /** `skills/get`: the entry of the skill whose SKILL.md is `uri`. */
-export function getSkill(index: SkillIndex, uri: string): SkillsGetResult {
+export function getSkill(index: ServedSkillIndex, uri: string): SkillsGetResult {
   checkUri(uri);
   const skill = index.byUri.get(uri);
   if (skill === undefined) throw new McpError(ErrorCode.InvalidParams, `not a skill this server serves: ${shown(uri)}`);
@@ -59,7 +59,7 @@ export function getSkill(index: SkillIndex, uri: string): SkillsGetResult {
 
 /** `resources/list`: every skill's SKILL.md (name and description from its frontmatter), paginated. */
 export function listResources(
-  current: SkillIndex,
+  current: ServedSkillIndex,
   snapshotOf: SnapshotOf,
   cursor: string | undefined,
   settings: PageSettings,
@@ -94,7 +94,7 @@ export function listTemplates(): { resourceTemplates: ResourceTemplate[] } {
 }
 
 /** `resources/read`: a served file's text, or its bytes as a base64 blob. */
-export function readResource(index: SkillIndex, uri: string): ReadResourceResult {
+export function readResource(index: ServedSkillIndex, uri: string): ReadResourceResult {
   checkUri(uri);
   const file = index.files.get(uri);
   if (file === undefined) {
@@ -113,7 +113,7 @@ export function fileContents(file: ServedFile): ReadResourceResult["contents"][n
 
 /** `resources/directory/read`: the direct children of a directory resource, paginated. */
 export function readDirectory(
-  current: SkillIndex,
+  current: ServedSkillIndex,
   snapshotOf: SnapshotOf,
   uri: string,
   cursor: string | undefined,
@@ -139,10 +139,10 @@ export function readDirectory(
 // The snapshot and offset a cursor names; no cursor: the current snapshot from the start.
 function position(
   kind: string,
-  current: SkillIndex,
+  current: ServedSkillIndex,
   snapshotOf: SnapshotOf,
   cursor: string | undefined,
-): { index: SkillIndex; offset: number } {
+): { index: ServedSkillIndex; offset: number } {
   if (cursor === undefined) return { index: current, offset: 0 };
   if (typeof cursor !== "string") throw new McpError(ErrorCode.InvalidParams, "cursor must be a string");
   const read = readCursor(kind, cursor);

@@ -8,7 +8,7 @@ import { MAX_SERVED_TOOL_TEXT_BYTES } from "./limits.js";
 import { countNewlines } from "@skillctx/core/internal";
 import { ellipsizeUtf16, fitUtf16, capTextUtf8Bytes } from "@skillctx/core/internal";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { ServedSkill, SkillIndex } from "./skill-index.js";
+import type { ServedSkill, ServedSkillIndex } from "./skill-index.js";
 
 /** Most skills named in the `load_skill` description (the catalog for clients without the extension). */
 const MAX_LISTED = 200;
@@ -17,7 +17,7 @@ const MAX_DESCRIPTION_CHARS = 200;
 const MAX_ARG_CHARS = 4096;
 
 /** The two tools, with `load_skill`'s description listing the served skills. */
-export function fallbackToolDefinitions(index: SkillIndex): Tool[] {
+export function fallbackToolDefinitions(index: ServedSkillIndex): Tool[] {
   const listed = index.skills.slice(0, MAX_LISTED).map((s) => `- ${toolName(index, s)}: ${oneLine(s.description)}`);
   const more =
     index.skills.length > MAX_LISTED ? [`(${index.skills.length - MAX_LISTED} more; list them with skills/list)`] : [];
@@ -58,7 +58,7 @@ export function fallbackToolDefinitions(index: SkillIndex): Tool[] {
 
 /** Runs `load_skill` or `read_skill_resource`; undefined for another tool name. */
 export function callFallbackTool(
-  index: SkillIndex,
+  index: ServedSkillIndex,
   name: string,
   args: Record<string, unknown> | undefined,
 ): CallToolResult | undefined {
@@ -67,7 +67,7 @@ export function callFallbackTool(
   return undefined;
 }
 
-function loadSkill(index: SkillIndex, args: Record<string, unknown>): CallToolResult {
+function loadSkill(index: ServedSkillIndex, args: Record<string, unknown>): CallToolResult {
   const found = findSkill(index, args["name"]);
   if ("error" in found) return failure(found.error);
   const { skill } = found;
@@ -88,7 +88,7 @@ function loadSkill(index: SkillIndex, args: Record<string, unknown>): CallToolRe
   return { content: [{ type: "text", text: `${header}\n\n${capped.text}` }] };
 }
 
-function readSkillResource(index: SkillIndex, args: Record<string, unknown>): CallToolResult {
+function readSkillResource(index: ServedSkillIndex, args: Record<string, unknown>): CallToolResult {
   const found = findSkill(index, args["name"]);
   if ("error" in found) return failure(found.error);
   const { skill } = found;
@@ -133,7 +133,7 @@ function readSkillResource(index: SkillIndex, args: Record<string, unknown>): Ca
 }
 
 // The skill a tool call names: by name, by skill path (when names clash), or by its SKILL.md URI.
-function findSkill(index: SkillIndex, name: unknown): { skill: ServedSkill } | { error: string } {
+function findSkill(index: ServedSkillIndex, name: unknown): { skill: ServedSkill } | { error: string } {
   if (typeof name !== "string" || name === "" || name.length > MAX_ARG_CHARS)
     return { error: "name must be a non-empty string: a skill's name, as load_skill lists it" };
   const byUri = index.byUri.get(name);
@@ -150,7 +150,7 @@ function findSkill(index: SkillIndex, name: unknown): { skill: ServedSkill } | {
 }
 
 // The name a tool call uses for a skill: its name, or its path when another skill has the same name.
-function toolName(index: SkillIndex, skill: ServedSkill): string {
+function toolName(index: ServedSkillIndex, skill: ServedSkill): string {
   return (index.byName.get(skill.name)?.length ?? 0) > 1 ? skill.skillPath : skill.name;
 }
 

@@ -8,7 +8,8 @@
  */
 import { DEFAULT_DRAIN_MS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from "./limits.js";
 import { MAX_HTTP_HEADER_BYTES, MAX_LOGGED_PATH_CHARS } from "./limits.js";
-import { checkWholeNumber, errorText, headUtf16 } from "@skillctx/core/internal";
+import { errorText, headUtf16 } from "@skillctx/core/internal";
+import { checkWholeNumber } from "./option-checks.js";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

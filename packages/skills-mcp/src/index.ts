@@ -24,7 +24,7 @@ export type { SkillServer, SkillServerOptions } from "./server.js";
 export type { ServeHttpOptions, SkillHttpServer } from "./http.js";
 export type { HttpAuthOptions, ResourceMetadata } from "./http-auth.js";
 export type {
-  SkillIndex,
+  ServedSkillIndex,
   ServedSkill,
   ServedFile,
   DirectoryChild,

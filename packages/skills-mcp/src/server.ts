@@ -8,7 +8,7 @@
  * Nothing runs on behalf of a client: files are served as bytes read once (SKILL.md as written, its
  * !`cmd` spans unrendered), scripts are files, and no URI is ever turned into a file-system path.
  */
-import { checkWholeNumber } from "@skillctx/core/internal";
+import { checkWholeNumber } from "./option-checks.js";
 import { DEFAULT_RESOURCES_PAGE_SIZE, DEFAULT_SKILLS_PAGE_SIZE, DEFAULT_SKILLS_TTL_MS } from "./limits.js";
 import { errorText, headUtf16 } from "@skillctx/core/internal";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -35,7 +35,7 @@ import {
   SkillsListRequestSchema,
 } from "@skillctx/sources/protocol";
 import { buildSkillIndex } from "./skill-index.js";
-import type { SkillIndex } from "./skill-index.js";
+import type { ServedSkillIndex } from "./skill-index.js";
 import { skillLoader } from "./skill-loader.js";
 import type { SkillLoader } from "./skill-loader.js";
 
@@ -80,7 +80,7 @@ export interface SkillServerOptions {
 /** A skill set served over MCP. */
 export interface SkillServer {
   /** The snapshot being served. */
-  readonly index: SkillIndex;
+  readonly index: ServedSkillIndex;
   /** What loading and indexing reported (skills not served and why). */
   readonly diagnostics: readonly Diagnostic[];
   /** A new SDK `Server` answering from this skill set, not yet connected (one per connection). */
@@ -136,8 +136,8 @@ export async function createSkillServer(options: SkillServerOptions): Promise<Sk
 }
 
 class SkillServerImpl implements SkillServer {
-  private current: SkillIndex;
-  private previous: SkillIndex | undefined;
+  private current: ServedSkillIndex;
+  private previous: ServedSkillIndex | undefined;
   private builtAt = Date.now();
   private refreshing: Promise<void> | undefined;
   private readonly servers = new Set<Server>();
@@ -145,13 +145,13 @@ class SkillServerImpl implements SkillServer {
   diagnostics: readonly Diagnostic[];
 
   constructor(
-    index: SkillIndex,
+    index: ServedSkillIndex,
     diagnostics: readonly Diagnostic[],
     private readonly settings: PageSettings,
     private readonly build: (
       signal: AbortSignal | undefined,
       reload?: boolean,
-    ) => Promise<{ index: SkillIndex; diagnostics: Diagnostic[] }>,
+    ) => Promise<{ index: ServedSkillIndex; diagnostics: Diagnostic[] }>,
     private readonly loader: SkillLoader,
     private readonly options: SkillServerOptions,
   ) {
@@ -164,7 +164,7 @@ class SkillServerImpl implements SkillServer {
 
   private readonly refreshAfterMs: number;
 
-  get index(): SkillIndex {
+  get index(): ServedSkillIndex {
     return this.current;
   }
 
@@ -274,7 +274,7 @@ class SkillServerImpl implements SkillServer {
   }
 
   // The snapshot to answer from; past ttlMs a refresh starts in the background (the answer does not wait).
-  private fresh(): SkillIndex {
+  private fresh(): ServedSkillIndex {
     if (
       !this.closed &&
       this.refreshAfterMs > 0 &&

@@ -55,7 +55,7 @@ export type DirectoryChild = {
 };
 
 /** What a skill server answers from. */
-export interface SkillIndex {
+export interface ServedSkillIndex {
   /** In code-point order of `uri`. */
   skills: ServedSkill[];
   /** Skill by the URI of its SKILL.md. */
@@ -85,7 +85,7 @@ export interface BuildSkillIndexOptions {
 export const SKILL_SCHEME = "skill://";
 
 /**
- * Reads the SKILL.md folders of `skills` into a {@link SkillIndex}. Served: file skills in the Agent
+ * Reads the SKILL.md folders of `skills` into a {@link ServedSkillIndex}. Served: file skills in the Agent
  * Skills format (`SKILL.md` folders) whose frontmatter has a string `name` equal to the skill's name
  * and usable as a URI segment, and a string `description`; whose folder lists completely within the
  * caps. Everything else is an `info` (`SKILL_NOT_SERVED`: guidance files, single-file and legacy
@@ -95,7 +95,7 @@ export const SKILL_SCHEME = "skill://";
 export async function buildSkillIndex(
   skills: readonly Skill[],
   options: BuildSkillIndexOptions = {},
-): Promise<SkillIndex> {
+): Promise<ServedSkillIndex> {
   const diagnostics: Diagnostic[] = [];
   const budget = options.maxTotalBytes ?? DEFAULT_MAX_SERVED_BYTES;
   let total = 0;
@@ -335,7 +335,7 @@ class UriTree {
   }
 }
 
-function indexOf(served: ServedSkill[], tree: UriTree, diagnostics: Diagnostic[]): SkillIndex {
+function indexOf(served: ServedSkill[], tree: UriTree, diagnostics: Diagnostic[]): ServedSkillIndex {
   const byUri = new Map<string, ServedSkill>();
   const byName = new Map<string, ServedSkill[]>();
   const files = new Map<string, ServedFile>();

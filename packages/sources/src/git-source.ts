@@ -18,6 +18,7 @@ import {
 } from "./git-source-names.js";
 import { skillFoldersIn } from "./skill-folders.js";
 import type { GitSkillSource, ResolvedRemote } from "./types.js";
+import type { DiagnosticCode } from "@skillctx/core";
 
 /** Options of {@link resolveGitSource}. */
 export interface GitSourceOptions {
@@ -52,7 +53,7 @@ export async function resolveGitSource(source: GitSkillSource, options: GitSourc
     skills: [],
     diagnostics: [],
   };
-  const fail = (code: string, message: string): ResolvedRemote => {
+  const fail = (code: DiagnosticCode, message: string): ResolvedRemote => {
     result.diagnostics.push(diagnostic(code, "error", `git source ${source.git}: ${message}`));
     return result;
   };
@@ -87,7 +88,7 @@ async function resolveInCache(
     repoDir: string;
     subPath: string | undefined;
     result: ResolvedRemote;
-    fail: (code: string, message: string) => ResolvedRemote;
+    fail: (code: DiagnosticCode, message: string) => ResolvedRemote;
   },
 ): Promise<ResolvedRemote> {
   const { repoDir, subPath, result, fail } = at;
@@ -166,7 +167,7 @@ async function resolveInCache(
 
 // --- git, hardened ------------------------------------------------------------------------------
 
-type Outcome = { ok: true } | { ok: false; code: string; message: string };
+type Outcome = { ok: true } | { ok: false; code: DiagnosticCode; message: string };
 
 class Git {
   private readonly bare: string;

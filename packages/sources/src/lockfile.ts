@@ -9,7 +9,7 @@ import type { Diagnostic } from "@skillctx/core";
 import { readTextFile } from "@skillctx/core/internal";
 import type { ResolvedRemote } from "./types.js";
 import { safeParseJson } from "@skillctx/core/internal";
-import { stableStringify } from "@skillctx/core/internal";
+import { stableStringify } from "./stable-stringify.js";
 
 /** The lockfile's name, at the project root (the context's `cwd`). */
 export const LOCKFILE_NAME = "skills.lock.json";

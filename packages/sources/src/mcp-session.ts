@@ -12,6 +12,7 @@ import type { z } from "@skillctx/core/internal";
 import { SkillEntrySchema, SkillsGetResultSchema } from "./skills-protocol/protocol.js";
 import type { SkillEntry } from "./skills-protocol/protocol.js";
 import { errorText, ellipsizeUtf16 } from "@skillctx/core/internal";
+import type { DiagnosticCode } from "@skillctx/core";
 
 /** Caps of one listing. */
 export interface ListingLimits {
@@ -207,7 +208,7 @@ export class SkillSession {
     }
   }
 
-  #note(code: string, message: string): Diagnostic {
+  #note(code: DiagnosticCode, message: string): Diagnostic {
     return diagnostic(code, "warning", `MCP server "${this.#server}": ${message}`);
   }
 }

@@ -23,7 +23,8 @@ import {
   MAX_SKILL_FOLDER_BYTES,
 } from "@skillctx/core/internal";
 import { MCP_MAX_MESSAGE_BYTES } from "@skillctx/mcp-bridge/internal";
-import { equalValues, stableStringify } from "@skillctx/core/internal";
+import { equalValues } from "@skillctx/core/internal";
+import { stableStringify } from "./stable-stringify.js";
 import { parseServerConfig } from "@skillctx/mcp-bridge";
 import { openMcpClient } from "@skillctx/mcp-bridge/internal";
 import type { McpServerConfig } from "@skillctx/mcp-bridge";
@@ -37,6 +38,7 @@ import { SessionRequestError, SkillSession } from "./mcp-session.js";
 import type { ListingLimits } from "./mcp-session.js";
 import type { McpSkillSource, RemoteContext, ResolvedRemote, ResolvedSkill } from "./types.js";
 import { programRefusal } from "./source-trust.js";
+import type { DiagnosticCode } from "@skillctx/core";
 
 /** Caps and timeouts of one MCP source. Every field has a default. */
 export interface McpSourceLimits extends ListingLimits, EntryLimits {
@@ -95,7 +97,7 @@ export async function resolveMcpSource(
 ): Promise<ResolvedRemote> {
   const name = source.name;
   const key = `mcp:${name}`;
-  const refused = (code: string, message: string): ResolvedRemote => ({
+  const refused = (code: DiagnosticCode, message: string): ResolvedRemote => ({
     key,
     origin: name,
     resolved: {},
@@ -225,7 +227,7 @@ async function fetchSkills(
     const budget = { left: f.limits.maxSourceBytes };
     for (const raw of listing.entries) {
       f.signal.throwIfAborted();
-      const refuse = (code: string, reason: string, file?: string): void => {
+      const refuse = (code: DiagnosticCode, reason: string, file?: string): void => {
         diagnostics.push(
           diagnostic(
             code,
@@ -248,7 +250,7 @@ async function fetchSkills(
   }
 }
 
-type Refuse = (code: string, reason: string, file?: string) => void;
+type Refuse = (code: DiagnosticCode, reason: string, file?: string) => void;
 
 // One skill: checked, reused from the cache when a verified copy is there, else fetched, verified and
 // written. A digest mismatch gets one fresh entry from skills/get (the skill may have changed since the listing).
@@ -290,7 +292,7 @@ async function fetchSkill(
   }
 }
 
-type Download = { ok: true; tmp: string } | { ok: false; code: string; reason: string; file?: string };
+type Download = { ok: true; tmp: string } | { ok: false; code: DiagnosticCode; reason: string; file?: string };
 
 // Reads every listed file into a fresh temporary folder under the cache; nothing is kept unless all verify.
 async function download(
@@ -384,9 +386,9 @@ function clampTtl(ttl: number): number {
   return Number.isFinite(ttl) && ttl >= 0 ? Math.min(ttl, MAX_MCP_TTL_MS) : DEFAULT_MCP_TTL_MS;
 }
 
-function codeOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("MCP_") ? code : "MCP_SOURCE_FAILED";
+function codeOf(error: unknown): DiagnosticCode {
+  // A SkillctxError of the MCP client (MCP_SDK_MISSING, MCP_SERVER_START_TIMEOUT, ...) keeps its code.
+  return SkillctxError.isInstance(error) && error.code.startsWith("MCP_") ? error.code : "MCP_SOURCE_FAILED";
 }
 
 function describe(error: unknown): string {

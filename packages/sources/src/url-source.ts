@@ -24,6 +24,7 @@ import { isDir, locationKey, publishDir, tempDirFor } from "./cache-dir.js";
 import { fetchBytes } from "@skillctx/mcp-bridge/internal";
 import type { FetchBytesOptions } from "@skillctx/mcp-bridge/internal";
 import type { ResolvedRemote, ResolvedSkill, UrlSkillSource } from "./types.js";
+import type { DiagnosticCode } from "@skillctx/core";
 
 /** The index schema this reader speaks: the Agent Skills Discovery RFC v0.2.0 (`$schema` is an opaque identifier). */
 export const DISCOVERY_SCHEMA_V0_2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
@@ -105,7 +106,7 @@ export async function resolveUrlSource(source: UrlSkillSource, options: UrlSourc
     diagnostics: [],
     ttlMs: source.ttlMs ?? DEFAULT_URL_TTL_MS,
   };
-  const fail = (code: string, message: string): ResolvedRemote => {
+  const fail = (code: DiagnosticCode, message: string): ResolvedRemote => {
     result.diagnostics.push(diagnostic(code, "error", `URL source ${String(source.url)}: ${message}`));
     return result;
   };
@@ -276,7 +277,7 @@ async function fetchSkill(
   options: UrlSourceOptions,
   fetchOptions: (maxBytes: number) => FetchBytesOptions,
 ): Promise<FetchedSkill> {
-  const refused = (code: string, message: string): FetchedSkill => ({
+  const refused = (code: DiagnosticCode, message: string): FetchedSkill => ({
     ok: false,
     diagnostics: [diagnostic(code, "error", `skill ${entry.name}: ${message}; it is not loaded`)],
   });

@@ -11,6 +11,7 @@ import {
 } from "../limits.js";
 import { openRegularFileSync } from "./open-file.js";
 import { walk } from "./walk.js";
+import type { DiagnosticCode } from "../diagnostic-codes.js";
 
 /** A `sha256:<64 lowercase hex>` digest, the form of SEP-2640, lockfiles and signatures. */
 export type Sha256Digest = `sha256:${string}`;
@@ -138,7 +139,7 @@ export function folderDigest(files: readonly Pick<SkillFile, "path" | "digest">[
   return digestBytes(sorted.map((f) => `${f.path}\0${f.digest}\n`).join(""));
 }
 
-type BytesRead = { ok: true; bytes: Buffer } | { ok: false; code: string; message: string };
+type BytesRead = { ok: true; bytes: Buffer } | { ok: false; code: DiagnosticCode; message: string };
 
 // A regular file's raw bytes, at most `max` (one byte more means too large).
 function readBytes(file: string, max: number): BytesRead {

@@ -7,7 +7,7 @@
  * in the result's metadata. `execute_skill` gives a sub-agent a skill's tools through
  * {@link codeToolsForSkill} and runs them with {@link runCodeTool}.
  */
-import { checkEnum } from "@skillctx/core/internal";
+import { checkEnum } from "../option-checks.js";
 import type { DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import { capTextUtf8Bytes } from "@skillctx/core/internal";

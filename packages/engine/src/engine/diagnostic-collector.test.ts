@@ -4,8 +4,8 @@ import { EventBus } from "../events/event-bus.js";
 import type { SkillctxEvent } from "../events/types.js";
 import { DiagnosticCollector } from "./diagnostic-collector.js";
 
-const d1 = diagnostic("A", "warning", "one");
-const d2 = diagnostic("B", "error", "two", { path: "/x" });
+const d1 = diagnostic("SKILL_BODY_CUT", "warning", "one");
+const d2 = diagnostic("SKILL_READ_FAILED", "error", "two", { path: "/x" });
 
 describe("DiagnosticCollector", () => {
   it("holds what the sink gets, in order, until drained", () => {
@@ -39,7 +39,7 @@ describe("DiagnosticCollector", () => {
     });
     c.sink(d1);
     expect(calls).toBe(1);
-    expect(c.drain().map((d) => d.code)).toEqual(["A", "EVENT_LISTENER_FAILED"]);
+    expect(c.drain().map((d) => d.code)).toEqual(["SKILL_BODY_CUT", "EVENT_LISTENER_FAILED"]);
   });
 });
 

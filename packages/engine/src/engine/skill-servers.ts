@@ -1,6 +1,6 @@
 import type { Diagnostic, DiagnosticSink, Skill, Trust } from "@skillctx/core";
 import { diagnostic, SkillctxError } from "@skillctx/core";
-import { createMcpBridge, serversFromProject, serversFromSkill, skillsDeclaringServers } from "@skillctx/mcp-bridge";
+import { createMcpBridge, serversFromProject, serversFromSkills } from "@skillctx/mcp-bridge";
 import { projectRoot } from "@skillctx/core/internal";
 import type { DeclaredServer, McpBridge, McpBridgeOptions, McpServerState, McpTool } from "@skillctx/mcp-bridge";
 import type { EventSink } from "../events/types.js";
@@ -319,8 +319,8 @@ export class SkillServerPool implements ToolProvider {
       declared.push(...found.servers);
       this.projectServers = found.servers.map((server) => server.name);
     }
-    for (const skill of skillsDeclaringServers(skills.skills)) {
-      const found = await serversFromSkill(skill, { trust, vars });
+    for (const found of await serversFromSkills(skills.skills, { trust, vars })) {
+      const skill = found.skill;
       diagnostics.push(...found.diagnostics);
       for (const server of found.servers) {
         const owner = declared.find((d) => d.name === server.name);

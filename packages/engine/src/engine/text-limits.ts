@@ -1,4 +1,4 @@
-import { checkPositiveInteger } from "@skillctx/core/internal";
+import { checkPositiveInteger } from "../option-checks.js";
 import { SkillctxError } from "@skillctx/core";
 import {
   DEFAULT_MAX_ATTACHED_SKILL_BYTES,

@@ -1,4 +1,5 @@
-import { invalidOption, isNonEmptyString } from "@skillctx/core/internal";
+import { invalidOption } from "@skillctx/core/internal";
+import { isNonEmptyString } from "../option-checks.js";
 import { SkillctxError } from "@skillctx/core";
 import type { ToolDefinition, ToolResult } from "../context-types.js";
 import { normalizeArgs } from "../tool-kit/tool-args.js";

@@ -1,6 +1,7 @@
 import { createSkillIndex, DEFAULT_SUGGEST_SCORE } from "@skillctx/core";
 import type { EmbedTexts, FieldWeights, Skill, SkillIndex, SkillMatch } from "@skillctx/core";
-import { checkEnum, invalidOption } from "@skillctx/core/internal";
+import { invalidOption } from "@skillctx/core/internal";
+import { checkEnum } from "../option-checks.js";
 import type { SkillSet } from "../context-types.js";
 import { notLoadableReason } from "../tool-kit/skill-folder.js";
 import { DEFAULT_SEARCH_LIMIT } from "./skill-tool-constants.js";

@@ -2,7 +2,8 @@
  * What a context knows of sub-agents before any runs: the `subAgents` option, its check, and which calls run
  * beside steps. The code that runs a sub-agent (`execute-skill.ts`) is reached through the tools' calls only.
  */
-import { checkPositiveInteger, invalidOption, isNonEmptyString } from "@skillctx/core/internal";
+import { invalidOption } from "@skillctx/core/internal";
+import { checkPositiveInteger, isNonEmptyString } from "../option-checks.js";
 import type { Skill } from "@skillctx/core";
 import { DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES, DEFAULT_SUB_AGENT_MAX_STEPS } from "../limits.js";
 import type { RunSubAgent } from "../code/sub-agent-types.js";

@@ -1,4 +1,4 @@
-import { checkEnum } from "@skillctx/core/internal";
+import { checkEnum } from "../option-checks.js";
 import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
 import type { SkillSet, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";

@@ -1,4 +1,4 @@
-import { compareCodePoints } from "../code-point-order.js";
+import { compareCodePoints } from "@skillctx/core";
 
 /**
  * JSON text whose object keys are in code-point order at every level, so that two values equal in
