@@ -51,7 +51,7 @@ export function withReference(doc, block) {
 }
 
 function builtTexts() {
-  const bin = path.join(ROOT, "packages/skillctx/bin/skillctx.cjs");
+  const bin = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
   const home = mkdtempSync(path.join(os.tmpdir(), "skillctx-cli-ref-"));
   try {
     const run = (args) =>

@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** The built `skillctx` bin. */
-export const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.cjs");
+export const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
 const require = createRequire(path.join(ROOT, "packages/skills-mcp/package.json"));
 /** zod as the skill server resolves it. */
 export const zodPath = () => require.resolve("zod");

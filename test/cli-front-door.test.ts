@@ -1,10 +1,11 @@
 /**
- * The `skillctx` bin's two CommonJS files (packages/skillctx/bin/skillctx.cjs): help and usage errors are
- * answered by @skillctx/cli's front door without Node's ES module loader; commands run from main.cjs, a
- * CommonJS bundle with no `import()` left (scripts/build-package.mjs, scripts/import-via-require.js).
+ * The `skillctx` bin (packages/skillctx/bin/skillctx.js), an ES module: it turns on Node's own compile cache
+ * where Node has one, then imports @skillctx/cli, whose entry holds only the dispatcher and help; help and
+ * `--version` load no command module and no other package, not even core.
  */
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import nodeModule from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -19,29 +20,52 @@ afterEach(async () => {
   await dir?.dispose();
 });
 
-/** Whether a node child that runs `code` has loaded Node's ES module loader by the time it exits. */
-async function loadsEsmLoader(code: string): Promise<boolean> {
-  const probe = `${code};\nprocess.on("exit", () => process.stderr.write("@@" + process.moduleLoadList.includes("NativeModule internal/modules/esm/load")));`;
-  const { stderr } = await promisify(execFile)(process.execPath, ["-e", probe], { cwd: ROOT });
-  return stderr.split("@@").pop() === "true";
+// Every module URL the ES module loader loads goes to the file in LOG_MODULES (appended synchronously).
+const HOOKS = `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) { appendFileSync(process.env.LOG_MODULES, url + "\\n"); return next(url, context); }`;
+const REGISTER = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
+
+/** The files of this repository's packages that the bin loads for `args` (`packages/<name>/...`), and its stdout. */
+async function packageFilesLoadedBy(args: string[], home: string): Promise<{ files: string[]; stdout: string }> {
+  const log = path.join(home, "modules.log");
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", `data:text/javascript,${encodeURIComponent(REGISTER)}`, CLI, ...args],
+    { cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: home, LOG_MODULES: log } },
+  );
+  const files = readFileSync(log, "utf8")
+    .split("\n")
+    .filter((url) => url.startsWith("file://"))
+    .map((url) => path.relative(ROOT, new URL(url).pathname))
+    .filter((file) => file.startsWith("packages/"));
+  return { files, stdout };
 }
 
+const packagesOf = (files: string[]) => [...new Set(files.map((file) => file.split("/")[1]))].sort();
+
 describe("the front door", () => {
-  it("answers --help without starting the ES module loader (which `import()` of any file starts)", async () => {
-    const front = JSON.stringify(path.join(CLI_DIST, "front.cjs"));
-    expect(await loadsEsmLoader(`require(${front}).answer(["--help"])`)).toBe(false);
-    expect(await loadsEsmLoader(`require(${front}).answer(["help", "list"])`)).toBe(false);
-    // The control: the probe sees the loader when it is started.
-    expect(await loadsEsmLoader(`import(${JSON.stringify(path.join(CLI_DIST, "index.js"))})`)).toBe(true);
+  it("answers --help, --version and help of a command without loading another package or any command module", async () => {
+    dir = await tempRepo();
+    for (const args of [["--help"], ["--version"], ["help", "list"], ["list", "--help"]]) {
+      const { files, stdout } = await packageFilesLoadedBy(args, dir.dir);
+      expect(stdout).not.toBe("");
+      // The bin and the CLI's entry: no engine, not even core.
+      expect(packagesOf(files)).toEqual(["cli", "skillctx"]);
+      expect(
+        files.filter((file) => /^packages\/cli\/dist\/chunks\/(list|serve|sync|render|build)-/.test(file)),
+      ).toEqual([]);
+    }
+    // The control: a command does load the engine (the probe sees what is loaded).
+    const list = await packageFilesLoadedBy(["list", "--cwd", "fixtures/demo-repo"], dir.dir);
+    expect(packagesOf(list.files)).toContain("engine");
   });
 
-  it("gives the same answers as main: help of a command, a mistyped command", async () => {
+  it("gives the same answers as the dispatcher: help of a command, a mistyped command", async () => {
     dir = await tempRepo();
-    const viaFront = await runCli(["list", "--help"], { home: dir.dir });
+    const viaFlag = await runCli(["list", "--help"], { home: dir.dir });
     const viaHelp = await runCli(["help", "list"], { home: dir.dir });
-    expect(viaFront).toEqual({ code: 0, stdout: viaHelp.stdout, stderr: "" });
-    expect(viaFront.stdout).toMatch(/^usage: skillctx list /);
-    // Not a help request, so the bin goes to main.cjs, which answers it with the front door's words.
+    expect(viaFlag).toEqual({ code: 0, stdout: viaHelp.stdout, stderr: "" });
+    expect(viaFlag.stdout).toMatch(/^usage: skillctx list /);
     const typo = await runCli(["lsit"], { home: dir.dir });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain("unknown command 'lsit'; did you mean 'list'?");
@@ -50,44 +74,25 @@ describe("the front door", () => {
   });
 });
 
-describe("main.cjs", () => {
-  it("holds no import() (the code cache loses its callback on Node 20) and requires the packages it loads late", () => {
-    const text = readFileSync(path.join(CLI_DIST, "main.cjs"), "utf8");
-    expect(text).not.toMatch(/\bimport\(/);
-    for (const name of ["minisearch", "stemmer", "strip-ansi", "chokidar", "fast-json-patch"])
-      expect(text).toContain(`__importViaRequire(${JSON.stringify(name)})`);
-  });
-
-  it("__importViaRequire gives what import() gives: an ES module's namespace, a CommonJS module's exports as default", async () => {
-    const esbuild = await import("esbuild");
-    dir = await tempRepo({
-      "entry.js": `export const load = (name) => __importViaRequire(name);`,
+describe("Node's compile cache", () => {
+  it("is turned on by the bin where Node has module.enableCompileCache (Node 22.1+), in Node's default folder", async () => {
+    dir = await tempRepo();
+    const tmp = path.join(dir.dir, "tmp");
+    mkdirSync(tmp);
+    // Node's default cache folder is <os.tmpdir()>/node-compile-cache; TMPDIR moves it into this test's folder.
+    const { stdout } = await promisify(execFile)(process.execPath, [CLI, "--version"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", HOME: dir.dir, TMPDIR: tmp },
     });
-    const out = path.join(dir.dir, "out.cjs");
-    await esbuild.build({
-      entryPoints: [path.join(dir.dir, "entry.js")],
-      outfile: out,
-      bundle: true,
-      format: "cjs",
-      platform: "node",
-      inject: [path.join(ROOT, "scripts/import-via-require.js")],
-      logLevel: "error",
-    });
-    const script = `const { load } = require(${JSON.stringify(out)});
-(async () => {
-  const ansi = await load("strip-ansi"), realAnsi = await import("strip-ansi");
-  const mini = await load("minisearch"), realMini = await import("minisearch");
-  const stem = await load("stemmer"), realStem = await import("stemmer");
-  process.stdout.write(JSON.stringify({
-    ansi: ansi.default("\\u001b[31mred\\u001b[0m") === realAnsi.default("\\u001b[31mred\\u001b[0m"),
-    miniDefault: typeof mini.default === typeof realMini.default && new mini.default({ fields: ["a"] }) instanceof mini.default,
-    stem: stem.stemmer("running") === realStem.stemmer("running"),
-  }));
-})();`;
-    const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], {
-      cwd: path.join(ROOT, "packages/cli"),
-    });
-    expect(JSON.parse(stdout)).toEqual({ ansi: true, miniDefault: true, stem: true });
+    expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
+    const cache = path.join(tmp, "node-compile-cache");
+    if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === "function") {
+      expect(existsSync(cache)).toBe(true);
+      expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
+    } else {
+      // Node 20 has no compile cache: the bin runs without one.
+      expect(existsSync(cache)).toBe(false);
+    }
   });
 });
 
@@ -97,9 +102,14 @@ describe("the bin before a build", () => {
     const cli = path.join(dir.dir, "node_modules/@skillctx/cli");
     mkdirSync(cli, { recursive: true });
     const manifest = JSON.parse(readFileSync(path.join(ROOT, "packages/cli/package.json"), "utf8"));
-    writeFileSync(path.join(cli, "package.json"), JSON.stringify({ name: manifest.name, exports: manifest.exports }));
-    const bin = path.join(dir.dir, "node_modules/skillctx/bin/skillctx.cjs");
+    writeFileSync(
+      path.join(cli, "package.json"),
+      JSON.stringify({ name: manifest.name, type: "module", exports: manifest.exports }),
+    );
+    const pkg = path.join(dir.dir, "node_modules/skillctx");
+    const bin = path.join(pkg, "bin/skillctx.js");
     mkdirSync(path.dirname(bin), { recursive: true });
+    writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name: "skillctx", type: "module" }));
     cpSync(CLI, bin);
     for (const args of [["--help"], ["list"]]) {
       const run = await promisify(execFile)(process.execPath, [bin, ...args]).catch((error) => error);

@@ -10,7 +10,6 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/catalog-notes.test.ts",
   "test/adversarial/cli.test.ts",
   "test/adversarial/code-tools.test.ts",
-  "test/adversarial/compile-cache.test.ts",
   "test/adversarial/conventions.test.ts",
   "test/adversarial/engine.test.ts",
   "test/adversarial/events.test.ts",

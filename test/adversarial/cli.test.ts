@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { expectBounded, runIsolated } from "./isolated.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.cjs");
+const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
 const RUN_CLI = pathToFileURL(path.join(ROOT, "packages/cli/src/run.ts")).href;
 
 const PRELUDE = `

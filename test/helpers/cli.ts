@@ -6,9 +6,9 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** The `skillctx` bin as users run it: it requires the built `@skillctx/cli` (front.cjs, main.cjs). */
-export const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.cjs");
-const BUILT_CLI = path.join(ROOT, "packages/cli/dist/main.cjs");
+/** The `skillctx` bin as users run it: it imports the built `@skillctx/cli`. */
+export const CLI = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
+const BUILT_CLI = path.join(ROOT, "packages/cli/dist/index.js");
 export const DEMO = path.join(ROOT, "fixtures/demo-repo");
 
 export interface CliRun {

@@ -1,4 +1,4 @@
-import type { FlagName } from "./options.js";
+import type { FlagName } from "./flags.js";
 
 /**
  * What the CLI knows of its commands without loading them: a leaf that the command modules read

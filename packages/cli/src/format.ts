@@ -1,5 +1,4 @@
 import * as path from "node:path";
-import { fitCodePoints } from "@skillctx/core/internal";
 
 /** The fields of a finding that its one-line form shows (a core `Diagnostic` has them). */
 export interface Finding {
@@ -42,12 +41,6 @@ export function printable(text: string): string {
 /** Text for one line of a terminal: newlines and tabs escaped too. */
 export function printableLine(text: string): string {
   return text.replace(UNSAFE_OR_BREAK, escapeChar);
-}
-
-/** A table cell: whitespace runs collapsed to one space, then made printable, at most `width` characters. */
-export function cell(text: string, width = Number.POSITIVE_INFINITY): string {
-  const flat = printableLine(text.replace(/[\t\n\r\f\v ]+/g, " ").trim());
-  return fitCodePoints(flat, width);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { COMMAND_SPECS } from "./command-specs.js";
 import type { CommandSpec } from "./command-specs.js";
@@ -6,9 +5,8 @@ import { jsonText, printableLine } from "./format.js";
 import { commandHelp, helpJson, overviewHelp } from "./help.js";
 import { EXIT_OK, EXIT_USAGE } from "./io.js";
 import type { CliIo } from "./io.js";
-import { wantsHelp } from "./options.js";
+import { wantsHelp } from "./flags.js";
 import { helpWidth } from "./wrap.js";
-import { parseJson, suggestField } from "@skillctx/core/internal";
 
 /** What the front door made of the command line: it answered (an exit code), or a command is to run. */
 export type FrontDoor = { answered: number } | { command: CommandSpec; args: string[] };
@@ -18,11 +16,10 @@ export type FrontDoor = { answered: number } | { command: CommandSpec; args: str
  * usage errors of a missing or unknown command. Everything else names the command to run and its
  * arguments (`--debug` given before the command moved after it).
  *
- * It is synchronous and reaches no engine, tokenizer or YAML parser, and it is built twice: into the
- * CLI (`runCli` calls it first) and on its own as CommonJS (`front.cjs`), which the `skillctx` bin
- * requires before anything else, so that help starts no ES module loader (docs/performance.md).
+ * It loads no other package: help and `--version` load no engine, tokenizer or YAML parser, and not even
+ * core (docs/performance.md, "Start-up"); a mistyped command imports core's suggester when it happens.
  */
-export function frontDoor(argv: string[], io: CliIo): FrontDoor {
+export async function frontDoor(argv: string[], io: CliIo): Promise<FrontDoor> {
   // `skillctx --debug <command> ...` means `skillctx <command> --debug ...`.
   const leadingDebug = argv[0] === "--debug";
   const [first, ...given] = leadingDebug ? argv.slice(1) : argv;
@@ -41,12 +38,12 @@ export function frontDoor(argv: string[], io: CliIo): FrontDoor {
     io.stdout.write(`${version()}\n`);
     return { answered: EXIT_OK };
   }
-  if (first === "help") return { answered: help(rest, io) };
+  if (first === "help") return { answered: await help(rest, io) };
   const command = COMMAND_SPECS.find((c) => c.name === first);
   if (command === undefined) {
     const hint = first.startsWith("-")
       ? `unknown option '${first}'`
-      : `unknown command '${first}'${nearCommand(first)}`;
+      : `unknown command '${first}'${await nearCommand(first)}`;
     io.stderr.write(`skillctx: ${printableLine(hint)} (commands: ${commandNames()}; see skillctx --help)\n`);
     return { answered: EXIT_USAGE };
   }
@@ -57,16 +54,14 @@ export function frontDoor(argv: string[], io: CliIo): FrontDoor {
   return { command, args: rest };
 }
 
-/** The version in @skillctx/cli's package.json (the packages are versioned together), found by the package's own name (the build bundles this file, so no relative path holds). */
+/** The version in @skillctx/cli's package.json (the packages are versioned together), found by the package's own name (the build bundles this file into a chunk, so no relative path holds). */
 export function version(): string {
-  const pkg = parseJson(readFileSync(createRequire(import.meta.url).resolve("@skillctx/cli/package.json"), "utf8")) as {
-    version?: unknown;
-  };
+  const pkg = createRequire(import.meta.url)("@skillctx/cli/package.json") as { version?: unknown };
   return typeof pkg.version === "string" ? pkg.version : "unknown";
 }
 
 /** `skillctx help [command] [--json]`. */
-function help(args: string[], io: CliIo): number {
+async function help(args: string[], io: CliIo): Promise<number> {
   const json = args.includes("--json");
   const names = args.filter((a) => a !== "--json");
   if (names.length > 1 || names.some((n) => n.startsWith("-"))) {
@@ -82,7 +77,7 @@ function help(args: string[], io: CliIo): number {
   const command = COMMAND_SPECS.find((c) => c.name === names[0]);
   if (command === undefined) {
     io.stderr.write(
-      `skillctx help: ${printableLine(`unknown command '${names[0]}'${nearCommand(names[0]!)}`)} (commands: ${commandNames()})\n`,
+      `skillctx help: ${printableLine(`unknown command '${names[0]}'${await nearCommand(names[0]!)}`)} (commands: ${commandNames()})\n`,
     );
     return EXIT_USAGE;
   }
@@ -95,7 +90,8 @@ function commandNames(): string {
 }
 
 // `; did you mean 'list'?` for a near miss of a command's name (an edit or a swap away), else nothing.
-function nearCommand(given: string): string {
+async function nearCommand(given: string): Promise<string> {
+  const { suggestField } = await import("@skillctx/core/internal");
   const near = suggestField(
     given,
     COMMAND_SPECS.map((c) => c.name),

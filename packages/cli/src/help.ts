@@ -1,7 +1,7 @@
 import { COMMAND_SPECS } from "./command-specs.js";
 import type { CommandSpec } from "./command-specs.js";
-import { COMMON_FLAGS, FLAGS } from "./options.js";
-import type { FlagInfo, FlagName } from "./options.js";
+import { COMMON_FLAGS, FLAGS } from "./flags.js";
+import type { FlagInfo, FlagName } from "./flags.js";
 import { DEFAULT_HELP_COLUMNS, twoColumns, wrap } from "./wrap.js";
 
 /**

@@ -1,7 +1,6 @@
 import { printableLine } from "./format.js";
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK } from "./io.js";
 import { runCli } from "./run.js";
-import { errorText } from "@skillctx/core/internal";
 
 /** How long an interrupted command may take to close what it started before the process exits anyway. */
 const INTERRUPT_GRACE_MS = 8_000;
@@ -41,12 +40,14 @@ export async function main(argv: string[]): Promise<void> {
   process.stderr.on("error", () => {});
   // An error that escaped every command (a bug): one line, the stack only with --debug, exit 1.
   const debug = argv.slice(0, argv.includes("--") ? argv.indexOf("--") : argv.length).includes("--debug");
+  // Core's errorText is imported here, not up front: help and --version load no other package.
   const crash = (error: unknown) => {
     if (stdoutClosed || interrupted !== undefined) process.exit(stdoutClosed ? EXIT_OK : interrupted);
-    const message = errorText(error);
-    process.stderr.write(`skillctx: ${printableLine(message)}\n`);
-    if (debug && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
-    process.exit(EXIT_FINDINGS);
+    void import("@skillctx/core/internal").then(({ errorText }) => {
+      process.stderr.write(`skillctx: ${printableLine(errorText(error))}\n`);
+      if (debug && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
+      process.exit(EXIT_FINDINGS);
+    });
   };
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);

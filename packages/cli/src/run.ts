@@ -4,8 +4,6 @@ import { printableLine } from "./format.js";
 import { frontDoor } from "./front-door.js";
 import { EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_USAGE, UsageError } from "./io.js";
 import type { CliIo } from "./io.js";
-import { SkillctxError } from "@skillctx/core";
-import { errorText } from "@skillctx/core/internal";
 
 /**
  * Runs the `skillctx` CLI with `argv` (without node and the script) and returns the exit code:
@@ -14,7 +12,7 @@ import { errorText } from "@skillctx/core/internal";
  * Help and `--version` import no command module.
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const door = frontDoor(argv, io);
+  const door = await frontDoor(argv, io);
   if ("answered" in door) return door.answered;
   const command = findCommand(door.command.name)!;
   const rest = door.args;
@@ -24,17 +22,22 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const module = await command.load();
     return await module.run(rest, io);
   } catch (error) {
-    return failure(command, error, io, debug);
+    return await failure(command, error, io, debug);
   }
 }
 
-function failure(command: CommandInfo, error: unknown, io: CliIo, debug: boolean): number {
+async function failure(command: CommandInfo, error: unknown, io: CliIo, debug: boolean): Promise<number> {
   if (io.signal?.aborted === true) return EXIT_INTERRUPTED;
   const prefix = `skillctx ${command.name}: `;
   if (error instanceof UsageError) {
     io.stderr.write(`${prefix}${printableLine(error.message)} (see skillctx ${command.name} --help)\n`);
     return EXIT_USAGE;
   }
+  // Core is loaded by every command by now; help, which never fails here, does not load it.
+  const [{ SkillctxError }, { errorText }] = await Promise.all([
+    import("@skillctx/core"),
+    import("@skillctx/core/internal"),
+  ]);
   const message = errorText(error);
   const named = SkillctxError.isInstance(error) ? ` (${error.code})` : "";
   io.stderr.write(`${prefix}${printableLine(message)}${named}\n`);

@@ -28,7 +28,7 @@ export function zod(): Zod {
 
 function load(): Zod {
   const require = createRequire(import.meta.url);
-  // The CLI's CommonJS bundle has no `import.meta.resolve` (scripts/build-package.mjs): zod's CommonJS build.
+  // Without `import.meta.resolve` (a module runner that does not give it): zod's CommonJS build.
   if (typeof import.meta.resolve !== "function") return (require("zod") as { z: Zod }).z;
   try {
     return (require(fileURLToPath(import.meta.resolve("zod"))) as { z: Zod }).z;
