@@ -5,7 +5,7 @@ import type { Message } from "../messages.js";
 import { messageText, withAppendedText } from "../messages.js";
 import { checkMessages } from "./check-messages.js";
 import { contentHash } from "./fingerprint.js";
-import { samePrefixLength } from "./history-prefix.js";
+import { HistoryPrefix } from "./history-prefix.js";
 import { mentions, slashCommand } from "./invocation.js";
 import type { Attachment, Carrier } from "./state.js";
 import type { ContextStateStore } from "./state-store.js";
@@ -82,7 +82,8 @@ type Hit = Pick<PendingActivation, "skill" | "trigger" | "match" | "args">;
  * to change.
  */
 export class ConversationTracker {
-  private refs: Message[] = [];
+  /** The messages seen (the same objects as last step make the unchanged prefix). */
+  private readonly seen = new HistoryPrefix<Message>();
   private fingerprints: string[] = [];
   /** How many messages so far have each content hash. */
   private occurrences = new Map<string, number>();
@@ -106,9 +107,9 @@ export class ConversationTracker {
    */
   scan(messages: readonly Message[], options: ScanOptions): ScanResult {
     const { skills, cwd } = options;
-    const same = Array.isArray(messages) ? samePrefixLength(messages, this.refs) : 0;
+    const same = Array.isArray(messages) ? this.seen.sameAs(messages) : 0;
     checkMessages(messages, same);
-    const changed = same < this.refs.length;
+    const changed = same < this.seen.length;
     this.truncate(same);
     for (let i = same; i < messages.length; i++) this.addFingerprint(messages[i]!);
     if (changed || same === 0) this.store.keepPresent(this.present);
@@ -188,7 +189,7 @@ export class ConversationTracker {
     if (record.revealed !== undefined && record.revealed.length > 0) this.store.reveal(record.revealed);
     // Text attached to a message kept from the last step (an invocation when nothing new came): rebuilt.
     const older = attachments.filter((a) => (this.indexOf.get(a.fingerprint) ?? this.keep) < this.keep);
-    // `scan` cut refs and output back to the unchanged prefix; only the rest is appended.
+    // `scan` cut the seen messages and output back to the unchanged prefix; only the rest is appended.
     const texts = this.keep < messages.length || older.length > 0 ? this.attachedTexts() : new Map<string, string[]>();
     for (const a of older) {
       const index = this.indexOf.get(a.fingerprint)!;
@@ -197,8 +198,8 @@ export class ConversationTracker {
     for (let index = this.keep; index < messages.length; index++) {
       const attached = texts.get(this.fingerprints[index]!);
       this.output.push(attached === undefined ? messages[index]! : withAppendedText(messages[index]!, attached));
-      this.refs.push(messages[index]!);
     }
+    this.seen.see(messages, this.keep);
     return { messages: this.output.slice(), attachments: this.stepAttachments() };
   }
 
@@ -243,7 +244,7 @@ export class ConversationTracker {
       this.indexOf.delete(fingerprint);
     }
     this.fingerprints.length = Math.min(length, this.fingerprints.length);
-    this.refs.length = Math.min(length, this.refs.length);
+    this.seen.cut(length);
     this.output.length = Math.min(length, this.output.length);
     if (length === 0) this.toolCalls.clear();
   }
