@@ -42,6 +42,10 @@ export interface ScanResult {
   loadCarrier?: { skill: string; fingerprint: string };
   /** New user messages (only when `withUserText`): what suggestions are looked for in. */
   userMessages?: { index: number; fingerprint: string; text: string }[];
+  /** Where `ctx.invoke` attaches: the last new user message, else the newest message; undefined with no message. */
+  invokeAt?: { index: number; fingerprint: string; message: Message };
+  /** The newest message's fingerprint (re-attached bodies and the update note go there); undefined with no message. */
+  newest?: string;
 }
 
 /** What the scan needs beside the messages. */
@@ -97,11 +101,14 @@ export class ConversationTracker {
   private keep = 0;
   /** Messages scanned by the last `scan`, marked as scanned only when `commit` records the step. */
   private scannedNow: string[] = [];
+  /** The messages of the last `scan`, which `commit` records. */
+  private messages: readonly Message[] = [];
 
   constructor(private readonly store: ContextStateStore) {}
 
   /**
-   * Finds what fires in messages not scanned before. Records nothing in the state until {@link commit}.
+   * Finds what fires in messages not scanned before, and where this step's invocations and notes go.
+   * Records nothing in the state until {@link commit}, which records these messages.
    *
    * @throws SkillctxError `MESSAGES_INVALID` (before anything changes) for a malformed message.
    */
@@ -160,26 +167,22 @@ export class ConversationTracker {
         result.pending.push({ ...hit, index, fingerprint, message });
       }
     }
+    if (messages.length > 0) {
+      const at = this.invocationIndex(messages);
+      result.invokeAt = { index: at, fingerprint: this.fingerprints[at]!, message: messages[at]! };
+      result.newest = this.fingerprints[messages.length - 1]!;
+    }
+    this.messages = messages;
     return result;
   }
 
-  /** Where `ctx.invoke` attaches: the last new user message, else the newest message; -1 when there is none. */
-  invocationIndex(messages: readonly Message[]): number {
-    for (let i = messages.length - 1; i >= this.keep; i--) if (messages[i]!.role === "user") return i;
-    return messages.length - 1;
-  }
-
-  /** The fingerprint of the message at `index` of the last scan's messages. */
-  fingerprintAt(index: number): string | undefined {
-    return this.fingerprints[index];
-  }
-
   /**
-   * Records this step's scan marks and frozen attachments, and returns the messages to send with the
-   * attachments they carry (`messageIndex` into those messages, in the order appended).
+   * Records this step's scan marks and frozen attachments, and returns the messages of the last
+   * {@link scan} to send, with the attachments they carry (`messageIndex` into those messages, in the order appended).
    */
-  commit(messages: readonly Message[], record: StepRecord): { messages: Message[]; attachments: StepAttachment[] } {
+  commit(record: StepRecord): { messages: Message[]; attachments: StepAttachment[] } {
     const { attachments } = record;
+    const messages = this.messages;
     this.store.markScanned(this.scannedNow);
     this.store.attach(attachments);
     for (const carrier of record.carriers ?? []) this.store.carry(carrier);
@@ -216,6 +219,12 @@ export class ConversationTracker {
       if (messageIndex !== undefined) found.push({ attachment, messageIndex });
     }
     return found;
+  }
+
+  // Where `ctx.invoke` attaches: the last new user message, else the newest message.
+  private invocationIndex(messages: readonly Message[]): number {
+    for (let i = messages.length - 1; i >= this.keep; i--) if (messages[i]!.role === "user") return i;
+    return messages.length - 1;
   }
 
   // Every attachment of the current messages, by message then in the order made. O(attachments).

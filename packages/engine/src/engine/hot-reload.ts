@@ -177,13 +177,12 @@ export class HotReload {
   }
 
   /**
-   * The note of changes not told yet, as an attachment to the newest message (`count` messages, the
-   * newest's fingerprint from `fingerprintAt`); none when nothing is pending or there is no message.
+   * The note of changes not told yet, as an attachment to the newest message (`newest`, its
+   * fingerprint); none when nothing is pending or there is no message.
    */
-  note(count: number, fingerprintAt: (index: number) => string | undefined, skills: SkillSet): Attachment[] {
-    if (this.pending.size === 0 || count === 0) return [];
-    const fingerprint = fingerprintAt(count - 1);
-    if (fingerprint === undefined) return [];
+  note(newest: string | undefined, skills: SkillSet): Attachment[] {
+    if (this.pending.size === 0 || newest === undefined) return [];
+    const fingerprint = newest;
     const changes = { added: [] as Skill[], changed: [] as Skill[], removed: [] as string[], other: [] as string[] };
     const listed = new Set(skills.catalog.map((skill) => skill.name));
     for (const [name, kind] of [...this.pending].sort(([a], [b]) => compareCodePoints(a, b))) {

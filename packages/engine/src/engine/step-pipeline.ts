@@ -1,7 +1,10 @@
 /**
- * One step, as a straight sequence of stages over {@link EngineDeps}: reload when due, scan the new
- * messages, place `ctx.invoke` calls, discover nested skills, build attachments, re-attach condensed
- * bodies, commit the step to the state, start the fired skills' servers, list the tools, assemble.
+ * One step, as a straight sequence of stages: reload when due, scan the new messages, place
+ * `ctx.invoke` calls, discover nested skills, build attachments, suggest skills, re-attach condensed
+ * bodies, note skill changes, commit the step to the state, reveal nested skills, start the fired
+ * skills' servers, list the tools, assemble. Each stage takes the few parts of {@link EngineDeps} it
+ * reads. The messages go through the tracker twice only: `scan` reads them (and finds where
+ * invocations and notes go), `commit` records them.
  */
 import type { Diagnostic } from "@skillctx/core";
 import type { Activation, ContextStep, SkillSet } from "../context-types.js";
@@ -31,22 +34,22 @@ export async function runStep(
   const skills = deps.live.skillSet;
   const scan = scanMessages(deps, messages, skills);
   const notes: Diagnostic[] = [...scan.notes];
-  const invoked = placeInvocations(deps, messages, skills, notes);
+  const invoked = placeInvocations(deps, scan, skills, notes);
   const pending = invoked.pending.length === 0 ? scan.pending : [...scan.pending, ...invoked.pending];
   const discovery = await discoverNested(deps, scan, skills, signal);
   const fired = await buildAttachments(deps, pending, signal);
   const suggested = await suggestionNotes(deps, scan, skills, signal);
   signal.throwIfAborted();
-  const reattached = reattach(deps, messages, skills, pending);
+  const reattached = reattach(deps, scan, skills, pending);
   const made = [
     ...(reattached?.attachments ?? []),
     ...fired.built.map((b) => b.attachment),
     ...suggested,
     ...(discovery?.found ?? []).flatMap((f) => (f.note === undefined ? [] : [f.note])),
-    ...deps.hotReload.note(messages.length, (index) => deps.tracker.fingerprintAt(index), skills),
+    ...deps.hotReload.note(scan.newest, skills),
   ];
   if (observed !== undefined) observed.made = made;
-  const committed = commitStep(deps, messages, { scan, fired, made, reattached, discovery });
+  const committed = commitStep(deps, { scan, fired, made, reattached, discovery });
   deps.live.invocations.splice(0, invoked.placed);
   if (discovery !== undefined) revealNested(deps, discovery);
   deps.turns.assertOpen();
@@ -74,8 +77,13 @@ export async function runStep(
 
 // --- stages ---------------------------------------------------------------------------------------
 
-// The messages new since the last step: their hits, the load carrier, the folders the model touched.
-function scanMessages(deps: EngineDeps, messages: readonly Message[], skills: SkillSet): ScanResult {
+// The messages new since the last step: their hits, the load carrier, the folders the model touched,
+// where invocations and notes go.
+function scanMessages(
+  deps: Pick<EngineDeps, "tracker" | "live" | "nested" | "toolbox" | "search">,
+  messages: readonly Message[],
+  skills: SkillSet,
+): ScanResult {
   return deps.tracker.scan(messages, {
     skills,
     cwd: deps.live.options.cwd,
@@ -87,23 +95,20 @@ function scanMessages(deps: EngineDeps, messages: readonly Message[], skills: Sk
 
 // `ctx.invoke` calls become commands on the last new user message, else on the newest message; with no message they wait.
 function placeInvocations(
-  deps: EngineDeps,
-  messages: readonly Message[],
+  deps: Pick<EngineDeps, "live">,
+  scan: ScanResult,
   skills: SkillSet,
   notes: Diagnostic[],
 ): { pending: PendingActivation[]; placed: number } {
   const invocations = deps.live.invocations;
-  if (invocations.length === 0) return { pending: [], placed: 0 };
-  const index = deps.tracker.invocationIndex(messages);
-  if (index < 0) return { pending: [], placed: 0 };
+  if (invocations.length === 0 || scan.invokeAt === undefined) return { pending: [], placed: 0 };
   const placed = invocations.length;
-  const at = { index, fingerprint: deps.tracker.fingerprintAt(index)!, message: messages[index]! };
-  return { pending: invocationHits(invocations.slice(0, placed), skills, at, notes), placed };
+  return { pending: invocationHits(invocations.slice(0, placed), skills, scan.invokeAt, notes), placed };
 }
 
 // Skill folders below paths the model touched, looked at once each.
 async function discoverNested(
-  deps: EngineDeps,
+  deps: Pick<EngineDeps, "nested" | "store" | "live" | "templates" | "toolbox">,
   scan: ScanResult,
   skills: SkillSet,
   signal: AbortSignal,
@@ -131,7 +136,7 @@ interface Fired {
 
 // Most steps fire nothing: they skip the attachment work altogether. A body that cannot be read drops its activation.
 async function buildAttachments(
-  deps: EngineDeps,
+  deps: Pick<EngineDeps, "attachment">,
   pending: readonly PendingActivation[],
   signal: AbortSignal,
 ): Promise<Fired> {
@@ -148,8 +153,8 @@ async function buildAttachments(
 
 // Bodies due again after condensation, to the newest message; skills invoked in this step are attached afresh.
 function reattach(
-  deps: EngineDeps,
-  messages: readonly Message[],
+  deps: Pick<EngineDeps, "store" | "live" | "templates" | "limits">,
+  scan: ScanResult,
   skills: SkillSet,
   pending: readonly PendingActivation[],
 ): Reattachments | undefined {
@@ -164,13 +169,12 @@ function reattach(
     frozen: (key: string) => deps.store.frozen(key),
   };
   const invokedNow = new Set(pending.filter((p) => p.trigger === "command").map((p) => p.skill.name));
-  return reattachments(due, deps.tracker.fingerprintAt(messages.length - 1), context, invokedNow);
+  return reattachments(due, scan.newest, context, invokedNow);
 }
 
-// Records the step in the state and returns the messages with their attachments.
+// Records the step in the state and returns the scanned messages with their attachments.
 function commitStep(
-  deps: EngineDeps,
-  messages: readonly Message[],
+  deps: Pick<EngineDeps, "tracker">,
   step: {
     scan: ScanResult;
     fired: Fired;
@@ -190,7 +194,7 @@ function commitStep(
         body,
       });
   }
-  return deps.tracker.commit(messages, {
+  return deps.tracker.commit({
     attachments: step.made,
     carriers,
     loadCarrier: step.scan.loadCarrier,
@@ -200,7 +204,7 @@ function commitStep(
 }
 
 // Nested skills found in this step join the skills in use (outside `system`).
-function revealNested(deps: EngineDeps, discovery: NestedDiscovery): void {
+function revealNested(deps: Pick<EngineDeps, "nested" | "live">, discovery: NestedDiscovery): void {
   deps.nested.markChecked(discovery.checked);
   deps.live.skillSet = withNestedSkills(
     deps.live.skillSet,
@@ -209,7 +213,11 @@ function revealNested(deps: EngineDeps, discovery: NestedDiscovery): void {
 }
 
 // The MCP servers of the skills that fired start; the step waits for the servers being started to list their tools.
-async function startServers(deps: EngineDeps, fired: readonly PendingActivation[], signal: AbortSignal): Promise<void> {
+async function startServers(
+  deps: Pick<EngineDeps, "servers">,
+  fired: readonly PendingActivation[],
+  signal: AbortSignal,
+): Promise<void> {
   if (fired.length > 0)
     deps.servers.activate(
       fired.map((p) => p.skill),
