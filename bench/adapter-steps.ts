@@ -46,7 +46,7 @@ const tools = [
 
 /** A context over the 60 skills and a `Read` host tool. */
 export const benchContext = (): Promise<AgentContext> =>
-  AgentContext.create({ cwd, skills, tools, guidance: false, systemPrompt: "Host prompt." });
+  AgentContext.create({ cwd, skills, tools: { host: tools }, guidance: false, systemPrompt: "Host prompt." });
 
 /** The first user message (it fires one keyword skill) and the text of every tool result. */
 export const FIRST_MESSAGE = "Please look into topic3 and summarise the notes folder.";

@@ -117,7 +117,13 @@ function anthropicHistory(messages: number): AnthropicMessage[] {
 }
 
 const context = () =>
-  AgentContext.create({ cwd, skills, guidance: false, systemPrompt: "You are a coding agent.", tools });
+  AgentContext.create({
+    cwd,
+    skills,
+    guidance: false,
+    systemPrompt: "You are a coding agent.",
+    tools: { host: tools },
+  });
 
 /** One conversation per bench, already stepped once at its full length. */
 async function prepared<H>(

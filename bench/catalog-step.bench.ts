@@ -53,11 +53,13 @@ const ctx = await AgentContext.create({
   skills: skills1k as never,
   guidance: false,
   systemPrompt: "You are a coding agent.",
-  tools: ["Read", "Write", "Grep", "Bash", "Edit"].map((name) => ({
-    name,
-    description: `${name} tool`,
-    execute: () => name,
-  })),
+  tools: {
+    host: ["Read", "Write", "Grep", "Bash", "Edit"].map((name) => ({
+      name,
+      description: `${name} tool`,
+      execute: () => name,
+    })),
+  },
 });
 const history: Message[] = [];
 for (let i = 0; i < 20; i++) {

@@ -72,7 +72,7 @@ const PASS_THROUGH = {
 let shared: Promise<Subject> | undefined;
 async function subject(): Promise<Subject> {
   shared ??= (async () => {
-    const ctx = await AgentContext.create({ cwd, skills, tools, guidance: false });
+    const ctx = await AgentContext.create({ cwd, skills, tools: { host: tools }, guidance: false });
     const history = pool.slice(0, 200);
     await ctx.buildContext(history);
     return { ctx, history, next: 200 };

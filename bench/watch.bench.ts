@@ -35,7 +35,11 @@ function subject(mode: Mode) {
   let made = contexts.get(mode);
   if (made === undefined) {
     made = (async () => {
-      const ctx = await AgentContext.create({ cwd, guidance: false, ...(mode === "watch" && { watch: true }) });
+      const ctx = await AgentContext.create({
+        cwd,
+        guidance: false,
+        ...(mode === "watch" && { sources: { watch: true } }),
+      });
       const history: Message[] = [{ role: "user", content: userText(0) }];
       await ctx.buildContext(history);
       return { ctx, history };

@@ -19,15 +19,17 @@ const question = process.argv[2] ?? "What does this repository do?";
 
 const ctx = await AgentContext.create({
   cwd: process.cwd(),
-  systemPrompt: "You are a careful coding agent.", // skillctx owns the system prompt: put yours here
-  tools: [
-    {
-      name: "read_file",
-      description: "Read a text file of the repository",
-      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-      execute: async (args) => `(contents of ${(args as { path: string }).path})`,
-    },
-  ],
+  systemPrompt: "You are a careful coding agent.",
+  tools: {
+    host: [
+      {
+        name: "read_file",
+        description: "Read a text file of the repository",
+        inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+        execute: async (args) => `(contents of ${(args as { path: string }).path})`,
+      },
+    ],
+  },
 });
 
 try {

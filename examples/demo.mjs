@@ -29,10 +29,12 @@ const ctx = await AgentContext.create({
   systemPrompt: "You are a careful coding agent working on acme-notes.",
   model: "claude-sonnet-4-6",
   trust: { project: true }, // our own fixture: let its !`cmd` spans run
-  collectInputs: async ({ skill, message }) => {
-    console.log(`  collectInputs(${skill.name}) asked; answering from the message`);
-    const text = typeof message.content === "string" ? message.content : "";
-    return { bug_description: text.replace("/bug-report", "").trim(), severity: "high" };
+  conversation: {
+    collectInputs: async ({ skill, message }) => {
+      console.log(`  collectInputs(${skill.name}) asked; answering from the message`);
+      const text = typeof message.content === "string" ? message.content : "";
+      return { bug_description: text.replace("/bug-report", "").trim(), severity: "high" };
+    },
   },
 });
 

@@ -26,7 +26,9 @@ const ctx = await AgentContext.create({
   cwd: process.cwd(),
   skills: [cart],
   guidance: false,
-  onEvent: (e) => console.log("event:", e.type),
+  telemetry: {
+    onEvent: (e) => console.log("event:", e.type),
+  },
 });
 try {
   // What a model would do: load the skill, then call its tool.

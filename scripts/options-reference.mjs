@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The skillctx package README's table of `AgentContext.create` options (the page npm shows; the root README
 // links the API reference instead, where the same JSDoc is rendered), generated from the types and JSDoc of
-// `AgentContextOptions` (packages/engine/src/engine/options.ts and the settings types it names): each
-// option, and each field of its settings object, with its type, its `@default` and the first sentence of
-// its comment. test/packaging-readme.test.ts fails when a README's table is not this one.
+// `AgentContextOptions` (packages/engine/src/engine/options.ts and the group and settings types it names):
+// each option, each option of its group and each field of a settings object, with its type, its `@default`
+// and the first sentence of its comment. test/packaging-readme.test.ts fails when a README's table is not this one.
 //   node scripts/options-reference.mjs           print the table
 //   node scripts/options-reference.mjs --write   put it between the markers of packages/skillctx/README.md
 import { readFileSync, writeFileSync } from "node:fs";
@@ -17,10 +17,19 @@ export const README_FILES = ["../packages/skillctx/README.md"].map((f) => fileUR
 export const START = "<!-- options:start -->";
 export const END = "<!-- options:end -->";
 
-// Options whose object type is data, not settings: named, not listed field by field.
-const NOT_EXPANDED = new Set(["state", "templates", "cache", "signal", "skills", "tools"]);
+// Options whose object type is data, not settings: named, not listed field by field (by path).
+const NOT_EXPANDED = new Set([
+  "skills",
+  "signal",
+  "sources.cache",
+  "tools.host",
+  "conversation.state",
+  "conversation.templates",
+]);
+// Rows go this deep: a group (`tools`), its options (`tools.skillTools`) and their fields (`tools.skillTools.maxListedFiles`).
+const MAX_DEPTH = 3;
 
-/** One row per option and per field of an option's settings object, in declaration order. */
+/** One row per option, per field of a group and per field of a settings object, in declaration order. */
 export function readOptions() {
   const config = ts.getParsedCommandLineOfConfigFile(
     TSCONFIG,
@@ -38,16 +47,21 @@ export function readOptions() {
   const decl = file?.statements.find((s) => ts.isInterfaceDeclaration(s) && s.name.text === "AgentContextOptions");
   if (decl === undefined) throw new Error("no AgentContextOptions interface in options.ts");
   const rows = [];
-  for (const symbol of checker.getTypeAtLocation(decl).getProperties()) {
-    const row = describe(checker, symbol, symbol.name);
-    rows.push(row);
-    const settings = NOT_EXPANDED.has(symbol.name)
-      ? undefined
-      : settingsObject(checker, checker.getTypeOfSymbol(symbol));
-    if (settings !== undefined && row.summary === "") row.summary = "Settings, field by field below.";
-    if (settings === undefined) continue;
-    for (const field of settings.getProperties()) rows.push(describe(checker, field, `${symbol.name}.${field.name}`));
-  }
+  const add = (symbols, prefix, depth) => {
+    for (const symbol of symbols) {
+      const name = prefix === "" ? symbol.name : `${prefix}.${symbol.name}`;
+      const row = describe(checker, symbol, name);
+      rows.push(row);
+      const settings =
+        NOT_EXPANDED.has(name) || depth >= MAX_DEPTH
+          ? undefined
+          : settingsObject(checker, checker.getTypeOfSymbol(symbol));
+      if (settings === undefined) continue;
+      if (row.summary === "") row.summary = "Settings, field by field below.";
+      add(settings.getProperties(), name, depth + 1);
+    }
+  };
+  add(checker.getTypeAtLocation(decl).getProperties(), "", 1);
   return rows;
 }
 

@@ -245,12 +245,13 @@ export async function runFleet(options) {
       mkdirSync(cwd);
       const ctx = await AgentContext.create({
         cwd,
-        homeDir: home,
-        userSkills: false,
         guidance: false,
-        lock: "off",
-        cacheDir: path.join(cwd, ".cache"),
-        watch: true,
+        sources: {
+          homeDir: home,
+          userSkills: false,
+          watch: true,
+          remote: { lock: "off", cacheDir: path.join(cwd, ".cache") },
+        },
         skills: [{ mcp: { url: lb, headers: auth }, name: "fleet", ttlMs }],
       });
       contexts.push(ctx);

@@ -176,7 +176,9 @@ describe("the AG-UI mapping of a session", () => {
     const repo = await fixture.repo({ ".agents/skills/docker/SKILL.md": DOCKER });
     const ctx = await fixture.context({
       cwd: repo.dir,
-      tools: [{ name: "echo", execute: (args) => JSON.stringify(args) }],
+      tools: {
+        host: [{ name: "echo", execute: (args) => JSON.stringify(args) }],
+      },
     });
     const sent: AgUiEvent[] = [];
     streamAgUiEvents(ctx, (event) => void sent.push(event), {

@@ -138,7 +138,11 @@ describe("generateText with a programmatic skill", () => {
   it("a stateful skill: deltas arrive as events, only text reaches the model, and the state survives a resume byte for byte", async () => {
     const repo = await fixture.repo();
     const events: SkillctxEvent[] = [];
-    const ctx = await fixture.context({ cwd: repo.dir, skills: [cart], onEvent: (event) => events.push(event) });
+    const ctx = await fixture.context({
+      cwd: repo.dir,
+      skills: [cart],
+      telemetry: { onEvent: (event) => events.push(event) },
+    });
     const first = scriptedModel(
       [
         { call: "load_skill", input: { name: "cart" } },
@@ -195,7 +199,9 @@ describe("generateText with a programmatic skill", () => {
       cwd: repo.dir,
       guidance: false,
       skills: [cart],
-      state: JSON.parse(before),
+      conversation: {
+        state: JSON.parse(before),
+      },
     });
     try {
       expect(JSON.stringify(resumed.state)).toBe(before);

@@ -31,15 +31,17 @@ function context(): Promise<AgentContext> {
   return suite.context({
     skills: [suite.copy.skills, `${suite.copy.cwd}/db-rules.md`, `${suite.copy.cwd}/docs-rules.md`],
     systemPrompt: "Host prompt.",
-    tools: [
-      {
-        name: "Read",
-        description: "Read a file",
-        inputSchema: { type: "object", properties: { path: { type: "string" } } },
-        execute: () => "contents",
-      },
-      { name: "Write", description: "Write a file", execute: () => "written" },
-    ],
+    tools: {
+      host: [
+        {
+          name: "Read",
+          description: "Read a file",
+          inputSchema: { type: "object", properties: { path: { type: "string" } } },
+          execute: () => "contents",
+        },
+        { name: "Write", description: "Write a file", execute: () => "written" },
+      ],
+    },
   });
 }
 

@@ -186,7 +186,7 @@ describe("generateText with createAiSdkLoop", () => {
     // again, and the loaded skill's server is started again, so its tool is offered and runs.
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await scenario.context(log, { state: saved });
+    const resumed = await scenario.context(log, { conversation: { state: saved } });
     const resumedSteps: ContextStep[] = [];
     const second = scriptedModel(RESUMED_RUN, "r");
     messages.push(...result.response.messages, { role: "user", content: RESUMED_USER_TEXT });
@@ -239,9 +239,9 @@ describe("generateText with createAiSdkLoop", () => {
     });
   });
 
-  it("with toolFilter refuse, keeps the tool list byte-stable until a server adds tools, and answers with skillctx's refusal", async () => {
+  it("with tools.filter refuse, keeps the tool list byte-stable until a server adds tools, and answers with skillctx's refusal", async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log, { toolFilter: "refuse" });
+    const ctx = await scenario.context(log, { tools: { filter: "refuse" } });
     const { model, calls } = scriptedModel(RUN);
     await ai.generateText({ model, ...createAiSdkLoop(ctx), stopWhen: ai.stepCountIs(10), prompt: USER_TEXT });
     const lists = calls.map((call) => JSON.stringify(call.tools));

@@ -179,7 +179,7 @@ describe("Messages API loop through the official client", () => {
     // A resumed context sends the same bytes, and the loaded skill's MCP tool again.
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await scenario.context(log, { state: saved });
+    const resumed = await scenario.context(log, { conversation: { state: saved } });
     provider.script(...scriptOf(RESUMED_RUN));
     history.push({ role: "user", content: RESUMED_USER_TEXT });
     await loop(resumed, client, history);

@@ -30,7 +30,7 @@ const read: HostTool = {
 
 async function context() {
   const repo = await fixture.repo({ ".agents/skills/db-rules.md": RULES, ".agents/skills/tax.md": TAX });
-  return fixture.context({ cwd: repo.dir, tools: [read] });
+  return fixture.context({ cwd: repo.dir, tools: { host: [read] } });
 }
 
 describe("skillctxMiddleware and the agent's own systemPrompt", () => {

@@ -20,6 +20,7 @@ import { ROOT } from "./helpers/cli.js";
 import { recordingModel } from "./helpers/langchain.js";
 import type { RecordedCall } from "./helpers/langchain.js";
 import { useToolSkills } from "./helpers/tools-fixture.js";
+import { withDefaults } from "./helpers/options.js";
 
 const SERVER = path.join(ROOT, "fixtures/mcp/server.mjs");
 const PROJECT_SKILLS = {
@@ -61,11 +62,8 @@ function hostTools(log: string[]): HostTool[] {
   ];
 }
 
-const options = (log: string[], extra: Partial<AgentContextOptions> = {}): Partial<AgentContextOptions> => ({
-  systemPrompt: "You are a form-filling agent.",
-  tools: hostTools(log),
-  ...extra,
-});
+const options = (log: string[], extra: Partial<AgentContextOptions> = {}): Partial<AgentContextOptions> =>
+  withDefaults({ systemPrompt: "You are a form-filling agent.", tools: { host: hostTools(log) } }, extra);
 
 const text = (content: unknown): string[] =>
   typeof content === "string" ? [content] : (content as Array<{ text?: string }>).map((part) => part.text ?? "");
@@ -167,7 +165,9 @@ describe("createAgent with skillctxMiddleware", () => {
       guidance: false,
       trust: { project: true },
       ...options(log),
-      state: saved,
+      conversation: {
+        state: saved,
+      },
     });
     try {
       const second = recordingModel();
@@ -221,9 +221,9 @@ describe("createAgent with skillctxMiddleware", () => {
     expect(last(calls[1]!)).toMatchObject({ type: "tool", tool_call_id: "c1", status: "success", content: "5" });
   });
 
-  it("with toolFilter refuse, binds the same tools on every call and answers the disallowed call with skillctx's refusal", async () => {
+  it("with tools.filter refuse, binds the same tools on every call and answers the disallowed call with skillctx's refusal", async () => {
     const log: string[] = [];
-    const ctx = await suite.context(options(log, { toolFilter: "refuse" }));
+    const ctx = await suite.context(options(log, { tools: { filter: "refuse" } }));
     const { model, recorded } = recordingModel();
     model
       .respondWithTools([{ id: "c1", name: "load_skill", args: { name: "pdf-forms" } }])

@@ -166,7 +166,7 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
     // Resume: a new context from the saved state, a new agent, the run's history plus a new user item.
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await scenario.context(log, { state: saved });
+    const resumed = await scenario.context(log, { conversation: { state: saved } });
     const resumedSteps: ContextStep[] = [];
     const second = new ScriptedModel(RESUMED_RUN, "r");
     const again = await runner(resumed, second, resumedSteps).run([
@@ -223,9 +223,9 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
     expect(outputText(lastResult(model.requests[2]!).output)).toBe("5");
   });
 
-  it("with toolFilter refuse, offers every tool and answers the disallowed call with skillctx's refusal", async () => {
+  it("with tools.filter refuse, offers every tool and answers the disallowed call with skillctx's refusal", async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log, { toolFilter: "refuse" });
+    const ctx = await scenario.context(log, { tools: { filter: "refuse" } });
     const model = new ScriptedModel(RUN);
     await runner(ctx, model).run(USER_TEXT);
     const lists = model.requests.map((r) => JSON.stringify(r.tools));

@@ -162,7 +162,7 @@ describe("Chat Completions loop through the official client", () => {
     // A resumed context: the same request bytes, the loaded skill's MCP tool offered again.
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await scenario.context(log, { state: saved });
+    const resumed = await scenario.context(log, { conversation: { state: saved } });
     provider.script(...scriptOf(RESUMED_RUN));
     history.push({ role: "user", content: RESUMED_USER_TEXT });
     expect(await chatLoop(resumed, client, history)).toBe("Echoed.");
@@ -271,7 +271,7 @@ describe("Responses API loop through the official client", () => {
 
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await scenario.context(log, { state: saved });
+    const resumed = await scenario.context(log, { conversation: { state: saved } });
     provider.script(...scriptOf(RESUMED_RUN));
     items.push({ role: "user", content: RESUMED_USER_TEXT });
     expect(await responsesLoop(resumed, client, items)).toBe("Echoed.");

@@ -244,14 +244,14 @@ describe("offering code tools", () => {
   });
 
   it('offers every skill\'s tools under skillCodeTools: "always"', async () => {
-    const ctx = await context({ skillCodeTools: "always" });
+    const ctx = await context({ tools: { codeTools: "always" } });
     expect(names(ctx.listTools())).toEqual([...SKILL_TOOLS, "add", "echo", "remember"]);
     expect(await ctx.callTool("remember", { text: "x" })).toEqual({ content: "noted x" });
   });
 
   it("refuses an unknown skillCodeTools value", async () => {
     const repo = await fixture.repo();
-    await expect(fixture.context({ cwd: repo.dir, skillCodeTools: "sometimes" as never })).rejects.toMatchObject({
+    await expect(fixture.context({ cwd: repo.dir, tools: { codeTools: "sometimes" as never } })).rejects.toMatchObject({
       code: "INVALID_OPTIONS",
     });
   });
@@ -266,7 +266,7 @@ describe("offering code tools", () => {
         load_skill: { description: "Shadow", inputSchema: { type: "object" }, execute: () => "shadow" },
       },
     });
-    const ctx = await context({ skills: [clashing], tools: [{ name: "Read", execute: () => "host read" }] });
+    const ctx = await context({ skills: [clashing], tools: { host: [{ name: "Read", execute: () => "host read" }] } });
     await ctx.callTool("load_skill", { name: "files" });
     const step = await ctx.buildContext([user("go")]);
     expect(names(step.tools)).toEqual(["Read", ...SKILL_TOOLS, "files__Read", "files__load_skill"]);
@@ -289,7 +289,7 @@ describe("offering code tools", () => {
       instructions: "x",
       tools: { add: { description: "Adds too", inputSchema: z.object({}), execute: () => "twin add" } },
     });
-    const ctx = await context({ skills: [calc(), twin], skillCodeTools: "always" });
+    const ctx = await context({ skills: [calc(), twin], tools: { codeTools: "always" } });
     expect(names(ctx.listTools())).toEqual([...SKILL_TOOLS, "calc__add", "echo", "twin__add"]);
     expect(await ctx.callTool("twin__add", {})).toEqual({ content: "twin add" });
   });
@@ -297,11 +297,13 @@ describe("offering code tools", () => {
   it("keeps the active skill's own tools under its allowed-tools, and filters other skills' tools", async () => {
     const ctx = await context({
       skills: [calc({ allowedTools: ["Read"] }), notes],
-      skillCodeTools: "always",
-      tools: [
-        { name: "Read", execute: () => "r" },
-        { name: "Write", execute: () => "w" },
-      ],
+      tools: {
+        codeTools: "always",
+        host: [
+          { name: "Read", execute: () => "r" },
+          { name: "Write", execute: () => "w" },
+        ],
+      },
     });
     await ctx.callTool("load_skill", { name: "calc" });
     expect(names(ctx.listTools())).toEqual(["Read", ...SKILL_TOOLS, "add", "echo"]);
@@ -412,10 +414,12 @@ describe("running code tools", () => {
     expect(results["json"]).toEqual({ content: '[1,"two",{"three":null}]' });
   });
 
-  it("cuts a result over skillTools.maxCodeToolResultBytes with a note and a diagnostic", async () => {
+  it("cuts a result over tools.skillTools.maxCodeToolResultBytes with a note and a diagnostic", async () => {
     const ctx = await context({
       skills: [tool(() => "x".repeat(5_000))],
-      skillTools: { maxCodeToolResultBytes: 1_000 },
+      tools: {
+        skillTools: { maxCodeToolResultBytes: 1_000 },
+      },
     });
     await ctx.callTool("load_skill", { name: "t" });
     const result = await ctx.callTool("run", {});

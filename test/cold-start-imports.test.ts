@@ -130,7 +130,7 @@ describe("a cold import loads no heavy dependency", () => {
     const cwd = await tempDir();
     const ctxBody = (search: string) =>
       `const { AgentContext } = await import(dist("skillctx"));
-       const ctx = await AgentContext.create({ cwd: ${JSON.stringify(cwd)}, skills: [${JSON.stringify(skills)}], search: { tool: "always" } });
+       const ctx = await AgentContext.create({ cwd: ${JSON.stringify(cwd)}, skills: [${JSON.stringify(skills)}], catalog: { search: { tool: "always" } } });
        await ctx.buildContext([{ role: "user", content: "read this pdf" }]);
        ${search}
        await ctx.close();`;

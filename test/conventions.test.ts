@@ -12,6 +12,7 @@ import type { AgentContextOptions, Message, Skill } from "skillctx";
 import { createMcpBridge, serversFromSkill } from "@skillctx/mcp-bridge";
 import { rendersCommands } from "../packages/engine/src/engine/render-skill.js";
 import { MCP_SERVER, useConventionFixtures } from "./helpers/convention-fixture.js";
+import { withDefaults } from "./helpers/options.js";
 
 const fixture = useConventionFixtures();
 const contexts: AgentContext[] = [];
@@ -20,7 +21,9 @@ afterEach(async () => {
 });
 
 async function open(options: AgentContextOptions): Promise<AgentContext> {
-  const ctx = await AgentContext.create({ homeDir: path.join(options.cwd, "no-home"), ...options });
+  const ctx = await AgentContext.create(
+    withDefaults({ sources: { homeDir: path.join(options.cwd, "no-home") } }, options),
+  );
   contexts.push(ctx);
   return ctx;
 }
@@ -206,7 +209,7 @@ describeWithTool("git")("a Codex project (cwd packages/api)", () => {
     await mkdir(path.join(home, ".codex"), { recursive: true });
     await writeFile(path.join(home, ".codex/AGENTS.md"), "Always answer in English.\n");
     await writeFile(path.join(home, ".codex/AGENTS.override.md"), "");
-    const ctx = await open({ cwd: path.join(repo, "packages/api"), homeDir: home, userSkills: true });
+    const ctx = await open({ cwd: path.join(repo, "packages/api"), sources: { homeDir: home, userSkills: true } });
     expect(guidanceNames(ctx)).toContain("agents:~");
     expect(byName(ctx, "agents:~").source).toMatchObject({ scope: "user", path: path.join(home, ".codex/AGENTS.md") });
     const step = await ctx.buildContext([]);
@@ -350,14 +353,16 @@ describeWithTool("git")("who may invoke: the skill set", () => {
   it("keeps user-only skills and commands out of SkillSet.catalog, and in skills and byName", async () => {
     const { loadSkillSet } = await import("../packages/engine/src/engine/skill-set.js");
     const repo = await fixture("claude-code", { git: true });
-    const set = await loadSkillSet({ cwd: repo, homeDir: path.join(repo, "no-home") });
+    const set = await loadSkillSet({ cwd: repo, sources: { homeDir: path.join(repo, "no-home") } });
     expect(set.catalog.map((s) => s.name)).toEqual(["explain-code"]);
     for (const name of ["deploy", "review", "frontend:component", "explain-code"])
       expect(set.byName.has(name)).toBe(true);
     // Commands load with the guidance; `guidance: { commands: false }` leaves them out.
     const without = await loadSkillSet({
       cwd: repo,
-      homeDir: path.join(repo, "no-home"),
+      sources: {
+        homeDir: path.join(repo, "no-home"),
+      },
       guidance: { commands: false },
     });
     expect(without.byName.has("review")).toBe(false);
@@ -369,7 +374,7 @@ describeWithTool("git")("who may invoke: the skill set", () => {
     const repo = await fixture("claude-code", { git: true });
     await mkdir(path.join(repo, ".claude/commands"), { recursive: true });
     await writeFile(path.join(repo, ".claude/commands/deploy.md"), "The command version.\n");
-    const set = await loadSkillSet({ cwd: repo, homeDir: path.join(repo, "no-home") });
+    const set = await loadSkillSet({ cwd: repo, sources: { homeDir: path.join(repo, "no-home") } });
     expect(set.byName.get("deploy")?.source.format).toBe("skill-md");
     expect(set.diagnostics).toContainEqual(
       expect.objectContaining({ code: "NAME_CLASH", path: path.join(repo, ".claude/commands/deploy.md") }),

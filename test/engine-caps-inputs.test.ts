@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SkillInit } from "@skillctx/core";
 import { AgentContext } from "skillctx";
-import type { ContextStep, ToolsetName } from "skillctx";
+import type { AgentContextOptions, ContextStep, ToolsetName } from "skillctx";
 import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 
 const { repo, context } = useEngineFixture();
@@ -34,7 +34,9 @@ describe("task inputs", () => {
           { name: "subject", description: "What about", required: true },
         ]),
       ],
-      collectInputs: () => ({ subject: "!`touch PWNED`" }),
+      conversation: {
+        collectInputs: () => ({ subject: "!`touch PWNED`" }),
+      },
     });
     const text = attached(await ctx.buildContext([user("/report")]), 0);
     expect(text).toContain("Rendered: ok");
@@ -51,7 +53,9 @@ describe("task inputs", () => {
           { name: "b", description: "" },
         ]),
       ],
-      collectInputs: () => ({ a: "${b}", b: "bee" }),
+      conversation: {
+        collectInputs: () => ({ a: "${b}", b: "bee" }),
+      },
     });
     expect(attached(await ctx.buildContext([user("/report")]), 0)).toContain("A=${b} B=bee");
   });
@@ -65,9 +69,11 @@ describe("task inputs", () => {
           { name: "branch", description: "The branch", required: true },
         ]),
       ],
-      collectInputs: ({ inputs }) => {
-        asked.push(inputs.map((i) => i.name));
-        return { branch: "main" };
+      conversation: {
+        collectInputs: ({ inputs }) => {
+          asked.push(inputs.map((i) => i.name));
+          return { branch: "main" };
+        },
       },
     });
     const text = attached(await ctx.buildContext([user("/report")]), 0);
@@ -88,7 +94,7 @@ describe("task inputs", () => {
 });
 
 describe("caps on text that reaches the model", () => {
-  it("cuts an attached skill body at limits.maxAttachedSkillBytes with a note and a warning", async () => {
+  it("cuts an attached skill body at conversation.limits.maxAttachedSkillBytes with a note and a warning", async () => {
     const body = `${"line of skill text\n".repeat(2_000)}TAIL-MARKER\n`;
     const ctx = await context({
       cwd: (await repo()).dir,
@@ -101,7 +107,9 @@ describe("caps on text that reaches the model", () => {
           trigger: { type: "keyword", keywords: ["big"] },
         },
       ],
-      limits: { maxAttachedSkillBytes: 4_096 },
+      conversation: {
+        limits: { maxAttachedSkillBytes: 4_096 },
+      },
     });
     const step = await ctx.buildContext([user("big one")]);
     const text = attached(step, 0);
@@ -111,12 +119,14 @@ describe("caps on text that reaches the model", () => {
     expect(step.diagnostics.map((d) => d.code)).toContain("SKILL_BODY_CUT");
   });
 
-  it("cuts the body load_skill returns at limits.maxLoadedSkillBytes, and a second load gives the same bytes", async () => {
+  it("cuts the body load_skill returns at conversation.limits.maxLoadedSkillBytes, and a second load gives the same bytes", async () => {
     const body = `${"é".repeat(10_000)}\nTAIL-MARKER\n`;
     const ctx = await context({
       cwd: (await repo()).dir,
       skills: [{ name: "big", description: "Big.", content: body, source: inline, trigger: { type: "on-demand" } }],
-      limits: { maxLoadedSkillBytes: 2_000 },
+      conversation: {
+        limits: { maxLoadedSkillBytes: 2_000 },
+      },
     });
     const first = await ctx.callTool("load_skill", { name: "big" });
     expect(first.content).not.toContain("TAIL-MARKER");
@@ -138,7 +148,9 @@ describe("caps on text that reaches the model", () => {
     const ctx = await context({
       cwd: (await repo()).dir,
       skills: [always("aaa", 3_000), always("bbb", 3_000), always("ccc", 3_000), always("ddd", 3_000)],
-      limits: { maxGuidanceBlockBytes: 5_000 },
+      conversation: {
+        limits: { maxGuidanceBlockBytes: 5_000 },
+      },
     });
     const step = await ctx.buildContext([]);
     expect(step.system).toContain("aaa-END");
@@ -164,11 +176,54 @@ describe("caps on text that reaches the model", () => {
     expect(step.diagnostics.filter((d) => d.code === "GUIDANCE_BLOCK_CUT")).toEqual([]);
   });
 
-  it("refuses a limit that is not a positive integer", async () => {
+  it("refuses a limit that is not a positive integer, naming it by its path", async () => {
     const dir = (await repo()).dir;
-    await expect(AgentContext.create({ cwd: dir, limits: { maxLoadedSkillBytes: -1 } })).rejects.toMatchObject({
+    await expect(
+      AgentContext.create({ cwd: dir, conversation: { limits: { maxLoadedSkillBytes: -1 } } }),
+    ).rejects.toMatchObject({
       code: "INVALID_OPTIONS",
+      message: "conversation.limits.maxLoadedSkillBytes must be a positive integer (bytes); got -1",
     });
+  });
+});
+
+describe("the shape of the options", () => {
+  it("refuses a top-level name that is not an option, such as one from before the options were grouped", async () => {
+    const dir = (await repo()).dir;
+    const refused = AgentContext.create({ cwd: dir, userSkills: true } as AgentContextOptions);
+    await expect(refused).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+    await expect(refused).rejects.toThrow(
+      /^userSkills is not an option of AgentContext\.create; its options are cwd, skills, /,
+    );
+  });
+
+  it("refuses a group that is not an object: the host tools as a bare list, as before", async () => {
+    const dir = (await repo()).dir;
+    const tools = [{ name: "Read", execute: () => "text" }];
+    await expect(
+      AgentContext.create({ cwd: dir, tools: tools as unknown as AgentContextOptions["tools"] }),
+    ).rejects.toMatchObject({
+      code: "INVALID_OPTIONS",
+      message: expect.stringMatching(/^tools must be an object; got \[/),
+    });
+    await expect(
+      AgentContext.create({ cwd: dir, conversation: null as unknown as AgentContextOptions["conversation"] }),
+    ).rejects.toMatchObject({ code: "INVALID_OPTIONS", message: "conversation must be an object; got null" });
+  });
+
+  it("takes each group's options where they are: sources.userSkills reads the user's skills", async () => {
+    const home = await repo({ ".agents/skills/mine/SKILL.md": "---\nname: mine\ndescription: Mine.\n---\nBody.\n" });
+    const dir = (await repo()).dir;
+    const names = async (userSkills: boolean) => {
+      const ctx = await AgentContext.create({ cwd: dir, guidance: false, sources: { homeDir: home.dir, userSkills } });
+      try {
+        return ctx.skills.map((skill) => skill.name);
+      } finally {
+        await ctx.close();
+      }
+    };
+    expect(await names(true)).toEqual(["mine"]);
+    expect(await names(false)).toEqual([]);
   });
 });
 
@@ -196,7 +251,7 @@ describe("skill names and load results", () => {
   });
 
   it("the langflow toolset's JSON carries them as keys", async () => {
-    const ctx = await context({ cwd: (await repo()).dir, skills: [skill], toolset: "langflow" });
+    const ctx = await context({ cwd: (await repo()).dir, skills: [skill], tools: { toolset: "langflow" } });
     const json = JSON.parse((await ctx.callTool("load_skill", { skill_name: "pdf" })).content) as Record<
       string,
       unknown
@@ -217,7 +272,7 @@ describe("skill names and load results", () => {
   ];
 
   it.each(loads)("%s: %s trims the skill name before the lookup", async (toolset, tool, args) => {
-    const ctx = await context({ cwd: (await repo()).dir, skills: [skill], toolset });
+    const ctx = await context({ cwd: (await repo()).dir, skills: [skill], tools: { toolset } });
     const result = await ctx.callTool(tool, args);
     expect(result.isError).toBeUndefined();
     expect(ctx.activeSkill).toBe("pdf");
@@ -228,7 +283,7 @@ describe("skill names and load results", () => {
     await ctx.callTool("load_skill", { name: "pdf" });
     expect((await ctx.callTool("unload_skill", { name: " pdf " })).isError).toBeUndefined();
     expect(ctx.activeSkill).toBeUndefined();
-    const strands = await context({ cwd: (await repo()).dir, skills: [skill], toolset: "strands" });
+    const strands = await context({ cwd: (await repo()).dir, skills: [skill], tools: { toolset: "strands" } });
     await strands.callTool("skills", { action: "activate", skill_name: "pdf" });
     expect((await strands.callTool("skills", { action: "deactivate", skill_name: " pdf" })).isError).toBeUndefined();
     expect(strands.activeSkill).toBeUndefined();

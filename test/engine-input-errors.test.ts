@@ -137,9 +137,11 @@ describe("AgentContext: malformed state", () => {
 
   it.each(shapes)("%s rejects with STATE_INVALID", async (_label, state) => {
     const repo = await demo();
-    expect(await codeOf(AgentContext.create({ cwd: repo.dir, guidance: false, state: state as ContextState }))).toBe(
-      "STATE_INVALID",
-    );
+    expect(
+      await codeOf(
+        AgentContext.create({ cwd: repo.dir, guidance: false, conversation: { state: state as ContextState } }),
+      ),
+    ).toBe("STATE_INVALID");
   });
 
   it("a good state is copied: changing the caller's object or a snapshot does not reach the context", async () => {
@@ -147,7 +149,7 @@ describe("AgentContext: malformed state", () => {
     const first = await context(repo);
     await first.buildContext([user("docker please")]);
     const saved = first.state;
-    const ctx = await context(repo, { state: saved });
+    const ctx = await context(repo, { conversation: { state: saved } });
     saved.attachments.length = 0;
     saved.activeSkill = "deploy";
     const snapshot = ctx.state;

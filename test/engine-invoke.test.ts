@@ -200,7 +200,9 @@ describe("user invocation: /name in a new user message", () => {
     const ctx = await fixture.context({
       cwd: (await fixture.repo()).dir,
       skills: [task],
-      collectInputs: () => ({ what: "login" }),
+      conversation: {
+        collectInputs: () => ({ what: "login" }),
+      },
     });
     const step = await ctx.buildContext([user("/bug-report the login page")]);
     expect(step.activated).toEqual([{ skill: "bug-report", trigger: "task", match: "/bug-report", messageIndex: 0 }]);
@@ -218,7 +220,9 @@ describe("user invocation: /name in a new user message", () => {
     const ctx = await fixture.context({
       cwd: (await fixture.repo()).dir,
       skills: [rules, task],
-      collectInputs: () => ({ what: "login" }),
+      conversation: {
+        collectInputs: () => ({ what: "login" }),
+      },
     });
     const messages = [user("/db-rules")];
     const step = await ctx.buildContext(messages);
@@ -365,7 +369,7 @@ describe("resume", () => {
     expect(saved.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(text).toContain(`Session ${saved.sessionId}.`);
 
-    const resumed = await fixture.context({ cwd: repo.dir, skills: [skill], state: saved });
+    const resumed = await fixture.context({ cwd: repo.dir, skills: [skill], conversation: { state: saved } });
     const again = await resumed.buildContext([...messages, assistant("ok")]);
     expect(attached(again, 0)).toBe(text);
     expect(again.activated).toEqual([]);
@@ -376,11 +380,15 @@ describe("resume", () => {
     const cwd = (await fixture.repo()).dir;
     const ctx = await fixture.context({
       cwd,
-      sessionId: "sess-42",
+      conversation: {
+        sessionId: "sess-42",
+      },
       skills: [inline("id", "Id ${CLAUDE_SESSION_ID}.")],
     });
     const step = await ctx.buildContext([user("/id")]);
     expect(attached(step, 0)).toContain("Id sess-42.");
-    await expect(fixture.context({ cwd, sessionId: "a\nb" })).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+    await expect(fixture.context({ cwd, conversation: { sessionId: "a\nb" } })).rejects.toMatchObject({
+      code: "INVALID_OPTIONS",
+    });
   });
 });

@@ -107,7 +107,7 @@ describeWithTool("git")("nested skills in monorepos", () => {
     const first = await fixture.context({ cwd: repo.dir });
     const history: Message[] = [user("go"), call("c1", { file_path: "packages/web/src/app.ts" }), result("c1")];
     const step = await first.buildContext(history);
-    const resumed = await fixture.context({ cwd: repo.dir, state: first.state });
+    const resumed = await fixture.context({ cwd: repo.dir, conversation: { state: first.state } });
     expect(resumed.skills.map((s) => s.name)).toContain("web-build");
     const again = await resumed.buildContext(history);
     expect(again.system).toBe(step.system);
@@ -141,7 +141,7 @@ describeWithTool("git")("nested skills in monorepos", () => {
     expect(step.diagnostics).toEqual([expect.objectContaining({ code: "NAME_CLASH" })]);
     expect(ctx.skills.find((s) => s.name === "root-skill")?.description).toBe("Repository-wide conventions.");
 
-    const off = await fixture.context({ cwd: repo.dir, nestedSkills: false });
+    const off = await fixture.context({ cwd: repo.dir, conversation: { nestedSkills: false } });
     const quiet = await off.buildContext([
       user("go"),
       call("c1", { file_path: "packages/web/src/app.ts" }),

@@ -113,7 +113,9 @@ describe("active skills survive condensation", () => {
     const ctx = await fixture.context({
       cwd: (await fixture.repo()).dir,
       skills: [inline("a", body("alpha")), inline("b", body("beta")), inline("c", "gamma short")],
-      limits: { maxReattachedSkillBytes: 600, maxReattachedTotalBytes: 1_000 },
+      conversation: {
+        limits: { maxReattachedSkillBytes: 600, maxReattachedTotalBytes: 1_000 },
+      },
     });
     const history = [user("/a"), assistant("1"), user("/b"), assistant("2"), user("/c"), assistant("3"), user("more")];
     await ctx.buildContext(history);
@@ -138,7 +140,7 @@ describe("active skills survive condensation", () => {
     const first = await fixture.context({ cwd: repo.dir, skills });
     const history = [user("/deploy qa"), assistant("ok"), user("go on")];
     await first.buildContext(history);
-    const resumed = await fixture.context({ cwd: repo.dir, skills, state: first.state });
+    const resumed = await fixture.context({ cwd: repo.dir, skills, conversation: { state: first.state } });
     const step = await resumed.buildContext([user("Summary."), history[2]!, assistant("fine"), user("next")]);
     expect(attachedTo(step, 3).join("")).toContain("Deploy to qa.");
   });

@@ -130,7 +130,9 @@ describe("AgentContext: close()", () => {
     const ctx = await context({
       cwd: dir,
       skills: [countingSkill(counter)],
-      tools: [{ name: "Echo", execute: (args) => void executed.push(JSON.stringify(args)) }],
+      tools: {
+        host: [{ name: "Echo", execute: (args) => void executed.push(JSON.stringify(args)) }],
+      },
     });
     await ctx.buildContext([user("hello")]);
     const saved = ctx.state;
@@ -195,18 +197,20 @@ describe("AgentContext: close()", () => {
     let aborted = false;
     const ctx = await context({
       cwd: (await repo()).dir,
-      tools: [
-        {
-          name: "Wait",
-          execute: (_args, { signal }) =>
-            new Promise((_resolve, reject) => {
-              signal?.addEventListener("abort", () => {
-                aborted = true;
-                reject(signal.reason);
-              });
-            }),
-        },
-      ],
+      tools: {
+        host: [
+          {
+            name: "Wait",
+            execute: (_args, { signal }) =>
+              new Promise((_resolve, reject) => {
+                signal?.addEventListener("abort", () => {
+                  aborted = true;
+                  reject(signal.reason);
+                });
+              }),
+          },
+        ],
+      },
     });
     const call = rejection(ctx.callTool("Wait", {}));
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -71,7 +71,7 @@ describe("step.attachments", () => {
     expect((await ctx.buildContext([user("hello")])).attachments).toEqual([]);
     const history = [user("hello"), user("docker please")];
     const before = await ctx.buildContext(history);
-    const resumed = await fixture.context({ cwd: repo.dir, state: ctx.state });
+    const resumed = await fixture.context({ cwd: repo.dir, conversation: { state: ctx.state } });
     const after = await resumed.buildContext(history);
     expect(after.attachments).toEqual(before.attachments);
     expect(after.attachments).toHaveLength(1);

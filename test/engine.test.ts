@@ -108,7 +108,7 @@ describe("AgentContext: system", () => {
   });
 
   it("leaves disabled skills out everywhere", async () => {
-    const ctx = await context(await demoRepo(), { disabled: ["docker", "agents", "release-notes"] });
+    const ctx = await context(await demoRepo(), { sources: { disabled: ["docker", "agents", "release-notes"] } });
     const step = await ctx.buildContext([user("build the docker image")]);
     expect(step.system).not.toContain("Run `pnpm test`");
     expect(step.system).not.toContain("release-notes");
@@ -151,9 +151,11 @@ describe("AgentContext: keyword and task triggers", () => {
   it("fills task inputs from collectInputs and defaults", async () => {
     const asked: string[] = [];
     const ctx = await context(await demoRepo(), {
-      collectInputs: async ({ skill, inputs, message }) => {
-        asked.push(`${skill.name}:${inputs.map((i) => i.name).join(",")}:${String(message.content)}`);
-        return { bug_description: "login fails on Safari" };
+      conversation: {
+        collectInputs: async ({ skill, inputs, message }) => {
+          asked.push(`${skill.name}:${inputs.map((i) => i.name).join(",")}:${String(message.content)}`);
+          return { bug_description: "login fails on Safari" };
+        },
       },
     });
     const step = await ctx.buildContext([user("/bug-report please")]);
@@ -275,7 +277,7 @@ describe("AgentContext: history and state", () => {
     await original.buildContext(history);
     const saved = JSON.parse(JSON.stringify(original.state));
     history.push(assistant("noted"), user("and the container logs"));
-    const resumed = await context(repo, { state: saved });
+    const resumed = await context(repo, { conversation: { state: saved } });
     const a = await original.buildContext(history);
     const b = await resumed.buildContext(history);
     // What the model sees is byte-identical; the resumed context also reports its load diagnostics.
@@ -345,7 +347,7 @@ Current marker: !\`echo rendered-$((40 + 2))\`
     const first = await ctx.buildContext([]);
     expect(first.system).toContain("Stamp: first");
     await writeFile(path.join(repo.dir, "stamp.txt"), "second\n");
-    const resumed = await context(repo, { trust: { project: true }, state: ctx.state });
+    const resumed = await context(repo, { trust: { project: true }, conversation: { state: ctx.state } });
     expect((await resumed.buildContext([])).system).toBe(first.system);
     const fresh = await context(repo, { trust: { project: true } });
     expect((await fresh.buildContext([])).system).toContain("Stamp: second");
@@ -354,7 +356,7 @@ Current marker: !\`echo rendered-$((40 + 2))\`
 
   it("does not render triggered skills when render.onTrigger is off", async () => {
     const repo = await demoRepo({ ".agents/skills/live.md": LIVE });
-    const ctx = await context(repo, { trust: { project: true }, render: { onTrigger: false } });
+    const ctx = await context(repo, { trust: { project: true }, tools: { render: { onTrigger: false } } });
     const text = attachedText(await ctx.buildContext([user("branch?")]), 0);
     expect(text).toContain("!`echo rendered-$((40 + 2))`");
   });
@@ -388,7 +390,7 @@ describe("AgentContext: skill set changes and rewrites", () => {
     const original = await context(repo);
     const history: Message[] = [user("docker first"), assistant("a"), user("docker again and /bug-report")];
     await original.buildContext(history);
-    const resumed = await context(repo, { state: original.state });
+    const resumed = await context(repo, { conversation: { state: original.state } });
     const rewritten: Message[] = [user("summary"), user("docker again and /bug-report"), user("container")];
     const a = await original.buildContext(rewritten);
     const b = await resumed.buildContext(rewritten.map((m) => ({ ...m })));

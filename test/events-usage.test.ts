@@ -38,7 +38,7 @@ async function repo() {
 describe("step.usage of a session", () => {
   it("attributes the catalog entry, the guidance, the attachments and the loaded body to their skills", async () => {
     const dir = (await repo()).dir;
-    const ctx = await fixture.context({ cwd: dir, guidance: true, usage: true });
+    const ctx = await fixture.context({ cwd: dir, guidance: true, telemetry: { usage: true } });
     await ctx.buildContext([user("hello")]);
     await ctx.callTool("load_skill", { name: "pdf" });
     const step = await ctx.buildContext([user("hello"), user("and now docker")]);
@@ -77,7 +77,7 @@ describe("step.usage of a session", () => {
   });
 
   it("an attachment counts in every step its message is present, and not after the message is gone", async () => {
-    const ctx = await fixture.context({ cwd: (await repo()).dir, usage: true });
+    const ctx = await fixture.context({ cwd: (await repo()).dir, telemetry: { usage: true } });
     const first = user("docker, please");
     const a = await ctx.buildContext([first]);
     const b = await ctx.buildContext([first, user("more")]);
@@ -102,7 +102,7 @@ describe("step.usage of a session", () => {
     other.on("tool.called", () => {});
     expect((await other.buildContext([user("hi")])).usage).toBeUndefined();
 
-    const off = await fixture.context({ cwd: dir, usage: false });
+    const off = await fixture.context({ cwd: dir, telemetry: { usage: false } });
     const events: unknown[] = [];
     off.on("step", (event) => void events.push(event.usage));
     expect((await off.buildContext([user("hi")])).usage).toBeUndefined();

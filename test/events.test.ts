@@ -39,7 +39,9 @@ async function session() {
   const ctx = await fixture.context({
     cwd: repo.dir,
     trust: { project: true },
-    onEvent: (event) => void seen.push(event),
+    telemetry: {
+      onEvent: (event) => void seen.push(event),
+    },
   });
   return { ctx, seen, repo };
 }

@@ -53,10 +53,14 @@ describe("hot reload", () => {
     const events: SkillsChangedEvent[] = [];
     const ctx = await fx.context({
       cwd: repo.dir,
-      watch: { debounceMs: options.debounceMs ?? 20 },
-      ...(options.catalogUpdates !== undefined && { catalogUpdates: options.catalogUpdates }),
-      onEvent: (event) => {
-        if (event.type === "skills.changed") events.push(event);
+      sources: {
+        watch: { debounceMs: options.debounceMs ?? 20 },
+      },
+      ...(options.catalogUpdates !== undefined && { catalog: { updates: options.catalogUpdates } }),
+      telemetry: {
+        onEvent: (event) => {
+          if (event.type === "skills.changed") events.push(event);
+        },
       },
     });
     const messages: Message[] = [user("hello")];
@@ -158,8 +162,12 @@ describe("hot reload", () => {
     const ctx = await fx.context({
       cwd: repo.dir,
       guidance: true,
-      watch: { debounceMs: 20 },
-      catalogUpdates: "system",
+      sources: {
+        watch: { debounceMs: 20 },
+      },
+      catalog: {
+        updates: "system",
+      },
       skills: [outside.dir],
     });
     const messages: Message[] = [user("hello")];
@@ -312,8 +320,10 @@ describe("HotReload", () => {
     const home = await fx.repo();
     const roots = watchRoots({
       cwd,
-      homeDir: home.dir,
-      userSkills: true,
+      sources: {
+        homeDir: home.dir,
+        userSkills: true,
+      },
       skills: ["../../extra", { name: "x", description: "d", content: "c" } as never],
     });
     expect([...roots.keys()]).toEqual([

@@ -114,7 +114,12 @@ describe("MCP servers declared by skills, through AgentContext", () => {
     const first = await original.buildContext(history);
     const saved = original.state;
     await original.close();
-    ctx = await AgentContext.create({ cwd: repo.dir, guidance: false, trust: { project: true }, state: saved });
+    ctx = await AgentContext.create({
+      cwd: repo.dir,
+      guidance: false,
+      trust: { project: true },
+      conversation: { state: saved },
+    });
     const resumed = await ctx.buildContext(history);
     expect(resumed.tools).toEqual(first.tools);
     expect(resumed.messages).toEqual(first.messages);

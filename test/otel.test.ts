@@ -33,15 +33,17 @@ describe("OpenTelemetry spans of a session", () => {
     const repo = await fixture.repo(FILES);
     const ctx = await fixture.context({
       cwd: repo.dir,
-      tools: [
-        { name: "ok_tool", execute: () => "fine" },
-        {
-          name: "bad_tool",
-          execute: () => {
-            throw new Error("disk full");
+      tools: {
+        host: [
+          { name: "ok_tool", execute: () => "fine" },
+          {
+            name: "bad_tool",
+            execute: () => {
+              throw new Error("disk full");
+            },
           },
-        },
-      ],
+        ],
+      },
     });
 
     const history = [user("run it in docker")];
@@ -130,7 +132,9 @@ describe("OpenTelemetry spans of a session", () => {
     const repo = await fixture.repo(FILES);
     const ctx = await fixture.context({
       cwd: repo.dir,
-      tools: [{ name: "traced", execute: () => tracer.startActiveSpan("host.work", (span) => (span.end(), "done")) }],
+      tools: {
+        host: [{ name: "traced", execute: () => tracer.startActiveSpan("host.work", (span) => (span.end(), "done")) }],
+      },
     });
     await tracer.startActiveSpan("host.turn", async (turn) => {
       await ctx.callTool("traced", {});

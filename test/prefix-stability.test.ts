@@ -23,6 +23,7 @@ import { skillctxDependency } from "./helpers/tools-fixture.js";
 import type { FakeProvider, RecordedRequest, ScriptedTurn } from "./helpers/fake-provider.js";
 import { useScenario } from "./helpers/agent-scenario.js";
 import { breakpoints, useFakeProvider, withoutCacheControl } from "./helpers/adapter-requests.js";
+import { withDefaults } from "./helpers/options.js";
 
 const { default: OpenAI } = skillctxDependency<typeof import("openai")>("openai");
 const { default: Anthropic } = skillctxDependency<typeof import("@anthropic-ai/sdk")>("@anthropic-ai/sdk");
@@ -69,7 +70,7 @@ const scenario = useScenario();
 const providers = useFakeProvider();
 
 async function session(
-  extra: { search?: AgentContextOptions["search"] } = {},
+  extra: Pick<AgentContextOptions, "catalog"> = {},
 ): Promise<{ ctx: AgentContext; provider: FakeProvider }> {
   await put(
     scenario.copy.cwd,
@@ -77,15 +78,20 @@ async function session(
     `---\ndescription: Invoice vocabulary.\ntriggers:\n  - invoice\n---\n${INVOICE_TEXT}\n`,
   );
   const cwd = scenario.copy.cwd;
-  // toolFilter "refuse": loading a skill with allowed-tools keeps the tool list, so `tools` stays byte-stable.
-  const ctx = await scenario.context([], {
-    toolFilter: "refuse",
-    skills: [
-      scenario.copy.skills,
-      ...["tax-terms.md", "db-rules.md", "invoice-terms.md"].map((file) => path.join(cwd, file)),
-    ],
-    ...extra,
-  });
+  // tools.filter "refuse": loading a skill with allowed-tools keeps the tool list, so `tools` stays byte-stable.
+  const ctx = await scenario.context(
+    [],
+    withDefaults(
+      {
+        tools: { filter: "refuse" },
+        skills: [
+          scenario.copy.skills,
+          ...["tax-terms.md", "db-rules.md", "invoice-terms.md"].map((file) => path.join(cwd, file)),
+        ],
+      },
+      extra,
+    ),
+  );
   const provider = await providers.start(modelTurns());
   return { ctx, provider };
 }
@@ -199,7 +205,7 @@ describe("30 requests: each request begins with the previous one", () => {
     // A low suggestion score, so that the scripted user messages get notes: the point is that a note
     // changes neither `system` nor the tools, and stays the same bytes on its message.
     const { requests, steps } = await chatCompletionsSession("chat+suggestions", {
-      search: { tool: "always", suggest: { minScore: 0.5, maxSkills: 2 } },
+      catalog: { search: { tool: "always", suggest: { minScore: 0.5, maxSkills: 2 } } },
     });
     const notes = steps.flatMap((step) => step.attachments.filter((a) => a.text.includes("may apply to this message")));
     expect(notes.length).toBeGreaterThan(0);

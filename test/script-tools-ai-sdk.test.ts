@@ -56,7 +56,9 @@ describeWithTool("python3")("typed script tools in an AI SDK loop", () => {
     const ctx = await fixture.context({
       cwd: repo.dir,
       skills: [`${repo.dir}/skills`],
-      onEvent: (event) => void events.push(event),
+      telemetry: {
+        onEvent: (event) => void events.push(event),
+      },
     });
     const { model, calls } = scriptedModel([
       { calls: [["load_skill", { name: "greeter" }]] },

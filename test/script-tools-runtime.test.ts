@@ -174,7 +174,9 @@ describeWithTool("python3")("run_skill_script", () => {
       cwd: root,
       skills: [root],
       guidance: false,
-      onEvent: (event) => void events.push(event),
+      telemetry: {
+        onEvent: (event) => void events.push(event),
+      },
     });
     return { ctx, events, root };
   }

@@ -43,7 +43,9 @@ describe("signatures", () => {
     const repo = await signedRepo();
     const ctx = await fx.context({
       cwd: repo.dir,
-      verify: { identities: [ALICE], trustedRoot: instance.trustedRoot, scope: "all" },
+      sources: {
+        verify: { identities: [ALICE], trustedRoot: instance.trustedRoot, scope: "all" },
+      },
     });
     expect(ctx.skills.map((s) => s.name)).toEqual(["good"]);
     const step = await ctx.buildContext([]);
@@ -62,7 +64,9 @@ describe("signatures", () => {
     const rootFile = await repo.write("trusted_root.json", JSON.stringify(instance.trustedRoot));
     const ctx = await fx.context({
       cwd: repo.dir,
-      verify: { identities: [ALICE, MALLORY], trustedRoot: rootFile, scope: "all" },
+      sources: {
+        verify: { identities: [ALICE, MALLORY], trustedRoot: rootFile, scope: "all" },
+      },
     });
     expect(ctx.skills.map((s) => s.name)).toEqual(["good", "wrong"]);
   });
@@ -73,7 +77,9 @@ describe("signatures", () => {
       const repo = await signedRepo();
       const ctx = await fx.context({
         cwd: repo.dir,
-        verify: { identities: [ALICE], trustedRoot: other.trustedRoot, scope: "all" },
+        sources: {
+          verify: { identities: [ALICE], trustedRoot: other.trustedRoot, scope: "all" },
+        },
       });
       expect(ctx.skills).toEqual([]);
     } finally {
@@ -88,7 +94,9 @@ describe("signatures", () => {
     const set = await loadSkillSet({
       cwd: repo.dir,
       guidance: false,
-      verify: { identities: [ALICE], trustedRoot: instance.trustedRoot },
+      sources: {
+        verify: { identities: [ALICE], trustedRoot: instance.trustedRoot },
+      },
       remote: [
         {
           key: "url:test",
@@ -127,7 +135,9 @@ describe("signatures", () => {
     );
     const ctx = await fx.context({
       cwd: repo.dir,
-      verify: { identities: [ALICE], trustedRoot: instance.trustedRoot, scope: "all" },
+      sources: {
+        verify: { identities: [ALICE], trustedRoot: instance.trustedRoot, scope: "all" },
+      },
     });
     expect(ctx.skills).toEqual([]);
     const messages = (await ctx.buildContext([])).diagnostics.map((d) => d.message).join("\n");
@@ -153,7 +163,9 @@ describe("signatures", () => {
     const cachePath = path.join(repo.dir, "..", "tuf-cache");
     const ctx = await fx.context({
       cwd: repo.dir,
-      verify: { identities: [ALICE], scope: "all", tuf: { mirrorURL: `http://127.0.0.1:${closed}`, cachePath } },
+      sources: {
+        verify: { identities: [ALICE], scope: "all", tuf: { mirrorURL: `http://127.0.0.1:${closed}`, cachePath } },
+      },
     });
     expect(ctx.skills).toEqual([]);
     const step = await ctx.buildContext([]);
@@ -165,10 +177,10 @@ describe("signatures", () => {
   it("rejects a malformed verify option", async () => {
     const repo = await signedRepo();
     await expect(
-      fx.context({ cwd: repo.dir, verify: { identities: [{ issuer: "", subject: "x" }] } }),
+      fx.context({ cwd: repo.dir, sources: { verify: { identities: [{ issuer: "", subject: "x" }] } } }),
     ).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
     await expect(
-      fx.context({ cwd: repo.dir, verify: { identities: [ALICE], scope: "some" as never } }),
+      fx.context({ cwd: repo.dir, sources: { verify: { identities: [ALICE], scope: "some" as never } } }),
     ).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
   });
 });

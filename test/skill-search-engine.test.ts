@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AgentContext } from "skillctx";
 import type { AgentContextOptions, Message } from "skillctx";
 import type { SkillInit } from "@skillctx/core";
+import { withDefaults } from "./helpers/options.js";
 
 const user = (content: string): Message => ({ role: "user", content });
 
@@ -59,25 +60,24 @@ async function context(options: Partial<AgentContextOptions> = {}): Promise<Agen
     cwd,
     skills: SKILLS as never,
     guidance: false,
-    userSkills: false,
-    ...options,
+    ...withDefaults({ sources: { userSkills: false } }, options),
   });
   contexts.push(ctx);
   return ctx;
 }
 
 describe("search_skills", () => {
-  it("is offered in every step with search.tool 'always', and system stays what it is without it", async () => {
+  it("is offered in every step with catalog.search.tool 'always', and system stays what it is without it", async () => {
     const plain = await (await context()).buildContext([]);
     expect(plain.tools.map((t) => t.name)).not.toContain("search_skills");
-    const ctx = await context({ search: { tool: "always" } });
+    const ctx = await context({ catalog: { search: { tool: "always" } } });
     const step = await ctx.buildContext([]);
     expect(step.tools.map((t) => t.name)).toContain("search_skills");
     expect(step.system).toBe(plain.system);
   });
 
   it("finds a skill by what only its body says, and says plainly when none matches", async () => {
-    const ctx = await context({ search: { tool: "always", minScore: 0.5 } });
+    const ctx = await context({ catalog: { search: { tool: "always", minScore: 0.5 } } });
     const found = await ctx.callTool("search_skills", { query: "the container got OOMKilled" });
     expect(found.content.split("\n")[1]).toMatch(/^- k8s-debug: /);
     const none = await ctx.callTool("search_skills", { query: "book a table at an italian restaurant" });
@@ -87,7 +87,7 @@ describe("search_skills", () => {
   });
 
   it("follows the skill set: after setSkills the index has the new skills and not the removed ones", async () => {
-    const ctx = await context({ search: { tool: "always", minScore: 0.5 } });
+    const ctx = await context({ catalog: { search: { tool: "always", minScore: 0.5 } } });
     expect((await ctx.callTool("search_skills", { query: "kubernetes pod crashing" })).content).toContain("k8s-debug");
     await ctx.setSkills([
       inline(
@@ -104,14 +104,16 @@ describe("search_skills", () => {
   });
 
   it("never returns a skill the model may not load", async () => {
-    const ctx = await context({ search: { tool: "always", minScore: 0 } });
+    const ctx = await context({ catalog: { search: { tool: "always", minScore: 0 } } });
     const found = await ctx.callTool("search_skills", { query: "deploy the service to production" });
     expect(found.content).not.toContain("deploy-prod");
   });
 
   it("refuses bad search options with INVALID_OPTIONS", async () => {
     for (const search of [{ tool: "sometimes" }, { minScore: -1 }, { suggest: { maxSkills: 0 } }, { embed: 3 }, 5]) {
-      await expect(context({ search: search as never })).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+      await expect(context({ catalog: { search: search as never } })).rejects.toMatchObject({
+        code: "INVALID_OPTIONS",
+      });
     }
   });
 });
@@ -121,7 +123,7 @@ describe("suggestions on user messages", () => {
 
   it("attaches one frozen note naming the matching skills and the words that matched", async () => {
     const plainCtx = await context();
-    const ctx = await context({ search: suggest });
+    const ctx = await context({ catalog: { search: suggest } });
     const messages = [user("please fill out this pdf form and merge the files")];
     const plain = await plainCtx.buildContext(messages);
     const step = await ctx.buildContext(messages);
@@ -142,7 +144,7 @@ describe("suggestions on user messages", () => {
   });
 
   it("suggests a skill once per conversation, never one the model may not invoke, and nothing for other requests", async () => {
-    const ctx = await context({ search: suggest });
+    const ctx = await context({ catalog: { search: suggest } });
     const history: Message[] = [user("the kubernetes pod keeps crashing")];
     const first = await ctx.buildContext(history);
     expect(first.attachments.map((a) => a.text)).toEqual([expect.stringContaining("k8s-debug")]);
@@ -164,7 +166,7 @@ describe("suggestions on user messages", () => {
     const folder = path.join(cwd, ".agents/skills/pdf-tools");
     await mkdir(folder, { recursive: true });
     await writeFile(path.join(folder, "SKILL.md"), "---\nname: pdf-tools\ndescription: Fill PDF forms.\n---\nBody.\n");
-    const ctx = await AgentContext.create({ cwd, guidance: false, userSkills: false });
+    const ctx = await AgentContext.create({ cwd, guidance: false, sources: { userSkills: false } });
     contexts.push(ctx);
     const step = await ctx.buildContext([user("fill this pdf form")]);
     expect(step.attachments).toEqual([]);

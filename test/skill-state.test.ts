@@ -9,6 +9,7 @@ import type { AgentContextOptions, SkillctxEvent, SkillStateHandle } from "skill
 import { jsonPatch } from "../packages/engine/src/code/skill-state.js";
 import { useEngineFixture, user } from "./helpers/engine-fixture.js";
 import { z } from "./helpers/zod.js";
+import { withDefaults } from "./helpers/options.js";
 
 const fixture = useEngineFixture();
 
@@ -56,7 +57,9 @@ const cart = defineSkill({
 
 async function context(options: Partial<AgentContextOptions> = {}) {
   const repo = await fixture.repo();
-  const ctx = await fixture.context({ cwd: repo.dir, skills: [cart], skillCodeTools: "always", ...options });
+  const ctx = await fixture.context(
+    withDefaults({ cwd: repo.dir, skills: [cart], tools: { codeTools: "always" } }, options),
+  );
   return ctx;
 }
 
@@ -120,13 +123,15 @@ describe("per-skill state", () => {
     expect((await ctx.callTool("add_item", { sku: "c", qty: 1 })).isError).toBeUndefined();
   });
 
-  it("rejects a state that is not plain JSON, or larger than skillTools.maxSkillStateBytes", async () => {
-    const ctx = await context({ skillTools: { maxSkillStateBytes: 200 } });
+  it("rejects a state that is not plain JSON, or larger than tools.skillTools.maxSkillStateBytes", async () => {
+    const ctx = await context({ tools: { skillTools: { maxSkillStateBytes: 200 } } });
     const notJson = await ctx.callTool("replace", {});
     expect(notJson.content).toContain("it is not plain JSON: extra is a Map, not a plain object");
     const big = await ctx.callTool("set_note", { note: "x".repeat(300) });
     expect(big.isError).toBe(true);
-    expect(big.content).toMatch(/it is \d+ bytes as JSON, over the limit of 200 \(skillTools.maxSkillStateBytes\)$/);
+    expect(big.content).toMatch(
+      /it is \d+ bytes as JSON, over the limit of 200 \(tools\.skillTools\.maxSkillStateBytes\)$/,
+    );
     expect(ctx.skillState("cart")).toEqual({ items: [] });
   });
 
@@ -197,8 +202,12 @@ describe("per-skill state", () => {
       cwd: (await fixture.repo()).dir,
       guidance: false,
       skills: [cart],
-      skillCodeTools: "always",
-      state: saved,
+      tools: {
+        codeTools: "always",
+      },
+      conversation: {
+        state: saved,
+      },
     });
     try {
       expect(JSON.stringify(resumed.state)).toBe(JSON.stringify(saved));

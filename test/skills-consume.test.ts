@@ -9,6 +9,7 @@ import { listSkillFiles } from "../packages/core/src/internal.js";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { fixtureServerConfig, skillctxServerConfig, skillMd, startHttpServer } from "./helpers/skills-consume.js";
 import type { HttpServerProcess } from "./helpers/skills-consume.js";
+import { withDefaults } from "./helpers/options.js";
 
 const temp = useTempDirs("skillctx-consume-");
 const contexts: AgentContext[] = [];
@@ -19,7 +20,10 @@ afterEach(async () => {
 });
 
 async function open(options: AgentContextOptions): Promise<AgentContext> {
-  const ctx = await AgentContext.create({ guidance: false, userSkills: false, lock: "off", ...options });
+  const ctx = await AgentContext.create({
+    guidance: false,
+    ...withDefaults({ sources: { userSkills: false, remote: { lock: "off" } } }, options),
+  });
   contexts.push(ctx);
   return ctx;
 }
@@ -46,7 +50,7 @@ describe.each(["stdio", "http"] as const)("skills consumed over MCP (%s)", (tran
       transport === "stdio" ? skillctxServerConfig(project) : { type: "http", url: await http("skillctx", project) };
     const serverSide = await open({ cwd: project });
     const cwd = await temp();
-    const ctx = await open({ cwd, cacheDir: await temp(), skills: [{ mcp, name: "team" }] });
+    const ctx = await open({ cwd, sources: { remote: { cacheDir: await temp() } }, skills: [{ mcp, name: "team" }] });
 
     expect(ctx.skills.map((s) => s.name)).toEqual(serverSide.skills.map((s) => s.name));
     expect(ctx.skills.every((s) => s.source.scope === "remote" && s.source.origin === "team")).toBe(true);
@@ -77,7 +81,11 @@ describe("trust and tampering", () => {
     const cwd = await temp();
     const ctx = await open({
       cwd,
-      cacheDir: await temp(),
+      sources: {
+        remote: {
+          cacheDir: await temp(),
+        },
+      },
       skills: [{ mcp: skillctxServerConfig(project), name: "team" }],
       trust: { remote: ["team"] },
     });
@@ -88,7 +96,11 @@ describe("trust and tampering", () => {
     const other = await temp();
     const named = await open({
       cwd: other,
-      cacheDir: await temp(),
+      sources: {
+        remote: {
+          cacheDir: await temp(),
+        },
+      },
       skills: [{ mcp: skillctxServerConfig(project), name: "team" }],
       trust: { remote: ["someone-else"], project: true },
     });
@@ -106,7 +118,11 @@ describe("trust and tampering", () => {
       fixtureServerConfig(dir, "tamper"),
       { type: "http", url: await http("fixture", dir, "tamper") },
     ]) {
-      const ctx = await open({ cwd: await temp(), cacheDir: await temp(), skills: [{ mcp, name: "team" }] });
+      const ctx = await open({
+        cwd: await temp(),
+        sources: { remote: { cacheDir: await temp() } },
+        skills: [{ mcp, name: "team" }],
+      });
       expect(ctx.skills.map((s) => s.name)).toEqual(["review"]);
       const step = await ctx.buildContext([]);
       const refused = step.diagnostics.find((d) => d.code === "MCP_SKILL_DIGEST_MISMATCH");
@@ -120,7 +136,11 @@ describe("trust and tampering", () => {
     const dir = await temp({ "deploy/SKILL.md": skillMd("deploy", "Deploy", "Body."), "deploy/guide.md": "# Guide\n" });
     const ctx = await open({
       cwd: await temp(),
-      cacheDir: await temp(),
+      sources: {
+        remote: {
+          cacheDir: await temp(),
+        },
+      },
       skills: [{ mcp: fixtureServerConfig(dir, "stale"), name: "team" }],
     });
     expect(ctx.skills.map((s) => s.name)).toEqual(["deploy"]);
@@ -134,7 +154,11 @@ describe("name clashes", () => {
       "deploy/SKILL.md": skillMd("deploy", "Served deploy", "Served."),
     });
     const cwd = await temp({ ".agents/skills/review/SKILL.md": skillMd("review", "Local review", "Local.") });
-    const ctx = await open({ cwd, cacheDir: await temp(), skills: [{ mcp: fixtureServerConfig(dir), name: "team" }] });
+    const ctx = await open({
+      cwd,
+      sources: { remote: { cacheDir: await temp() } },
+      skills: [{ mcp: fixtureServerConfig(dir), name: "team" }],
+    });
     expect(ctx.skills.map((s) => s.name)).toEqual(["deploy", "review", "team:review"]);
     expect(ctx.skills.find((s) => s.name === "review")!.description).toBe("Local review");
     expect(ctx.catalog?.text).toContain(
@@ -154,7 +178,7 @@ describe("name clashes", () => {
       ["b", "a"],
     ]) {
       const sources = order.map((name) => ({ mcp: fixtureServerConfig(name === "a" ? a : b), name }));
-      const ctx = await open({ cwd: await temp(), cacheDir: await temp(), skills: sources });
+      const ctx = await open({ cwd: await temp(), sources: { remote: { cacheDir: await temp() } }, skills: sources });
       expect(ctx.skills.map((s) => [s.name, s.description])).toEqual([
         ["a:deploy", "From A"],
         ["b:deploy", "From B"],
@@ -170,7 +194,11 @@ describe("name clashes", () => {
     });
     const ctx = await open({
       cwd: await temp(),
-      cacheDir: await temp(),
+      sources: {
+        remote: {
+          cacheDir: await temp(),
+        },
+      },
       skills: [{ mcp: fixtureServerConfig(dir, "ok", ["--prefix", "acme", "--nest"]), name: "team" }],
     });
     expect(ctx.skills.map((s) => [s.name, s.description])).toEqual([

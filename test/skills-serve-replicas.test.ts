@@ -19,7 +19,11 @@ afterEach(async () => {
 });
 
 async function replica(cwd: string, options: Partial<Parameters<typeof serveSkillsHttp>[1]> = {}) {
-  const skills = await createSkillServer({ cwd, context: { userSkills: false, homeDir: cwd }, pageSize: 1 });
+  const skills = await createSkillServer({
+    cwd,
+    context: { sources: { userSkills: false, homeDir: cwd } },
+    pageSize: 1,
+  });
   open.push(skills);
   const http = await serveSkillsHttp(skills, { port: 0, ...options });
   open.push(http);

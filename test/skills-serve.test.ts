@@ -116,7 +116,12 @@ async function rpcError(promise: Promise<unknown>): Promise<McpError> {
 describe("createSkillServer over the SDK client (in memory)", () => {
   it("declares the skills extension with directoryRead, and lists every SKILL.md folder across pages with ttlMs", async () => {
     const cwd = await project();
-    const { client, skills } = await serve({ cwd, context: { userSkills: false }, pageSize: 1, ttlMs: 30_000 });
+    const { client, skills } = await serve({
+      cwd,
+      context: { sources: { userSkills: false } },
+      pageSize: 1,
+      ttlMs: 30_000,
+    });
     expect(client.getServerCapabilities()?.extensions?.[SKILLS_EXTENSION]).toEqual({ directoryRead: true });
     const { entries, pages, ttl } = await listAll(client);
     expect(pages).toBe(3);
@@ -145,7 +150,7 @@ describe("createSkillServer over the SDK client (in memory)", () => {
 
   it("lists every file of a skill with its digest and size, and every resource reads back to exactly that digest", async () => {
     const cwd = await project();
-    const { client } = await serve({ cwd, context: { userSkills: false } });
+    const { client } = await serve({ cwd, context: { sources: { userSkills: false } } });
     const { entries } = await listAll(client);
     const alpha = entries.find((e) => e.frontmatter["name"] === "alpha")!;
     expect(alpha.resources!.map((r) => r.uri)).toEqual([
@@ -173,7 +178,7 @@ describe("createSkillServer over the SDK client (in memory)", () => {
 
   it("serves SKILL.md as written: its !`cmd` is text, and nothing runs for a client", async () => {
     const cwd = await project();
-    const { client } = await serve({ cwd, context: { userSkills: false } });
+    const { client } = await serve({ cwd, context: { sources: { userSkills: false } } });
     const { bytes, mimeType } = await readBytes(client, "skill://alpha/SKILL.md");
     expect(mimeType).toBe("text/markdown");
     expect(bytes.toString()).toContain("Run !`touch pwned-by-serve` first.");
@@ -187,7 +192,7 @@ describe("createSkillServer over the SDK client (in memory)", () => {
 
   it("skills/get answers with the listing's entry, and -32602 for a URI it does not serve", async () => {
     const cwd = await project();
-    const { client } = await serve({ cwd, context: { userSkills: false } });
+    const { client } = await serve({ cwd, context: { sources: { userSkills: false } } });
     const { entries } = await listAll(client);
     const got = await client.request(
       { method: "skills/get", params: { uri: "skill://beta/SKILL.md" } },
@@ -209,7 +214,7 @@ describe("createSkillServer over the SDK client (in memory)", () => {
 
   it("resources/directory/read lists the direct children of a skill's folders, and refuses files and unknown folders", async () => {
     const cwd = await project();
-    const { client } = await serve({ cwd, context: { userSkills: false } });
+    const { client } = await serve({ cwd, context: { sources: { userSkills: false } } });
     const dir = (uri: string) =>
       client.request({ method: "resources/directory/read", params: { uri } }, DirectoryReadResultSchema);
     expect((await dir("skill://alpha")).resources).toEqual([
@@ -231,7 +236,7 @@ describe("createSkillServer over the SDK client (in memory)", () => {
 
   it("resources/list names each skill's SKILL.md with its name and description; templates/list gives skill://{+path}", async () => {
     const cwd = await project();
-    const { client } = await serve({ cwd, context: { userSkills: false }, resourcePageSize: 2 });
+    const { client } = await serve({ cwd, context: { sources: { userSkills: false } }, resourcePageSize: 2 });
     const first = await client.listResources();
     expect(first.resources.map((r) => [r.uri, r.name, r.description, r.mimeType])).toEqual([
       ["skill://alpha/SKILL.md", "alpha", "Does alpha things.", "text/markdown"],
@@ -248,7 +253,7 @@ describe("createSkillServer over the SDK client (in memory)", () => {
 
   it("load_skill and read_skill_resource serve clients without the extension, with readable errors", async () => {
     const cwd = await project();
-    const { client } = await serve({ cwd, context: { userSkills: false } });
+    const { client } = await serve({ cwd, context: { sources: { userSkills: false } } });
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toEqual(["load_skill", "read_skill_resource"]);
     expect(tools.tools[0]!.description).toContain("- alpha: Does alpha things.");
@@ -345,7 +350,12 @@ describe("createSkillServer over the SDK client (in memory)", () => {
 
   it("refuses cursors it did not make and cursors of another listing", async () => {
     const cwd = await project();
-    const { client } = await serve({ cwd, context: { userSkills: false }, pageSize: 1, resourcePageSize: 1 });
+    const { client } = await serve({
+      cwd,
+      context: { sources: { userSkills: false } },
+      pageSize: 1,
+      resourcePageSize: 1,
+    });
     const page = await client.request({ method: "skills/list", params: {} }, SkillsListResultSchema);
     expect(page.nextCursor).toBeDefined();
     // A skills/list cursor is not a resources/list cursor.
@@ -359,7 +369,7 @@ describe("createSkillServer over the SDK client (in memory)", () => {
 
   it("refresh() picks up a changed file: new digests from skills/get, old cursors still finish their listing", async () => {
     const cwd = await project();
-    const { client, skills } = await serve({ cwd, context: { userSkills: false }, pageSize: 2 });
+    const { client, skills } = await serve({ cwd, context: { sources: { userSkills: false } }, pageSize: 2 });
     const before = await client.request({ method: "skills/list", params: {} }, SkillsListResultSchema);
     await put(
       cwd,

@@ -174,9 +174,13 @@ describeWithTool("git")("git sources in an AgentContext", () => {
     mkdirSync(project);
     const ctx = await engine.context({
       cwd: project,
-      userSkills: false,
-      cacheDir,
-      lock: "off",
+      sources: {
+        userSkills: false,
+        remote: {
+          cacheDir,
+          lock: "off",
+        },
+      },
       skills: [{ git: remote.url, name: "team" }],
     });
     const skill = ctx.skills.find((s) => s.name === "deploy");

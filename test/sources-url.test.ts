@@ -200,9 +200,13 @@ describe("URL sources in an AgentContext", () => {
     const project = await tempDir();
     const ctx = await engine.context({
       cwd: project,
-      userSkills: false,
-      cacheDir: path.join(project, ".cache"),
-      lock: "update",
+      sources: {
+        userSkills: false,
+        remote: {
+          cacheDir: path.join(project, ".cache"),
+          lock: "update",
+        },
+      },
       skills: [{ url: s.base, name: "docs-site" }],
     });
     const skill = ctx.skills.find((k) => k.name === "remote-one");

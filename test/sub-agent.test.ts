@@ -74,8 +74,12 @@ describe("execute_skill: a skill run as a sub-agent", () => {
     const ctx = await fixture.context({
       cwd: repo.dir,
       skills: [calculator()],
-      onEvent: (event) => events.push(event),
-      runSubAgent: aiSdkSubAgent((id) => (asked.push(id), child.model)),
+      telemetry: {
+        onEvent: (event) => events.push(event),
+      },
+      subAgents: {
+        run: aiSdkSubAgent((id) => (asked.push(id), child.model)),
+      },
     });
 
     const result = await parentRun(ctx, parent.model);
@@ -115,7 +119,9 @@ describe("execute_skill: a skill run as a sub-agent", () => {
     const ctx = await fixture.context({
       cwd: repo.dir,
       skills: [calculator()],
-      runSubAgent: aiSdkSubAgent(() => child.model),
+      subAgents: {
+        run: aiSdkSubAgent(() => child.model),
+      },
     });
     const started = new Promise<void>((resolve) => {
       const original = child.model.doGenerate.bind(child.model);
@@ -153,8 +159,10 @@ describe("execute_skill: a skill run as a sub-agent", () => {
     const ctx = await fixture.context({
       cwd: repo.dir,
       skills: [calculator()],
-      subAgent: { maxSteps: 3 },
-      runSubAgent: aiSdkSubAgent(() => child.model),
+      subAgents: {
+        maxSteps: 3,
+        run: aiSdkSubAgent(() => child.model),
+      },
     });
 
     const result = await parentRun(ctx, parent.model);
@@ -175,11 +183,11 @@ describe("execute_skill: offer, tools and errors", () => {
     return { text: `done: ${request.messages[0].content}`, messages: request.messages };
   };
 
-  it("is offered only with runSubAgent", async () => {
+  it("is offered only with subAgents.run", async () => {
     const repo = await fixture.repo();
     const without = await fixture.context({ cwd: repo.dir, skills: [calculator()] });
     expect(without.listTools().map((t) => t.name)).not.toContain("execute_skill");
-    const withIt = await fixture.context({ cwd: repo.dir, skills: [calculator()], runSubAgent: echoRunner([]) });
+    const withIt = await fixture.context({ cwd: repo.dir, skills: [calculator()], subAgents: { run: echoRunner([]) } });
     expect(withIt.listTools().map((t) => t.name)).toEqual([
       "load_skill",
       "read_skill_resource",
@@ -190,20 +198,26 @@ describe("execute_skill: offer, tools and errors", () => {
     const strands = await fixture.context({
       cwd: repo.dir,
       skills: [calculator()],
-      toolset: "strands",
-      runSubAgent: echoRunner([]),
+      tools: {
+        toolset: "strands",
+      },
+      subAgents: {
+        run: echoRunner([]),
+      },
     });
     expect(strands.listTools().map((t) => t.name)).toContain("execute_skill");
   });
 
-  it("gives the sub-agent the host tools its allowed-tools permit, never execute_skill; the model from subAgent.model", async () => {
+  it("gives the sub-agent the host tools its allowed-tools permit, never execute_skill; the model from subAgents.model", async () => {
     const repo = await fixture.repo();
     const seen: any[] = [];
     const ran: string[] = [];
     const tool = (name: string) => ({ name, description: name, execute: () => (ran.push(name), `${name} ok`) });
     const ctx = await fixture.context({
       cwd: repo.dir,
-      tools: [tool("Read"), tool("Write")],
+      tools: {
+        host: [tool("Read"), tool("Write")],
+      },
       skills: [
         defineSkill({
           name: "reader",
@@ -213,8 +227,10 @@ describe("execute_skill: offer, tools and errors", () => {
         }),
         defineSkill({ name: "plain", description: "Plain.", instructions: "Nothing." }),
       ],
-      subAgent: { model: "default-model" },
-      runSubAgent: echoRunner(seen),
+      subAgents: {
+        model: "default-model",
+        run: echoRunner(seen),
+      },
     });
     const result = await ctx.callTool("execute_skill", { name: "reader", request: "Read a.txt" });
     expect(result).toEqual({ content: "done: Read a.txt" });
@@ -236,10 +252,12 @@ describe("execute_skill: offer, tools and errors", () => {
     const ctx = await fixture.context({
       cwd: repo.dir,
       skills: [calculator()],
-      runSubAgent: async () => {
-        if (mode === "throw") throw new Error("model unreachable");
-        if (mode === "empty") return { text: "   ", messages: [] };
-        return { nothing: true } as never;
+      subAgents: {
+        run: async () => {
+          if (mode === "throw") throw new Error("model unreachable");
+          if (mode === "empty") return { text: "   ", messages: [] };
+          return { nothing: true } as never;
+        },
       },
     });
     await expect(ctx.callTool("execute_skill", { name: "calculator", request: "x" })).resolves.toEqual({
@@ -264,14 +282,16 @@ describe("execute_skill: offer, tools and errors", () => {
 
   it("refuses bad options at create", async () => {
     const repo = await fixture.repo();
-    await expect(fixture.context({ cwd: repo.dir, runSubAgent: "no" as never })).rejects.toMatchObject({
+    await expect(fixture.context({ cwd: repo.dir, subAgents: { run: "no" as never } })).rejects.toMatchObject({
       code: "INVALID_OPTIONS",
     });
     await expect(
       fixture.context({
         cwd: repo.dir,
-        runSubAgent: async () => ({ text: "", messages: [] }),
-        subAgent: { maxSteps: 0 },
+        subAgents: {
+          run: async () => ({ text: "", messages: [] }),
+          maxSteps: 0,
+        },
       }),
     ).rejects.toMatchObject({
       code: "INVALID_OPTIONS",
@@ -295,8 +315,12 @@ describe("context: fork skills (Claude Code)", () => {
     const seen: any[] = [];
     const ctx = await fixture.context({
       cwd: repo.dir,
-      tools: [{ name: "Grep", description: "grep" }],
-      runSubAgent: async (request) => (seen.push(request), { text: "auth lives in src/auth.ts", messages: [] }),
+      tools: {
+        host: [{ name: "Grep", description: "grep" }],
+      },
+      subAgents: {
+        run: async (request) => (seen.push(request), { text: "auth lives in src/auth.ts", messages: [] }),
+      },
     });
     const loaded = await ctx.callTool("load_skill", { name: "deep-research" });
     expect(loaded.isError).toBeUndefined();
@@ -313,7 +337,7 @@ describe("context: fork skills (Claude Code)", () => {
     expect(seen[0].tools.map((t: any) => t.name)).toEqual(["read_skill_resource", "Grep"]);
   });
 
-  it("without runSubAgent a fork skill loads inline as before", async () => {
+  it("without subAgents.run a fork skill loads inline as before", async () => {
     const repo = await fixture.repo({ ".claude/skills/deep-research/SKILL.md": FORK });
     const ctx = await fixture.context({ cwd: repo.dir });
     const loaded = await ctx.callTool("load_skill", { name: "deep-research" });

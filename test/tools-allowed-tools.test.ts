@@ -2,8 +2,10 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileAllowedTools, toolNamePart } from "../packages/engine/src/tools/allowed-tools.js";
-import type { AgentContext, AgentContextOptions, HostTool, ToolDefinition, ToolProvider, ToolResult } from "skillctx";
+import type { AgentContext, AgentContextOptions, HostTool, ToolDefinition } from "skillctx";
+import { ROOT } from "./helpers/cli.js";
 import { useToolSkills } from "./helpers/tools-fixture.js";
+import { withDefaults } from "./helpers/options.js";
 
 const suite = useToolSkills();
 
@@ -21,25 +23,19 @@ function hostTools(log: string[]): HostTool[] {
   return [make("Read"), make("Write"), make("Grep"), make("Bash")];
 }
 
-/** A tool provider with fixed tools, the way the MCP bridge plugs in. */
-function provider(names: string[], log: string[]): ToolProvider {
-  const definitions: ToolDefinition[] = names.map((name) => ({
-    name,
-    description: `${name} (provided)`,
-    inputSchema: { type: "object" },
-  }));
-  return {
-    definitions: () => definitions,
-    owns: (name) => names.includes(name),
-    call: async (name, args): Promise<ToolResult> => {
-      log.push(`${name} ${JSON.stringify(args)}`);
-      return { content: `${name} provided result` };
-    },
-  };
+const SERVER = path.join(ROOT, "fixtures/mcp/server.mjs");
+
+/** A context whose project declares an MCP server (`docs`, in .mcp.json), its tools listed. */
+async function withServer(log: string[]): Promise<AgentContext> {
+  const config = { mcpServers: { docs: { command: "node", args: [SERVER, "--name", "docs"] } } };
+  await writeFile(path.join(suite.copy.cwd, ".mcp.json"), JSON.stringify(config));
+  const ctx = await context(log, { trust: { project: true } });
+  await ctx.listToolsSettled();
+  return ctx;
 }
 
 async function context(log: string[], options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
-  const ctx = await suite.context({ tools: hostTools(log), ...options });
+  const ctx = await suite.context(withDefaults({ tools: { host: hostTools(log) } }, options));
   return ctx;
 }
 
@@ -65,12 +61,13 @@ describe("allowed-tools patterns", () => {
 });
 
 describe("tool list and filtering", () => {
-  it("lists host tools, then skill tools, then provided tools, in a stable order", async () => {
+  it("lists host tools, then skill tools, then the MCP servers' tools, in a stable order", async () => {
     const log: string[] = [];
-    const ctx = await context(log);
-    ctx.providers.push(provider(["mcp__docs__search"], log));
+    const ctx = await withServer(log);
     const step = await ctx.buildContext([]);
-    expect(names(step.tools)).toEqual(["Read", "Write", "Grep", "Bash", ...SKILL_TOOLS, "mcp__docs__search"]);
+    const served = names(step.tools).filter((name) => name.startsWith("mcp__docs__"));
+    expect(served).toContain("mcp__docs__echo");
+    expect(names(step.tools)).toEqual(["Read", "Write", "Grep", "Bash", ...SKILL_TOOLS, ...served]);
     expect(step.tools[0]).toEqual({
       name: "Read",
       description: "Read tool",
@@ -79,21 +76,17 @@ describe("tool list and filtering", () => {
     expect(JSON.stringify((await ctx.buildContext([])).tools)).toBe(JSON.stringify(step.tools));
   });
 
-  it("runs host and provided tools through callTool", async () => {
+  it("runs host and MCP server tools through callTool", async () => {
     const log: string[] = [];
-    const ctx = await context(log);
-    ctx.providers.push(provider(["mcp__docs__search"], log));
+    const ctx = await withServer(log);
     expect(await ctx.callTool("Grep", { arg: "x" })).toEqual({ content: "Grep done" });
-    expect(await ctx.callTool("mcp__docs__search", '{"q":"y"}')).toEqual({
-      content: "mcp__docs__search provided result",
-    });
-    expect(log).toEqual(['Grep {"arg":"x"}', 'mcp__docs__search {"q":"y"}']);
+    expect(await ctx.callTool("mcp__docs__echo", '{"text":"y"}')).toEqual({ content: "y" });
+    expect(log).toEqual(['Grep {"arg":"x"}']);
   });
 
   it("lists only the allowed tools plus the skill tools while a skill with allowed-tools is active, and restores them", async () => {
     const log: string[] = [];
-    const ctx = await context(log);
-    ctx.providers.push(provider(["mcp__docs__search"], log));
+    const ctx = await withServer(log);
     const before = await ctx.buildContext([]);
     await ctx.callTool("load_skill", { name: "pdf-forms" }); // allowed-tools: Read run_skill_script Bash(python3:*)
     const during = await ctx.buildContext([]);
@@ -105,7 +98,7 @@ describe("tool list and filtering", () => {
         'The tool "Write" is not allowed while the skill "pdf-forms" is active (its allowed-tools: Read, run_skill_script, Bash(python3:*)). ' +
         'Use an allowed tool, or call unload_skill { "name": "pdf-forms" } to restore every tool.',
     });
-    expect((await ctx.callTool("mcp__docs__search", {})).isError).toBe(true);
+    expect((await ctx.callTool("mcp__docs__echo", { text: "z" })).isError).toBe(true);
     expect(await ctx.callTool("Read", { arg: "a" })).toEqual({ content: "Read done" });
     expect(log).toEqual(['Read {"arg":"a"}']);
     await ctx.callTool("unload_skill", { name: "pdf-forms" });
@@ -138,9 +131,9 @@ describe("tool list and filtering", () => {
     expect((await ctx.buildContext([])).diagnostics).toEqual([]);
   });
 
-  it('with toolFilter "refuse" keeps the tool list byte-stable and refuses calls instead', async () => {
+  it('with tools.filter "refuse" keeps the tool list byte-stable and refuses calls instead', async () => {
     const log: string[] = [];
-    const ctx = await context(log, { toolFilter: "refuse" });
+    const ctx = await context(log, { tools: { filter: "refuse" } });
     const before = JSON.stringify((await ctx.buildContext([])).tools);
     await ctx.callTool("load_skill", { name: "pdf-forms" });
     expect(JSON.stringify((await ctx.buildContext([])).tools)).toBe(before);
@@ -148,9 +141,9 @@ describe("tool list and filtering", () => {
     expect(log).toEqual([]);
   });
 
-  it('with toolFilter "off" ignores allowed-tools', async () => {
+  it('with tools.filter "off" ignores allowed-tools', async () => {
     const log: string[] = [];
-    const ctx = await context(log, { toolFilter: "off" });
+    const ctx = await context(log, { tools: { filter: "off" } });
     const before = JSON.stringify((await ctx.buildContext([])).tools);
     const loaded = await ctx.callTool("load_skill", { name: "pdf-forms" });
     expect(loaded.content).not.toContain("limited to its allowed-tools");
@@ -158,12 +151,14 @@ describe("tool list and filtering", () => {
     expect(await ctx.callTool("Write", {})).toEqual({ content: "Write done" });
   });
 
-  it("rejects a bad toolFilter, toolset or host tool at create", async () => {
-    await expect(context([], { toolFilter: "strict" as never })).rejects.toThrow(/toolFilter must be/);
-    await expect(context([], { toolset: "crewai" as never })).rejects.toThrow(
-      /toolset must be one of skillctx, strands, openhands, langflow, claude/,
+  it("rejects a bad tools.filter, tools.toolset or host tool at create, naming the option", async () => {
+    await expect(context([], { tools: { filter: "strict" as never } })).rejects.toThrow(/^tools\.filter must be/);
+    await expect(context([], { tools: { toolset: "crewai" as never } })).rejects.toThrow(
+      /^tools\.toolset must be one of skillctx, strands, openhands, langflow, claude/,
     );
-    await expect(context([], { tools: [{ name: "" }] })).rejects.toThrow(/tools\[0\] needs a non-empty name/);
+    await expect(context([], { tools: { host: [{ name: "" }] } })).rejects.toThrow(
+      /^tools\.host\[0\] needs a non-empty name/,
+    );
   });
 });
 
@@ -175,7 +170,7 @@ describe("host tools", () => {
       { name: "throws", execute: async () => Promise.reject(new Error("disk full")) },
       { name: "declared" },
     ];
-    const ctx = await context([], { tools });
+    const ctx = await context([], { tools: { host: tools } });
     expect(await ctx.callTool("json", {})).toEqual({ content: '{"ok":1}' });
     expect(await ctx.callTool("result", {})).toEqual({ content: "bad path", isError: true });
     expect(await ctx.callTool("throws", {})).toEqual({ content: "throws failed: disk full", isError: true });
@@ -190,7 +185,7 @@ describe("host tools", () => {
 
   it("cannot shadow a skill tool: the clash is a warning and the skill tool stays", async () => {
     const log: string[] = [];
-    const ctx = await context(log, { tools: [{ name: "load_skill", execute: () => log.push("host") }] });
+    const ctx = await context(log, { tools: { host: [{ name: "load_skill", execute: () => log.push("host") }] } });
     const step = await ctx.buildContext([]);
     expect(names(step.tools)).toEqual(SKILL_TOOLS);
     expect(step.diagnostics).toContainEqual({
@@ -217,7 +212,7 @@ describe("state round-trip", () => {
       path.join(suite.copy.skills, "pdf-forms/SKILL.md"),
       "---\nname: pdf-forms\ndescription: Changed.\nallowed-tools: Read\n---\nNew body.\n",
     );
-    const second = await context(log, { state: saved, skills: [suite.copy.skills] });
+    const second = await context(log, { conversation: { state: saved }, skills: [suite.copy.skills] });
     expect(second.activeSkill).toBe("pdf-forms");
     const resumed = await second.buildContext([]);
     expect(names(resumed.tools)).toEqual(["Read", ...SKILL_TOOLS]);

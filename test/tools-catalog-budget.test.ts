@@ -123,8 +123,12 @@ describe("catalog budget", () => {
       cwd: await tempDir(),
       skills: skills() as never,
       guidance: false,
-      toolset: "claude",
-      catalog: { budgetTokens: 60 },
+      tools: {
+        toolset: "claude",
+      },
+      catalog: {
+        budgetTokens: 60,
+      },
     });
     contexts.push(ctx);
     const result = await ctx.callTool("search_skills", { query: "apple0" });

@@ -47,7 +47,7 @@ describe("load_skill", () => {
   });
 
   it("caps the file list and counts what it left out", async () => {
-    const ctx = await context({ skillTools: { maxListedFiles: 3 } });
+    const ctx = await context({ tools: { skillTools: { maxListedFiles: 3 } } });
     const result = await ctx.callTool("load_skill", { name: "pdf-forms" });
     const listed = result.content.split("\n").filter((line) => line.startsWith("- "));
     expect(listed).toEqual(["- assets/logo.png", "- references/forms.md", "- scripts/bare"]);

@@ -4,11 +4,12 @@ import { describe, expect, it } from "vitest";
 import { toolsets } from "skillctx";
 import type { AgentContext, AgentContextOptions, ToolDefinition, ToolsetName } from "skillctx";
 import { useToolSkills } from "./helpers/tools-fixture.js";
+import { withDefaults } from "./helpers/options.js";
 
 const suite = useToolSkills();
 
 function context(toolset: ToolsetName | undefined, options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
-  return suite.context({ ...(toolset !== undefined && { toolset }), ...options });
+  return suite.context(withDefaults(toolset === undefined ? {} : { tools: { toolset } }, options));
 }
 
 /** name → [required arguments, all arguments] of each tool. */
@@ -128,7 +129,7 @@ describe("toolsets", () => {
   });
 
   it("keeps a string catalog intro as given", async () => {
-    const ctx = await context("strands", { templates: { catalogIntro: "Skills:" } });
+    const ctx = await context("strands", { conversation: { templates: { catalogIntro: "Skills:" } } });
     expect((await ctx.buildContext([])).system).toMatch(/^Skills:\n\n<available_skills>/);
   });
 });
@@ -150,7 +151,7 @@ describe("strands: skills { action, skill_name }", () => {
   });
 
   it("tells the model how to deactivate in a refusal", async () => {
-    const ctx = await context("strands", { tools: [{ name: "Write", execute: () => "w" }] });
+    const ctx = await context("strands", { tools: { host: [{ name: "Write", execute: () => "w" }] } });
     await ctx.callTool("skills", { action: "activate", skill_name: "pdf-forms" });
     expect((await ctx.callTool("Write", {})).content).toContain(
       'call skills { "action": "deactivate", "skill_name": "pdf-forms" } to restore every tool',

@@ -122,7 +122,7 @@ describe("read_skill_resource", () => {
   it("cuts a large file at a line boundary with a note, and reads on from startLine", async () => {
     const lines = Array.from({ length: 500 }, (_, i) => `line ${String(i + 1).padStart(4, "0")} ${"x".repeat(30)}`);
     await writeFile(path.join(suite.copy.skills, "pdf-forms/references/big.md"), `${lines.join("\n")}\n`);
-    const ctx = await context({ skillTools: { maxResourceBytes: 1000 } });
+    const ctx = await context({ tools: { skillTools: { maxResourceBytes: 1000 } } });
     const first = await read(ctx, { path: "references/big.md" });
     expect(first.isError).toBeUndefined();
     // Each line is 41 bytes with its newline: 24 fit in 1,000 bytes.
@@ -142,7 +142,7 @@ describe("read_skill_resource", () => {
 
   it("cuts a single line longer than the cap on a character boundary", async () => {
     await writeFile(path.join(suite.copy.skills, "pdf-forms/references/wide.md"), `${"é".repeat(600)}\nnext\n`);
-    const ctx = await context({ skillTools: { maxResourceBytes: 101 } });
+    const ctx = await context({ tools: { skillTools: { maxResourceBytes: 101 } } });
     const result = await read(ctx, { path: "references/wide.md" });
     expect(result.content.startsWith(`${"é".repeat(50)}\n`)).toBe(true);
     expect(result.content).toContain("showing the start of line 1");
@@ -244,7 +244,7 @@ describe("run_skill_script", () => {
   it("passes only the allowlisted environment plus what the host configured", async () => {
     process.env.SKILLCTX_TEST_SECRET = "leaked";
     try {
-      const ctx = await context({ skillTools: { scripts: { env: { SKILL_EXTRA: "yes" } } } });
+      const ctx = await context({ tools: { skillTools: { scripts: { env: { SKILL_EXTRA: "yes" } } } } });
       expect(await run(ctx, "scripts/env.js")).toEqual({ content: "SECRET=(unset) EXTRA=yes" });
     } finally {
       delete process.env.SKILLCTX_TEST_SECRET;
@@ -254,7 +254,7 @@ describe("run_skill_script", () => {
   it("kills the script's whole process group at the timeout", async () => {
     const script = path.join(suite.copy.skills, "pdf-forms/scripts/slow.sh");
     await writeFile(script, "sleep 30 &\necho $! > child.pid\necho $$ > parent.pid\nwait\n");
-    const ctx = await context({ skillTools: { scripts: { timeoutMs: 300 } } });
+    const ctx = await context({ tools: { skillTools: { scripts: { timeoutMs: 300 } } } });
     const result = await run(ctx, "scripts/slow.sh");
     expect(result).toEqual({ isError: true, content: "[scripts/slow.sh timed out after 300 ms; it was stopped]" });
     const dir = path.join(suite.copy.skills, "pdf-forms");
@@ -269,7 +269,7 @@ describe("run_skill_script", () => {
       path.join(suite.copy.skills, "pdf-forms/scripts/loud.js"),
       'for (;;) process.stdout.write("y".repeat(1000) + "\\n");\n',
     );
-    const ctx = await context({ skillTools: { scripts: { maxOutputBytes: 2000 } } });
+    const ctx = await context({ tools: { skillTools: { scripts: { maxOutputBytes: 2000 } } } });
     const result = await run(ctx, "scripts/loud.js");
     expect(result.isError).toBeUndefined();
     expect(result.content.endsWith("[output cut at 2000 bytes; scripts/loud.js was stopped]")).toBe(true);

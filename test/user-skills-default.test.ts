@@ -26,7 +26,10 @@ async function layout(): Promise<{ home: string; repo: string }> {
 }
 
 async function libraryNames(repo: string, home: string, userSkills?: boolean): Promise<string[]> {
-  const ctx = await AgentContext.create({ cwd: repo, homeDir: home, ...(userSkills !== undefined && { userSkills }) });
+  const ctx = await AgentContext.create({
+    cwd: repo,
+    sources: { homeDir: home, ...(userSkills !== undefined && { userSkills }) },
+  });
   try {
     return ctx.skills.map((s) => s.name).sort();
   } finally {

@@ -2,7 +2,15 @@
 // the error class.
 import { AgentContext, SkillctxError } from "skillctx";
 import { ContextStateSchema, MessageSchema, SkillSchema } from "skillctx/schemas";
-import type { AgentContextOptions, ContextStep, Diagnostic, Message, Skill, SkillSourceInput } from "skillctx";
+import type {
+  AgentContextOptions,
+  ContextStep,
+  ConversationOptions,
+  Diagnostic,
+  Message,
+  Skill,
+  SkillSourceInput,
+} from "skillctx";
 import { check, fixture } from "./check.js";
 
 const sources: SkillSourceInput[] = [];
@@ -50,7 +58,9 @@ try {
 try {
   await AgentContext.create({
     cwd: fixture,
-    state: { version: -1 } as unknown as NonNullable<AgentContextOptions["state"]>,
+    conversation: {
+      state: { version: -1 } as unknown as NonNullable<ConversationOptions["state"]>,
+    },
   });
   check(false, "a bad state is refused");
 } catch (error) {

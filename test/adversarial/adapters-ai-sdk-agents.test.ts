@@ -45,7 +45,7 @@ const turns = [
   [["load_skill", JSON.stringify({ name: "nope" })], ["host_tool", "{}"]],
 ];
 export default async () => {
-  const ctx = await AgentContext.create({ cwd: dir, guidance: false, tools: hostTools, skills });
+  const ctx = await AgentContext.create({ cwd: dir, guidance: false, tools: { host: hostTools }, skills });
   const diagnostics = [];
   const loop = createAiSdkLoop(ctx, { onStep: (step) => diagnostics.push(...step.diagnostics.map((d) => d.code)) });
   // The host's own tool in the set, under a name of its own.
@@ -117,7 +117,7 @@ function scripted(list) {
   };
 }
 export default async () => {
-  const ctx = await AgentContext.create({ cwd: dir, guidance: false, tools: hostTools, skills });
+  const ctx = await AgentContext.create({ cwd: dir, guidance: false, tools: { host: hostTools }, skills });
   const loop = createOpenAIAgentsLoop(ctx, { tool: agents.tool });
   const model = scripted(turns);
   const agent = new agents.Agent({ name: "a", tools: loop.tools });

@@ -23,13 +23,8 @@ import { lc } from ${JSON.stringify(HELPER)};
 const { AIMessage, HumanMessage } = lc.messages;
 const dir = mkdtempSync(path.join(tmpdir(), "skillctx-adv-langchain-"));
 const calls = [];
-const ctx = await AgentContext.create({
-  cwd: dir,
-  guidance: false,
-  skills: [{ name: "notes", description: "Keeps notes.", content: "Notes body.", source: { kind: "inline", format: "inline", scope: "programmatic" }, trigger: { type: "on-demand" } }],
-  tools: [{ name: "Read", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } } },
-    execute: async (args) => { calls.push(typeof args.path === "string" ? args.path.length : typeof args.path); return "file text"; } }],
-});
+const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills: [{ name: "notes", description: "Keeps notes.", content: "Notes body.", source: { kind: "inline", format: "inline", scope: "programmatic" }, trigger: { type: "on-demand" } }], tools: { host: [{ name: "Read", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } } },
+    execute: async (args) => { calls.push(typeof args.path === "string" ? args.path.length : typeof args.path); return "file text"; } }] } });
 const toolCalls = (list, turn) => list.map(([name, args], i) => ({ id: "t" + turn + "-" + i, name, args, type: "tool_call" }));
 async function runAgent(turns) {
   const model = lc.testing.fakeModel();

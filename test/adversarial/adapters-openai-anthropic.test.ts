@@ -28,11 +28,7 @@ const OpenAI = requireFromSkillctx("openai").default;
 const Anthropic = requireFromSkillctx("@anthropic-ai/sdk").default;
 const dir = mkdtempSync(path.join(tmpdir(), "skillctx-adv-adapters-"));
 const runs = [];
-const ctx = await AgentContext.create({
-  cwd: dir, guidance: false,
-  tools: [{ name: "Read", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } } }, execute: (args) => (runs.push(args), "read " + JSON.stringify(args).length + " bytes") }],
-  skills: [{ name: "db-rules", description: "d", content: "Migrations first.", source: { kind: "inline", format: "inline", scope: "programmatic" }, trigger: { type: "path", paths: ["src/db/**"] } }],
-});
+const ctx = await AgentContext.create({ cwd: dir, guidance: false, tools: { host: [{ name: "Read", description: "Read a file", inputSchema: { type: "object", properties: { path: { type: "string" } } }, execute: (args) => (runs.push(args), "read " + JSON.stringify(args).length + " bytes") }] }, skills: [{ name: "db-rules", description: "d", content: "Migrations first.", source: { kind: "inline", format: "inline", scope: "programmatic" }, trigger: { type: "path", paths: ["src/db/**"] } }] });
 async function outcome(run) {
   try { await run(); return "(resolved)"; } catch (error) { return error?.code ?? ("raw " + (error?.name ?? typeof error) + ": " + error?.message); }
 }

@@ -34,7 +34,7 @@ describeWithTool("git")("catalog notes are capped", () => {
     const repo = await fx.repo({ "packages/big/src/a.ts": "export {};\n" });
     execFileSync("git", ["init", "--quiet", repo.dir], { stdio: "ignore" });
     await writeSkills(path.join(repo.dir, "packages/big/.claude/skills"), "n");
-    const ctx = await fx.context({ cwd: repo.dir, nestedSkills: { maxFolders: 10 } });
+    const ctx = await fx.context({ cwd: repo.dir, conversation: { nestedSkills: { maxFolders: 10 } } });
     const history = readFileTurn("go", { file_path: "packages/big/src/a.ts" });
     const step = await ctx.buildContext(history);
     const notes = step.attachments.filter((a) => a.text.startsWith("<nested_skills"));
@@ -58,7 +58,11 @@ describeWithTool("git")("catalog notes are capped", () => {
 
   it("3,000 skills added under watch: one capped <skills_update> note, a cut line, CATALOG_NOTE_CUT", async () => {
     const repo = await fx.repo({ ".agents/skills/seed/SKILL.md": skillMd("seed") });
-    const ctx = await fx.context({ cwd: repo.dir, watch: { debounceMs: 20 }, catalogUpdates: "append" });
+    const ctx = await fx.context({
+      cwd: repo.dir,
+      sources: { watch: { debounceMs: 20 } },
+      catalog: { updates: "append" },
+    });
     const messages: Message[] = [user("hello")];
     await ctx.buildContext(messages);
     await writeSkills(path.join(repo.dir, ".agents/skills"), "w");

@@ -21,8 +21,8 @@ import { z } from ${JSON.stringify(ZOD)};
 const dir = mkdtempSync(path.join(tmpdir(), "skillctx-adv-code-"));
 const object = { type: "object" };
 const one = (name, execute, extra = {}) => defineSkill({ name, description: "d", instructions: "x", tools: { run: { description: "", inputSchema: object, execute } }, ...extra });
-async function loaded(skills, options = {}) {
-  const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, skillCodeTools: "always", ...options });
+async function loaded(skills, tools = {}) {
+  const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, tools: { codeTools: "always", ...tools } });
   return ctx;
 }
 const brief = (r) => ({ isError: r.isError === true, head: r.content.slice(0, 160), bytes: Buffer.byteLength(r.content) });
@@ -231,7 +231,7 @@ export default async () => {
   const longSkill = "l" + "o".repeat(61) + "ng";
   const long = defineSkill({ name: longSkill, description: "d", instructions: "x", tools: { ["r".repeat(64)]: { description: "", inputSchema: object, execute: () => "long ran" }, load_skill: { description: "", inputSchema: object, execute: () => "x" } } });
   const accented = defineSkill({ name: "café", description: "d", instructions: "x", tools: { unload_skill: { description: "", inputSchema: object, execute: () => "x" } } });
-  const ctx = await loaded([hostile, long, accented], { tools: [{ name: "r".repeat(64), execute: () => "host" }] });
+  const ctx = await loaded([hostile, long, accented], { host: [{ name: "r".repeat(64), execute: () => "host" }] });
   const names = ctx.listTools().map((t) => t.name);
   const longNames = names.filter((n) => n.startsWith("loo") || n.startsWith("caf"));
   const out = {

@@ -35,7 +35,7 @@ export default async () => {
   put(".mcp.json", JSON.stringify({ mcpServers: servers }));
   put(".cursor/mcp.json", JSON.stringify({ mcpServers: { ok: run, cursor: run } }));
   gitInit();
-  const ctx = await AgentContext.create({ cwd: repo, homeDir: parent, guidance: false });
+  const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: parent }, guidance: false });
   try {
     const step = await ctx.buildContext([{ role: "user", content: "hi" }]);
     const called = await ctx.callTool("mcp__ok__echo", { text: "x" });
@@ -113,7 +113,7 @@ export default async () => {
   symlinkSync(path.join(parent, "secret.txt"), path.join(repo, "pkg/AGENTS.override.md"));
   symlinkSync(path.join(parent, "secret.txt"), path.join(repo, "AGENTS.override.md.bak"));
   gitInit();
-  const ctx = await AgentContext.create({ cwd: path.join(repo, "pkg"), homeDir: parent, trust: { project: true }, guidance: { emulate: "codex" } });
+  const ctx = await AgentContext.create({ cwd: path.join(repo, "pkg"), sources: { homeDir: parent }, trust: { project: true }, guidance: { emulate: "codex" } });
   try {
     const step = await ctx.buildContext([{ role: "user", content: "hi" }]);
     return done({ leaked: JSON.stringify(step).includes("SECRET-TOKEN"), codes: step.diagnostics.map((d) => d.code), names: ctx.skills.map((s) => s.name) });
@@ -141,7 +141,7 @@ export default async () => {
   put("AGENTS.md", line.repeat(Math.ceil(64 * 1024 * 1024 / line.length)));
   put("sub/AGENTS.md", "never reached\\n");
   gitInit();
-  const ctx = await AgentContext.create({ cwd: path.join(repo, "sub"), homeDir: parent, guidance: { projectDocMaxBytes: true } });
+  const ctx = await AgentContext.create({ cwd: path.join(repo, "sub"), sources: { homeDir: parent }, guidance: { projectDocMaxBytes: true } });
   try {
     const step = await ctx.buildContext([]);
     const agents = ctx.skills.filter((s) => s.metadata.kind === "agents");

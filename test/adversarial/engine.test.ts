@@ -196,14 +196,14 @@ export default async () => {
     { ...good(), get attachments() { throw new Error("boom"); } }, revoked.proxy,
   ];
   const codes = [];
-  for (const state of states) codes.push(await codeOf(async () => (await AgentContext.create({ cwd: dir, guidance: false, state })).close()));
+  for (const state of states) codes.push(await codeOf(async () => (await AgentContext.create({ cwd: dir, guidance: false, conversation: { state } })).close()));
   const scanned = Array.from({ length: 1000000 }, (_, i) => "fingerprint-" + i);
   const huge = await codeOf(async () => {
-    const ctx = await AgentContext.create({ cwd: dir, guidance: false, state: { ...good(), scanned } });
+    const ctx = await AgentContext.create({ cwd: dir, guidance: false, conversation: { state: { ...good(), scanned } } });
     await ctx.buildContext([{ role: "user", content: "hi" }]);
     await ctx.close();
   });
-  const hugeBad = await codeOf(() => AgentContext.create({ cwd: dir, guidance: false, state: { ...good(), scanned: [...scanned, 5] } }));
+  const hugeBad = await codeOf(() => AgentContext.create({ cwd: dir, guidance: false, conversation: { state: { ...good(), scanned: [...scanned, 5] } } }));
   rmSync(dir, { recursive: true, force: true });
   return { codes, huge, hugeBad };
 };`,
@@ -250,10 +250,7 @@ export default async () => {
     "---", "name: bug", "inputs:", "  - name: title", "    description: The title", "---",
     "Branch: !\`echo rendered-ok\`", "Title: \${title}", "",
   ].join("\\n"));
-  const ctx = await AgentContext.create({
-    cwd: dir, guidance: false, trust: { project: true },
-    collectInputs: () => ({ title: "!\`touch PWNED\` and \\\\!\`touch PWNED2\` and $(touch PWNED3)" }),
-  });
+  const ctx = await AgentContext.create({ cwd: dir, guidance: false, trust: { project: true }, conversation: { collectInputs: () => ({ title: "!\`touch PWNED\` and \\\\!\`touch PWNED2\` and $(touch PWNED3)" }) } });
   const step = await ctx.buildContext([{ role: "user", content: "/bug now" }]);
   const text = JSON.stringify(step.messages);
   await new Promise((resolve) => setTimeout(resolve, 300));

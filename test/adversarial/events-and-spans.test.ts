@@ -78,9 +78,13 @@ describe("event listeners that throw exotic values", () => {
         cwd: dir,
         guidance: false,
         skills,
-        tools,
-        onEvent: () => {
-          throw thrown;
+        tools: {
+          host: tools,
+        },
+        telemetry: {
+          onEvent: () => {
+            throw thrown;
+          },
         },
       });
       ctx.on("step", () => {
@@ -113,7 +117,7 @@ describe("span attributes from the model", () => {
     tracing.register();
     const dir = mkdtempSync(path.join(tmpdir(), "skillctx-adv-span-"));
     dirs.push(dir);
-    const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, tools });
+    const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, tools: { host: tools } });
     await ctx.buildContext([{ role: "user", content: "hello" }]);
     const huge = "t".repeat(1024 * 1024);
     const result = await ctx.callTool(huge, {});

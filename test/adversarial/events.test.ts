@@ -35,9 +35,9 @@ describe("adversarial: event listeners", () => {
     const result = await runIsolated<{ same: boolean; failures: number; plainCodes: string[] }>(
       `${PRELUDE}
 export default async () => {
-  const plain = await AgentContext.create({ cwd: dir, guidance: false, skills, tools });
+  const plain = await AgentContext.create({ cwd: dir, guidance: false, skills, tools: { host: tools } });
   const expected = await session(plain);
-  const hostile = await AgentContext.create({ cwd: dir, guidance: false, skills, tools, onEvent: () => { throw new Error("boom"); } });
+  const hostile = await AgentContext.create({ cwd: dir, guidance: false, skills, tools: { host: tools }, telemetry: { onEvent: () => { throw new Error("boom"); } } });
   hostile.on("step", () => { throw "not even an Error"; });
   const got = await session(hostile);
   const third = await hostile.buildContext([{ role: "user", content: "docker please" }, { role: "user", content: "next" }, { role: "user", content: "more" }]);
@@ -61,7 +61,7 @@ export default async () => {
     const result = await runIsolated<{ stepOk: boolean; reentrant: string[]; closedCode: string }>(
       `${PRELUDE}
 export default async () => {
-  const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, tools });
+  const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, tools: { host: tools } });
   const reentrant = [];
   let depth = 0;
   ctx.on("step", (event) => {
@@ -98,9 +98,9 @@ export default async () => {
     const result = await runIsolated<{ same: boolean }>(
       `${PRELUDE}
 export default async () => {
-  const plain = await AgentContext.create({ cwd: dir, guidance: false, skills, tools });
+  const plain = await AgentContext.create({ cwd: dir, guidance: false, skills, tools: { host: tools } });
   const expected = await session(plain);
-  const slow = await AgentContext.create({ cwd: dir, guidance: false, skills, tools, onEvent: () => { const end = Date.now() + 50; while (Date.now() < end) {} } });
+  const slow = await AgentContext.create({ cwd: dir, guidance: false, skills, tools: { host: tools }, telemetry: { onEvent: () => { const end = Date.now() + 50; while (Date.now() < end) {} } } });
   const got = await session(slow);
   await plain.close(); await slow.close();
   rmSync(dir, { recursive: true, force: true });
@@ -126,7 +126,7 @@ export default async () => {
   let reported = 0;
   let last = "";
   // Each listener failure is also a \`diagnostic\` event (the one diagnostic sink feeds the bus).
-  const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, tools, onEvent: (e) => { if (e.type === "diagnostic") reported++; else events++; last = e.type; } });
+  const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, tools: { host: tools }, telemetry: { onEvent: (e) => { if (e.type === "diagnostic") reported++; else events++; last = e.type; } } });
   ctx.on("tool.finished", (e) => { if (e.callId.endsWith("7")) throw new Error("every tenth"); });
   let calls = 0;
   // 50,000 tool calls: a tool.called and a tool.finished each.

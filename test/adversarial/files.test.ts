@@ -113,7 +113,7 @@ export default async () => {
   link("/etc/passwd", path.join(repo, "AGENTS.md"));
   link(path.join(home, ".ssh/id_rsa"), path.join(repo, "CLAUDE.md"));
   link(path.join(home, ".ssh"), path.join(repo, ".agents/skills/ssh"));
-  const ctx = await AgentContext.create({ cwd: repo, homeDir: home });
+  const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: home } });
   const step = await ctx.buildContext([{ role: "user", content: "hello, use notes and environ" }]);
   const loaded = await ctx.callTool("load_skill", { name: "helper" });
   const after = await ctx.buildContext([{ role: "user", content: "hello" }, { role: "assistant", content: "ok" }, { role: "user", content: "notes" }]);
@@ -151,7 +151,7 @@ export default async () => {
   link("../../../../.ssh/id_rsa", path.join(cwd, ".openhands/microagents/notes.md"));
   link("../../.ssh/id_rsa", path.join(cwd, "AGENTS.md"));
   put(path.join(cwd, "CLAUDE.md"), "See @../../.ssh/id_rsa and @~/.ssh/id_rsa\\n");
-  const ctx = await AgentContext.create({ cwd, homeDir: home });
+  const ctx = await AgentContext.create({ cwd, sources: { homeDir: home } });
   const step = await ctx.buildContext([{ role: "user", content: "notes" }]);
   await ctx.close();
   cleanup();
@@ -185,7 +185,7 @@ export default async () => {
   put(path.join(skillDir, "SKILL.md"), "---\\nname: forms\\ndescription: Forms.\\n---\\nForms body.\\n");
   fifo(path.join(skillDir, "references/pipe.md"));
   put(path.join(repo, ".openhands/microagents/ok.md"), "---\\nname: ok\\ndescription: ok\\n---\\nok\\n");
-  const ctx = await AgentContext.create({ cwd: repo, homeDir: home, skills: [skillDir] });
+  const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: home }, skills: [skillDir] });
   const step = await ctx.buildContext([{ role: "user", content: "hi" }]);
   const resource = await ctx.callTool("read_skill_resource", { name: "forms", path: "references/pipe.md" });
   const loaded = await ctx.callTool("load_skill", { name: "forms" });
@@ -222,7 +222,7 @@ export default async () => {
   put(path.join(repo, ".openhands/microagents/small.md"), "---\\nname: small\\ndescription: s\\n---\\nsmall\\n");
   const guidance = put(path.join(repo, "AGENTS.md"), "# Guidance\\n");
   truncateSync(guidance, 600 * 1024 * 1024);
-  const ctx = await AgentContext.create({ cwd: repo, homeDir: home });
+  const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: home } });
   const step = await ctx.buildContext([{ role: "user", content: "hi" }]);
   await ctx.close();
   cleanup();
@@ -255,7 +255,7 @@ export default async () => {
   for (let i = 0; i < 200; i++) writeSync(fd, block);
   writeSync(fd, "\\nsecond line\\n");
   closeSync(fd);
-  const ctx = await AgentContext.create({ cwd: repo, homeDir: home, guidance: false, skills: [skillDir] });
+  const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: home }, guidance: false, skills: [skillDir] });
   const started = performance.now();
   const first = await ctx.callTool("read_skill_resource", { name: "big", path: "references/one-line.txt" });
   const second = await ctx.callTool("read_skill_resource", { name: "big", path: "references/one-line.txt", startLine: 2 });

@@ -180,7 +180,11 @@ describeWithTool("git")("lock: update from a sub-folder of the project", () => {
       cwd: sub,
       guidance: false,
       skills: [{ url: site.base, name: "docs" }],
-      cacheDir: path.join(dir, ".cache-test"),
+      sources: {
+        remote: {
+          cacheDir: path.join(dir, ".cache-test"),
+        },
+      },
     });
     expect(ctx.skills.map((s) => s.name)).toContain("a");
     await ctx.close();
@@ -191,8 +195,12 @@ describeWithTool("git")("lock: update from a sub-folder of the project", () => {
       cwd: sub,
       guidance: false,
       skills: [{ url: site.base, name: "docs" }],
-      cacheDir: path.join(dir, ".cache-test"),
-      lock: "frozen",
+      sources: {
+        remote: {
+          cacheDir: path.join(dir, ".cache-test"),
+          lock: "frozen",
+        },
+      },
     });
     expect(frozen.skills.map((s) => s.name)).toContain("a");
     await frozen.close();

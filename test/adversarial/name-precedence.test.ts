@@ -60,7 +60,7 @@ describeWithTool("git")("a remote skill and a nested local skill with one name",
     expect(JSON.stringify(invoked.messages)).not.toContain("REMOTE deploy");
 
     // Resumed: the nested folder is restored, and the same rule holds.
-    const resumed = await fx.context({ ...options, state: ctx.state });
+    const resumed = await fx.context({ ...options, conversation: { state: ctx.state } });
     expect((await resumed.callTool("load_skill", { name: "deploy" })).content).toContain("LOCAL deploy");
     expect((await resumed.callTool("load_skill", { name: "docs:deploy" })).content).toContain("REMOTE deploy");
   });

@@ -90,7 +90,7 @@ export default async function () {
     writeFileSync(join(skill, "SKILL.md"), "---\\nname: daemon\\ndescription: Starts a daemon.\\n---\\nRun scripts/start.sh.\\n");
     writeFileSync(join(skill, "scripts", "start.sh"), daemon(tag) + "\\necho started\\n");
     chmodSync(join(skill, "scripts", "start.sh"), 0o755);
-    const ctx = await AgentContext.create({ cwd, skills: [join(cwd, "skills")], guidance: false, skillTools: { scripts: { timeoutMs: 1000 } } });
+    const ctx = await AgentContext.create({ cwd, skills: [join(cwd, "skills")], guidance: false, tools: { skillTools: { scripts: { timeoutMs: 1000 } } } });
     try {
       const s = await timed(() => ctx.callTool("run_skill_script", { name: "daemon", script: "scripts/start.sh" }));
       runs.push({ label: "run_skill_script", ms: s.ms, text: s.value.content });

@@ -42,7 +42,7 @@ export default async () => {
     put(path.join(repo, ".agents/skills/big/SKILL.md"), skill("big"));
     for (let d = 0; d < 100; d++) for (let f = 0; f < 100; f++) put(path.join(repo, ".agents/skills/big/data", "d" + d, "f" + f + ".txt"), "x");
     put(path.join(repo, "AGENTS.md"), "Use tabs.\\n");
-    const ctx = await AgentContext.create({ cwd: repo, homeDir: home, guidance: { includeNested: false }, watch: { debounceMs: 20 }, catalogUpdates: "system" });
+    const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: home, watch: { debounceMs: 20 } }, guidance: { includeNested: false }, catalog: { updates: "system" } });
     const messages = [user("hello")];
     const first = await ctx.buildContext(messages);
     const codes = first.diagnostics.map((d) => d.code);
@@ -77,7 +77,7 @@ export default async () => {
     symlinkSync("/", path.join(repo, ".claude/skills/loop/root"));
     symlinkSync(home, path.join(repo, ".claude/skills/home"));
     put(path.join(home, "secret/SKILL.md"), skill("secret"));
-    const ctx = await AgentContext.create({ cwd: repo, homeDir: home, guidance: false, watch: { debounceMs: 20 } });
+    const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: home, watch: { debounceMs: 20 } }, guidance: false });
     const messages = [user("hello")];
     await ctx.buildContext(messages);
     put(path.join(repo, ".claude/skills/loop/SKILL.md"), skill("loop", "Loop, edited."));
@@ -110,7 +110,7 @@ export default async () => {
   try {
     put(path.join(repo, ".agents/skills/huge/SKILL.md"), skill("huge"));
     put(path.join(repo, ".agents/skills/huge/skill.sigstore.json"), "{" + " ".repeat(50 * 1024 * 1024) + "}");
-    const ctx = await AgentContext.create({ cwd: repo, homeDir: home, guidance: false, verify: { identities: [{ issuer: "https://i", subject: "s" }], trustedRoot: {}, scope: "all" } });
+    const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: home, verify: { identities: [{ issuer: "https://i", subject: "s" }], trustedRoot: {}, scope: "all" } }, guidance: false });
     const step = await ctx.buildContext([]);
     const skills = ctx.skills.map((s) => s.name);
     await ctx.close();
@@ -145,8 +145,8 @@ export default async () => {
       put(path.join(repo, ".agents/skills", name, "skill.sigstore.json"), text);
     }
     put(path.join(repo, ".agents/skills/plain/SKILL.md"), skill("plain"));
-    const ctx = await AgentContext.create({ cwd: repo, homeDir: home, guidance: false, verify: { identities: [{ issuer: "https://i", subject: "s" }], trustedRoot: {}, scope: "remote" } });
-    const all = await AgentContext.create({ cwd: repo, homeDir: home, guidance: false, verify: { identities: [{ issuer: "https://i", subject: "s" }], trustedRoot: {}, scope: "all" } });
+    const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: home, verify: { identities: [{ issuer: "https://i", subject: "s" }], trustedRoot: {}, scope: "remote" } }, guidance: false });
+    const all = await AgentContext.create({ cwd: repo, sources: { homeDir: home, verify: { identities: [{ issuer: "https://i", subject: "s" }], trustedRoot: {}, scope: "all" } }, guidance: false });
     const step = await all.buildContext([]);
     const messages = {};
     for (const d of step.diagnostics) if (d.code === "SIGNATURE_REFUSED") messages[d.message.match(/"([^"]+)"/)[1]] = d.message;

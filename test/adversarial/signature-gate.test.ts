@@ -43,7 +43,7 @@ describeWithTool("git")("one signature gate for every skill that enters the set"
     await signSkillFolder(instance, path.join(repo.dir, ".agents/skills/top"), ALICE);
     await signSkillFolder(instance, path.join(repo.dir, "packages/api/.claude/skills/api-ok"), ALICE);
 
-    const ctx = await fx.context({ cwd: repo.dir, verify: verify() });
+    const ctx = await fx.context({ cwd: repo.dir, sources: { verify: verify() } });
     expect(ctx.skills.map((s) => s.name)).toEqual(["top"]);
     const history: Message[] = [
       user("fix it"),
@@ -63,7 +63,7 @@ describeWithTool("git")("one signature gate for every skill that enters the set"
 
     // A resume with a state that names the folder (saved by this context, or forged) restores through the gate.
     const forged = { ...ctx.state, nested: [...(ctx.state.nested ?? []), "packages/web/.claude/skills"] };
-    const resumed = await fx.context({ cwd: repo.dir, verify: verify(), state: forged });
+    const resumed = await fx.context({ cwd: repo.dir, sources: { verify: verify() }, conversation: { state: forged } });
     expect(resumed.skills.map((s) => s.name)).toEqual(["api-ok", "top"]);
     expect((await resumed.callTool("load_skill", { name: "evil" })).isError).toBe(true);
   });
@@ -78,7 +78,7 @@ describe("what was verified is what is served", () => {
     });
     const dir = path.join(repo.dir, ".agents/skills/signed");
     await signSkillFolder(instance, dir, ALICE);
-    const ctx = await fx.context({ cwd: repo.dir, verify: verify(), trust: { project: true } });
+    const ctx = await fx.context({ cwd: repo.dir, sources: { verify: verify() }, trust: { project: true } });
     expect(ctx.skills.map((s) => s.name)).toEqual(["signed"]);
     await ctx.buildContext([user("hello")]);
     const before = await ctx.callTool("run_skill_script", { name: "signed", script: "scripts/hello.sh" });

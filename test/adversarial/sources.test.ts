@@ -109,7 +109,7 @@ export default async () => {
   const resolved = await resolveGitSource({ git: pathToFileURL(work).href }, { cacheDir });
   const listing = await listSkillFiles(resolved.skills[0].dir);
   const project = path.join(temp, "project"); mkdirSync(project);
-  const ctx = await AgentContext.create({ cwd: project, userSkills: false, guidance: false, cacheDir, lock: "off", skills: [{ git: pathToFileURL(work).href }] });
+  const ctx = await AgentContext.create({ cwd: project, sources: { userSkills: false, remote: { cacheDir, lock: "off" } }, guidance: false, skills: [{ git: pathToFileURL(work).href }] });
   const read = await ctx.callTool("read_skill_resource", { name: "evil", path: "passwd" });
   const loaded = await ctx.callTool("load_skill", { name: "evil" });
   await ctx.close();

@@ -25,7 +25,7 @@ describe("adversarial: sub-agents", () => {
       `${PRELUDE}
 export default async () => {
   const never = () => new Promise(() => {});
-  const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, runSubAgent: never });
+  const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, subAgents: { run: never } });
   const controller = new AbortController();
   const first = ctx.callTool("execute_skill", { name: "worker", request: "go" }, { signal: controller.signal });
   setTimeout(() => controller.abort(new Error("stop")), 50);
@@ -67,7 +67,7 @@ export default async () => {
     if (inner.isError) innermost ||= inner.content;
     return { text: inner.content.slice(0, 100), messages: [] };
   };
-  ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, runSubAgent: recursing });
+  ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, subAgents: { run: recursing } });
   await ctx.callTool("execute_skill", { name: "worker", request: "start" });
   await ctx.close();
 
@@ -85,7 +85,7 @@ export default async () => {
       return { content: [{ type: "tool-call", toolCallId: "t" + calls, toolName: "execute_skill", input: JSON.stringify({ name: "worker", request: "deeper" }) }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] };
     },
   });
-  const ctx2 = await AgentContext.create({ cwd: dir, guidance: false, skills, subAgent: { maxSteps: 100 }, runSubAgent: aiSdkSubAgent(model) });
+  const ctx2 = await AgentContext.create({ cwd: dir, guidance: false, skills, subAgents: { maxSteps: 100, run: aiSdkSubAgent(model) } });
   const answer = (await ctx2.callTool("execute_skill", { name: "worker", request: "start" })).content;
   await ctx2.close();
   return { depth, innermost, childTools, childResult, answer };
@@ -100,15 +100,15 @@ export default async () => {
     expect(value.answer).toBe("gave up");
   });
 
-  it("a 50 MB answer reaches the parent capped at subAgent.maxAnswerBytes with a note and a diagnostic (< 20 s, < 1 GB)", async () => {
+  it("a 50 MB answer reaches the parent capped at subAgents.maxAnswerBytes with a note and a diagnostic (< 20 s, < 1 GB)", async () => {
     const result = await runIsolated<{ bytes: number; note: boolean; diagnostic: boolean; small: number }>(
       `${PRELUDE}
 export default async () => {
   const huge = "x".repeat(50 * 1024 * 1024);
-  const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, runSubAgent: async () => ({ text: huge, messages: [] }) });
+  const ctx = await AgentContext.create({ cwd: dir, guidance: false, skills, subAgents: { run: async () => ({ text: huge, messages: [] }) } });
   const answer = await ctx.callTool("execute_skill", { name: "worker", request: "go" });
   const step = await ctx.buildContext([{ role: "user", content: "hi" }]);
-  const ctx2 = await AgentContext.create({ cwd: dir, guidance: false, skills, subAgent: { maxAnswerBytes: 1000 }, runSubAgent: async () => ({ text: huge, messages: [] }) });
+  const ctx2 = await AgentContext.create({ cwd: dir, guidance: false, skills, subAgents: { maxAnswerBytes: 1000, run: async () => ({ text: huge, messages: [] }) } });
   const small = Buffer.byteLength((await ctx2.callTool("execute_skill", { name: "worker", request: "go" })).content);
   await ctx.close();
   await ctx2.close();

@@ -146,7 +146,7 @@ import { validateCommand } from ${JSON.stringify(VALIDATE_COMMAND)};
 export default async ({ repo, skillDir, home }) => {
   const found = await discoverSkills({ cwd: repo, homeDir: home, cache: createSkillCache() });
   const guidance = await loadGuidance(repo, { homeDir: home });
-  const ctx = await AgentContext.create({ cwd: repo, homeDir: home, guidance: false, skills: [skillDir] });
+  const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: home }, guidance: false, skills: [skillDir] });
   const loaded = await ctx.callTool("load_skill", { name: "deep-tool" });
   await ctx.close();
   let out = "";
@@ -198,7 +198,7 @@ export default async () => {
   fanOut(path.join(skillDir, "references"), 10);
   const found = await discoverSkills({ cwd: repo, homeDir: home, cache: createSkillCache() });
   const guidance = await loadGuidance(repo, { homeDir: home });
-  const ctx = await AgentContext.create({ cwd: repo, homeDir: home, guidance: false, skills: [skillDir] });
+  const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: home }, guidance: false, skills: [skillDir] });
   const loaded = await ctx.callTool("load_skill", { name: "looped" });
   await ctx.close();
   let out = "";

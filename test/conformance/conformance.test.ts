@@ -99,14 +99,16 @@ afterAll(async () => {
 async function viaLibrary(repo: string, c: Case): Promise<Observed> {
   const ctx = await AgentContext.create({
     cwd: cwdOf(repo, c),
-    homeDir: homeOf(repo, c),
-    userSkills: c.options?.userSkills ?? false,
+    sources: {
+      homeDir: homeOf(repo, c),
+      userSkills: c.options?.userSkills ?? false,
+      ...(c.options?.projectRootMarkers !== undefined && { projectRootMarkers: c.options.projectRootMarkers }),
+    },
     ...(c.model !== undefined && { model: c.model }),
     ...(c.options?.trust !== undefined && { trust: c.options.trust }),
     ...(c.options?.guidance?.emulate !== undefined && {
       guidance: { emulate: c.options.guidance.emulate as "codex" },
     }),
-    ...(c.options?.projectRootMarkers !== undefined && { projectRootMarkers: c.options.projectRootMarkers }),
   });
   try {
     const step = await ctx.buildContext([]);

@@ -10,6 +10,7 @@ import type { AgentContext, AgentContextOptions, HostTool, Message } from "skill
 import { ROOT } from "./cli.js";
 import { useToolSkills } from "./tools-fixture.js";
 import type { ToolSkillsSuite } from "./tools-fixture.js";
+import { withDefaults } from "./options.js";
 
 export const SERVER = path.join(ROOT, "fixtures/mcp/server.mjs");
 export const HOST_PROMPT = "You are a form-filling agent.";
@@ -78,16 +79,22 @@ export function useScenario(): ToolSkillsSuite & {
       return suite.copy;
     },
     context: (log: string[], options: Partial<AgentContextOptions> = {}) =>
-      suite.context({
-        skills: [
-          suite.copy.skills,
-          path.join(suite.copy.cwd, "tax-terms.md"),
-          path.join(suite.copy.cwd, "db-rules.md"),
-        ],
-        systemPrompt: HOST_PROMPT,
-        tools: hostTools(log),
-        ...options,
-      }),
+      suite.context(
+        withDefaults(
+          {
+            skills: [
+              suite.copy.skills,
+              path.join(suite.copy.cwd, "tax-terms.md"),
+              path.join(suite.copy.cwd, "db-rules.md"),
+            ],
+            systemPrompt: HOST_PROMPT,
+            tools: {
+              host: hostTools(log),
+            },
+          },
+          options,
+        ),
+      ),
   } as ToolSkillsSuite & { context(log: string[], options?: Partial<AgentContextOptions>): Promise<AgentContext> };
 }
 

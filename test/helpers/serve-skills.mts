@@ -5,7 +5,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { createSkillServer, serveSkillsHttp } from "../../packages/skills-mcp/src/index.js";
 
 const [cwd, flag] = process.argv.slice(2);
-const skills = await createSkillServer({ cwd: cwd!, context: { userSkills: false, guidance: false } });
+const skills = await createSkillServer({ cwd: cwd!, context: { sources: { userSkills: false }, guidance: false } });
 if (flag === "--http") {
   const http = await serveSkillsHttp(skills, { port: 0 });
   process.stdout.write(`LISTENING ${http.url}\n`);

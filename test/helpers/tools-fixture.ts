@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { afterEach, beforeEach } from "vitest";
 import { AgentContext } from "skillctx";
 import type { AgentContextOptions } from "skillctx";
+import { withDefaults } from "./options.js";
 
 /** fixtures/tools/skills: skills with references/, assets/ and scripts in every runner's language. */
 export const TOOL_SKILLS = fileURLToPath(new URL("../../fixtures/tools/skills/", import.meta.url));
@@ -75,8 +76,7 @@ export function useToolSkills(
         cwd: copy.cwd,
         skills: [copy.skills],
         guidance: false,
-        ...defaults,
-        ...options,
+        ...withDefaults(defaults, options),
       });
       contexts.push(ctx);
       return ctx;

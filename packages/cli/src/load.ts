@@ -51,16 +51,20 @@ export async function openContext(
   const rootMarkers = flags.list("root-marker");
   const ctx = await AgentContext.create({
     cwd,
-    userSkills: userSkills(flags),
+    sources: {
+      userSkills: userSkills(flags),
+      ...(rootMarkers.length > 0 && { projectRootMarkers: rootMarkers }),
+    },
     // Only `project` is set: user skills stay trusted by default, and guidance may not read outside
     // the project (that needs `user: true` given explicitly, which the CLI never does).
     trust: { project: flags.bool("trust") },
-    templates: cliTemplates,
+    conversation: {
+      templates: cliTemplates,
+    },
     ...(flags.string("model") !== undefined && { model: flags.string("model") }),
     ...(skills.length > 0 && { skills }),
     // The engine checks the name (INVALID_OPTIONS lists the agents it knows).
     ...(emulate !== undefined && { guidance: { emulate: emulate as EmulatedAgent } }),
-    ...(rootMarkers.length > 0 && { projectRootMarkers: rootMarkers }),
     catalog: catalogOptions(flags),
     ...(io.signal !== undefined && { signal: io.signal }),
     ...extra,

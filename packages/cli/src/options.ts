@@ -225,7 +225,7 @@ export function catalogOptions(flags: Flags): { format: "xml" | "markdown"; budg
 
 /**
  * `--user`, or `--no-user` (the default): whether the user's skill folders are read. The library's default
- * (`AgentContext.create` reads no home folder unless `userSkills` says so), so that the CLI shows what a
+ * (`AgentContext.create` reads no home folder unless `sources.userSkills` says so), so that the CLI shows what a
  * host gets with the same options (docs/decisions.md, "One default for user skills").
  */
 export function userSkills(flags: Flags): boolean {

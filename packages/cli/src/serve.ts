@@ -43,8 +43,12 @@ export const serveCommand: CliCommand = {
       ...(!flags.bool("no-watch") && { watch: true }),
       ...(ttlMs !== undefined && { ttlMs }),
       context: {
-        userSkills: userSkills(flags),
-        templates: cliTemplates,
+        sources: {
+          userSkills: userSkills(flags),
+        },
+        conversation: {
+          templates: cliTemplates,
+        },
         ...(flags.string("model") !== undefined && { model: flags.string("model") }),
         ...(extra.length > 0 && { skills: extra }),
       },

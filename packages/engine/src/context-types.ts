@@ -113,7 +113,7 @@ export interface SkillState {
 
 /**
  * Caps on the text that reaches the model. Each cut leaves a visible note in the text and a warning
- * in the step's diagnostics. (Command output has its own cap, `render.maxOutputBytes`.)
+ * in the step's diagnostics. (Command output has its own cap, `tools.render.maxOutputBytes`.)
  */
 export interface TextLimits {
   /** UTF-8 bytes of the repository-guidance block of `system`, all guidance files together. @default 262144 */

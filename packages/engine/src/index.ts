@@ -8,9 +8,16 @@ export { toolsets } from "./tools/presets/index.js";
 export type { Activation, ContextStep, StepAttachment, ToolDefinition } from "./context-types.js";
 export type {
   AgentContextOptions,
+  CatalogOptions,
   CollectInputsRequest,
+  ConversationOptions,
+  RemoteSourceOptions,
   RenderSettings,
+  SourceOptions,
+  SubAgentOptions,
+  TelemetryOptions,
   TextLimits,
+  ToolOptions,
 } from "./engine/options.js";
 export type { Trust } from "@skillctx/core";
 // The core types and the error class that skillctx's API uses, so users need one dependency.
@@ -37,7 +44,7 @@ export type { EmulatedAgent } from "@skillctx/compat";
 export type { InputValues } from "./engine/task-inputs.js";
 export type { NestedSkillsSetting } from "./engine/nested-skills.js";
 export type { Message, ContentPart, TextPart, ToolCall } from "./messages.js";
-export type { ToolResult, ToolProvider } from "./context-types.js";
+export type { ToolResult } from "./context-types.js";
 export type { HostTool } from "./tools/host-tools.js";
 export type { SkillToolSettings, ToolFilterMode } from "./tool-kit/tool-settings.js";
 export type { Toolset, ToolsetName, SkillTool } from "./tools/toolset.js";

@@ -12,7 +12,7 @@ export const DEFAULT_MAX_ATTACHED_SKILL_BYTES = 65_536;
 export const DEFAULT_MAX_LOADED_SKILL_BYTES = 65_536;
 /** UTF-8 bytes of a sub-agent's answer that `execute_skill` returns to the parent; a longer answer is cut with a note. */
 export const DEFAULT_MAX_SUB_AGENT_ANSWER_BYTES = 65_536;
-/** Model calls of one sub-agent run by `execute_skill` (`subAgent.maxSteps`); a run that reaches it is an error result. */
+/** Model calls of one sub-agent run by `execute_skill` (`subAgents.maxSteps`); a run that reaches it is an error result. */
 export const DEFAULT_SUB_AGENT_MAX_STEPS = 10;
 /** Sub-agents running at once in one context; more (or a runner that recurses into `execute_skill`) is an error result. */
 export const MAX_SUB_AGENTS_AT_ONCE = 8;

@@ -46,7 +46,7 @@ export interface SkillServerOptions {
    * `AgentContext.create({ cwd, ...context })`. Give this or `skills`.
    */
   cwd?: string | undefined;
-  /** More options of the loading context (`userSkills`, `homeDir`, `skills`, `model`, ...). */
+  /** More options of the loading context (`skills`, `model`, `sources: { userSkills, homeDir }`, ...). */
   context?: Omit<AgentContextOptions, "cwd"> | undefined;
   /**
    * Serve these skills (a host's `ctx.skills`), or what this function returns each time the snapshot

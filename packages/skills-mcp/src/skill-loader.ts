@@ -95,13 +95,17 @@ class ContextLoader implements SkillLoader {
     const watch = this.options.watch;
     const debounceMs = typeof watch === "object" ? watch.debounceMs : undefined;
     // Loading renders nothing for anyone: no trust, so no !`cmd` of guidance runs while the skills are read.
+    const context = this.options.context;
     const ctx = await AgentContext.create({
-      ...this.options.context,
+      ...context,
       cwd: this.options.cwd!,
       trust: { project: false, user: false },
-      ...(watch !== undefined && watch !== false && { watch: debounceMs === undefined ? true : { debounceMs } }),
+      sources: {
+        ...context?.sources,
+        ...(watch !== undefined && watch !== false && { watch: debounceMs === undefined ? true : { debounceMs } }),
+      },
       // The catalog is not shown to anyone here: rebuild it rather than keep notes of changes.
-      catalogUpdates: "system",
+      catalog: { ...context?.catalog, updates: "system" },
       ...(signal !== undefined && { signal }),
     });
     ctx.on("skills.changed", () => {

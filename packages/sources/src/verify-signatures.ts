@@ -44,7 +44,7 @@ const checkers = new WeakMap<VerifySettings, Promise<Checker | string>>();
  * is left out with a diagnostic naming the reason. Skills given as objects in code are the host's own
  * and are never checked. Without `settings`, every skill is kept.
  *
- * @throws SkillctxError `INVALID_OPTIONS` for a malformed `verify` option.
+ * @throws SkillctxError `INVALID_OPTIONS` for a malformed `sources.verify` option.
  */
 export async function verifySignatures(
   skills: readonly Skill[],
@@ -100,9 +100,9 @@ function checkSettings(settings: VerifySettings): void {
         typeof i.subject === "string" &&
         i.subject !== "",
     );
-  if (!ok) throw invalidOption("verify.identities", "an array of { issuer, subject } with non-empty strings");
+  if (!ok) throw invalidOption("sources.verify.identities", "an array of { issuer, subject } with non-empty strings");
   if (settings.scope !== undefined && settings.scope !== "remote" && settings.scope !== "all") {
-    throw invalidOption("verify.scope", quotedChoices(["remote", "all"]));
+    throw invalidOption("sources.verify.scope", quotedChoices(["remote", "all"]));
   }
 }
 

@@ -38,12 +38,12 @@ export interface CodeToolHost {
 export type SkillCodeToolsMode = "active" | "always";
 
 /**
- * Checks the `skillCodeTools` option.
+ * Checks the `tools.codeTools` option.
  *
  * @throws SkillctxError `INVALID_OPTIONS` for anything but `active`, `always` or undefined.
  */
 export function checkSkillCodeTools(mode: unknown): SkillCodeToolsMode {
-  return checkEnum<SkillCodeToolsMode>("skillCodeTools", mode, ["active", "always"], "active");
+  return checkEnum<SkillCodeToolsMode>("tools.codeTools", mode, ["active", "always"], "active");
 }
 
 /**
@@ -59,7 +59,7 @@ export async function codeToolsForSkill(skill: Skill, host: CodeToolHost, signal
 /**
  * Runs a code tool call and returns what the model reads. The tool checks its arguments; a state it
  * leaves is committed through `host.state` (the state store), announced as a `state.delta` event and
- * carried in `metadata.stateDelta`; the text is capped at `skillTools.maxCodeToolResultBytes`. Never
+ * carried in `metadata.stateDelta`; the text is capped at `tools.skillTools.maxCodeToolResultBytes`. Never
  * throws for anything the tool or the model did; rejects only when `signal` is aborted.
  */
 export async function runCodeTool(

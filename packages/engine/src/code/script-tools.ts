@@ -41,7 +41,7 @@ export interface ScriptToolsContext {
   maxOutputBytes?: number | undefined;
   events: EventSink;
   signal?: AbortSignal | undefined;
-  /** Extra environment of each call (wins over the allowlist and `PYTHONPATH`), like `skillTools.scripts.env`. */
+  /** Extra environment of each call (wins over the allowlist and `PYTHONPATH`), like `tools.skillTools.scripts.env`. */
   env?: Record<string, string> | undefined;
   /** The interpreter that reads signatures and runs calls. @default "python3" */
   python?: string | undefined;

@@ -92,7 +92,7 @@ export interface CodeToolRunContext {
   callId: string;
   /** Reads the skill's state in the conversation (undefined: none yet). */
   readState(namespace: string): unknown;
-  /** UTF-8 bytes the skill's state may take as JSON (`skillTools.maxSkillStateBytes`). @default 1048576 */
+  /** UTF-8 bytes the skill's state may take as JSON (`tools.skillTools.maxSkillStateBytes`). @default 1048576 */
   maxStateBytes?: number | undefined;
 }
 

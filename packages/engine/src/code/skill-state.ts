@@ -164,7 +164,7 @@ export function checkState(
   if (bytes > maxBytes)
     return {
       ok: false,
-      message: `it is ${bytes} bytes as JSON, over the limit of ${maxBytes} (skillTools.maxSkillStateBytes)`,
+      message: `it is ${bytes} bytes as JSON, over the limit of ${maxBytes} (tools.skillTools.maxSkillStateBytes)`,
     };
   return { ok: true, value: parseJson(text) };
 }

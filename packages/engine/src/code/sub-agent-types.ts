@@ -14,7 +14,7 @@ export interface SubAgentRequest {
   /** The request, as the first user message. */
   messages: Message[];
   tools: SubAgentTool[];
-  /** The skill's `model`, else the `subAgent.model` option, else undefined (the host's default). */
+  /** The skill's `model`, else the `subAgents.model` option, else undefined (the host's default). */
   model: string | undefined;
   /** Most model calls; the loop must stop there (a run that reaches it is reported as such). */
   maxSteps: number;

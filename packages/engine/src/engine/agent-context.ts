@@ -2,12 +2,12 @@ import * as path from "node:path";
 import { statSync } from "node:fs";
 import type { CatalogResult, Skill } from "@skillctx/core";
 import { createSkillCache, SkillctxError } from "@skillctx/core";
-import type { Activation, ContextStep, ToolDefinition, ToolProvider, ToolResult } from "../context-types.js";
+import type { Activation, ContextStep, ToolDefinition, ToolResult } from "../context-types.js";
 import type { EventListener, SkillctxEventType } from "../events/types.js";
 import type { Message } from "../messages.js";
 import type { SourceInput } from "@skillctx/sources";
 import { closedError } from "./lifetime.js";
-import { checkInvocationOptions } from "./options.js";
+import { checkOptions } from "./options.js";
 import type { AgentContextOptions } from "./options.js";
 import { emptyState, parseContextState } from "./state.js";
 import type { ContextState } from "./state.js";
@@ -37,31 +37,32 @@ export class AgentContext {
   /** What the step and reload pipelines and the tool-state view work on; they never see this façade. */
   private readonly deps: EngineDeps;
   private readonly core: EngineCore;
-  /** Sources of tools beside the host's and the skill tools (the MCP bridge registers here); listed after them. */
-  readonly providers: ToolProvider[];
-
   private constructor(core: EngineCore, options: AgentContextOptions, state: ContextState) {
     this.core = core;
-    const { deps, providers } = core.createEngineDeps(options, state);
-    this.deps = deps;
-    this.providers = providers;
+    this.deps = core.createEngineDeps(options, state);
   }
 
   /**
    * Discovers skills and guidance for `options.cwd` and returns a context ready for its first step.
    *
-   * @throws SkillctxError `STATE_INVALID` when `options.state` is not a state saved from `ctx.state`;
-   * `INVALID_OPTIONS` for a bad `tools`, `toolset`, `toolFilter` or `limits`.
+   * @throws SkillctxError `STATE_INVALID` when `conversation.state` is not a state saved from `ctx.state`;
+   * `INVALID_OPTIONS` naming the bad option (such as `tools.host`, `tools.toolset`, `tools.filter`,
+   * `conversation.limits`), or for a top-level name that is not an option (`userSkills` is `sources.userSkills`).
    */
   static async create(options: AgentContextOptions): Promise<AgentContext> {
     if (typeof options !== "object" || options === null)
       throw new SkillctxError("INVALID_OPTIONS", "AgentContext.create needs an options object with a cwd");
-    checkInvocationOptions(options);
-    const state = options.state === undefined ? emptyState() : parseContextState(options.state);
+    checkOptions(options);
+    const saved = options.conversation?.state;
+    const state = saved === undefined ? emptyState() : parseContextState(saved);
     const core = await import("./engine-core.js");
     const ctx = new AgentContext(
       core,
-      { ...options, cwd: folderOf(options.cwd), cache: options.cache ?? createSkillCache() },
+      {
+        ...options,
+        cwd: folderOf(options.cwd),
+        sources: { ...options.sources, cache: options.sources?.cache ?? createSkillCache() },
+      },
       state,
     );
     try {
@@ -91,7 +92,7 @@ export class AgentContext {
     return this.deps.store.activeSkill;
   }
 
-  /** A JSON snapshot of the conversation's state; pass it back as `options.state` to resume. Readable after `close()`. */
+  /** A JSON snapshot of the conversation's state; pass it back as `conversation.state` to resume. Readable after `close()`. */
   get state(): ContextState {
     return this.deps.store.snapshot();
   }

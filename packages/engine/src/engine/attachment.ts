@@ -16,9 +16,9 @@ import { errorText } from "@skillctx/core/internal";
 export interface AttachmentContext {
   cwd: string;
   templates: Templates;
-  /** `limits.maxAttachedSkillBytes`. */
+  /** `conversation.limits.maxAttachedSkillBytes`. */
   maxBytes: number;
-  /** Render `` !`cmd` `` spans of keyword, task and path skills (`render.onTrigger`); user commands always render. */
+  /** Render `` !`cmd` `` spans of keyword, task and path skills (`tools.render.onTrigger`); user commands always render. */
   renderOnTrigger: boolean;
   /** The session id, for `${CLAUDE_SESSION_ID}` (made on first need). */
   sessionId(): string;
@@ -40,7 +40,7 @@ export interface BuiltAttachment {
  * variables and a command's arguments substituted and task inputs put in (after rendering: arguments
  * and values are the user's text and never run), capped, and wrapped by the injection template.
  * Undefined (with a diagnostic) when the body cannot be read or rendered, so one broken skill does not
- * stop the others. Rejects only when `signal` aborts (or `collectInputs` throws).
+ * stop the others. Rejects only when `signal` aborts (or `conversation.collectInputs` throws).
  */
 export async function buildAttachment(
   p: PendingActivation,
@@ -85,7 +85,7 @@ export async function buildAttachment(
     maxChars: SUBSTITUTION_SLACK * context.maxBytes,
   });
   const filled = fillInputs(substituted.text, inputs, values);
-  const capped = capSkillBody(skill, filled.text, context.maxBytes, "limits.maxAttachedSkillBytes");
+  const capped = capSkillBody(skill, filled.text, context.maxBytes, "conversation.limits.maxAttachedSkillBytes");
   if (capped.diagnostic !== undefined) context.report(capped.diagnostic);
   const text = context.templates.injection({
     skill: skill.name,

@@ -7,7 +7,6 @@
 import { errorText } from "@skillctx/core/internal";
 import type { Skill } from "@skillctx/core";
 import { diagnostic } from "@skillctx/core";
-import type { ToolProvider } from "../context-types.js";
 import { checkSkillCodeTools } from "../code/code-tools.js";
 import { ContextTelemetry } from "../events/context-telemetry.js";
 import type { StepSources } from "../events/context-telemetry.js";
@@ -36,14 +35,8 @@ import { defaultTemplates } from "./templates.js";
 import { resolveLimits } from "./text-limits.js";
 import { createToolStateView } from "./tool-state-view.js";
 
-/**
- * The dependencies of a new context and its tool providers (the skill servers first; the MCP bridge
- * registers more). `live.skillSet` and `live.parts` are set by the first reload.
- */
-export function createEngineDeps(
-  options: AgentContextOptions,
-  state: ContextState,
-): { deps: EngineDeps; providers: ToolProvider[] } {
+/** The dependencies of a new context. `live.skillSet` and `live.parts` are set by the first reload. */
+export function createEngineDeps(options: AgentContextOptions, state: ContextState): EngineDeps {
   const live = { options, activations: [], invocations: [] } as unknown as EngineLive;
   const diagnostics = new DiagnosticCollector();
   // A throwing listener is a diagnostic of the next step; one of a `diagnostic` listener is not emitted again.
@@ -53,21 +46,22 @@ export function createEngineDeps(
     diagnostics.add(found, event.type !== "diagnostic");
   });
   diagnostics.attach(events);
-  if (options.onEvent !== undefined) events.on("*", options.onEvent);
+  const { sources = {}, tools = {}, conversation = {}, telemetry: telemetryOptions = {} } = options;
+  if (telemetryOptions.onEvent !== undefined) events.on("*", telemetryOptions.onEvent);
   const store = new ContextStateStore(state);
-  const sessionId = options.sessionId ?? state.sessionId;
+  const sessionId = conversation.sessionId ?? state.sessionId;
   if (sessionId !== undefined) store.setSessionId(sessionId);
   const tracker = new ConversationTracker(store);
-  const telemetry = new ContextTelemetry(events, telemetrySources(live, store, tracker), options.usage);
-  const templates = { ...defaultTemplates, ...options.templates };
-  const limits = resolveLimits(options.limits);
+  const telemetry = new ContextTelemetry(events, telemetrySources(live, store, tracker), telemetryOptions.usage);
+  const templates = { ...defaultTemplates, ...conversation.templates };
+  const limits = resolveLimits(conversation.limits);
   const turns = new ContextTurns();
   const sink = diagnostics.sink;
   const render = (text: string, skill: Skill, signal: AbortSignal | undefined): Promise<string> =>
     renderSkillText(text, skill, {
       cwd: live.options.cwd,
       trust: live.options.trust,
-      settings: live.options.render,
+      settings: live.options.tools?.render,
       templates,
       signal: signal ?? turns.signal,
       report: sink,
@@ -75,30 +69,32 @@ export function createEngineDeps(
     });
   const nested = new NestedSkills({
     cwd: options.cwd,
-    homeDir: options.homeDir,
-    rootMarkers: options.projectRootMarkers,
+    homeDir: sources.homeDir,
+    rootMarkers: sources.projectRootMarkers,
     trust: options.trust,
-    cache: options.cache,
-    setting: options.nestedSkills,
+    cache: sources.cache,
+    setting: conversation.nestedSkills,
     // The same signature gate as the skill set: a revealed or restored nested skill is verified like a top-level one.
-    verify: () => live.options.verify,
+    verify: () => live.options.sources?.verify,
   });
   const servers = new SkillServerPool({ trust: () => live.options.trust, settings: options.mcp, report: sink, events });
-  const providers: ToolProvider[] = [servers];
-  const hotReload = new HotReload(options, {
-    events,
-    cache: options.cache,
-    skills: () => live.skillSet,
-    thaw: (key) => store.thaw(key),
-    report: sink,
-    catalogFormat: () => live.options.catalog?.format,
-  });
-  const hostTools = checkHostTools(options.tools);
-  const search = new SkillSearch(options.search);
+  const hotReload = new HotReload(
+    { watch: sources.watch, catalogUpdates: options.catalog?.updates },
+    {
+      events,
+      cache: sources.cache,
+      skills: () => live.skillSet,
+      thaw: (key) => store.thaw(key),
+      report: sink,
+      catalogFormat: () => live.options.catalog?.format,
+    },
+  );
+  const hostTools = checkHostTools(tools.host);
+  const search = new SkillSearch(options.catalog?.search);
   const host: ToolboxHost = {
     cwd: options.cwd,
     trust: options.trust,
-    settings: options.skillTools ?? {},
+    settings: tools.skillTools ?? {},
     limits,
     get skills() {
       return live.skillSet;
@@ -107,10 +103,11 @@ export function createEngineDeps(
       return live.parts.catalog;
     },
     state: createToolStateView({ store, live, telemetry, servers, signal: turns.signal }),
-    toolFilter: checkToolFilter(options.toolFilter),
+    toolFilter: checkToolFilter(tools.filter),
     hostTools,
-    providers,
-    skillCodeTools: checkSkillCodeTools(options.skillCodeTools),
+    // The skill servers are the one provider of tools beside the host's and the skill tools.
+    providers: [servers],
+    skillCodeTools: checkSkillCodeTools(tools.codeTools),
     render,
     // ${CLAUDE_SKILL_DIR}, ${SKILL_DIR} and ${CLAUDE_SESSION_ID} in a body the model loads (argument placeholders stay
     // without `args`: no user arguments; a fork skill run by execute_skill gets the request as its arguments).
@@ -122,23 +119,23 @@ export function createEngineDeps(
     // What execute_skill's sub-agents use: each call of the skill's code tools takes the context's turn
     // (execute_skill itself runs beside steps, so a sub-agent's state-changing call cannot deadlock).
     subAgents:
-      options.runSubAgent === undefined
+      options.subAgents?.run === undefined
         ? undefined
         : createSubAgentSupport({
-            run: options.runSubAgent,
-            settings: options.subAgent,
+            run: options.subAgents.run,
+            settings: options.subAgents,
             hostTools,
             inTurn: (signal, operation) => turns.exclusive(signal, operation),
           }),
   };
-  const toolbox = new Toolbox(host, resolveToolset(options.toolset));
+  const toolbox = new Toolbox(host, resolveToolset(tools.toolset));
   const attachment = {
     cwd: options.cwd,
     templates,
     maxBytes: limits.maxAttachedSkillBytes,
-    renderOnTrigger: options.render?.onTrigger !== false,
+    renderOnTrigger: tools.render?.onTrigger !== false,
     sessionId: () => store.sessionId,
-    collectInputs: options.collectInputs,
+    collectInputs: conversation.collectInputs,
     render,
     report: sink,
   };
@@ -160,7 +157,7 @@ export function createEngineDeps(
     search,
     render,
   };
-  return { deps, providers };
+  return deps;
 }
 
 // What the events and spans read at the end of an observed step.

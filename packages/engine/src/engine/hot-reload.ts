@@ -16,7 +16,7 @@ import type { DiagnosticSink, Skill, SkillCache } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
 import type { EventSink } from "../events/types.js";
 import type { ResolvedRemote } from "@skillctx/sources";
-import type { AgentContextOptions } from "./options.js";
+import type { AgentContextOptions, CatalogOptions, SourceOptions } from "./options.js";
 import { buildCatalogNote } from "./catalog-note.js";
 import type { CatalogNote } from "./catalog-note.js";
 import { SourceWatcher } from "./source-watcher.js";
@@ -53,7 +53,7 @@ type Change = "added" | "changed" | "removed";
 /**
  * The watcher, the change list between loads and the pending note of one context. Without `watch`,
  * no watcher runs and nothing is imported; the comparison of loads runs only when something asks for
- * it (`catalogUpdates` set, or a `skills.changed` listener).
+ * it (`catalog.updates` set, or a `skills.changed` listener).
  */
 export class HotReload {
   private readonly watchSetting: { debounceMs: number } | undefined;
@@ -83,7 +83,7 @@ export class HotReload {
   private pending = new Map<string, Change>();
 
   constructor(
-    options: Pick<AgentContextOptions, "watch" | "catalogUpdates">,
+    options: { watch?: SourceOptions["watch"] | undefined; catalogUpdates?: CatalogOptions["updates"] | undefined },
     private readonly host: HotReloadHost,
   ) {
     const watch = options.watch;

@@ -46,7 +46,7 @@ export const MAX_NESTED_DEPTH = 16;
 /** Touched paths remembered as settled (nothing to look at); the memory is cleared past it. */
 const MAX_SETTLED_PATHS = 10_000;
 
-/** The `nestedSkills` option: on (the default), off, or on with a cap on revealed folders. */
+/** The `conversation.nestedSkills` option: on (the default), off, or on with a cap on revealed folders. */
 export type NestedSkillsSetting =
   | boolean
   | {
@@ -75,7 +75,7 @@ export interface NestedDiscovery {
 export interface NestedSkillsOptions {
   cwd: string;
   homeDir?: string | undefined;
-  /** Names that mark the project root (the context's `projectRootMarkers`). @default [".git"] */
+  /** Names that mark the project root (the context's `sources.projectRootMarkers`). @default [".git"] */
   rootMarkers?: readonly string[] | undefined;
   trust?: Trust | undefined;
   cache?: SkillCache | undefined;
@@ -201,7 +201,7 @@ export class NestedSkills {
             if (revealed >= this.maxFolders) {
               this.warnOnce(
                 result,
-                `more than ${this.maxFolders} nested skill folders (nestedSkills.maxFolders); ${folder} is not read`,
+                `more than ${this.maxFolders} nested skill folders (conversation.nestedSkills.maxFolders); ${folder} is not read`,
               );
               continue;
             }

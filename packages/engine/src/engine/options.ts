@@ -1,4 +1,5 @@
 import { invalidOption, isWholeNumberAtLeast } from "@skillctx/core/internal";
+import { SkillctxError } from "@skillctx/core";
 import type { Skill, SkillCache, SkillInput, Trust } from "@skillctx/core";
 import type { EventListener } from "../events/types.js";
 import type { LockMode, SourceInput } from "@skillctx/sources";
@@ -16,9 +17,10 @@ import type { Templates } from "./templates.js";
 import type { HostTool } from "../tools/host-tools.js";
 import type { SkillToolSettings, ToolFilterMode } from "../tool-kit/tool-settings.js";
 import type { ToolsetName } from "../tools/toolset.js";
+import type { SkillCodeToolsMode } from "../code/code-tools.js";
 import type { SkillSearchSettings } from "../tools/search-skills.js";
 
-/** What `collectInputs` is asked when a task skill fires. */
+/** What `conversation.collectInputs` is asked when a task skill fires. */
 export interface CollectInputsRequest {
   skill: Skill;
   inputs: SkillInput[];
@@ -41,19 +43,14 @@ export interface RenderSettings {
   env?: Record<string, string>;
 }
 
-/** Options of {@link AgentContext.create}. */
-export interface AgentContextOptions {
-  /** The agent's working folder: the repository whose skills and guidance apply. */
-  cwd: string;
-  /**
-   * Programmatic sources (skill folders, parent folders, .md files, Skill objects, `defineSkill(...)`);
-   * they win name clashes. Remote sources too: `{ mcp, name }`, `{ git, ref?, path? }`, `{ url }`, whose
-   * skills are untrusted unless `trust.remote` names them and never shadow another origin's skill.
-   */
-  skills?: SourceInput[];
+/**
+ * Where skills come from besides `cwd` and the `skills` option, and which ones apply: the user's
+ * folders, the project root, left-out names, the metadata cache, signatures, watching, remote sources.
+ */
+export interface SourceOptions {
   /** Also read the user's skill folders (`~/.agents/skills`, `~/.claude/skills`, `~/.openhands/skills`), or these folders. @default false */
   userSkills?: boolean | string[];
-  /** The home folder for user skills. @default os.homedir() */
+  /** The home folder for user skills, user guidance and the default cache folder. @default os.homedir() */
   homeDir?: string;
   /**
    * Names whose presence marks the project root, nearest first, as Codex's `project_root_markers`
@@ -61,49 +58,56 @@ export interface AgentContextOptions {
    * @default [".git"]
    */
   projectRootMarkers?: string[];
-  /** The host's own system prompt; it comes first in `system`. */
-  systemPrompt?: string;
-  /** The model id (`claude-sonnet-4-6`, `gpt-5`, ...): gates guidance written for one model family. */
-  model?: string;
-  /** Skill names to leave out everywhere. */
+  /** Skill names to leave out everywhere. @default [] */
   disabled?: string[];
+  /** A skill metadata cache shared between contexts. @default a new cache per context */
+  cache?: SkillCache;
+  /** Required signatures of skill folders (sigstore); a skill that fails is not loaded. @default none: no signature is required */
+  verify?: VerifySettings;
+  /** Watch local skill sources and refresh changed skills before the next step (debounced). @default false */
+  watch?: boolean | { debounceMs?: number };
+  /** How remote sources (`{ git }`, `{ url }`, `{ mcp }` in `skills`) are fetched and locked. */
+  remote?: RemoteSourceOptions;
+}
+
+/** How remote sources are fetched and locked (`sources.remote`). */
+export interface RemoteSourceOptions {
+  /** How remote sources meet `skills.lock.json`. @default "update" */
+  lock?: LockMode;
+  /** Folder of fetched remote sources. @default `$XDG_CACHE_HOME/skillctx` or `~/.cache/skillctx` */
+  cacheDir?: string;
+  /** Use cached remote sources only; never touch the network. @default false */
+  offline?: boolean;
+}
+
+/**
+ * The catalog of skills in `system` and skill search. Over `budgetTokens` (o200k_base) the catalog
+ * degrades: short descriptions, then names only, then as many names as fit, and a `search_skills`
+ * tool is listed for the rest.
+ */
+export interface CatalogOptions {
+  /** `xml`: an `<available_skills>` block; `markdown`: a `- **name**: description` list. @default "xml" */
+  format?: "xml" | "markdown";
+  /** Most tokens (o200k_base) the catalog may take. @default none: every entry in full */
+  budgetTokens?: number;
   /**
-   * Which scopes may run commands, scripts and MCP servers; guidance may read outside the project
-   * only with `user: true` given explicitly. @default { project: false, user: true }
+   * How a change of skills reaches the model: `append` leaves `system` byte-identical and attaches a
+   * note of added, changed and removed skills to the newest message (keeps the prompt cache);
+   * `system` rebuilds the catalog in `system`. @default "append" under `sources.watch`, else "system"
    */
-  trust?: Trust;
-  /** How `` !`cmd` `` spans of skills from trusted scopes are rendered. */
-  render?: RenderSettings;
-  /**
-   * Read repository guidance files (AGENTS.md, CLAUDE.md, .cursorrules, rules, ...) and command files
-   * (`.claude/commands`, `.cursor/commands`, `.github/prompts`); see `GuidanceSettings`. @default true
-   */
-  guidance?: boolean | GuidanceSettings;
-  /**
-   * Catalog presentation in `system`. Over `budgetTokens` (o200k_base) it degrades: short descriptions,
-   * then names only, then as many names as fit, and a `search_skills` tool is listed for the rest.
-   */
-  catalog?: {
-    /** `xml`: an `<available_skills>` block; `markdown`: a `- **name**: description` list. @default "xml" */
-    format?: "xml" | "markdown";
-    /** Most tokens (o200k_base) the catalog may take. @default none: every entry in full */
-    budgetTokens?: number;
-  };
+  updates?: "append" | "system";
   /**
    * Skill search: when `search_skills` is offered (`tool`), the calibrated cut-off, field weights, a
    * host embedding function, and suggestions on user messages (`suggest`). docs/selection.md.
+   * @default { tool: "auto", suggest: false }
    */
   search?: SkillSearchSettings;
-  /** The MCP servers that skills declare (`mcp_tools`, `.mcp.json`). */
-  mcp?: McpSettings;
-  /**
-   * Asked for a task skill's input values when it fires. Values are put in after the body is rendered
-   * and are never run: a value with `` !`cmd` `` in it stays text. Do not call back into the context
-   * from here (the step waits for this callback; a call into the same context would wait for the step).
-   */
-  collectInputs?: (request: CollectInputsRequest) => Promise<InputValues | undefined> | InputValues | undefined;
-  /** The host agent's own tools: listed in every step's `tools` before the skill tools; `callTool` runs their `execute`. */
-  tools?: HostTool[];
+}
+
+/** The tools of a step: the host's own, the skill tools' names and limits, and what skills may run. */
+export interface ToolOptions {
+  /** The host agent's own tools: listed in every step's `tools` before the skill tools; `callTool` runs their `execute`. @default [] */
+  host?: HostTool[];
   /**
    * Names and argument shapes of the skill tools: skillctx's own (`load_skill`, `read_skill_resource`,
    * `run_skill_script`, `unload_skill`) or a framework's (`strands`, `openhands`, `langflow`, `claude`).
@@ -116,20 +120,55 @@ export interface AgentContextOptions {
    * (prompt-cache friendly); `off` ignores allowed-tools.
    * @default "filter"
    */
-  toolFilter?: ToolFilterMode;
-  /** Limits of the skill tools (resource size, listed files, script timeout and output). */
+  filter?: ToolFilterMode;
+  /** Limits of the skill tools (resource size, listed files, script timeout and output). @default see `SkillToolSettings` */
   skillTools?: SkillToolSettings;
+  /**
+   * Tools of programmatic skills and typed script tools: offered while their skill is active (loaded,
+   * until unloaded or another skill is loaded), or always. @default "active"
+   */
+  codeTools?: SkillCodeToolsMode;
+  /** How `` !`cmd` `` spans of skills from trusted scopes are rendered. @default see `RenderSettings` */
+  render?: RenderSettings;
+}
+
+/**
+ * Sub-agents run by `execute_skill` (and skills with `context: fork`): the runner, most model calls per
+ * run, the model id when the skill names none (`model:`), and the most UTF-8 bytes of an answer
+ * returned to the parent.
+ */
+export interface SubAgentOptions extends SubAgentSettings {
+  /** Runs a sub-agent for `execute_skill`; without it `execute_skill` is not offered. @default none */
+  run?: RunSubAgent;
+}
+
+/** The conversation: its identity, saved state, text caps, wording, task inputs and nested skills. */
+export interface ConversationOptions {
+  /**
+   * The conversation's session id, put in for `${CLAUDE_SESSION_ID}` in skill bodies: 1 to 256
+   * characters, no control characters. @default the id saved in `state`, else a random UUID (kept in state)
+   */
+  sessionId?: string;
+  /**
+   * A state saved from `ctx.state`, to resume a conversation. Checked at `create`: anything else
+   * rejects with a `SkillctxError` of code `STATE_INVALID`. @default a new conversation
+   */
+  state?: ContextState;
   /**
    * Caps on the text that reaches the model: the guidance block, each attached and each loaded skill
    * body, and the bodies re-attached after condensation (per skill and per step).
    * @default { maxGuidanceBlockBytes: 262144, maxAttachedSkillBytes: 65536, maxLoadedSkillBytes: 65536, maxReattachedSkillBytes: 20000, maxReattachedTotalBytes: 100000 }
    */
   limits?: TextLimits;
+  /** Overrides of the wording around skill text. @default `defaultTemplates` */
+  templates?: Partial<Templates>;
   /**
-   * The conversation's session id, put in for `${CLAUDE_SESSION_ID}` in skill bodies: 1 to 256
-   * characters, no control characters. @default the id saved in `state`, else a random UUID (kept in state)
+   * Asked for a task skill's input values when it fires. Values are put in after the body is rendered
+   * and are never run: a value with `` !`cmd` `` in it stays text. Do not call back into the context
+   * from here (the step waits for this callback; a call into the same context would wait for the step).
+   * @default none: inputs keep their defaults
    */
-  sessionId?: string;
+  collectInputs?: (request: CollectInputsRequest) => Promise<InputValues | undefined> | InputValues | undefined;
   /**
    * Skill folders below the project root (`packages/web/.claude/skills`, `packages/web/.agents/skills`)
    * become available when a tool call touches a file below their sub-folder, as in Claude Code; their
@@ -138,16 +177,11 @@ export interface AgentContextOptions {
    * @default true (at most 100 folders)
    */
   nestedSkills?: NestedSkillsSetting;
-  /** Overrides of the wording around skill text. */
-  templates?: Partial<Templates>;
-  /**
-   * A state saved from `ctx.state`, to resume a conversation. Checked at `create`: anything else
-   * rejects with a `SkillctxError` of code `STATE_INVALID`.
-   */
-  state?: ContextState;
-  /** A skill metadata cache shared between contexts. */
-  cache?: SkillCache;
-  /** Receives every event of the context (the same stream as `ctx.on("*", ...)`). A listener that throws never breaks a step. */
+}
+
+/** What the context tells the host about itself: its events and the tokens skills add. */
+export interface TelemetryOptions {
+  /** Receives every event of the context (the same stream as `ctx.on("*", ...)`). A listener that throws never breaks a step. @default none */
   onEvent?: EventListener;
   /**
    * Whether each step counts the tokens every skill adds to it (`step.usage`, the `step` event, the
@@ -156,58 +190,124 @@ export interface AgentContextOptions {
    * later steps count only text they have not seen. @default undefined
    */
   usage?: boolean;
+}
+
+/**
+ * Options of {@link AgentContext.create}: a few top-level options and one named group per concern.
+ * Only `cwd` is required.
+ *
+ * @example
+ * await AgentContext.create({ cwd: process.cwd() });
+ * await AgentContext.create({ cwd, skills: ["./skills", defineSkill({ ... })], sources: { userSkills: true } });
+ */
+export interface AgentContextOptions {
+  /** The agent's working folder: the repository whose skills and guidance apply. */
+  cwd: string;
   /**
-   * Tools of programmatic skills and typed script tools: offered while their skill is active (loaded,
-   * until unloaded or another skill is loaded), or always. @default "active"
+   * Programmatic sources (skill folders, parent folders, .md files, Skill objects, `defineSkill(...)`);
+   * they win name clashes. Remote sources too: `{ mcp, name }`, `{ git, ref?, path? }`, `{ url }`, whose
+   * skills are untrusted unless `trust.remote` names them and never shadow another origin's skill.
+   * @default []
    */
-  skillCodeTools?: "active" | "always";
-  /** Runs a sub-agent for `execute_skill` (and skills with `context: fork`); without it `execute_skill` is not offered. */
-  runSubAgent?: RunSubAgent;
-  /**
-   * Sub-agents run by `execute_skill`: most model calls per run, the model id when the skill names none
-   * (`model:`), and the most UTF-8 bytes of an answer returned to the parent.
-   * @default { maxSteps: 10, maxAnswerBytes: 65536 }
-   */
-  subAgent?: SubAgentSettings;
-  /** Required signatures of skill folders (sigstore); a skill that fails is not loaded. */
-  verify?: VerifySettings;
-  /** How remote sources meet `skills.lock.json`. @default "update" */
-  lock?: LockMode;
-  /** Folder of fetched remote sources. @default `$XDG_CACHE_HOME/skillctx` or `~/.cache/skillctx` */
-  cacheDir?: string;
-  /** Use cached remote sources only; never touch the network. @default false */
-  offline?: boolean;
-  /** Watch local skill sources and refresh changed skills before the next step (debounced). @default false */
-  watch?: boolean | { debounceMs?: number };
-  /**
-   * How a change of skills reaches the model: `append` leaves `system` byte-identical and attaches a
-   * note of added, changed and removed skills to the newest message (keeps the prompt cache);
-   * `system` rebuilds the catalog in `system`. @default "append" under `watch`, else "system"
-   */
-  catalogUpdates?: "append" | "system";
-  /** Aborts `create` (discovery, guidance rendering, server starts). */
+  skills?: SourceInput[];
+  /** The host's own system prompt; it comes first in `system`. @default none */
+  systemPrompt?: string;
+  /** The model id (`claude-sonnet-4-6`, `gpt-5`, ...): gates guidance written for one model family. @default none */
+  model?: string;
+  /** Aborts `create` (discovery, guidance rendering, server starts). @default none */
   signal?: AbortSignal;
+  /** Where skills come from besides `cwd` and `skills`, and which ones apply. @default see `SourceOptions` */
+  sources?: SourceOptions;
+  /**
+   * Read repository guidance files (AGENTS.md, CLAUDE.md, .cursorrules, rules, ...) and command files
+   * (`.claude/commands`, `.cursor/commands`, `.github/prompts`); see `GuidanceSettings`. @default true
+   */
+  guidance?: boolean | GuidanceSettings;
+  /** The catalog of skills in `system`, how changes reach the model, and skill search. @default see `CatalogOptions` */
+  catalog?: CatalogOptions;
+  /** The host's tools, the skill tools and how skill text runs commands. @default see `ToolOptions` */
+  tools?: ToolOptions;
+  /**
+   * Which scopes may run commands, scripts and MCP servers; guidance may read outside the project
+   * only with `user: true` given explicitly. @default { project: false, user: true }
+   */
+  trust?: Trust;
+  /** The MCP servers that skills declare (`mcp_tools`, `.mcp.json`). @default see `McpSettings` */
+  mcp?: McpSettings;
+  /** Sub-agents for `execute_skill`; `execute_skill` is offered only with `subAgents.run`. @default none */
+  subAgents?: SubAgentOptions;
+  /** The conversation: session id, saved state, text caps, wording, task inputs, nested skills. @default see `ConversationOptions` */
+  conversation?: ConversationOptions;
+  /** Events and token counts. @default see `TelemetryOptions` */
+  telemetry?: TelemetryOptions;
+}
+
+/** The top-level options, each `true`: the type keeps the list complete. */
+const OPTION_NAMES: Record<keyof AgentContextOptions, true> = {
+  cwd: true,
+  skills: true,
+  systemPrompt: true,
+  model: true,
+  signal: true,
+  sources: true,
+  guidance: true,
+  catalog: true,
+  tools: true,
+  trust: true,
+  mcp: true,
+  subAgents: true,
+  conversation: true,
+  telemetry: true,
+};
+
+/** The option groups: each an object when given. */
+const GROUPS = ["sources", "catalog", "tools", "subAgents", "conversation", "telemetry"] as const;
+
+/**
+ * Checks the shape of `create`'s options: no top-level name but the options' own (a name from before
+ * the options were grouped, such as `userSkills`, is refused rather than ignored), and each group an
+ * object; then the options of invocation and nested skills.
+ *
+ * @throws SkillctxError `INVALID_OPTIONS` naming the bad option.
+ */
+export function checkOptions(options: AgentContextOptions): void {
+  for (const name of Object.keys(options)) {
+    if (!Object.hasOwn(OPTION_NAMES, name))
+      throw new SkillctxError(
+        "INVALID_OPTIONS",
+        `${name} is not an option of AgentContext.create; its options are ${Object.keys(OPTION_NAMES).join(", ")}`,
+      );
+  }
+  for (const group of GROUPS) {
+    const value: unknown = options[group];
+    if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value)))
+      throw invalidOption(group, "an object", { got: { value } });
+  }
+  checkInvocationOptions(options.conversation ?? {});
 }
 
 /** Longest `sessionId` accepted. */
 const MAX_SESSION_ID_CHARS = 256;
 
 /**
- * Checks the options of invocation and nested skills (`sessionId`, `nestedSkills`).
+ * Checks the options of invocation and nested skills (`conversation.sessionId`, `conversation.nestedSkills`).
  *
  * @throws SkillctxError `INVALID_OPTIONS` naming the bad option.
  */
-export function checkInvocationOptions(options: Pick<AgentContextOptions, "sessionId" | "nestedSkills">): void {
+export function checkInvocationOptions(options: Pick<ConversationOptions, "sessionId" | "nestedSkills">): void {
   const id: unknown = options.sessionId;
   if (
     id !== undefined &&
     (typeof id !== "string" || id.length === 0 || id.length > MAX_SESSION_ID_CHARS || /\p{Cc}/u.test(id))
   ) {
-    throw invalidOption("sessionId", `a string of 1 to ${MAX_SESSION_ID_CHARS} characters without control characters`);
+    throw invalidOption(
+      "conversation.sessionId",
+      `a string of 1 to ${MAX_SESSION_ID_CHARS} characters without control characters`,
+    );
   }
   const nested: unknown = options.nestedSkills;
   if (nested === undefined || typeof nested === "boolean") return;
   const max = typeof nested === "object" && nested !== null ? (nested as { maxFolders?: unknown }).maxFolders : null;
   if (max === undefined || isWholeNumberAtLeast(max, 0)) return;
-  throw invalidOption("nestedSkills", "a boolean or { maxFolders?: a non-negative integer }");
+  throw invalidOption("conversation.nestedSkills", "a boolean or { maxFolders?: a non-negative integer }");
 }

@@ -18,9 +18,9 @@ export interface ReattachContext {
   cwd: string;
   templates: Templates;
   skills: SkillSet;
-  /** `limits.maxReattachedSkillBytes`. */
+  /** `conversation.limits.maxReattachedSkillBytes`. */
   maxSkillBytes: number;
-  /** `limits.maxReattachedTotalBytes`. */
+  /** `conversation.limits.maxReattachedTotalBytes`. */
   maxTotalBytes: number;
   /** A frozen rendering (`load:<name>`): a loaded skill's body. */
   frozen(key: string): string | undefined;
@@ -55,7 +55,7 @@ export function reattachments(
       result.dropped.push(carrier.skill);
       continue;
     }
-    const capped = capSkillBody(skill, body, context.maxSkillBytes, "limits.maxReattachedSkillBytes");
+    const capped = capSkillBody(skill, body, context.maxSkillBytes, "conversation.limits.maxReattachedSkillBytes");
     const bytes = Buffer.byteLength(capped.text, "utf8");
     if (total + bytes > context.maxTotalBytes) {
       result.dropped.push(carrier.skill);

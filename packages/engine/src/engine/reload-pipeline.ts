@@ -29,15 +29,10 @@ export async function reloadSkills(deps: EngineDeps, signal: AbortSignal | undef
     cwd: o.cwd,
     skills: sources.local,
     remote: sources.remote,
-    verify: o.verify,
-    userSkills: o.userSkills,
-    homeDir: o.homeDir,
-    projectRootMarkers: o.projectRootMarkers,
+    sources: o.sources,
     model: o.model,
-    disabled: o.disabled,
     guidance: o.guidance,
     trust: o.trust,
-    cache: o.cache,
     signal,
   });
   deps.turns.assertOpen();
@@ -58,7 +53,13 @@ export async function reloadSkills(deps: EngineDeps, signal: AbortSignal | undef
     toolset: { loadInstruction: deps.toolbox.toolset.loadInstruction, searchTool: SEARCH_TOOL },
   });
   // Nested skill folders revealed earlier in the conversation (or in a resumed one) join again, outside `system`.
-  const nested = await deps.nested.restore(deps.store.nested, skillSet, new Set(o.disabled ?? []), signal, diagnostics);
+  const nested = await deps.nested.restore(
+    deps.store.nested,
+    skillSet,
+    new Set(o.sources?.disabled ?? []),
+    signal,
+    diagnostics,
+  );
   deps.turns.assertOpen();
   const previous = deps.live.skillSet as SkillSet | undefined;
   deps.live.skillSet = withNestedSkills(skillSet, nested);
@@ -78,10 +79,10 @@ async function resolveSkillSources(o: AgentContextOptions, signal: AbortSignal |
   return resolveSources(o.skills, {
     cwd: o.cwd,
     // skills.lock.json lives at the project root (beside skills.json), whichever sub-folder the agent works in.
-    lockDir: projectRoot(o.cwd, { homeDir: o.homeDir }),
-    cacheDir: o.cacheDir ?? defaultCacheDir(o.homeDir),
-    lock: o.lock ?? "update",
-    offline: o.offline ?? false,
+    lockDir: projectRoot(o.cwd, { homeDir: o.sources?.homeDir }),
+    cacheDir: o.sources?.remote?.cacheDir ?? defaultCacheDir(o.sources?.homeDir),
+    lock: o.sources?.remote?.lock ?? "update",
+    offline: o.sources?.remote?.offline ?? false,
     signal,
   });
 }
@@ -141,7 +142,7 @@ function seedSkillStates(deps: EngineDeps, diagnostics: Diagnostic[]): void {
 // The project's own .mcp.json / .cursor/mcp.json servers start with them (trust-gated).
 async function reloadServers(deps: EngineDeps, signal: AbortSignal | undefined): Promise<void> {
   const o = deps.live.options;
-  deps.servers.useProjectConfig(o.cwd, o.homeDir);
+  deps.servers.useProjectConfig(o.cwd, o.sources?.homeDir);
   const attached = deps.store.attachments.filter((a) => a.trigger !== "catalog").map((a) => a.skill);
   await deps.servers.reload(deps.live.skillSet, [...new Set(attached)], signal, deps.store.activeSkill);
 }

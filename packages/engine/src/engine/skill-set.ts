@@ -28,7 +28,7 @@ export interface GuidanceSettings {
   /**
    * Read the user's own guidance and commands (`~/.claude/CLAUDE.md`, `~/.claude/rules`,
    * `~/.codex/AGENTS.md`, `~/.claude/commands`, `~/.cursor/commands`), user scope.
-   * @default the `userSkills` option is `true`
+   * @default the `sources.userSkills` option is `true`
    */
   user?: boolean;
   /**
@@ -46,25 +46,31 @@ export interface GuidanceSettings {
   emulate?: EmulatedAgent;
 }
 
-/** Where skills come from and which ones apply. */
-export interface SkillSetOptions {
-  cwd: string;
-  skills?: SkillSourceInput[] | undefined;
+/** The `sources` option group as the skill set reads it (a structural subset of `SourceOptions`). */
+export interface SkillSetSources {
   userSkills?: boolean | string[] | undefined;
   homeDir?: string | undefined;
   /** Names that mark the project root (Codex's `project_root_markers`). @default [".git"] */
   projectRootMarkers?: readonly string[] | undefined;
-  model?: string | undefined;
   disabled?: readonly string[] | undefined;
+  cache?: SkillCache | undefined;
+  /** Signatures required of skill folders (sigstore). */
+  verify?: VerifySettings | undefined;
+}
+
+/** Where skills come from and which ones apply. */
+export interface SkillSetOptions {
+  cwd: string;
+  skills?: SkillSourceInput[] | undefined;
+  /** User folders, project root, disabled names, cache and signatures: the context's `sources` group. */
+  sources?: SkillSetSources | undefined;
+  model?: string | undefined;
   /** Read repository guidance files (AGENTS.md, CLAUDE.md, ...) and command files. @default true */
   guidance?: boolean | GuidanceSettings | undefined;
   /** Which scopes the caller trusts; guidance reaches files outside the project only with `user: true` given explicitly. */
   trust?: Trust | undefined;
-  cache?: SkillCache | undefined;
   /** Remote sources already resolved to cached folders: loaded with scope `remote` and their origin. */
   remote?: readonly ResolvedRemote[] | undefined;
-  /** Signatures required of skill folders (sigstore). */
-  verify?: VerifySettings | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -72,14 +78,15 @@ export interface SkillSetOptions {
 function loadGuidanceAndCommands(options: SkillSetOptions) {
   const { user, commands, ...settings } =
     typeof options.guidance === "object" ? options.guidance : ({} as GuidanceSettings);
-  const userGuidance = user ?? options.userSkills === true;
+  const sources = options.sources ?? {};
+  const userGuidance = user ?? sources.userSkills === true;
   return Promise.all([
     loadGuidance(options.cwd, {
       ...settings,
       userGuidance,
       trust: options.trust,
-      ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
-      ...(options.projectRootMarkers !== undefined && { rootMarkers: options.projectRootMarkers }),
+      ...(sources.homeDir !== undefined && { homeDir: sources.homeDir }),
+      ...(sources.projectRootMarkers !== undefined && { rootMarkers: sources.projectRootMarkers }),
       ...(options.model !== undefined && { model: options.model }),
       ...(options.signal !== undefined && { signal: options.signal }),
     }),
@@ -88,8 +95,8 @@ function loadGuidanceAndCommands(options: SkillSetOptions) {
       : loadCommands(options.cwd, {
           userCommands: userGuidance,
           trust: options.trust,
-          ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
-          ...(options.projectRootMarkers !== undefined && { rootMarkers: options.projectRootMarkers }),
+          ...(sources.homeDir !== undefined && { homeDir: sources.homeDir }),
+          ...(sources.projectRootMarkers !== undefined && { rootMarkers: sources.projectRootMarkers }),
           ...(options.signal !== undefined && { signal: options.signal }),
         }),
   ]);
@@ -102,21 +109,22 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
   const extras = options.guidance === false ? undefined : loadGuidanceAndCommands(options);
   // Awaited below, after the scan; a scan that throws first must not leave this rejection unhandled.
   extras?.catch(() => undefined);
+  const sources = options.sources ?? {};
   const discovered = await discoverSkills({
     cwd: options.cwd,
     ...(options.skills !== undefined && { skills: options.skills }),
-    ...(options.userSkills !== undefined && { userSkills: options.userSkills }),
-    ...(options.homeDir !== undefined && { homeDir: options.homeDir }),
-    ...(options.projectRootMarkers !== undefined && { rootMarkers: options.projectRootMarkers }),
+    ...(sources.userSkills !== undefined && { userSkills: sources.userSkills }),
+    ...(sources.homeDir !== undefined && { homeDir: sources.homeDir }),
+    ...(sources.projectRootMarkers !== undefined && { rootMarkers: sources.projectRootMarkers }),
     ...(options.trust !== undefined && { trust: options.trust }),
-    ...(options.cache !== undefined && { cache: options.cache }),
+    ...(sources.cache !== undefined && { cache: sources.cache }),
     ...(options.signal !== undefined && { signal: options.signal }),
   });
   const diagnostics: Diagnostic[] = [...discovered.diagnostics];
   const remote = await loadRemoteSkills(options.remote ?? [], options, diagnostics);
   const verified = await verifySignatures(
     mergeRemoteSkills(discovered.skills, remote, diagnostics),
-    options.verify,
+    sources.verify,
     diagnostics,
     options.signal,
   );
@@ -150,7 +158,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     }
   }
 
-  const disabled = new Set(options.disabled ?? []);
+  const disabled = new Set(sources.disabled ?? []);
   // Guidance keeps the order it was found in (root before nested folders); the rest is by name.
   // With `guidance.emulate`, compat has gated the guidance for the emulated agent already; the model does not.
   const emulated = typeof options.guidance === "object" && options.guidance.emulate !== undefined;
@@ -194,7 +202,7 @@ async function loadRemoteSkills(
         [{ input: s.dir, scope: "remote" as const, origin: source.origin, containRoot: s.dir }],
         {
           baseDir: undefined,
-          cache: options.cache,
+          cache: options.sources?.cache,
           signal: options.signal,
         },
       );

@@ -12,7 +12,7 @@ export const stateSchemas = lazySchemas((z) => {
      * Why the text was attached: a trigger that fired, a user command (`/name`, `ctx.invoke`), a body
      * re-attached after the host condensed its first message away, or a catalog note (skills found later).
      * `update`: the note of skills added, changed and removed by a reload (hot reload, `catalogUpdates: "append"`; `skill` is "").
-     * `suggest`: a note naming skills that match a user message (`search.suggest`; `skill` is "", `match` the names, space-separated).
+     * `suggest`: a note naming skills that match a user message (`catalog.search.suggest`; `skill` is "", `match` the names, space-separated).
      */
     trigger: z.enum(["keyword", "task", "path", "command", "reattach", "catalog", "update", "suggest"]),
     /** The keyword or path that fired it. */
@@ -58,7 +58,7 @@ export const stateSchemas = lazySchemas((z) => {
     rendered: z.record(z.string(), z.string()),
     /** The skill the model loaded last and has not unloaded. */
     activeSkill: z.string().optional(),
-    /** The conversation's session id (`${CLAUDE_SESSION_ID}` in skill bodies): the `sessionId` option, else generated once. */
+    /** The conversation's session id (`${CLAUDE_SESSION_ID}` in skill bodies): the `conversation.sessionId` option, else generated once. */
     sessionId: z.string().optional(),
     /** Invoked and loaded skills whose bodies survive condensation, most recently activated last. */
     carriers: z.array(CarrierSchema).optional(),

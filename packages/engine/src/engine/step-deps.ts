@@ -45,14 +45,14 @@ export interface EngineDeps {
   readonly limits: Required<TextLimits>;
   /** The one sink of diagnostics: held for the next step, emitted as `diagnostic` events. */
   readonly diagnostics: DiagnosticCollector;
-  /** The one event stream (`on`, `onEvent`). */
+  /** The one event stream (`on`, `telemetry.onEvent`). */
   readonly events: EventBus;
   /** Step and tool-call events, `step.usage` and OpenTelemetry spans. */
   readonly telemetry: ContextTelemetry;
   readonly nested: NestedSkills;
   readonly toolbox: Toolbox;
   readonly servers: SkillServerPool;
-  /** `watch` and `catalogUpdates`: the watcher, the changes between loads and their note. */
+  /** `sources.watch` and `catalog.updates`: the watcher, the changes between loads and their note. */
   readonly hotReload: HotReload;
   readonly attachment: AttachmentContext;
   readonly turns: ContextTurns;

@@ -123,7 +123,7 @@ async function discoverNested(
     templates: deps.templates,
     catalogFormat: options.catalog?.format,
     loadInstruction: deps.toolbox.toolset.loadInstruction,
-    disabled: new Set(options.disabled ?? []),
+    disabled: new Set(options.sources?.disabled ?? []),
     signal,
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Suggestions on the user's messages (`search.suggest`): a new user message that matches skills above
+ * Suggestions on the user's messages (`catalog.search.suggest`): a new user message that matches skills above
  * the suggestion score gets one short frozen note naming at most `maxSkills` of them and the words that
  * matched. `system` and the tools never change: the note is text appended to that message, like a
  * keyword skill's body, and stays the same bytes every step.

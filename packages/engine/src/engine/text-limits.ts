@@ -17,16 +17,16 @@ export const DEFAULT_MAX_REATTACHED_SKILL_BYTES = 20_000;
 export const DEFAULT_MAX_REATTACHED_TOTAL_BYTES = 100_000;
 
 /**
- * The `limits` option with its defaults (core's limits.ts) filled in.
+ * The `conversation.limits` option with its defaults (core's limits.ts) filled in.
  *
  * @throws SkillctxError `INVALID_OPTIONS` for a limit that is not a positive integer.
  */
 export function resolveLimits(limits: TextLimits | undefined): Required<TextLimits> {
   if (limits !== undefined && (typeof limits !== "object" || limits === null)) {
-    throw new SkillctxError("INVALID_OPTIONS", "limits must be an object of byte counts");
+    throw new SkillctxError("INVALID_OPTIONS", "conversation.limits must be an object of byte counts");
   }
   const pick = (key: keyof TextLimits, fallback: number): number => {
-    return checkPositiveInteger(`limits.${key}`, limits?.[key], fallback, " (bytes)");
+    return checkPositiveInteger(`conversation.limits.${key}`, limits?.[key], fallback, " (bytes)");
   };
   return {
     maxGuidanceBlockBytes: pick("maxGuidanceBlockBytes", DEFAULT_MAX_GUIDANCE_BLOCK_BYTES),

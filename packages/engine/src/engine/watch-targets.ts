@@ -60,8 +60,9 @@ export function isTarget(relative: string, targets: readonly string[]): boolean 
 export function watchRoots(options: AgentContextOptions): Map<string, readonly string[] | undefined> {
   const roots = new Map<string, readonly string[] | undefined>();
   const cwd = path.resolve(options.cwd);
-  const home = path.resolve(options.homeDir ?? homedir());
-  const root = projectRoot(cwd, { homeDir: home, rootMarkers: options.projectRootMarkers });
+  const sources = options.sources ?? {};
+  const home = path.resolve(sources.homeDir ?? homedir());
+  const root = projectRoot(cwd, { homeDir: home, rootMarkers: sources.projectRootMarkers });
   // cwd and every folder up to the project root: guidance is read at each level (AGENTS.md chain).
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     roots.set(dir, PROJECT_WATCH_TARGETS);
@@ -69,9 +70,9 @@ export function watchRoots(options: AgentContextOptions): Map<string, readonly s
   }
   const guidance = options.guidance;
   const userGuidance =
-    guidance !== false && ((typeof guidance === "object" ? guidance.user : undefined) ?? options.userSkills === true);
+    guidance !== false && ((typeof guidance === "object" ? guidance.user : undefined) ?? sources.userSkills === true);
   const userTargets = [
-    ...(options.userSkills === true ? USER_SKILL_DIRS : []),
+    ...(sources.userSkills === true ? USER_SKILL_DIRS : []),
     ...(userGuidance ? USER_GUIDANCE_TARGETS : []),
   ];
   if (userTargets.length > 0 && !roots.has(home))
@@ -79,8 +80,8 @@ export function watchRoots(options: AgentContextOptions): Map<string, readonly s
       home,
       userTargets.map((t) => t.toLowerCase()),
     );
-  if (Array.isArray(options.userSkills)) {
-    for (const folder of options.userSkills) {
+  if (Array.isArray(sources.userSkills)) {
+    for (const folder of sources.userSkills) {
       const expanded = folder === "~" || folder.startsWith("~/") ? path.join(home, folder.slice(1)) : folder;
       roots.set(path.resolve(cwd, expanded), undefined);
     }

@@ -1,5 +1,5 @@
 /**
- * The typed events of a context (`ctx.on`, the `onEvent` option). A leaf module: engine, tools,
+ * The typed events of a context (`ctx.on`, the `telemetry.onEvent` option). A leaf module: engine, tools,
  * code tools, sources and adapters import these types; the bus is `events/event-bus.ts`.
  */
 import type { Operation } from "fast-json-patch";

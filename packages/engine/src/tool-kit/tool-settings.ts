@@ -1,6 +1,6 @@
 // The settings of the skill tools and the code tools (a leaf both tools/ and code/ import).
 
-/** Limits of the skill tools (`skillTools` option of `AgentContext.create`). */
+/** Limits of the skill tools (`tools.skillTools` option of `AgentContext.create`). */
 export interface SkillToolSettings {
   /** Most UTF-8 bytes one `read_skill_resource` call returns; longer files are cut with a note. @default 65536 */
   maxResourceBytes?: number;

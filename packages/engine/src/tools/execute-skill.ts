@@ -1,6 +1,6 @@
 /**
  * `execute_skill { name, request }` (haiku.skills): runs a skill as a sub-agent in a fresh conversation
- * through the host's model loop (`runSubAgent`), and answers with the sub-agent's final text. Also how
+ * through the host's model loop (`subAgents.run`), and answers with the sub-agent's final text. Also how
  * a Claude Code `context: fork` skill runs: the load tools point the model here instead of loading it.
  */
 import { untilAborted } from "../code/abortable.js";

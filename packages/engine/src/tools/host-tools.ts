@@ -34,13 +34,14 @@ const EMPTY_OBJECT_SCHEMA = Object.freeze({ type: "object", properties: {} });
  */
 export function checkHostTools(tools: readonly HostTool[] | undefined): readonly HostTool[] {
   if (tools === undefined) return [];
-  if (!Array.isArray(tools)) throw invalidOption("tools", "an array of { name, description?, inputSchema?, execute? }");
+  if (!Array.isArray(tools))
+    throw invalidOption("tools.host", "an array of { name, description?, inputSchema?, execute? }");
   tools.forEach((tool, index) => {
     if (!isNonEmptyString(tool?.name)) {
-      throw new SkillctxError("INVALID_OPTIONS", `tools[${index}] needs a non-empty name`);
+      throw new SkillctxError("INVALID_OPTIONS", `tools.host[${index}] needs a non-empty name`);
     }
     if (tool.execute !== undefined && typeof tool.execute !== "function") {
-      throw invalidOption(`tools[${index}] (${tool.name}): execute`, "a function");
+      throw invalidOption(`tools.host[${index}] (${tool.name}): execute`, "a function");
     }
   });
   return tools;

@@ -12,7 +12,7 @@ import { errorText } from "@skillctx/core/internal";
 /** A skill the model loaded. */
 export interface LoadedSkill {
   skill: Skill;
-  /** The body, rendered once, capped at `limits.maxLoadedSkillBytes` and frozen in state (`load:<name>`). */
+  /** The body, rendered once, capped at `conversation.limits.maxLoadedSkillBytes` and frozen in state (`load:<name>`). */
   body: string;
   /** The skill's folder, relative to cwd when inside it; undefined for a single-file skill. */
   location: string | undefined;
@@ -67,7 +67,7 @@ export async function loadSkill(host: SkillToolHost, written: string, signal?: A
 /**
  * A skill's body as the model reads it (`load_skill`, `execute_skill`): read, rendered (`` !`cmd` `` as
  * trust allows), variables put in after rendering (the text put in never runs; with `args`, the
- * argument placeholders too, else they stay), capped at `limits.maxLoadedSkillBytes`. A file that
+ * argument placeholders too, else they stay), capped at `conversation.limits.maxLoadedSkillBytes`. A file that
  * cannot be read is an error message; an abort rejects.
  */
 export async function renderLoadedBody(
@@ -89,7 +89,7 @@ export async function renderLoadedBody(
 }
 
 function capLoadedBody(host: SkillToolHost, skill: Skill, body: string): string {
-  const capped = capSkillBody(skill, body, host.limits.maxLoadedSkillBytes, "limits.maxLoadedSkillBytes");
+  const capped = capSkillBody(skill, body, host.limits.maxLoadedSkillBytes, "conversation.limits.maxLoadedSkillBytes");
   if (capped.diagnostic !== undefined) host.diagnostic(capped.diagnostic);
   return capped.text;
 }

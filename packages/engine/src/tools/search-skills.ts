@@ -8,7 +8,7 @@ import { DEFAULT_SEARCH_LIMIT } from "./skill-tool-constants.js";
 /** Skills named by one suggestion note, at most. @default 2 */
 export const DEFAULT_SUGGESTED_SKILLS = 2;
 
-/** Suggestions on the user's messages (the `search.suggest` option). */
+/** Suggestions on the user's messages (the `catalog.search.suggest` option). */
 export interface SuggestSettings {
   /** Score from which a skill is suggested. @default DEFAULT_SUGGEST_SCORE (calibrated: docs/selection.md) */
   minScore?: number;
@@ -54,22 +54,24 @@ export class SkillSearch {
 
   constructor(private readonly settings: SkillSearchSettings = {}) {
     if (typeof settings !== "object" || settings === null)
-      throw invalidOption("search", "an object", { got: { value: settings } });
-    this.tool = checkEnum("search.tool", settings.tool, ["auto", "always"], "auto");
+      throw invalidOption("catalog.search", "an object", { got: { value: settings } });
+    this.tool = checkEnum("catalog.search.tool", settings.tool, ["auto", "always"], "auto");
     if (settings.embed !== undefined && typeof settings.embed !== "function")
-      throw invalidOption("search.embed", "a function", { got: { value: settings.embed } });
-    checkScore("search.minScore", settings.minScore);
+      throw invalidOption("catalog.search.embed", "a function", { got: { value: settings.embed } });
+    checkScore("catalog.search.minScore", settings.minScore);
     const suggest = settings.suggest;
     if (suggest === undefined || suggest === false) this.suggestions = undefined;
     else if (suggest === true)
       this.suggestions = { minScore: DEFAULT_SUGGEST_SCORE, maxSkills: DEFAULT_SUGGESTED_SKILLS };
     else if (typeof suggest === "object" && suggest !== null) {
-      checkScore("search.suggest.minScore", suggest.minScore);
+      checkScore("catalog.search.suggest.minScore", suggest.minScore);
       const maxSkills = suggest.maxSkills ?? DEFAULT_SUGGESTED_SKILLS;
       if (!Number.isSafeInteger(maxSkills) || maxSkills < 1)
-        throw invalidOption("search.suggest.maxSkills", "a whole number of at least 1", { got: { value: maxSkills } });
+        throw invalidOption("catalog.search.suggest.maxSkills", "a whole number of at least 1", {
+          got: { value: maxSkills },
+        });
       this.suggestions = { minScore: suggest.minScore ?? DEFAULT_SUGGEST_SCORE, maxSkills };
-    } else throw invalidOption("search.suggest", "a boolean or an object", { got: { value: suggest } });
+    } else throw invalidOption("catalog.search.suggest", "a boolean or an object", { got: { value: suggest } });
   }
 
   /** The skills the model may load that match `query`, best first; none when nothing passes the cut-off. */

@@ -1,5 +1,5 @@
 /**
- * What a context knows of sub-agents before any runs: the `subAgent` option, its check, and which calls run
+ * What a context knows of sub-agents before any runs: the `subAgents` option, its check, and which calls run
  * beside steps. The code that runs a sub-agent (`execute-skill.ts`) is reached through the tools' calls only.
  */
 import { checkPositiveInteger, invalidOption, isNonEmptyString } from "@skillctx/core/internal";
@@ -9,7 +9,7 @@ import type { RunSubAgent } from "../code/sub-agent-types.js";
 import type { HostTool } from "./host-tools.js";
 import { EXECUTE_SKILL_TOOL } from "./skill-tool-constants.js";
 
-/** The `subAgent` option of `AgentContext.create`. */
+/** The settings of sub-agents: the fields of `AgentContext.create`'s `subAgents` option beside `run`. */
 export interface SubAgentSettings {
   /** Most model calls of one sub-agent run; past it the call is an error result. @default 10 */
   maxSteps?: number;
@@ -38,7 +38,7 @@ export interface SubAgentSupport {
 /**
  * Checks the sub-agent options and makes the context's {@link SubAgentSupport}.
  *
- * @throws SkillctxError `INVALID_OPTIONS` when `runSubAgent` is not a function, or for a bad `subAgent`.
+ * @throws SkillctxError `INVALID_OPTIONS` when `subAgents.run` is not a function, or for a bad `subAgents`.
  */
 export function createSubAgentSupport(options: {
   run: unknown;
@@ -48,17 +48,17 @@ export function createSubAgentSupport(options: {
 }): SubAgentSupport {
   if (typeof options.run !== "function")
     throw invalidOption(
-      "runSubAgent",
+      "subAgents.run",
       "a function ({ system, messages, tools, model, maxSteps, signal }) => { text, messages }",
     );
   const settings: unknown = options.settings ?? {};
   if (typeof settings !== "object" || settings === null)
-    throw invalidOption("subAgent", "{ maxSteps?, model?, maxAnswerBytes? }");
+    throw invalidOption("subAgents", "{ run, maxSteps?, model?, maxAnswerBytes? }");
   const { maxSteps, model, maxAnswerBytes } = settings as Record<string, unknown>;
   const count = (value: unknown, name: string, fallback: number): number =>
-    checkPositiveInteger(`subAgent.${name}`, value, fallback);
+    checkPositiveInteger(`subAgents.${name}`, value, fallback);
   if (model !== undefined && !isNonEmptyString(model)) {
-    throw invalidOption("subAgent.model", "a non-empty string (a model id for runSubAgent)");
+    throw invalidOption("subAgents.model", "a non-empty string (a model id for runSubAgent)");
   }
   return {
     run: options.run as RunSubAgent,

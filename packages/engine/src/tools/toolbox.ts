@@ -24,7 +24,7 @@ export interface ToolboxHost extends SkillToolHost {
   readonly catalog: CatalogResult | undefined;
   readonly hostTools: readonly HostTool[];
   readonly providers: readonly ToolProvider[];
-  /** When skills' code tools are offered (`skillCodeTools`). @default "active" */
+  /** When skills' code tools are offered (`tools.codeTools`). @default "active" */
   readonly skillCodeTools?: SkillCodeToolsMode;
 }
 
@@ -58,7 +58,7 @@ function definitionOf(tool: HostTool): ToolDefinition {
  * The tools of a context: the host's, then the skill tools of the toolset, then the code tools of the
  * skills on offer (`code/code-tools.ts`: the active skill's, or every skill's), then the providers' (MCP),
  * in that stable order; a later tool with a taken name is left out with a warning, except a code tool,
- * which is renamed `<skill>__<name>`. While a skill with `allowed-tools` is active, `toolFilter` decides:
+ * which is renamed `<skill>__<name>`. While a skill with `allowed-tools` is active, `tools.filter` decides:
  * `filter` lists only the allowed tools plus the skill tools and the skill's own code tools, `refuse`
  * keeps the list byte-stable and refuses other calls, `off` ignores allowed-tools.
  */
@@ -356,10 +356,10 @@ function sameDefinitions(a: readonly ToolDefinition[], b: readonly ToolDefinitio
 }
 
 /**
- * Checks the `toolFilter` option.
+ * Checks the `tools.filter` option.
  *
  * @throws SkillctxError `INVALID_OPTIONS` for anything but `filter`, `refuse`, `off` or undefined.
  */
 export function checkToolFilter(mode: unknown): ToolFilterMode {
-  return checkEnum<ToolFilterMode>("toolFilter", mode, ["filter", "refuse", "off"], "filter");
+  return checkEnum<ToolFilterMode>("tools.filter", mode, ["filter", "refuse", "off"], "filter");
 }

@@ -20,13 +20,13 @@ export interface Toolset {
   unloadInstruction(name: string): string;
   /**
    * The toolset's tools for a skill set (a description may name the skills); with `subAgents` (the host
-   * gave `runSubAgent`), `execute_skill` too.
+   * gave `subAgents.run`), `execute_skill` too.
    */
   tools(skills: SkillSet, features?: ToolsetFeatures): SkillTool[];
 }
 
 /** What the context supports beyond the basic skill tools. */
 export interface ToolsetFeatures {
-  /** The host runs sub-agents (`runSubAgent`): `execute_skill` is offered. */
+  /** The host runs sub-agents (`subAgents.run`): `execute_skill` is offered. */
   subAgents?: boolean;
 }

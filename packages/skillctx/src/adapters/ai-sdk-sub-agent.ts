@@ -8,7 +8,7 @@ import { fromAiSdkMessages, toAiSdkMessages } from "./ai-sdk.js";
  * run (it is the host's: a peer dependency), so importing `skillctx/ai-sdk` stays light.
  */
 
-/** A model for a sub-agent, from the model id the skill (`model:`) or `subAgent.model` names (undefined: none named). */
+/** A model for a sub-agent, from the model id the skill (`model:`) or `subAgents.model` names (undefined: none named). */
 export type AiSdkModelResolver = (modelId: string | undefined) => LanguageModel | Promise<LanguageModel>;
 
 /** Options of {@link aiSdkSubAgent}. */
@@ -18,7 +18,7 @@ export interface AiSdkSubAgentOptions {
 }
 
 /**
- * A `runSubAgent` that runs each sub-agent with `generateText`: the request's system prompt, messages
+ * A `subAgents.run` that runs each sub-agent with `generateText`: the request's system prompt, messages
  * and tools (each `execute` runs the sub-agent tool and shows the model its text, an `error-text`
  * output when it failed), `stopWhen: stepCountIs(maxSteps)`, and the request's signal as `abortSignal`.
  * `model` is a model for every sub-agent, or a function from the model id a skill names to a model. The

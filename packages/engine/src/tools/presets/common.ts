@@ -101,7 +101,7 @@ export const unloadTool: SkillTool = defineSkillTool({
 
 /**
  * `search_skills`: listed when the catalog left skills out to fit its budget, or in every step with
- * `search.tool: "always"` (then `catalogComplete`: the description and the empty answer say so).
+ * `catalog.search.tool: "always"` (then `catalogComplete`: the description and the empty answer say so).
  */
 export function searchTool(loadInstruction: string, catalogComplete = false): SkillTool {
   return defineSkillTool({
@@ -122,7 +122,7 @@ export function searchTool(loadInstruction: string, catalogComplete = false): Sk
   });
 }
 
-/** `execute_skill { name, request }`, offered only when the host runs sub-agents (`runSubAgent`). */
+/** `execute_skill { name, request }`, offered only when the host runs sub-agents (`subAgents.run`). */
 const executeSkillTool: SkillTool = defineSkillTool({
   name: EXECUTE_SKILL_TOOL,
   description:

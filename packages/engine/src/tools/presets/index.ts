@@ -23,7 +23,7 @@ export const toolsets: Readonly<Record<ToolsetName, Toolset>> = {
 export function resolveToolset(name: ToolsetName | undefined): Toolset {
   const toolset = toolsets[name ?? "skillctx"];
   if (toolset === undefined || !Object.hasOwn(toolsets, name ?? "skillctx")) {
-    throw invalidOption("toolset", `one of ${Object.keys(toolsets).join(", ")}`, { got: { value: name } });
+    throw invalidOption("tools.toolset", `one of ${Object.keys(toolsets).join(", ")}`, { got: { value: name } });
   }
   return toolset;
 }
