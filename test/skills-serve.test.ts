@@ -398,10 +398,12 @@ describe("createSkillServer over the SDK client (in memory)", () => {
     const { client } = await serve({
       cwd,
       context: {
-        userSkills: false,
-        onEvent: (event) => {
-          if (event.type === "step" || event.type === "skills.stale" || event.type === "skills.changed")
-            seen.push(event.type);
+        sources: { userSkills: false },
+        telemetry: {
+          onEvent: (event) => {
+            if (event.type === "step" || event.type === "skills.stale" || event.type === "skills.changed")
+              seen.push(event.type);
+          },
         },
       },
       watch: { debounceMs: 20 },
