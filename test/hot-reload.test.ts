@@ -200,10 +200,9 @@ describe("HotReload", () => {
       host: {
         events: new EventBus(),
         cache,
-        skills: () => undefined,
         thaw: () => {},
         report: () => {},
-        catalogFormat: () => undefined,
+        catalogFormat: undefined,
         ...overrides,
       },
     };

@@ -40,12 +40,11 @@ export interface SkillChanges {
 export interface HotReloadHost {
   events: EventSink;
   cache: SkillCache | undefined;
-  /** The skills in use (undefined before the first load). */
-  skills(): SkillSet | undefined;
   /** Forgets a frozen rendering (`load:<name>`, `guidance:<name>`) whose source changed. */
   thaw(key: string): void;
   report: DiagnosticSink;
-  catalogFormat(): "xml" | "markdown" | undefined;
+  /** The catalog's format, which the update note follows. */
+  catalogFormat: "xml" | "markdown" | undefined;
 }
 
 type Change = "added" | "changed" | "removed";
@@ -115,10 +114,15 @@ export class HotReload {
   }
 
   /**
-   * Called at the start of every reload with the options and resolved remote sources: takes the
-   * changed paths, sets what is watched, and notes when remote sources are due.
+   * Called at the start of every reload with the options, the resolved remote sources and the guidance
+   * in use (none before the first load): takes the changed paths, sets what is watched, and notes when
+   * remote sources are due.
    */
-  async sources(options: AgentContextOptions, remote: readonly ResolvedRemote[]): Promise<void> {
+  async sources(
+    options: AgentContextOptions,
+    remote: readonly ResolvedRemote[],
+    guidance: readonly Skill[] = [],
+  ): Promise<void> {
     // A reload that fails (aborted step) keeps the context dirty and its paths for the next one.
     this.taken = this.generation;
     for (const changed of this.changedPaths) this.batch.add(changed);
@@ -130,8 +134,7 @@ export class HotReload {
     this.scheduleRemote(ttls.length === 0 ? undefined : Math.min(...ttls));
     // Guidance rendered with commands is frozen; a changed file is rendered afresh when `system` is rebuilt.
     if (this.mode === "system" && this.batch.size > 0) {
-      for (const skill of this.host.skills()?.guidance ?? [])
-        if (touches(this.batch, skill)) this.host.thaw(`guidance:${skill.name}`);
+      for (const skill of guidance) if (touches(this.batch, skill)) this.host.thaw(`guidance:${skill.name}`);
     }
     await this.watcher?.watch(watchRoots(options));
   }
@@ -192,7 +195,7 @@ export class HotReload {
       else changes[kind].push(skill);
     }
     this.pending.clear();
-    const note = updateNote(changes, this.host.catalogFormat());
+    const note = updateNote(changes, this.host.catalogFormat);
     if (note.omitted > 0) {
       this.host.report(
         diagnostic(

@@ -1,5 +1,5 @@
 /**
- * One step, as a straight sequence of stages: reload when due, scan the new messages, place
+ * One step, as a straight sequence of stages (the façade has run a due reload first): scan the new messages, place
  * `ctx.invoke` calls, discover nested skills, build attachments, suggest skills, re-attach condensed
  * bodies, note skill changes, commit the step to the state, reveal nested skills, start the fired
  * skills' servers, list the tools, assemble. Each stage takes the few parts of {@link EngineDeps} it
@@ -18,7 +18,6 @@ import { withNestedSkills } from "./nested-skills.js";
 import type { NestedDiscovery } from "./nested-skills.js";
 import { reattachments } from "./reattach.js";
 import type { Reattachments } from "./reattach.js";
-import { reloadSkills } from "./reload-pipeline.js";
 import type { Attachment, Carrier } from "./state.js";
 import type { EngineDeps } from "./step-deps.js";
 import { suggestionNotes } from "./suggestions.js";
@@ -30,8 +29,8 @@ export async function runStep(
   signal: AbortSignal,
   observed?: StepNotes,
 ): Promise<ContextStep> {
-  if (deps.hotReload.due()) await reloadSkills(deps, signal);
-  const skills = deps.live.skillSet;
+  const { snapshot } = deps.live;
+  const skills = snapshot.skillSet;
   const scan = scanMessages(deps, messages, skills);
   const notes: Diagnostic[] = [...scan.notes];
   const invoked = placeInvocations(deps, scan, skills, notes);
@@ -66,7 +65,7 @@ export async function runStep(
   const diagnostics = [...deps.diagnostics.drain(), ...found];
   deps.live.activations = [];
   return {
-    system: deps.live.parts.system,
+    system: snapshot.parts.system,
     messages: committed.messages,
     attachments: committed.attachments,
     tools,
@@ -80,13 +79,13 @@ export async function runStep(
 // The messages new since the last step: their hits, the load carrier, the folders the model touched,
 // where invocations and notes go.
 function scanMessages(
-  deps: Pick<EngineDeps, "tracker" | "live" | "nested" | "toolbox" | "search">,
+  deps: Pick<EngineDeps, "tracker" | "options" | "nested" | "toolbox" | "search">,
   messages: readonly Message[],
   skills: SkillSet,
 ): ScanResult {
   return deps.tracker.scan(messages, {
     skills,
-    cwd: deps.live.options.cwd,
+    cwd: deps.options.cwd,
     withTouched: deps.nested.enabled,
     isSkillTool: (name) => deps.toolbox.kindOf(name) === "skill",
     withUserText: deps.search.suggestions !== undefined,
@@ -108,14 +107,14 @@ function placeInvocations(
 
 // Skill folders below paths the model touched, looked at once each.
 async function discoverNested(
-  deps: Pick<EngineDeps, "nested" | "store" | "live" | "templates" | "toolbox">,
+  deps: Pick<EngineDeps, "nested" | "store" | "options" | "templates" | "toolbox">,
   scan: ScanResult,
   skills: SkillSet,
   signal: AbortSignal,
 ): Promise<NestedDiscovery | undefined> {
   const { nested, store } = deps;
   if (scan.touched.length === 0 || !nested.hasWork(scan.touched, (folder) => store.isNoted(folder))) return undefined;
-  const options = deps.live.options;
+  const options = deps.options;
   return nested.discover(scan.touched, {
     skills,
     revealed: store.nested,
@@ -153,7 +152,7 @@ async function buildAttachments(
 
 // Bodies due again after condensation, to the newest message; skills invoked in this step are attached afresh.
 function reattach(
-  deps: Pick<EngineDeps, "store" | "live" | "templates" | "limits">,
+  deps: Pick<EngineDeps, "store" | "options" | "templates" | "limits">,
   scan: ScanResult,
   skills: SkillSet,
   pending: readonly PendingActivation[],
@@ -161,7 +160,7 @@ function reattach(
   const due = deps.store.due;
   if (due.length === 0) return undefined;
   const context = {
-    cwd: deps.live.options.cwd,
+    cwd: deps.options.cwd,
     templates: deps.templates,
     skills,
     maxSkillBytes: deps.limits.maxReattachedSkillBytes,
@@ -203,13 +202,15 @@ function commitStep(
   });
 }
 
-// Nested skills found in this step join the skills in use (outside `system`).
+// Nested skills found in this step join the skills in use (outside `system`): a new snapshot with them.
 function revealNested(deps: Pick<EngineDeps, "nested" | "live">, discovery: NestedDiscovery): void {
   deps.nested.markChecked(discovery.checked);
-  deps.live.skillSet = withNestedSkills(
-    deps.live.skillSet,
+  const { snapshot } = deps.live;
+  const skillSet = withNestedSkills(
+    snapshot.skillSet,
     discovery.found.flatMap((f) => f.skills),
   );
+  if (skillSet !== snapshot.skillSet) deps.live.snapshot = Object.freeze({ ...snapshot, skillSet });
 }
 
 // The MCP servers of the skills that fired start; the step waits for the servers being started to list their tools.
