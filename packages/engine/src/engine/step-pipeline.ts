@@ -22,9 +22,28 @@ import type { Attachment, Carrier } from "./state.js";
 import type { EngineDeps } from "./step-deps.js";
 import { suggestionNotes } from "./suggestions.js";
 
+/** What a step reads and writes: every part but telemetry (the façade wraps the step in it), the event bus and the renderer. */
+export type StepDeps = Pick<
+  EngineDeps,
+  | "live"
+  | "options"
+  | "tracker"
+  | "store"
+  | "nested"
+  | "toolbox"
+  | "search"
+  | "templates"
+  | "limits"
+  | "attachment"
+  | "hotReload"
+  | "servers"
+  | "turns"
+  | "diagnostics"
+>;
+
 /** Builds one step for `messages`; `observed` gets the attachments made when someone observes the step. */
 export async function runStep(
-  deps: EngineDeps,
+  deps: StepDeps,
   messages: readonly Message[],
   signal: AbortSignal,
   observed?: StepNotes,
