@@ -37,8 +37,7 @@ describeWithTool("git")("a remote skill and a nested local skill with one name",
     const options = {
       cwd: repo.dir,
       skills: [{ url: site.base, name: "docs" }],
-      cacheDir: path.join(repo.dir, ".cache-test"),
-      lock: "off" as const,
+      sources: { remote: { cacheDir: path.join(repo.dir, ".cache-test"), lock: "off" as const } },
     };
     const ctx = await fx.context(options);
     const history = readFileTurn("deploy the web app", { file_path: "packages/web/src/app.ts" });
