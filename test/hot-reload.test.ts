@@ -200,10 +200,9 @@ describe("HotReload", () => {
       host: {
         events: new EventBus(),
         cache,
-        skills: () => undefined,
         thaw: () => {},
         report: () => {},
-        catalogFormat: () => undefined,
+        catalogFormat: undefined,
         ...overrides,
       },
     };
@@ -242,6 +241,33 @@ describe("HotReload", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(invalidated.length).toBe(seen);
     expect(reload.due()).toBe(false);
+  });
+
+  it("emits skills.stale as the quiet spell ends (the change, no step needed), and for a remote source's ttl", async () => {
+    const repo = await fx.repo({ ".claude/skills/a/SKILL.md": skillMd("a", "A.") });
+    const events = new EventBus();
+    const stale: EventOf<"skills.stale">[] = [];
+    events.on("skills.stale", (event) => {
+      stale.push(event);
+    });
+    const { host: h } = host({ events });
+    const reload = new HotReload({ watch: { debounceMs: 0 } }, h);
+    await reload.sources({ cwd: repo.dir }, []);
+    await repo.write(".claude/skills/a/SKILL.md", skillMd("a", "A changed."));
+    const deadline = Date.now() + 10_000;
+    while (stale.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(stale[0]).toEqual({
+      type: "skills.stale",
+      reason: "files",
+      paths: [path.join(repo.dir, ".claude/skills/a/SKILL.md")],
+    });
+    expect(reload.due()).toBe(true);
+    stale.length = 0;
+    const remote = [{ key: "url:x", origin: "x", resolved: {}, skills: [], diagnostics: [], ttlMs: 10 }];
+    await reload.sources({ cwd: repo.dir }, remote);
+    while (stale.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(stale).toEqual([{ type: "skills.stale", reason: "ttl", paths: [] }]);
+    await reload.close();
   });
 
   it("a reload that fails keeps the context dirty; one that settles clears it", async () => {

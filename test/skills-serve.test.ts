@@ -391,4 +391,46 @@ describe("createSkillServer over the SDK client (in memory)", () => {
     expect(sha256(bytes)).toBe(got.skill.resources![0]!.digest);
     expect(got.skill.resources![0]!.digest).not.toBe(before.skills[1]!.resources![0]!.digest);
   });
+
+  it("with watch, learns of a change from the engine's skills.stale event: no step runs while idle, none before the reload", async () => {
+    const cwd = await project();
+    const seen: string[] = [];
+    const { client } = await serve({
+      cwd,
+      context: {
+        sources: { userSkills: false },
+        telemetry: {
+          onEvent: (event) => {
+            if (event.type === "step" || event.type === "skills.stale" || event.type === "skills.changed")
+              seen.push(event.type);
+          },
+        },
+      },
+      watch: { debounceMs: 20 },
+    });
+    // Idle: a polling server would build a step every few hundred ms.
+    seen.length = 0;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(seen).toEqual([]);
+    await put(
+      cwd,
+      ".agents/skills/beta/SKILL.md",
+      "---\nname: beta\ndescription: Does beta things, watched.\n---\nNew beta body.\n",
+    );
+    const deadline = Date.now() + 10_000;
+    let description: unknown;
+    while (Date.now() < deadline) {
+      const got = await client.request(
+        { method: "skills/get", params: { uri: "skill://beta/SKILL.md" } },
+        SkillsGetResultSchema,
+      );
+      description = got.skill.frontmatter["description"];
+      if (description === "Does beta things, watched.") break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(description).toBe("Does beta things, watched.");
+    // The stale event started the reload; the one step is the rebuild of the snapshot after it.
+    expect(seen.slice(0, 2)).toEqual(["skills.stale", "skills.changed"]);
+    expect(seen.filter((type) => type === "step").length).toBeLessThanOrEqual(1);
+  });
 });

@@ -4,5 +4,5 @@
  */
 export { notInvocableReason } from "./engine/invocation.js";
 export { notLoadableReason } from "./tool-kit/skill-folder.js";
-export { samePrefixLength } from "./engine/history-prefix.js";
+export { HistoryPrefix } from "./engine/history-prefix.js";
 export { serialized } from "./engine/step-queue.js";

@@ -35,5 +35,3 @@ export const MAX_HTTP_HEADER_BYTES = 16 * 1024;
 export const DEFAULT_DRAIN_MS = 5_000;
 /** Longest request path written to the request log, in characters. */
 export const MAX_LOGGED_PATH_CHARS = 200;
-/** How often a watching server asks the engine's watcher whether the skill folders changed. */
-export const DEFAULT_WATCH_POLL_MS = 250;

@@ -61,9 +61,10 @@ export interface SkillServerOptions {
   ttlMs?: number | undefined;
   /**
    * With `cwd`: watch the skill folders (the engine's hot reload) and serve a new snapshot, with new
-   * digests, within about `debounceMs + pollMs` of a change on disk. @default false
+   * digests, as soon as a change on disk has stayed quiet for `debounceMs` and the skills are read
+   * again (the engine's `skills.stale` event starts the reload; nothing polls). @default false
    */
-  watch?: boolean | { debounceMs?: number; pollMs?: number } | undefined;
+  watch?: boolean | { debounceMs?: number } | undefined;
   /** @default 100 */
   pageSize?: number | undefined;
   /** @default 500 */

@@ -1,13 +1,13 @@
 /**
  * Where the skill server's skills come from on each (re)build: the host's array or function, or one
  * `AgentContext` in `cwd` kept open for the server's life. With `watch`, that context's own hot reload
- * (the engine's watcher, `AgentContext.create({ watch })`) watches the skill folders; the loader asks it
- * every `pollMs` whether a reload is due (an empty `buildContext` step reloads only then) and calls
- * `onChange` after a reload that changed a skill (the engine's `skills.changed` event).
+ * (the engine's watcher, `AgentContext.create({ watch })`) watches the skill folders; when it says the
+ * skills are stale (the engine's `skills.stale` event, at the end of the quiet spell) the loader
+ * reloads them (`refresh()`) and calls `onChange` after a reload that changed a skill (the engine's
+ * `skills.changed` event). Nothing polls.
  */
 import type { Diagnostic, Skill } from "@skillctx/core";
 import { AgentContext } from "@skillctx/engine";
-import { DEFAULT_WATCH_POLL_MS } from "./limits.js";
 import type { SkillServerOptions } from "./server.js";
 
 /** What a load returns. */
@@ -19,7 +19,7 @@ export interface Loaded {
 /** Loads the skills; `reload: false` reuses what the watcher last loaded (cwd with watch). */
 export interface SkillLoader {
   load(signal: AbortSignal | undefined, reload: boolean): Promise<Loaded>;
-  /** Starts asking the watcher; `onChange` after each reload that changed a skill. No-op without watch. */
+  /** Starts following the watcher; `onChange` after each reload that changed a skill. No-op without watch. */
   watch(onChange: () => void, onError: (error: unknown) => void): void;
   close(): Promise<void>;
 }
@@ -36,7 +36,11 @@ export function skillLoader(options: SkillServerOptions): SkillLoader {
 
 class ContextLoader implements SkillLoader {
   private ctx: AgentContext | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  /** What `watch` was given; until then a stale event is only remembered. */
+  private following: { onChange: () => void; onError: (error: unknown) => void } | undefined;
+  /** The skills went stale and no reload has started for it yet. */
+  private stale = false;
+  private reloading = false;
   private changed = false;
   private closed = false;
 
@@ -53,37 +57,37 @@ class ContextLoader implements SkillLoader {
 
   watch(onChange: () => void, onError: (error: unknown) => void): void {
     const watch = this.options.watch;
-    if (watch === undefined || watch === false || this.timer !== undefined) return;
-    const pollMs = typeof watch === "object" && watch.pollMs !== undefined ? watch.pollMs : DEFAULT_WATCH_POLL_MS;
-    const tick = async () => {
-      const ctx = this.ctx;
-      if (ctx === undefined || this.closed) return;
-      // An empty step: the engine reloads first when its watcher marked the skills dirty.
-      await ctx.buildContext([]);
-      if (this.changed) {
-        this.changed = false;
-        onChange();
-      }
-    };
-    const loop = () => {
-      this.timer = setTimeout(() => {
-        tick()
-          .catch((error: unknown) => {
-            if (!this.closed) onError(error);
-          })
-          .finally(() => {
-            if (!this.closed) loop();
-          });
-      }, pollMs);
-      this.timer.unref();
-    };
-    loop();
+    if (watch === undefined || watch === false || this.following !== undefined) return;
+    this.following = { onChange, onError };
+    // A change that went stale while the first snapshot was built.
+    if (this.stale) void this.reload();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
     await this.ctx?.close();
+  }
+
+  // Reloads once per stale spell; a spell that ends during a reload is followed by one more.
+  private async reload(): Promise<void> {
+    const following = this.following;
+    const ctx = this.ctx;
+    if (following === undefined || ctx === undefined || this.reloading) return;
+    this.reloading = true;
+    try {
+      while (this.stale && !this.closed) {
+        this.stale = false;
+        await ctx.refresh();
+        if (this.changed && !this.closed) {
+          this.changed = false;
+          following.onChange();
+        }
+      }
+    } catch (error) {
+      if (!this.closed) following.onError(error);
+    } finally {
+      this.reloading = false;
+    }
   }
 
   private async context(signal: AbortSignal | undefined): Promise<AgentContext> {
@@ -106,6 +110,10 @@ class ContextLoader implements SkillLoader {
     });
     ctx.on("skills.changed", () => {
       this.changed = true;
+    });
+    ctx.on("skills.stale", () => {
+      this.stale = true;
+      void this.reload();
     });
     this.ctx = ctx;
     return ctx;

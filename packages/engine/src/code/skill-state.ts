@@ -213,9 +213,14 @@ let patchModule: Promise<PatchLibrary> | undefined;
 
 // fast-json-patch loads on the first state change (a CommonJS module: its functions are on the default export under Node).
 function patchLibrary(): Promise<PatchLibrary> {
-  patchModule ??= import("fast-json-patch").then((module) => {
-    const loaded = module as unknown as PatchLibrary & { default?: PatchLibrary };
-    return typeof loaded.compare === "function" ? loaded : loaded.default!;
+  patchModule ??= import("fast-json-patch").then((module: object) => {
+    const found = [module, "default" in module ? module.default : undefined].find(isPatchLibrary);
+    if (found === undefined) throw new Error("fast-json-patch has no compare()");
+    return found;
   });
   return patchModule;
+}
+
+function isPatchLibrary(value: unknown): value is PatchLibrary {
+  return typeof value === "object" && value !== null && "compare" in value && typeof value.compare === "function";
 }

@@ -65,7 +65,7 @@ export function compileJsonSchema(schema: JsonSchema, where: string): CompiledIn
   delete jsonSchema["$schema"];
   let validator: ZodLike;
   try {
-    validator = zod().fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]) as unknown as ZodLike;
+    validator = zod().fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (error) {
     throw invalid(where, `inputSchema is not a JSON Schema zod can check: ${errorText(error)}`);
   }

@@ -36,10 +36,12 @@ export type { Activation, ContextStep, ToolDefinition } from "../context-types.j
 export class AgentContext {
   /** What the step and reload pipelines and the tool-state view work on; they never see this façade. */
   private readonly deps: EngineDeps;
+  /** The engine's running parts, imported by the first `create`. */
   private readonly core: EngineCore;
-  private constructor(core: EngineCore, options: AgentContextOptions, state: ContextState) {
+
+  private constructor(core: EngineCore, deps: EngineDeps) {
     this.core = core;
-    this.deps = core.createEngineDeps(options, state);
+    this.deps = deps;
   }
 
   /**
@@ -56,8 +58,7 @@ export class AgentContext {
     const saved = options.conversation?.state;
     const state = saved === undefined ? emptyState() : parseContextState(saved);
     const core = await import("./engine-core.js");
-    const ctx = new AgentContext(
-      core,
+    const deps = await core.startEngine(
       {
         ...options,
         cwd: folderOf(options.cwd),
@@ -65,18 +66,12 @@ export class AgentContext {
       },
       state,
     );
-    try {
-      await core.reloadSkills(ctx.deps, options.signal);
-    } catch (error) {
-      await ctx.close();
-      throw error;
-    }
-    return ctx;
+    return new AgentContext(core, deps);
   }
 
   /** The skills in use, by code point order of name. */
   get skills(): readonly Skill[] {
-    return this.deps.live.skillSet.skills;
+    return this.deps.live.snapshot.skillSet.skills;
   }
 
   /**
@@ -84,7 +79,7 @@ export class AgentContext {
    * skill is listed. The CLI prints this, so `skillctx catalog` shows exactly what `build` puts in `system`.
    */
   get catalog(): CatalogResult | undefined {
-    return this.deps.live.parts.catalog;
+    return this.deps.live.snapshot.parts.catalog;
   }
 
   /** The skill the model loaded last and has not unloaded. */
@@ -116,14 +111,14 @@ export class AgentContext {
   /** Replaces the programmatic skill sources; takes effect at the next step. */
   setSkills(sources: SourceInput[], options: { signal?: AbortSignal } = {}): Promise<void> {
     return this.deps.turns.exclusive(options?.signal, async (signal) => {
-      this.deps.live.options = { ...this.deps.live.options, skills: sources };
-      await this.core.reloadSkills(this.deps, signal);
+      this.deps.live.skills = sources;
+      await this.reload(signal);
     });
   }
 
   /** Re-reads skills and guidance from disk (metadata only where unchanged). */
   refresh(options: { signal?: AbortSignal } = {}): Promise<void> {
-    return this.deps.turns.exclusive(options?.signal, (signal) => this.core.reloadSkills(this.deps, signal));
+    return this.deps.turns.exclusive(options?.signal, (signal) => this.reload(signal));
   }
 
   /**
@@ -136,7 +131,11 @@ export class AgentContext {
    */
   buildContext(messages: readonly Message[], options: { signal?: AbortSignal } = {}): Promise<ContextStep> {
     return this.deps.turns.exclusive(options?.signal, (signal) =>
-      this.deps.telemetry.step((notes) => this.core.runStep(this.deps, messages, signal, notes)),
+      this.deps.telemetry.step(async (notes) => {
+        // A pending hot reload (or a remote source past its ttlMs) runs first, inside this turn.
+        if (this.deps.hotReload.due()) await this.reload(signal);
+        return this.core.runStep(this.deps, messages, signal, notes);
+      }),
     );
   }
 
@@ -156,7 +155,7 @@ export class AgentContext {
    */
   invoke(name: string, args?: string): Activation {
     this.deps.turns.assertOpen();
-    const { invocation, activation } = this.core.resolveInvocation(this.deps.live.skillSet, name, args);
+    const { invocation, activation } = this.core.resolveInvocation(this.deps.live.snapshot.skillSet, name, args);
     this.deps.live.invocations.push(invocation);
     return activation;
   }
@@ -203,15 +202,18 @@ export class AgentContext {
    * and closes the MCP servers. Idempotent: later calls return the same promise.
    */
   close(): Promise<void> {
-    const { hotReload, servers } = this.deps;
-    return this.deps.turns.close(async () => {
-      await hotReload.close();
-      await servers.close();
-    });
+    return this.core.closeEngine(this.deps);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  // A reload: the new snapshot (skills, `system`, catalog) is swapped in with one assignment, then the MCP servers follow it.
+  private async reload(signal: AbortSignal): Promise<void> {
+    const live = this.deps.live;
+    live.snapshot = await this.core.reloadSkills(this.deps, live.skills, live.snapshot, signal);
+    await this.core.reloadServers(this.deps, live.snapshot, signal);
   }
 }
 

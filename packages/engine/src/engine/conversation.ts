@@ -5,7 +5,7 @@ import type { Message } from "../messages.js";
 import { messageText, withAppendedText } from "../messages.js";
 import { checkMessages } from "./check-messages.js";
 import { contentHash } from "./fingerprint.js";
-import { samePrefixLength } from "./history-prefix.js";
+import { HistoryPrefix } from "./history-prefix.js";
 import { mentions, slashCommand } from "./invocation.js";
 import type { Attachment, Carrier } from "./state.js";
 import type { ContextStateStore } from "./state-store.js";
@@ -42,6 +42,10 @@ export interface ScanResult {
   loadCarrier?: { skill: string; fingerprint: string };
   /** New user messages (only when `withUserText`): what suggestions are looked for in. */
   userMessages?: { index: number; fingerprint: string; text: string }[];
+  /** Where `ctx.invoke` attaches: the last new user message, else the newest message; undefined with no message. */
+  invokeAt?: { index: number; fingerprint: string; message: Message };
+  /** The newest message's fingerprint (re-attached bodies and the update note go there); undefined with no message. */
+  newest?: string;
 }
 
 /** What the scan needs beside the messages. */
@@ -82,7 +86,8 @@ type Hit = Pick<PendingActivation, "skill" | "trigger" | "match" | "args">;
  * to change.
  */
 export class ConversationTracker {
-  private refs: Message[] = [];
+  /** The messages seen (the same objects as last step make the unchanged prefix). */
+  private readonly seen = new HistoryPrefix<Message>();
   private fingerprints: string[] = [];
   /** How many messages so far have each content hash. */
   private occurrences = new Map<string, number>();
@@ -96,19 +101,22 @@ export class ConversationTracker {
   private keep = 0;
   /** Messages scanned by the last `scan`, marked as scanned only when `commit` records the step. */
   private scannedNow: string[] = [];
+  /** The messages of the last `scan`, which `commit` records. */
+  private messages: readonly Message[] = [];
 
   constructor(private readonly store: ContextStateStore) {}
 
   /**
-   * Finds what fires in messages not scanned before. Records nothing in the state until {@link commit}.
+   * Finds what fires in messages not scanned before, and where this step's invocations and notes go.
+   * Records nothing in the state until {@link commit}, which records these messages.
    *
    * @throws SkillctxError `MESSAGES_INVALID` (before anything changes) for a malformed message.
    */
   scan(messages: readonly Message[], options: ScanOptions): ScanResult {
     const { skills, cwd } = options;
-    const same = Array.isArray(messages) ? samePrefixLength(messages, this.refs) : 0;
+    const same = Array.isArray(messages) ? this.seen.sameAs(messages) : 0;
     checkMessages(messages, same);
-    const changed = same < this.refs.length;
+    const changed = same < this.seen.length;
     this.truncate(same);
     for (let i = same; i < messages.length; i++) this.addFingerprint(messages[i]!);
     if (changed || same === 0) this.store.keepPresent(this.present);
@@ -159,26 +167,22 @@ export class ConversationTracker {
         result.pending.push({ ...hit, index, fingerprint, message });
       }
     }
+    if (messages.length > 0) {
+      const at = this.invocationIndex(messages);
+      result.invokeAt = { index: at, fingerprint: this.fingerprints[at]!, message: messages[at]! };
+      result.newest = this.fingerprints[messages.length - 1]!;
+    }
+    this.messages = messages;
     return result;
   }
 
-  /** Where `ctx.invoke` attaches: the last new user message, else the newest message; -1 when there is none. */
-  invocationIndex(messages: readonly Message[]): number {
-    for (let i = messages.length - 1; i >= this.keep; i--) if (messages[i]!.role === "user") return i;
-    return messages.length - 1;
-  }
-
-  /** The fingerprint of the message at `index` of the last scan's messages. */
-  fingerprintAt(index: number): string | undefined {
-    return this.fingerprints[index];
-  }
-
   /**
-   * Records this step's scan marks and frozen attachments, and returns the messages to send with the
-   * attachments they carry (`messageIndex` into those messages, in the order appended).
+   * Records this step's scan marks and frozen attachments, and returns the messages of the last
+   * {@link scan} to send, with the attachments they carry (`messageIndex` into those messages, in the order appended).
    */
-  commit(messages: readonly Message[], record: StepRecord): { messages: Message[]; attachments: StepAttachment[] } {
+  commit(record: StepRecord): { messages: Message[]; attachments: StepAttachment[] } {
     const { attachments } = record;
+    const messages = this.messages;
     this.store.markScanned(this.scannedNow);
     this.store.attach(attachments);
     for (const carrier of record.carriers ?? []) this.store.carry(carrier);
@@ -188,7 +192,7 @@ export class ConversationTracker {
     if (record.revealed !== undefined && record.revealed.length > 0) this.store.reveal(record.revealed);
     // Text attached to a message kept from the last step (an invocation when nothing new came): rebuilt.
     const older = attachments.filter((a) => (this.indexOf.get(a.fingerprint) ?? this.keep) < this.keep);
-    // `scan` cut refs and output back to the unchanged prefix; only the rest is appended.
+    // `scan` cut the seen messages and output back to the unchanged prefix; only the rest is appended.
     const texts = this.keep < messages.length || older.length > 0 ? this.attachedTexts() : new Map<string, string[]>();
     for (const a of older) {
       const index = this.indexOf.get(a.fingerprint)!;
@@ -197,8 +201,8 @@ export class ConversationTracker {
     for (let index = this.keep; index < messages.length; index++) {
       const attached = texts.get(this.fingerprints[index]!);
       this.output.push(attached === undefined ? messages[index]! : withAppendedText(messages[index]!, attached));
-      this.refs.push(messages[index]!);
     }
+    this.seen.see(messages, this.keep);
     return { messages: this.output.slice(), attachments: this.stepAttachments() };
   }
 
@@ -215,6 +219,12 @@ export class ConversationTracker {
       if (messageIndex !== undefined) found.push({ attachment, messageIndex });
     }
     return found;
+  }
+
+  // Where `ctx.invoke` attaches: the last new user message, else the newest message.
+  private invocationIndex(messages: readonly Message[]): number {
+    for (let i = messages.length - 1; i >= this.keep; i--) if (messages[i]!.role === "user") return i;
+    return messages.length - 1;
   }
 
   // Every attachment of the current messages, by message then in the order made. O(attachments).
@@ -243,7 +253,7 @@ export class ConversationTracker {
       this.indexOf.delete(fingerprint);
     }
     this.fingerprints.length = Math.min(length, this.fingerprints.length);
-    this.refs.length = Math.min(length, this.refs.length);
+    this.seen.cut(length);
     this.output.length = Math.min(length, this.output.length);
     if (length === 0) this.toolCalls.clear();
   }

@@ -5,8 +5,8 @@
  * them at start-up (docs/performance.md, "Start-up").
  */
 export { runsBeside } from "../tools/sub-agent-support.js";
-export { createEngineDeps } from "./engine-wiring.js";
+export { closeEngine, startEngine } from "./engine-wiring.js";
 export { resolveInvocation } from "./invocation.js";
-export { reloadSkills } from "./reload-pipeline.js";
+export { reloadServers, reloadSkills } from "./reload-pipeline.js";
 export { runStep } from "./step-pipeline.js";
 export { observedCall } from "./tool-call.js";

@@ -1,8 +1,11 @@
 /**
- * Builds the {@link EngineDeps} of one context from its options: the state owner, the conversation
- * tracker, the one diagnostic sink and event bus, telemetry, nested skills, MCP servers, hot reload,
- * the toolbox (with the tool-state view and sub-agent support) and the attachment context. Every
- * callback here closes over the dependency object, never over `AgentContext`.
+ * Builds the {@link EngineDeps} of one context from its options, in three steps with no half-built
+ * object between them: the parts the reload reads (the state owner, the one diagnostic sink and event
+ * bus, nested skills, MCP servers, hot reload, the toolset), then the first reload's snapshot, then
+ * the parts that read the skills in use (the conversation tracker, telemetry, the toolbox with the
+ * tool-state view and sub-agent support, the attachment context). This module and `create` are the
+ * only readers of `AgentContextOptions`; the parts read `options` from {@link EngineParts.options}.
+ * Every callback here closes over the parts, never over `AgentContext`.
  */
 import { errorText } from "@skillctx/core/internal";
 import type { Skill } from "@skillctx/core";
@@ -30,14 +33,49 @@ import { renderSkillText } from "./render-skill.js";
 import { SkillServerPool } from "./skill-servers.js";
 import type { ContextState } from "./state.js";
 import { ContextStateStore } from "./state-store.js";
-import type { EngineDeps, EngineLive } from "./step-deps.js";
+import { reloadServers, reloadSkills } from "./reload-pipeline.js";
+import type { EngineDeps, EngineLive, EngineOptions, EngineParts } from "./step-deps.js";
 import { defaultTemplates } from "./templates.js";
 import { resolveLimits } from "./text-limits.js";
 import { createToolStateView } from "./tool-state-view.js";
 
-/** The dependencies of a new context. `live.skillSet` and `live.parts` are set by the first reload. */
-export function createEngineDeps(options: AgentContextOptions, state: ContextState): EngineDeps {
-  const live = { options, activations: [], invocations: [] } as unknown as EngineLive;
+/**
+ * The parts of a new context with its first snapshot loaded. `options.signal` aborts the first load;
+ * when it fails, what was started is closed and the error thrown.
+ */
+export async function startEngine(options: AgentContextOptions, state: ContextState): Promise<EngineDeps> {
+  const { skills, ...rest } = options;
+  const { parts, tools } = createEngineParts(rest, state);
+  try {
+    const snapshot = await reloadSkills(parts, skills, undefined, options.signal);
+    await reloadServers(parts, snapshot, options.signal);
+    return completeEngine(parts, tools, { snapshot, skills, activations: [], invocations: [] });
+  } catch (error) {
+    await closeEngine(parts);
+    throw error;
+  }
+}
+
+/** Stops what a context started: aborts its turns, then closes the watcher and the MCP servers. Idempotent. */
+export function closeEngine(parts: Pick<EngineParts, "turns" | "hotReload" | "servers">): Promise<void> {
+  const { hotReload, servers } = parts;
+  return parts.turns.close(async () => {
+    await hotReload.close();
+    await servers.close();
+  });
+}
+
+/** The tool options, checked before anything is loaded (`INVALID_OPTIONS`). */
+interface CheckedTools {
+  hostTools: ReturnType<typeof checkHostTools>;
+  toolFilter: ToolboxHost["toolFilter"];
+  skillCodeTools: ToolboxHost["skillCodeTools"];
+  subAgents: ToolboxHost["subAgents"];
+}
+
+// What exists before any skill is loaded: everything the reload pipeline reads, and every option
+// checked, so a bad option throws before anything is read or started.
+function createEngineParts(options: EngineOptions, state: ContextState): { parts: EngineParts; tools: CheckedTools } {
   const diagnostics = new DiagnosticCollector();
   // A throwing listener is a diagnostic of the next step; one of a `diagnostic` listener is not emitted again.
   const events = new EventBus((error, event) => {
@@ -46,22 +84,20 @@ export function createEngineDeps(options: AgentContextOptions, state: ContextSta
     diagnostics.add(found, event.type !== "diagnostic");
   });
   diagnostics.attach(events);
-  const { sources = {}, tools = {}, conversation = {}, telemetry: telemetryOptions = {} } = options;
-  if (telemetryOptions.onEvent !== undefined) events.on("*", telemetryOptions.onEvent);
+  const { sources = {}, tools = {}, conversation = {}, telemetry = {} } = options;
+  if (telemetry.onEvent !== undefined) events.on("*", telemetry.onEvent);
   const store = new ContextStateStore(state);
   const sessionId = conversation.sessionId ?? state.sessionId;
   if (sessionId !== undefined) store.setSessionId(sessionId);
-  const tracker = new ConversationTracker(store);
-  const telemetry = new ContextTelemetry(events, telemetrySources(live, store, tracker), telemetryOptions.usage);
   const templates = { ...defaultTemplates, ...conversation.templates };
   const limits = resolveLimits(conversation.limits);
   const turns = new ContextTurns();
   const sink = diagnostics.sink;
   const render = (text: string, skill: Skill, signal: AbortSignal | undefined): Promise<string> =>
     renderSkillText(text, skill, {
-      cwd: live.options.cwd,
-      trust: live.options.trust,
-      settings: live.options.tools?.render,
+      cwd: options.cwd,
+      trust: options.trust,
+      settings: tools.render,
       templates,
       signal: signal ?? turns.signal,
       report: sink,
@@ -75,47 +111,25 @@ export function createEngineDeps(options: AgentContextOptions, state: ContextSta
     cache: sources.cache,
     setting: conversation.nestedSkills,
     // The same signature gate as the skill set: a revealed or restored nested skill is verified like a top-level one.
-    verify: () => live.options.sources?.verify,
+    verify: () => sources.verify,
   });
-  const servers = new SkillServerPool({ trust: () => live.options.trust, settings: options.mcp, report: sink, events });
+  const servers = new SkillServerPool({ trust: () => options.trust, settings: options.mcp, report: sink, events });
   const hotReload = new HotReload(
     { watch: sources.watch, catalogUpdates: options.catalog?.updates },
     {
       events,
       cache: sources.cache,
-      skills: () => live.skillSet,
       thaw: (key) => store.thaw(key),
       report: sink,
-      catalogFormat: () => live.options.catalog?.format,
+      catalogFormat: options.catalog?.format,
     },
   );
   const hostTools = checkHostTools(tools.host);
   const search = new SkillSearch(options.catalog?.search);
-  const host: ToolboxHost = {
-    cwd: options.cwd,
-    trust: options.trust,
-    settings: tools.skillTools ?? {},
-    limits,
-    get skills() {
-      return live.skillSet;
-    },
-    get catalog() {
-      return live.parts.catalog;
-    },
-    state: createToolStateView({ store, live, telemetry, servers, signal: turns.signal }),
-    toolFilter: checkToolFilter(tools.filter),
+  const checked: CheckedTools = {
     hostTools,
-    // The skill servers are the one provider of tools beside the host's and the skill tools.
-    providers: [servers],
+    toolFilter: checkToolFilter(tools.filter),
     skillCodeTools: checkSkillCodeTools(tools.codeTools),
-    render,
-    // ${CLAUDE_SKILL_DIR}, ${SKILL_DIR} and ${CLAUDE_SESSION_ID} in a body the model loads (argument placeholders stay
-    // without `args`: no user arguments; a fork skill run by execute_skill gets the request as its arguments).
-    substituteVariables: (text, skill, args) =>
-      substitute(text, { skillDir: skillDirOf(skill), sessionId: store.sessionId, args }).text,
-    diagnostic: sink,
-    events,
-    search,
     // What execute_skill's sub-agents use: each call of the skill's code tools takes the context's turn
     // (execute_skill itself runs beside steps, so a sub-agent's state-changing call cannot deadlock).
     subAgents:
@@ -128,7 +142,60 @@ export function createEngineDeps(options: AgentContextOptions, state: ContextSta
             inTurn: (signal, operation) => turns.exclusive(signal, operation),
           }),
   };
-  const toolbox = new Toolbox(host, resolveToolset(tools.toolset));
+  const toolset = resolveToolset(tools.toolset);
+  const parts: EngineParts = {
+    options,
+    store,
+    templates,
+    limits,
+    diagnostics,
+    events,
+    nested,
+    servers,
+    hotReload,
+    turns,
+    toolset,
+    search,
+    render,
+  };
+  return { parts, tools: checked };
+}
+
+// The parts that read the skills in use, over the first snapshot.
+function completeEngine(parts: EngineParts, checked: CheckedTools, live: EngineLive): EngineDeps {
+  const { options, store, limits, turns, render, events, servers, templates, search } = parts;
+  const { tools = {}, conversation = {}, telemetry: telemetryOptions = {} } = options;
+  const sink = parts.diagnostics.sink;
+  const tracker = new ConversationTracker(store);
+  const telemetry = new ContextTelemetry(events, telemetrySources(live, store, tracker), telemetryOptions.usage);
+  const host: ToolboxHost = {
+    cwd: options.cwd,
+    trust: options.trust,
+    settings: tools.skillTools ?? {},
+    limits,
+    get skills() {
+      return live.snapshot.skillSet;
+    },
+    get catalog() {
+      return live.snapshot.parts.catalog;
+    },
+    state: createToolStateView({ store, live, telemetry, servers, signal: turns.signal }),
+    toolFilter: checked.toolFilter,
+    hostTools: checked.hostTools,
+    // The skill servers are the one provider of tools beside the host's and the skill tools.
+    providers: [servers],
+    skillCodeTools: checked.skillCodeTools,
+    render,
+    // ${CLAUDE_SKILL_DIR}, ${SKILL_DIR} and ${CLAUDE_SESSION_ID} in a body the model loads (argument placeholders stay
+    // without `args`: no user arguments; a fork skill run by execute_skill gets the request as its arguments).
+    substituteVariables: (text, skill, args) =>
+      substitute(text, { skillDir: skillDirOf(skill), sessionId: store.sessionId, args }).text,
+    diagnostic: sink,
+    events,
+    search,
+    subAgents: checked.subAgents,
+  };
+  const toolbox = new Toolbox(host, parts.toolset);
   const attachment = {
     cwd: options.cwd,
     templates,
@@ -139,34 +206,16 @@ export function createEngineDeps(options: AgentContextOptions, state: ContextSta
     render,
     report: sink,
   };
-  const deps: EngineDeps = {
-    live,
-    store,
-    tracker,
-    templates,
-    limits,
-    diagnostics,
-    events,
-    telemetry,
-    nested,
-    toolbox,
-    servers,
-    hotReload,
-    attachment,
-    turns,
-    search,
-    render,
-  };
-  return deps;
+  return { ...parts, live, tracker, telemetry, toolbox, attachment };
 }
 
 // What the events and spans read at the end of an observed step.
 function telemetrySources(live: EngineLive, store: ContextStateStore, tracker: ConversationTracker): StepSources {
   return {
     get catalog() {
-      return live.parts.catalog;
+      return live.snapshot.parts.catalog;
     },
-    guidance: () => live.parts.guidance ?? [],
+    guidance: () => live.snapshot.parts.guidance ?? [],
     present: () => tracker.presentAttachments(),
     messageIndexOf: (fingerprint) => tracker.messageIndexOf(fingerprint),
     loaded: () => {

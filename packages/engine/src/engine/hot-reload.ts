@@ -1,14 +1,14 @@
 /**
- * Hot reload: watches the local skill sources (chokidar, loaded on first use), marks the context
- * dirty after a quiet spell, and lets the next step reload before it scans. Remote sources are due
- * again after their `ttlMs`. Each reload is compared with the one before (`skills.changed`); under
- * `catalogUpdates: "append"` the `system` of the first load is kept byte for byte and a note of what
- * changed is attached, frozen, to the newest message of the next step.
+ * Hot reload: watches the local skill sources (source-watcher.ts), marks the context stale after a
+ * quiet spell and tells it with one `skills.stale` event, and lets the next step reload before it
+ * scans. Remote sources are due again after their `ttlMs` (the same event, from a timer). Each reload
+ * is compared with the one before (`skills.changed`); under `catalogUpdates: "append"` the `system`
+ * of the first load is kept byte for byte and a note of what changed is attached, frozen, to the
+ * newest message of the next step.
  */
-import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_CATALOG_NOTE_BYTES, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
+import { DEFAULT_WATCH_DEBOUNCE_MS, MAX_CATALOG_NOTE_BYTES } from "../limits.js";
 export { DEFAULT_WATCH_DEBOUNCE_MS, MAX_WATCHED_PATHS, WATCH_MAX_DEPTH } from "../limits.js";
-import { createHash, toPosix } from "@skillctx/core/internal";
-import { errorText } from "@skillctx/core/internal";
+import { createHash } from "@skillctx/core/internal";
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { compareCodePoints, diagnostic } from "@skillctx/core";
@@ -19,12 +19,15 @@ import type { ResolvedRemote } from "@skillctx/sources";
 import type { AgentContextOptions, CatalogOptions, SourceOptions } from "./options.js";
 import { buildCatalogNote } from "./catalog-note.js";
 import type { CatalogNote } from "./catalog-note.js";
+import { SourceWatcher } from "./source-watcher.js";
 import type { Attachment } from "./state.js";
 import type { SystemParts } from "./system-prompt.js";
-import { isTarget, watchRoots } from "./watch-targets.js";
+import { watchRoots } from "./watch-targets.js";
 
-/** Longest the first watch waits for chokidar's initial scan before `create` goes on. */
-const READY_WAIT_MS = 10_000;
+/** Most paths one `skills.stale` event names. */
+const MAX_STALE_PATHS = 100;
+/** The longest delay `setTimeout` takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Added, changed and removed skills, by name in code-point order. */
 export interface SkillChanges {
@@ -33,24 +36,15 @@ export interface SkillChanges {
   removed: string[];
 }
 
-interface Watcher {
-  add(paths: string | string[]): unknown;
-  unwatch(paths: string | string[]): unknown;
-  close(): Promise<void>;
-  on(event: string, listener: (...args: unknown[]) => void): unknown;
-  once(event: string, listener: (...args: unknown[]) => void): unknown;
-}
-
 /** What the hot reload needs from its context. */
 export interface HotReloadHost {
   events: EventSink;
   cache: SkillCache | undefined;
-  /** The skills in use (undefined before the first load). */
-  skills(): SkillSet | undefined;
   /** Forgets a frozen rendering (`load:<name>`, `guidance:<name>`) whose source changed. */
   thaw(key: string): void;
   report: DiagnosticSink;
-  catalogFormat(): "xml" | "markdown" | undefined;
+  /** The catalog's format, which the update note follows. */
+  catalogFormat: "xml" | "markdown" | undefined;
 }
 
 type Change = "added" | "changed" | "removed";
@@ -65,16 +59,9 @@ export class HotReload {
   private readonly mode: "append" | "system";
   /** Loads are compared even without a `skills.changed` listener (watch or catalogUpdates set). */
   private readonly tracking: boolean;
-  private watcher: Watcher | undefined;
-  private starting: Promise<void> | undefined;
+  /** The watcher (only with `watch`). */
+  private readonly watcher: SourceWatcher | undefined;
   private closed = false;
-  /** Watched folders (absolute) and what below them counts (`undefined`: everything). */
-  private roots = new Map<string, readonly string[] | undefined>();
-  /** Paths admitted under the watch cap. */
-  private admitted = new Set<string>();
-  private warnedLimit = false;
-  private warnedError = false;
-  private timer: NodeJS.Timeout | undefined;
   /** Paths that changed since the reload in progress (or the last one) started. */
   private changedPaths = new Set<string>();
   /** The paths of the reload in progress. */
@@ -85,6 +72,8 @@ export class HotReload {
   private taken = 0;
   /** When the first remote source is due again (ms since the epoch). */
   private remoteDue: number | undefined;
+  /** Emits `skills.stale` when `remoteDue` comes. */
+  private remoteTimer: NodeJS.Timeout | undefined;
   /** Fingerprints of the last load, by skill name; undefined until something compares loads. */
   private fingerprints: Map<string, string> | undefined;
   /** `system` as first built; kept under `append`. */
@@ -105,6 +94,17 @@ export class HotReload {
     }
     this.mode = options.catalogUpdates ?? (this.watchSetting !== undefined ? "append" : "system");
     this.tracking = this.watchSetting !== undefined || options.catalogUpdates !== undefined;
+    if (this.watchSetting !== undefined)
+      this.watcher = new SourceWatcher({
+        debounceMs: this.watchSetting.debounceMs,
+        changed: (file) => {
+          this.changedPaths.add(file);
+          // The next scan parses the file again even when its size and mtime look the same.
+          this.host.cache?.invalidate(file);
+        },
+        quiet: () => this.stale(),
+        report: host.report,
+      });
   }
 
   /** Whether the next step must reload first: files changed (after the quiet spell) or a remote source's ttl ran out. */
@@ -114,10 +114,15 @@ export class HotReload {
   }
 
   /**
-   * Called at the start of every reload with the options and resolved remote sources: takes the
-   * changed paths, sets what is watched, and notes when remote sources are due.
+   * Called at the start of every reload with the options, the resolved remote sources and the guidance
+   * in use (none before the first load): takes the changed paths, sets what is watched, and notes when
+   * remote sources are due.
    */
-  async sources(options: AgentContextOptions, remote: readonly ResolvedRemote[]): Promise<void> {
+  async sources(
+    options: AgentContextOptions,
+    remote: readonly ResolvedRemote[],
+    guidance: readonly Skill[] = [],
+  ): Promise<void> {
     // A reload that fails (aborted step) keeps the context dirty and its paths for the next one.
     this.taken = this.generation;
     for (const changed of this.changedPaths) this.batch.add(changed);
@@ -126,12 +131,12 @@ export class HotReload {
     const now = Date.now();
     const ttls = remote.flatMap((r) => (typeof r.ttlMs === "number" && r.ttlMs >= 0 ? [r.ttlMs] : []));
     this.remoteDue = ttls.length === 0 ? undefined : now + Math.min(...ttls);
+    this.scheduleRemote(ttls.length === 0 ? undefined : Math.min(...ttls));
     // Guidance rendered with commands is frozen; a changed file is rendered afresh when `system` is rebuilt.
     if (this.mode === "system" && this.batch.size > 0) {
-      for (const skill of this.host.skills()?.guidance ?? [])
-        if (touches(this.batch, skill)) this.host.thaw(`guidance:${skill.name}`);
+      for (const skill of guidance) if (touches(this.batch, skill)) this.host.thaw(`guidance:${skill.name}`);
     }
-    await this.watch(watchRoots(options));
+    await this.watcher?.watch(watchRoots(options));
   }
 
   /**
@@ -175,13 +180,12 @@ export class HotReload {
   }
 
   /**
-   * The note of changes not told yet, as an attachment to the newest message (`count` messages, the
-   * newest's fingerprint from `fingerprintAt`); none when nothing is pending or there is no message.
+   * The note of changes not told yet, as an attachment to the newest message (`newest`, its
+   * fingerprint); none when nothing is pending or there is no message.
    */
-  note(count: number, fingerprintAt: (index: number) => string | undefined, skills: SkillSet): Attachment[] {
-    if (this.pending.size === 0 || count === 0) return [];
-    const fingerprint = fingerprintAt(count - 1);
-    if (fingerprint === undefined) return [];
+  note(newest: string | undefined, skills: SkillSet): Attachment[] {
+    if (this.pending.size === 0 || newest === undefined) return [];
+    const fingerprint = newest;
     const changes = { added: [] as Skill[], changed: [] as Skill[], removed: [] as string[], other: [] as string[] };
     const listed = new Set(skills.catalog.map((skill) => skill.name));
     for (const [name, kind] of [...this.pending].sort(([a], [b]) => compareCodePoints(a, b))) {
@@ -191,7 +195,7 @@ export class HotReload {
       else changes[kind].push(skill);
     }
     this.pending.clear();
-    const note = updateNote(changes, this.host.catalogFormat());
+    const note = updateNote(changes, this.host.catalogFormat);
     if (note.omitted > 0) {
       this.host.report(
         diagnostic(
@@ -207,11 +211,8 @@ export class HotReload {
   /** Stops watching; idempotent. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    await this.starting?.catch(() => {});
-    const watcher = this.watcher;
-    this.watcher = undefined;
-    await watcher?.close();
+    if (this.remoteTimer !== undefined) clearTimeout(this.remoteTimer);
+    await this.watcher?.close();
   }
 
   // --- changes ----------------------------------------------------------------------------------
@@ -225,108 +226,30 @@ export class HotReload {
     else this.pending.set(name, kind);
   }
 
-  // --- the watcher ------------------------------------------------------------------------------
+  // --- staleness ---------------------------------------------------------------------------------
 
-  private async watch(roots: Map<string, readonly string[] | undefined>): Promise<void> {
-    const added = [...roots.keys()].filter((root) => !this.roots.has(root));
-    const removed = [...this.roots.keys()].filter((root) => !roots.has(root));
-    this.roots = roots;
-    if (this.watcher !== undefined) {
-      if (removed.length > 0) this.watcher.unwatch(removed);
-      if (added.length > 0) this.watcher.add(added);
-      return;
-    }
-    this.starting ??= this.start([...roots.keys()]);
-    await this.starting;
-  }
-
-  private async start(paths: string[]): Promise<void> {
-    let chokidar: { watch(paths: string[], options: Record<string, unknown>): Watcher };
-    try {
-      chokidar = (await import("chokidar")) as unknown as typeof chokidar;
-    } catch (error) {
-      this.host.report(
-        diagnostic("WATCH_FAILED", "error", `watch is off: chokidar cannot be loaded (${errorText(error)})`),
-      );
-      return;
-    }
+  // A quiet spell ended: the next step (or `refresh()`) reloads, and listeners hear of it now.
+  private stale(): void {
     if (this.closed) return;
-    const watcher = chokidar.watch(paths, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      depth: WATCH_MAX_DEPTH,
-      // The process may exit while a context is open: the watcher never holds it.
-      persistent: false,
-      ignored: (file: string) => this.ignored(file),
-    });
-    this.watcher = watcher;
-    watcher.on("all", (_event, file) => this.changed(String(file)));
-    watcher.on("error", (error) => {
-      if (this.warnedError) return;
-      this.warnedError = true;
-      this.host.report(
-        diagnostic(
-          "WATCH_FAILED",
-          "warning",
-          `watching skill sources failed: ${errorText(error)}; changes may be missed until refresh()`,
-        ),
-      );
-    });
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, READY_WAIT_MS);
-      timer.unref();
-      watcher.once("ready", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    this.generation++;
+    this.dirty = true;
+    if (!this.host.events.wants("skills.stale")) return;
+    const paths = [...this.changedPaths].sort(compareCodePoints).slice(0, MAX_STALE_PATHS);
+    this.host.events.emit({ type: "skills.stale", reason: "files", paths });
   }
 
-  private changed(file: string): void {
-    if (this.closed) return;
-    this.changedPaths.add(file);
-    // The next scan parses the file again even when its size and mtime look the same.
-    this.host.cache?.invalidate(file);
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.generation++;
-      this.dirty = true;
-    }, this.watchSetting!.debounceMs);
-    this.timer.unref();
-  }
-
-  // Everything outside the targets is ignored (chokidar does not descend into it); `.git` and
-  // `node_modules` always; past MAX_WATCHED_PATHS new paths are ignored with one warning.
-  private ignored(file: string): boolean {
-    const name = path.basename(file);
-    if (name === ".git" || name === "node_modules") return true;
-    let relevant = false;
-    for (const [root, targets] of this.roots) {
-      if (file === root || root.startsWith(file + path.sep)) return false;
-      if (!file.startsWith(root + path.sep)) continue;
-      if (targets === undefined || isTarget(toPosix(file.slice(root.length + 1)).toLowerCase(), targets)) {
-        relevant = true;
-        break;
-      }
-    }
-    if (!relevant) return true;
-    if (this.admitted.has(file)) return false;
-    if (this.admitted.size >= MAX_WATCHED_PATHS) {
-      if (!this.warnedLimit) {
-        this.warnedLimit = true;
-        this.host.report(
-          diagnostic(
-            "WATCH_LIMIT",
-            "warning",
-            `more than ${MAX_WATCHED_PATHS} files and folders below the watched skill sources; the rest is not watched (call refresh() to pick up their changes)`,
-          ),
-        );
-      }
-      return true;
-    }
-    this.admitted.add(file);
-    return false;
+  // Remote sources are due again after their ttl: `due()` compares the time; listeners hear of it when it comes.
+  private scheduleRemote(ttlMs: number | undefined): void {
+    if (this.remoteTimer !== undefined) clearTimeout(this.remoteTimer);
+    this.remoteTimer = undefined;
+    // Past setTimeout's range (about 24.8 days) the event is left out; `due()` still compares the time.
+    if (ttlMs === undefined || ttlMs > MAX_TIMER_MS) return;
+    this.remoteTimer = setTimeout(() => {
+      this.remoteTimer = undefined;
+      if (!this.closed && this.host.events.wants("skills.stale"))
+        this.host.events.emit({ type: "skills.stale", reason: "ttl", paths: [] });
+    }, ttlMs);
+    this.remoteTimer.unref();
   }
 }
 

@@ -1,12 +1,14 @@
 /**
- * The reload of skills and guidance, as a sequence of stages over {@link EngineDeps}: resolve the
- * sources (remote ones only when there are any), load the skill set, render the guidance (frozen),
- * build `system`, restore nested skills revealed earlier, settle against the previous load (hot
- * reload), seed declared skill state, and reload the MCP servers.
+ * The reload of skills and guidance, as a sequence of stages: resolve the sources (remote ones only
+ * when there are any), load the skill set, render the guidance (frozen), build `system`, restore
+ * nested skills revealed earlier, settle against the previous load (hot reload) and seed declared
+ * skill state. It returns a new {@link SkillSnapshot} and leaves swapping it in to the caller; the
+ * MCP servers are reloaded after the swap ({@link reloadServers}). Each stage takes the parts it reads.
  */
 import { errorText, projectRoot } from "@skillctx/core/internal";
 import type { Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { diagnostic, readSkillContent } from "@skillctx/core";
+import type { SourceInput } from "@skillctx/sources";
 import type { SkillSet } from "../context-types.js";
 import { declaredStates } from "../code/skill-state.js";
 import { defaultCacheDir } from "@skillctx/sources";
@@ -16,15 +18,30 @@ import { SEARCH_TOOL } from "../tools/presets/common.js";
 import { withNestedSkills } from "./nested-skills.js";
 import type { AgentContextOptions } from "./options.js";
 import { loadSkillSet } from "./skill-set.js";
-import type { EngineDeps } from "./step-deps.js";
+import type { EngineParts, SkillSnapshot } from "./step-deps.js";
 import { buildSystem } from "./system-prompt.js";
 
-/** Re-reads skills and guidance (metadata only where unchanged) and rebuilds `system`. */
-export async function reloadSkills(deps: EngineDeps, signal: AbortSignal | undefined): Promise<void> {
-  const o = deps.live.options;
+/** What a reload reads and writes. */
+export type ReloadDeps = Pick<
+  EngineParts,
+  "options" | "turns" | "hotReload" | "store" | "render" | "templates" | "limits" | "nested" | "diagnostics" | "toolset"
+>;
+
+/**
+ * Re-reads skills and guidance from `skills` and the options (metadata only where unchanged) and
+ * returns the new snapshot, compared with `previous` (undefined at the first load). Nothing in use
+ * changes until the caller swaps the snapshot in.
+ */
+export async function reloadSkills(
+  deps: ReloadDeps,
+  skills: SourceInput[] | undefined,
+  previous: SkillSnapshot | undefined,
+  signal: AbortSignal | undefined,
+): Promise<SkillSnapshot> {
+  const o: AgentContextOptions = { ...deps.options, skills };
   const sources = await resolveSkillSources(o, signal);
   deps.turns.assertOpen();
-  await deps.hotReload.sources(o, sources.remote);
+  await deps.hotReload.sources(o, sources.remote, previous?.skillSet.guidance ?? []);
   const skillSet = await loadSkillSet({
     cwd: o.cwd,
     skills: sources.local,
@@ -38,7 +55,7 @@ export async function reloadSkills(deps: EngineDeps, signal: AbortSignal | undef
   deps.turns.assertOpen();
   const diagnostics: Diagnostic[] = [...sources.diagnostics, ...skillSet.diagnostics];
   const guidanceText = await renderGuidance(deps, skillSet, signal, diagnostics);
-  const parts = buildSystem({
+  const built = buildSystem({
     systemPrompt: o.systemPrompt,
     skills: {
       ...skillSet,
@@ -50,7 +67,7 @@ export async function reloadSkills(deps: EngineDeps, signal: AbortSignal | undef
     templates: deps.templates,
     catalog: o.catalog,
     maxGuidanceBytes: deps.limits.maxGuidanceBlockBytes,
-    toolset: { loadInstruction: deps.toolbox.toolset.loadInstruction, searchTool: SEARCH_TOOL },
+    toolset: { loadInstruction: deps.toolset.loadInstruction, searchTool: SEARCH_TOOL },
   });
   // Nested skill folders revealed earlier in the conversation (or in a resumed one) join again, outside `system`.
   const nested = await deps.nested.restore(
@@ -61,12 +78,28 @@ export async function reloadSkills(deps: EngineDeps, signal: AbortSignal | undef
     diagnostics,
   );
   deps.turns.assertOpen();
-  const previous = deps.live.skillSet as SkillSet | undefined;
-  deps.live.skillSet = withNestedSkills(skillSet, nested);
-  deps.live.parts = deps.hotReload.settle(previous, deps.live.skillSet, parts);
-  seedSkillStates(deps, diagnostics);
-  for (const d of [...diagnostics, ...parts.diagnostics]) deps.diagnostics.sink(d);
-  await reloadServers(deps, signal);
+  const inUse = withNestedSkills(skillSet, nested);
+  const parts = deps.hotReload.settle(previous?.skillSet, inUse, built);
+  seedSkillStates(deps, inUse, diagnostics);
+  for (const d of [...diagnostics, ...built.diagnostics]) deps.diagnostics.sink(d);
+  return Object.freeze({ skillSet: inUse, parts });
+}
+
+/**
+ * Reloads the MCP servers for the snapshot in use. The conversation is left as it is: new skills fire
+ * on new messages only, so the prefix stays stable. Servers of attached skills are offered for the
+ * conversation, those of the loaded skill until unloaded. The project's own .mcp.json /
+ * .cursor/mcp.json servers start with them (trust-gated).
+ */
+export async function reloadServers(
+  deps: Pick<EngineParts, "options" | "servers" | "store">,
+  snapshot: SkillSnapshot,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const o = deps.options;
+  deps.servers.useProjectConfig(o.cwd, o.sources?.homeDir);
+  const attached = deps.store.attachments.filter((a) => a.trigger !== "catalog").map((a) => a.skill);
+  await deps.servers.reload(snapshot.skillSet, [...new Set(attached)], signal, deps.store.activeSkill);
 }
 
 // --- stages ---------------------------------------------------------------------------------------
@@ -89,7 +122,7 @@ async function resolveSkillSources(o: AgentContextOptions, signal: AbortSignal |
 
 // Each guidance file's text for `system`, in order; one that cannot be read is left out with a diagnostic.
 async function renderGuidance(
-  deps: EngineDeps,
+  deps: Pick<EngineParts, "store" | "render">,
   skillSet: SkillSet,
   signal: AbortSignal | undefined,
   diagnostics: Diagnostic[],
@@ -104,7 +137,7 @@ async function renderGuidance(
 
 // Guidance with commands is rendered once and frozen in state, so `system` stays byte-stable.
 async function frozenGuidance(
-  deps: EngineDeps,
+  deps: Pick<EngineParts, "store" | "render">,
   skill: Skill,
   signal: AbortSignal | undefined,
   diagnostics: Diagnostic[],
@@ -130,19 +163,9 @@ async function frozenGuidance(
 }
 
 // Skills that declare state start from their initial state (a resumed conversation keeps its own).
-function seedSkillStates(deps: EngineDeps, diagnostics: Diagnostic[]): void {
-  const declared = declaredStates(deps.live.skillSet.skills);
+function seedSkillStates(deps: Pick<EngineParts, "store">, skillSet: SkillSet, diagnostics: Diagnostic[]): void {
+  const declared = declaredStates(skillSet.skills);
   for (const { namespace, value } of declared.states)
     if (deps.store.skillState(namespace) === undefined) deps.store.setSkillState(namespace, value);
   diagnostics.push(...declared.diagnostics);
-}
-
-// The conversation is left as it is: new skills fire on new messages only, so the prefix stays stable.
-// Servers of attached skills are offered for the conversation, those of the loaded skill until unloaded.
-// The project's own .mcp.json / .cursor/mcp.json servers start with them (trust-gated).
-async function reloadServers(deps: EngineDeps, signal: AbortSignal | undefined): Promise<void> {
-  const o = deps.live.options;
-  deps.servers.useProjectConfig(o.cwd, o.sources?.homeDir);
-  const attached = deps.store.attachments.filter((a) => a.trigger !== "catalog").map((a) => a.skill);
-  await deps.servers.reload(deps.live.skillSet, [...new Set(attached)], signal, deps.store.activeSkill);
 }

@@ -17,7 +17,7 @@ import type { EngineDeps } from "./step-deps.js";
  * or no user message is new.
  */
 export async function suggestionNotes(
-  deps: EngineDeps,
+  deps: Pick<EngineDeps, "search" | "store" | "toolbox">,
   scan: ScanResult,
   skills: SkillSet,
   signal: AbortSignal,

@@ -12,7 +12,7 @@ import type { EngineLive } from "./step-deps.js";
 /** What the view reads and writes besides the store. */
 export interface ToolStateDeps {
   store: ContextStateStore;
-  live: Pick<EngineLive, "skillSet" | "activations">;
+  live: Pick<EngineLive, "snapshot" | "activations">;
   telemetry: Pick<ContextTelemetry, "activated" | "unloaded">;
   servers: Pick<SkillServerPool, "load" | "deactivate">;
   /** The context's signal (servers started by a `load` live until the context closes or the skill is unloaded). */
@@ -28,7 +28,7 @@ export function createToolStateView(deps: ToolStateDeps): SkillState {
     },
     activate: (name) => {
       const previous = store.activate(name);
-      const skill = live.skillSet.byName.get(name);
+      const skill = live.snapshot.skillSet.byName.get(name);
       const activation: Activation =
         skill === undefined ? { skill: name, trigger: "load" } : activationOf(skill, { trigger: "load" });
       live.activations.push(activation);

@@ -134,6 +134,30 @@ export interface StateDeltaEvent {
   patch: Operation[];
 }
 
+/**
+ * The skills in use are out of date (`watch` only): files below the watched skill sources changed and
+ * then stayed quiet for `debounceMs`, or a remote source's `ttlMs` ran out. Hot reload emits it once
+ * per quiet spell, as soon as the spell ends, from the watcher's timer (no step runs it). The context
+ * reloads before its next step (or at `refresh()`); a reload that then adds, changes or removes a
+ * skill emits {@link SkillsChangedEvent}. A host that must act before its next step (the skill server
+ * serves a new snapshot) calls `refresh()` on it instead of polling.
+ *
+ * @example
+ * ctx.on("skills.stale", () => void ctx.refresh());
+ */
+export interface SkillsStaleEvent {
+  type: "skills.stale";
+  /** `files`: changes on disk; `ttl`: a remote source is due again. */
+  reason: "files" | "ttl";
+  /** The changed files and folders (absolute, code-point order), at most 100; empty for `ttl`. */
+  paths: string[];
+}
+
+/**
+ * A reload added, changed or removed skills (by name, code-point order). Emitted by the reload that
+ * follows {@link SkillsStaleEvent}, by `refresh()` and by `setSkills()`, when the context compares loads
+ * (`watch` or `catalogUpdates` set, or a listener of this event).
+ */
 export interface SkillsChangedEvent {
   type: "skills.changed";
   added: string[];
@@ -159,6 +183,7 @@ export type SkillctxEvent =
   | CommandFinishedEvent
   | McpServerEvent
   | StateDeltaEvent
+  | SkillsStaleEvent
   | SkillsChangedEvent
   | DiagnosticEvent;
 

@@ -1,6 +1,6 @@
 import type { ContextStep } from "@skillctx/engine";
 import type { Message } from "@skillctx/engine";
-import { samePrefixLength } from "@skillctx/engine/internal";
+import { HistoryPrefix } from "@skillctx/engine/internal";
 import { attachmentsByMessage } from "./attachments.js";
 import { equalValues } from "@skillctx/core/internal";
 
@@ -37,8 +37,11 @@ export interface ItemCodec<T> {
  * host's items, but skillctx does not read the replaced one again.
  */
 export class ItemHistory<T> {
-  /** The items as last seen. */
-  private items: T[] = [];
+  /**
+   * The items as last seen: O(1) when the history grew (its first and last known items in place),
+   * else compared item by item, by identity or equal content.
+   */
+  private readonly items = new HistoryPrefix<T>({ same: sameItem, trustEnds: true });
   /** For each item, the index of its first message in `messages`. */
   private starts: number[] = [];
   private messages: Message[] = [];
@@ -55,7 +58,7 @@ export class ItemHistory<T> {
    * history's own and changes at the next `read`: callers make one step at a time (see `serialized` in engine/step-queue.ts).
    */
   read(items: readonly T[]): readonly Message[] {
-    const keep = this.knownPrefix(items);
+    const keep = this.items.sameAs(items);
     this.truncate(keep);
     for (let index = keep; index < items.length; index++) {
       const item = items[index]!;
@@ -107,15 +110,10 @@ export class ItemHistory<T> {
     return items.flatMap((item, index) => replaced.get(index) ?? [item]);
   }
 
-  // How many leading items of `items` are the ones seen last step: O(1) when the history grew.
-  private knownPrefix(items: readonly T[]): number {
-    return samePrefixLength(items, this.items, { same: sameItem, trustEnds: true });
-  }
-
   private truncate(length: number): void {
     if (length >= this.items.length) return;
     const start = this.starts[length]!;
-    this.items.length = length;
+    this.items.cut(length);
     this.starts.length = length;
     this.placed.length = length;
     this.messages.length = start;

@@ -1,4 +1,4 @@
-import { samePrefixLength } from "@skillctx/engine/internal";
+import { HistoryPrefix } from "@skillctx/engine/internal";
 
 /**
  * Converts a conversation's list of messages by position, reusing the previous conversion of the same
@@ -13,7 +13,7 @@ import { samePrefixLength } from "@skillctx/engine/internal";
  * result (callers may change it), plus the conversion of what is new.
  */
 export class PrefixCache<I extends object, O> {
-  private readonly conversations = new WeakMap<I, { inputs: I[]; out: O[]; ends: number[] }>();
+  private readonly conversations = new WeakMap<I, { inputs: HistoryPrefix<I>; out: O[]; ends: number[] }>();
 
   convert(inputs: readonly I[], convertFrom: (start: number, out: O[], ends: number[]) => void): O[] {
     const first = inputs[0];
@@ -23,16 +23,17 @@ export class PrefixCache<I extends object, O> {
       return out;
     }
     let known = this.conversations.get(first);
-    if (known === undefined) this.conversations.set(first, (known = { inputs: [], out: [], ends: [] }));
-    const same = samePrefixLength(inputs, known.inputs);
+    if (known === undefined)
+      this.conversations.set(first, (known = { inputs: new HistoryPrefix<I>(), out: [], ends: [] }));
+    const same = known.inputs.sameAs(inputs);
     const keep = keptOutputs(known.ends, same);
     const start = keep === 0 ? 0 : known.ends[keep - 1]!;
     known.out.length = keep;
     known.ends.length = keep;
-    known.inputs.length = start;
+    known.inputs.cut(start);
     // Should convertFrom throw, the outputs it added end past `known.inputs`, so the next call drops them.
     convertFrom(start, known.out, known.ends);
-    for (let index = start; index < inputs.length; index++) known.inputs.push(inputs[index]!);
+    known.inputs.see(inputs, start);
     return known.out.slice();
   }
 }
