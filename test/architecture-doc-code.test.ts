@@ -134,7 +134,7 @@ interface Call {
 const NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
 
 function facadeFields(doc: string): { count: number; names: string[] } {
-  const match = /is a façade: its public methods and (\w+) (?:private )?fields?,([^]*?)\. `create`/.exec(doc);
+  const match = /is a façade: its public methods and (\w+) (?:private )?fields?,([\s\S]*?)\. `create`/.exec(doc);
   if (match === null) throw new Error(`${DOC}: no sentence "is a façade: its public methods and <n> fields, …"`);
   const outside = match[2]!.replace(/\([^()]*\)/g, "");
   return {
