@@ -167,7 +167,10 @@ function classFields(file: string, className: string): string[] {
   source.forEachChild((node) => {
     if (!ts.isClassDeclaration(node) || node.name?.text !== className) return;
     for (const member of node.members) {
-      const isStatic = ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword) ?? false;
+      const isStatic =
+        (ts.canHaveModifiers(member) ? ts.getModifiers(member) : undefined)?.some(
+          (m) => m.kind === ts.SyntaxKind.StaticKeyword,
+        ) ?? false;
       if (ts.isPropertyDeclaration(member) && !isStatic) names.push(member.name.getText(source));
     }
   });
