@@ -37,10 +37,11 @@ export function diagnostic(
   code: DiagnosticCode,
   severity: Severity,
   message: string,
-  where: { path?: string | undefined; line?: number | undefined } = {},
+  where: { path?: string | undefined; line?: number | undefined; dialect?: Diagnostic["dialect"] } = {},
 ): Diagnostic {
   const d: Diagnostic = { code, severity, message };
   if (where.path !== undefined) d.path = where.path;
   if (where.line !== undefined) d.line = where.line;
+  if (where.dialect !== undefined) d.dialect = where.dialect;
   return d;
 }

@@ -56,6 +56,11 @@ export function isSkillctxErrorCode(code: string): code is SkillctxErrorCode {
   return ERROR_CODES.has(code);
 }
 
+/** `code` when it is an error code (a diagnostic's, to rethrow it as an error), else `fallback`. */
+export function errorCodeOf(code: string | undefined, fallback: SkillctxErrorCode): SkillctxErrorCode {
+  return code !== undefined && isSkillctxErrorCode(code) ? code : fallback;
+}
+
 /** Options for {@link SkillctxError}. */
 export interface SkillctxErrorOptions {
   /** File the error is about, when there is one. */

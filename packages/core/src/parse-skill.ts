@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { compareCodePoints } from "./code-point-order.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
-import { isSkillctxErrorCode, SkillctxError, type SkillctxErrorCode } from "./errors.js";
+import { errorCodeOf, SkillctxError } from "./errors.js";
 import { readFrontmatter } from "./frontmatter.js";
 import { readClaudeCodeFields } from "./claude-code-fields.js";
 import type { FrontmatterRead } from "./frontmatter.js";
@@ -393,9 +393,4 @@ function mcpServers(read: FrontmatterRead): Record<string, unknown> | undefined 
   if (!isRecord(value)) return undefined;
   const inner = value.mcpServers;
   return isRecord(inner) ? inner : value;
-}
-
-/** A diagnostic's code as the error's (the frontmatter reader's errors are all error codes), else `fallback`. */
-function errorCodeOf(code: string | undefined, fallback: SkillctxErrorCode): SkillctxErrorCode {
-  return code !== undefined && isSkillctxErrorCode(code) ? code : fallback;
 }

@@ -153,15 +153,9 @@ function validateCodexYaml(dir: string, options: ValidateSkillOptions): Diagnost
 export function validateSkillMd(text: string, options: ValidateSkillMdOptions = {}): ValidationResult {
   const strict = options.strict ?? false;
   const diagnostics: Diagnostic[] = [];
-  const add = (code: DiagnosticCode, severity: "error" | "warning", message: string, line: number | undefined) =>
-    diagnostics.push(diagnostic(code, severity, message, { path: options.path, line }));
-  const addDialect = (
-    code: DiagnosticCode,
-    severity: Severity,
-    message: string,
-    line: number | undefined,
-    dialect: Dialect,
-  ) => diagnostics.push({ ...diagnostic(code, severity, message, { path: options.path, line }), dialect });
+  // One finding; a dialect's own rule (Claude Code, Codex, OpenHands) names it.
+  const add = (code: DiagnosticCode, severity: Severity, message: string, line?: number, dialect?: Dialect) =>
+    diagnostics.push(diagnostic(code, severity, message, { path: options.path, line, dialect }));
   // Lines cut before the opening fence (lenient mode only): findings after that are moved down by as many.
   let lineShift = 0;
   let shiftFrom = 0;
@@ -305,13 +299,13 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
       else add("FIELD_MISSPELLED", "error", `Unknown field '${key}': did you mean '${near}'?`, keyLine(key));
     }
     if (unknown.length > 0) report(checkFields(unknown), "error", unknown[0]);
-    for (const f of checkDialectTypes(data)) addDialect(f.code, f.severity, f.message, keyLine(f.key), f.dialect);
+    for (const f of checkDialectTypes(data)) add(f.code, f.severity, f.message, keyLine(f.key), f.dialect);
   }
   for (const key of keys) {
     const field = dialectField(key);
     if (field === undefined) continue;
     const accepted = strict ? "the reference validator rejects it" : "accepted";
-    addDialect(
+    add(
       "DIALECT_FIELD",
       "info",
       `'${key}' is a ${DIALECT_NAMES[field.dialect]} field (${field.meaning}); ${accepted}`,
