@@ -24,6 +24,7 @@ export default defineConfig({
       { find: /^@skillctx\/engine$/, replacement: src("engine") },
       { find: /^@skillctx\/skills-mcp$/, replacement: src("skills-mcp") },
       { find: /^@skillctx\/cli$/, replacement: src("cli") },
+      { find: /^@skillctx\/conformance$/, replacement: src("conformance") },
       { find: /^skillctx$/, replacement: src("skillctx") },
       // The adapters' subpath exports (skillctx/ai-sdk, skillctx/openai, ...): one entry file each.
       {

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
-import { loadLayouts } from "./corpus.js";
+import { loadLayouts } from "@skillctx/conformance";
 
 async function ruleIds(): Promise<string[]> {
   const doc = await readFile(path.join(ROOT, "docs/conventions.md"), "utf8");

@@ -1,11 +1,11 @@
 // Runs many `skillctx` command lines in ONE Node process, through the built CLI's own `main` (the
-// function the `skillctx` bin calls), so the conformance corpus checks the CLI without a process per
-// case. Usage: node cli-batch.mjs <runs.json> <results.json>; runs: [{ args: string[], home: string }].
+// function the `skillctx` bin calls, from its build), so the conformance corpus checks the CLI without a
+// process per case (skillctx-cli.ts). Usage: node cli-batch.mjs <runs.json> <results.json>; runs: [{ args: string[], home: string }].
 // Each run gets its HOME (the CLI reads the user's folders from it) and its stdout captured; stderr is
 // dropped (the JSON output carries the diagnostics). Results: [{ code, stdout }] in the same order.
 import { readFile, writeFile } from "node:fs/promises";
 import { parseJson } from "@skillctx/core/internal";
-import { main } from "../../packages/cli/dist/index.js";
+import { main } from "@skillctx/cli";
 
 const [input, output] = process.argv.slice(2);
 const runs = parseJson(await readFile(input, "utf8"));
