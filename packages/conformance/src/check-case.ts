@@ -91,9 +91,9 @@ async function checksOf(run: CaseRun, o: Observation): Promise<Check[]> {
     ...(await need("pathRules", "pathRulesAbsent", e.pathRulesAbsent, () =>
       each(e.pathRulesAbsent, (p) => !rules.has(p), (p) => `${p} is not a path rule`),
     )),
-    ...(await need("skills", "skills", e.skills, () => each(e.skills, (n) => names.has(n), (n) => `skill ${n}`))),
+    ...(await need("skills", "skills", e.skills, () => each(e.skills, (n) => names.has(n), (n) => `skill ${n} in the catalog`))),
     ...(await need("skills", "skillsAbsent", e.skillsAbsent, () =>
-      each(e.skillsAbsent, (n) => !names.has(n), (n) => `no skill ${n}`),
+      each(e.skillsAbsent, (n) => !names.has(n), (n) => `no skill ${n} in the catalog`),
     )),
     ...(await need("diagnostics", "diagnostics", e.diagnostics, () =>
       each(e.diagnostics, (d) => diagnostics.has(d), (d) => `diagnostic ${d}`),
