@@ -13,5 +13,7 @@ pnpm() { npx -y "pnpm@${PNPM_VERSION:-10.34.9}" "$@"; }
 if [ "${SKILLCTX_PACK_NO_BUILD:-0}" != "1" ]; then
   (cd "$root" && pnpm build >&2)
 fi
-(cd "$root" && pnpm -r pack --pack-destination "$dest" >/dev/null)
+# Private packages are not published (@skillctx/conformance: docs/decisions.md), so not packed either.
+mapfile -t private < <(cd "$root" && node -e 'for (const d of require("fs").readdirSync("packages")) { try { const p = require(`./packages/${d}/package.json`); if (p.private) console.log(`--filter=!${p.name}`); } catch {} }')
+(cd "$root" && pnpm -r "${private[@]}" pack --pack-destination "$dest" >/dev/null)
 ls "$dest"/*.tgz

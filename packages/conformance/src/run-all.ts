@@ -1,6 +1,6 @@
 /**
  * `pnpm conformance`: every adapter over every case, then docs/conformance.md regenerated from the
- * results (report.ts). Needs the build (the root script runs `pnpm build` first): the skillctx adapters
+ * results (report.ts); cases.schema.json regenerated from the zod schema (case-schema.ts). Needs the build (the root script runs `pnpm build` first): the skillctx adapters
  * import the built packages and run the built CLI.
  *   tsx packages/conformance/src/run-all.ts [--out FILE]      (default: docs/conformance.md)
  */
@@ -12,11 +12,14 @@ import { openaiAgentsAdapter } from "./adapters/openai-agents.js";
 import { skillctxCliAdapter } from "./adapters/skillctx-cli.js";
 import { skillctxLibraryAdapter } from "./adapters/skillctx-library.js";
 import { strandsAdapter } from "./adapters/strands.js";
+import { casesJsonSchema } from "./case-schema.js";
 import { renderReport } from "./report.js";
 import { runConformance, tally } from "./runner.js";
 
 const at = process.argv.indexOf("--out");
 const out = at === -1 ? fileURLToPath(new URL("../../../docs/conformance.md", import.meta.url)) : process.argv[at + 1]!;
+const schema = fileURLToPath(new URL("../cases.schema.json", import.meta.url));
+await writeFile(schema, `${JSON.stringify(casesJsonSchema(), null, 2)}\n`);
 const started = performance.now();
 const all = await runConformance(
   [
