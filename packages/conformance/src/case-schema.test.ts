@@ -22,7 +22,12 @@ async function layoutWith(cases: unknown): Promise<string> {
   return dir;
 }
 
-const valid = { id: "a", rule: "agents-md-chain", source: "https://example.com/docs", expect: { guidance: ["AGENTS.md"] } };
+const valid = {
+  id: "a",
+  rule: "agents-md-chain",
+  source: "https://example.com/docs",
+  expect: { guidance: ["AGENTS.md"] },
+};
 
 describe("cases.json format", () => {
   it("the committed cases.schema.json is the JSON Schema of the zod schema (regenerate with `pnpm conformance`)", async () => {

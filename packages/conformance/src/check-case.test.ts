@@ -36,7 +36,12 @@ describe("checkCase", () => {
   });
 
   it("fails with what differed", async () => {
-    const run = runOf({ guidance: ["AGENTS.md"], guidanceAbsent: ["GEMINI.md"], skills: ["a"], pathRules: ["x/AGENTS.md"] });
+    const run = runOf({
+      guidance: ["AGENTS.md"],
+      guidanceAbsent: ["GEMINI.md"],
+      skills: ["a"],
+      pathRules: ["x/AGENTS.md"],
+    });
     const result = await checkCase(run, {
       system: "Only Gemini reads this long line.",
       guidance: ["GEMINI.md"],
@@ -71,7 +76,10 @@ describe("checkCase", () => {
   it("is not supported when the loader has none of the outputs, or says so; partly checked cases note the rest", async () => {
     const run = runOf({ pathRules: ["AGENTS.md"], diagnostics: ["GUIDANCE_EMPTY"] });
     expect(await checkCase(run, { skills: [] })).toMatchObject({ status: "unsupported", failures: [] });
-    expect(await checkCase(run, { unsupported: "no rules" })).toMatchObject({ status: "unsupported", notes: ["no rules"] });
+    expect(await checkCase(run, { unsupported: "no rules" })).toMatchObject({
+      status: "unsupported",
+      notes: ["no rules"],
+    });
     const partly = await checkCase(runOf({ skills: ["a"], diagnostics: ["X"] }), { skills: [{ name: "a" }] });
     expect(partly).toMatchObject({ status: "holds", notes: ["diagnostics: the loader has no diagnostics"] });
   });

@@ -42,15 +42,25 @@ async function checksOf(run: CaseRun, o: Observation): Promise<Check[]> {
   const e = run.case.expect;
   const checks: Check[] = [];
   const marker = (p: string) => markerLine(path.join(run.repo, p));
-  const inSystem = (line: string | undefined) => o.system !== undefined && line !== undefined && o.system.includes(line);
-  const need = (field: keyof Observation, key: string, items: readonly string[] | undefined, make: () => Promise<Check[]> | Check[]) =>
+  const inSystem = (line: string | undefined) =>
+    o.system !== undefined && line !== undefined && o.system.includes(line);
+  const need = (
+    field: keyof Observation,
+    key: string,
+    items: readonly string[] | undefined,
+    make: () => Promise<Check[]> | Check[],
+  ) =>
     items === undefined || items.length === 0
       ? []
       : o[field] === undefined
         ? [{ unchecked: `${key}: the loader has no ${field}` }]
         : make();
 
-  if ((e.guidance ?? []).length > 0 && o.guidance === undefined && !(o.guidanceByText === true && o.system !== undefined))
+  if (
+    (e.guidance ?? []).length > 0 &&
+    o.guidance === undefined &&
+    !(o.guidanceByText === true && o.system !== undefined)
+  )
     checks.push({ unchecked: "guidance: the loader has no guidance" });
   else
     for (const p of e.guidance ?? []) {
@@ -86,20 +96,46 @@ async function checksOf(run: CaseRun, o: Observation): Promise<Check[]> {
     (items ?? []).map((x) => ({ ok: ok(x), what: what(x) }));
   checks.push(
     ...(await need("pathRules", "pathRules", e.pathRules, () =>
-      each(e.pathRules, (p) => rules.has(p), (p) => `${p} is a path rule`),
+      each(
+        e.pathRules,
+        (p) => rules.has(p),
+        (p) => `${p} is a path rule`,
+      ),
     )),
     ...(await need("pathRules", "pathRulesAbsent", e.pathRulesAbsent, () =>
-      each(e.pathRulesAbsent, (p) => !rules.has(p), (p) => `${p} is not a path rule`),
+      each(
+        e.pathRulesAbsent,
+        (p) => !rules.has(p),
+        (p) => `${p} is not a path rule`,
+      ),
     )),
-    ...(await need("skills", "skills", e.skills, () => each(e.skills, (n) => names.has(n), (n) => `skill ${n} in the catalog`))),
+    ...(await need("skills", "skills", e.skills, () =>
+      each(
+        e.skills,
+        (n) => names.has(n),
+        (n) => `skill ${n} in the catalog`,
+      ),
+    )),
     ...(await need("skills", "skillsAbsent", e.skillsAbsent, () =>
-      each(e.skillsAbsent, (n) => !names.has(n), (n) => `no skill ${n} in the catalog`),
+      each(
+        e.skillsAbsent,
+        (n) => !names.has(n),
+        (n) => `no skill ${n} in the catalog`,
+      ),
     )),
     ...(await need("diagnostics", "diagnostics", e.diagnostics, () =>
-      each(e.diagnostics, (d) => diagnostics.has(d), (d) => `diagnostic ${d}`),
+      each(
+        e.diagnostics,
+        (d) => diagnostics.has(d),
+        (d) => `diagnostic ${d}`,
+      ),
     )),
     ...(await need("diagnostics", "diagnosticsAbsent", e.diagnosticsAbsent, () =>
-      each(e.diagnosticsAbsent, (d) => !diagnostics.has(d), (d) => `no diagnostic ${d}`),
+      each(
+        e.diagnosticsAbsent,
+        (d) => !diagnostics.has(d),
+        (d) => `no diagnostic ${d}`,
+      ),
     )),
   );
   return checks;

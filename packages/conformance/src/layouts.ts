@@ -64,7 +64,10 @@ export async function prepareCopies(layouts: readonly Layout[], dir: string = LA
   for (const { slug } of layouts) {
     const dest = path.join(base, slug);
     await cp(path.join(dir, slug, "repo"), dest, { recursive: true, verbatimSymlinks: true });
-    for (const args of [["init", "-q"], ["add", "-A"]]) {
+    for (const args of [
+      ["init", "-q"],
+      ["add", "-A"],
+    ]) {
       const result = await runGit(["-c", "init.defaultBranch=main", ...args], { cwd: dest, timeoutMs: 30_000 });
       if (result.exitCode !== 0) throw new Error(`git ${args[0]} in ${dest}: ${result.stderr || result.error}`);
     }

@@ -41,7 +41,11 @@ export async function runAdapter(adapter: ConformanceAdapter, runs: readonly Cas
       } catch (error) {
         // A loader that throws on a layout fails that case; the next case still runs.
         const result = await checkCase(run, {});
-        results.push({ ...result, status: "fails", failures: [`the loader threw: ${errorText(error).replaceAll(run.repo, "<repo>")}`] });
+        results.push({
+          ...result,
+          status: "fails",
+          failures: [`the loader threw: ${errorText(error).replaceAll(run.repo, "<repo>")}`],
+        });
         continue;
       }
       results.push(await checkCase(run, observed));
