@@ -39,6 +39,8 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/walk.test.ts",
   // The first-loop pages type-checked against every framework's declarations in one program (~50 s).
   "test/first-loop.test.ts",
+  // The conformance adapters of four agent frameworks: importing them is most of the time (~700 packages).
+  "packages/conformance/src/adapters/peers.test.ts",
   // Cold start of the built packages: child processes that log every module they load (bench-like).
   "test/cold-start-imports.test.ts",
   // Three `serve --http` replicas behind HAProxy with 50 clients (scripts/serve-fleet-lb.mjs, a short run).
