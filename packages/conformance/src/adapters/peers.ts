@@ -1,11 +1,11 @@
 /**
  * What the adapters of other loaders share. None of these loaders looks for a repository's files by
- * itself: a host passes it the skill folders. Each adapter passes the same ones, the two folders the Agent
- * Skills clients name most (https://agentskills.io: `.agents/skills/`, the cross-client folder, and
- * `.<client>/skills/`, of which Claude Code's is the most used), at the case's working folder, as a host
- * embedding the loader in a coding agent would. The rules they can then be checked on are the skill
- * rules of those folders and the skill-file rules; guidance, path rules, other agents' folders and
- * skillctx's diagnostics are not theirs ("not supported").
+ * itself: a host passes it the skill folders. Each adapter passes the same two, at the case's working
+ * folder, as a host embedding the loader in a coding agent would: `.agents/skills/`, the folder Agent
+ * Skills names for every client (https://agentskills.io), and `.claude/skills/`, Claude Code's, where
+ * the format began (https://code.claude.com/docs/en/skills). The rules they can then be checked on are
+ * the skill rules of those folders and the skill-file rules; guidance, path rules, other agents' folders
+ * and skillctx's diagnostics are not theirs ("not supported").
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
