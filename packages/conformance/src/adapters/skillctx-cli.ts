@@ -35,13 +35,11 @@ export function cliArgs(run: CaseRun): string[] {
 }
 
 /** skillctx's built CLI. */
-export function skillctxCliAdapter(): ConformanceAdapter & { exitCodes: Map<string, number[]> } {
+export function skillctxCliAdapter(): ConformanceAdapter {
   const printed = new Map<string, { build?: CliResult; list?: CliResult }>();
   const key = (run: CaseRun) => `${run.slug}#${run.case.id}`;
-  const exitCodes = new Map<string, number[]>();
   return {
     name: "skillctx (CLI)",
-    exitCodes,
     async prepare(runs) {
       const lines = runs.flatMap((run) =>
         (["build", "list"] as const).map((command) => ({ run, command, args: [command, ...cliArgs(run)] })),
@@ -70,7 +68,6 @@ export function skillctxCliAdapter(): ConformanceAdapter & { exitCodes: Map<stri
       } finally {
         await rm(work, { recursive: true, force: true });
       }
-      for (const [k, v] of printed) exitCodes.set(k, [v.build?.code ?? -1, v.list?.code ?? -1]);
     },
     async observe(run) {
       const runs = printed.get(key(run));
