@@ -32,6 +32,17 @@ describe("skill folders of other agents", () => {
     expect(diagnostics).toEqual([]);
   });
 
+  it("a .clinerules file (Cline's single-file rules) is no folder: .clinerules/skills is absent, not an error", async () => {
+    // https://docs.cline.bot/features/cline-rules: `.clinerules` is a file or a folder.
+    const repo = await tempDir({
+      ".clinerules": "# Cline rules\nWrite tests.\n",
+      ".cline/skills/cline-skill/SKILL.md": skillMd("cline-skill"),
+    });
+    const { skills, diagnostics } = await discoverSkills({ cwd: repo });
+    expect(names(skills)).toEqual(["cline-skill"]);
+    expect(diagnostics).toEqual([]);
+  });
+
   it.runIf(HAS_GIT)(".agents/skills in every folder from cwd up to the root, the nearest winning a name", async () => {
     const repo = await tempDir({
       ".agents/skills/root/SKILL.md": skillMd("root"),

@@ -19,8 +19,10 @@ export {
   isInside,
   checkRelativePath,
   childPath,
+  isAbsentError,
   realPathOrSelf,
   resolveInside,
+  statIfPresentSync,
   toPosix,
   toPosixRelative,
 } from "./fs/paths.js";

@@ -1,7 +1,7 @@
-import { realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import * as path from "node:path";
 import { diagnostic } from "./diagnostics.js";
-import { isInside } from "./fs/paths.js";
+import { isInside, statIfPresentSync } from "./fs/paths.js";
 import { isScannedSkill } from "./lazy-content.js";
 import { SKILL_RUNTIME, skillSchemas } from "./skill.js";
 import type { Skill, SkillInit, SkillScope } from "./skill.js";
@@ -79,7 +79,8 @@ async function collectEntry(
   let stats: import("node:fs").Stats | undefined;
   let real: string;
   try {
-    stats = statSync(absolute, { throwIfNoEntry: false });
+    // A path under a file (`.clinerules/skills` beside Cline's `.clinerules` file) is absent, as a missing one.
+    stats = statIfPresentSync(absolute);
     if (stats === undefined) {
       if (entry.optional !== true) {
         context.diagnostics.push(
