@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { compareCodePoints } from "./code-point-order.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
-import { PROJECT_SKILL_DIRS } from "./discover-skills.js";
+import { PROJECT_SKILL_DIRS, looseFilesOf } from "./discover-skills.js";
 import { isInside, realPathOrSelf, statIfPresentSync } from "./fs/paths.js";
 import { projectRoot } from "./fs/project-root.js";
 import { ScanPacer } from "./scan-pacer.js";
@@ -67,7 +67,13 @@ export async function skillFoldersIn(target: string, options: SkillFoldersInOpti
   const sources: SourceEntry[] = [];
   if (info.isDirectory()) {
     for (const folder of PROJECT_SKILL_DIRS)
-      sources.push({ input: path.join(absolute, folder), scope: "project", optional: true, containRoot: root });
+      sources.push({
+        input: path.join(absolute, folder),
+        scope: "project",
+        optional: true,
+        containRoot: root,
+        loose: looseFilesOf(folder),
+      });
   }
   sources.push({ input: absolute, scope: "project", containRoot: root });
   const found: FoundSkill[] = [];
