@@ -11,7 +11,7 @@ export type FileKind =
   | "copilot";
 
 /** A rule-folder kind: one skill per rule file. */
-export type RuleKind = "cursor" | "copilot" | "claude-rules" | "windsurf";
+export type RuleKind = "cursor" | "copilot" | "claude-rules" | "windsurf" | "cline";
 
 export interface FileKindSpec {
   kind: FileKind;
@@ -67,6 +67,7 @@ export const MD_SUFFIX = ".md";
  */
 export const OWNER_EXCLUDED_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   clinerules: ["workflows", "hooks", "skills"],
+  "cline-rules": ["workflows", "hooks", "skills"],
 };
 
 /** The kind a nested base name (exact case) belongs to. */

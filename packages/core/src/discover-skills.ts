@@ -55,7 +55,13 @@ export function looseFilesOf(folder: string): LooseFiles {
 }
 
 /** User folders searched when `userSkills` is true, relative to the home folder, in precedence order. */
-export const USER_SKILL_DIRS: readonly string[] = [".agents/skills", ".claude/skills", ".openhands/skills"];
+export const USER_SKILL_DIRS: readonly string[] = [
+  ".agents/skills",
+  ".claude/skills",
+  ".openhands/skills",
+  // Cline's global skills (cline/cline src/core/context/instructions/user-instructions/skills.ts).
+  ".cline/skills",
+];
 
 /** Options for {@link discoverSkills}. */
 export interface DiscoverSkillsOptions {
@@ -68,7 +74,7 @@ export interface DiscoverSkillsOptions {
   /** Programmatic sources (folders, files, Skill objects); they take precedence over everything. Relative paths resolve against `cwd`. */
   skills?: SkillSourceInput[];
   /**
-   * User skill folders: `true` searches `~/.agents/skills`, `~/.claude/skills` and `~/.openhands/skills`;
+   * User skill folders: `true` searches `~/.agents/skills`, `~/.claude/skills`, `~/.openhands/skills` and `~/.cline/skills`;
    * a list searches those folders instead (`~/` expands to the home folder). @default false
    */
   userSkills?: boolean | string[];
