@@ -84,6 +84,18 @@ describe("skill folders of other agents", () => {
     ]);
   });
 
+  it("opencode: .opencode/skills (and the older .opencode/skill), ~/.config/opencode/skills with user skills", async () => {
+    // https://opencode.ai/docs/skills
+    const repo = await tempDir({
+      ".opencode/skills/local-explorer/SKILL.md": skillMd("local-explorer"),
+      ".opencode/skill/old-style/SKILL.md": skillMd("old-style"),
+    });
+    const home = await tempDir({ ".config/opencode/skills/global-one/SKILL.md": skillMd("global-one") });
+    const { skills, diagnostics } = await discoverSkills({ cwd: repo, homeDir: home, userSkills: true });
+    expect(names(skills)).toEqual(["global-one", "local-explorer", "old-style"]);
+    expect(diagnostics).toEqual([]);
+  });
+
   it.runIf(HAS_GIT)(".agents/skills in every folder from cwd up to the root, the nearest winning a name", async () => {
     const repo = await tempDir({
       ".agents/skills/root/SKILL.md": skillMd("root"),

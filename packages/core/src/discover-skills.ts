@@ -30,6 +30,10 @@ export const PROJECT_SKILL_DIRS: readonly string[] = [
   ".gemini/skills",
   ".cline/skills",
   ".clinerules/skills",
+  // opencode (https://opencode.ai/docs/skills: `.opencode/skills/<name>/SKILL.md`; `.opencode/skill`, the
+  // older singular name, in its v1 loader anomalyco/opencode packages/opencode/src/skill/skill.ts).
+  ".opencode/skills",
+  ".opencode/skill",
 ];
 
 /**
@@ -37,7 +41,7 @@ export const PROJECT_SKILL_DIRS: readonly string[] = [
  * PROJECT_SKILL_DIRS): Codex "scans .agents/skills in every directory from your current working
  * directory up to the repository root" (https://developers.openai.com/codex/skills).
  */
-export const BETWEEN_SKILL_DIRS: readonly string[] = [".agents/skills"];
+export const BETWEEN_SKILL_DIRS: readonly string[] = [".agents/skills", ".opencode/skills"];
 
 /**
  * The skill folders whose loose `.md` files are skills (OpenHands' legacy microagents and its skills
@@ -61,6 +65,8 @@ export const USER_SKILL_DIRS: readonly string[] = [
   ".openhands/skills",
   // Cline's global skills (cline/cline src/core/context/instructions/user-instructions/skills.ts).
   ".cline/skills",
+  // opencode's global skills (https://opencode.ai/docs/skills).
+  ".config/opencode/skills",
 ];
 
 /** Options for {@link discoverSkills}. */
@@ -74,7 +80,8 @@ export interface DiscoverSkillsOptions {
   /** Programmatic sources (folders, files, Skill objects); they take precedence over everything. Relative paths resolve against `cwd`. */
   skills?: SkillSourceInput[];
   /**
-   * User skill folders: `true` searches `~/.agents/skills`, `~/.claude/skills`, `~/.openhands/skills` and `~/.cline/skills`;
+   * User skill folders: `true` searches `~/.agents/skills`, `~/.claude/skills`, `~/.openhands/skills`, `~/.cline/skills`
+   * and `~/.config/opencode/skills`;
    * a list searches those folders instead (`~/` expands to the home folder). @default false
    */
   userSkills?: boolean | string[];
