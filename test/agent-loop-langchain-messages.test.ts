@@ -29,7 +29,10 @@ const read: HostTool = {
 };
 
 async function context() {
-  const repo = await fixture.repo({ ".openhands/microagents/db-rules.md": RULES, ".openhands/microagents/tax.md": TAX });
+  const repo = await fixture.repo({
+    ".openhands/microagents/db-rules.md": RULES,
+    ".openhands/microagents/tax.md": TAX,
+  });
   return fixture.context({ cwd: repo.dir, tools: { host: [read] } });
 }
 

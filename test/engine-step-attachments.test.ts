@@ -53,7 +53,10 @@ describe("step.attachments", () => {
   });
 
   it("follows the messages when the host drops the first ones: indexes shift, dropped attachments go", async () => {
-    const repo = await fixture.repo({ ".openhands/microagents/docker.md": DOCKER, ".openhands/microagents/k8s.md": K8S });
+    const repo = await fixture.repo({
+      ".openhands/microagents/docker.md": DOCKER,
+      ".openhands/microagents/k8s.md": K8S,
+    });
     const ctx = await fixture.context({ cwd: repo.dir });
     const a = user("use docker");
     const b: Message = { role: "assistant", content: "ok" };

@@ -401,7 +401,8 @@ describe("AgentContext: skill set changes and rewrites", () => {
 
   it("does not render or scan again on a step with nothing new", async () => {
     const repo = await demoRepo({
-      ".openhands/microagents/counter.md": "---\ntriggers: [tally]\n---\nCount: !`echo x >> runs.txt; wc -l < runs.txt`\n",
+      ".openhands/microagents/counter.md":
+        "---\ntriggers: [tally]\n---\nCount: !`echo x >> runs.txt; wc -l < runs.txt`\n",
     });
     const ctx = await context(repo, { trust: { project: true } });
     const history: Message[] = [user("tally please")];

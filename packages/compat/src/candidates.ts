@@ -1,5 +1,4 @@
 import * as path from "node:path";
-import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import {
   CLAUDE_RULES_DIR,
@@ -28,6 +27,7 @@ import {
 import type { Entry } from "./folder-entries.js";
 import { sortClineRules } from "./cline-rules.js";
 import { listRuleFiles } from "./rule-files.js";
+import { rooCandidates } from "./roo-rules.js";
 
 /**
  * How a folder's guidance relates to cwd: `level` folders are cwd and its parents up to the root
@@ -263,56 +263,6 @@ export async function scanUser(home: string, up: string, options: ScanOptions = 
     });
   }
   return out;
-}
-
-/**
- * Roo Code's workspace rules: `.roo/rules/**\/*.md` as one always-on skill (`roo-rules`), in code-point
- * order as Roo appends them; `.roorules` stands in only when that folder holds none (the caller skips it
- * then). Mode rules (`.roo/rules-<mode>/`, `.roorules-<mode>`) apply only in that Roo mode, which skillctx
- * does not know: left out, one info `GUIDANCE_EXCLUDED` each (docs/decisions.md, "Roo Code modes").
- */
-async function rooCandidates(
-  dir: string,
-  entries: readonly Entry[],
-  byLower: Map<string, Entry[]>,
-  folder: string,
-  place: Placement,
-  options: ScanOptions,
-): Promise<Candidate[]> {
-  for (const entry of entries) {
-    if (entry.isFile && entry.name.startsWith(".roorules-")) excludedMode(path.join(dir, entry.name), options);
-  }
-  const roo = await subfolder(dir, byLower, ".roo");
-  if (roo === undefined) return [];
-  const rooEntries = await listEntries(roo);
-  for (const entry of rooEntries) {
-    if (entry.isDir && entry.name.startsWith("rules-")) excludedMode(path.join(roo, entry.name), options);
-  }
-  const rules = await subfolder(roo, groupByLower(rooEntries), "rules");
-  if (rules === undefined) return [];
-  const files = await listRuleFiles(rules, MD_SUFFIX, options);
-  if (files.length === 0) return [];
-  return [
-    {
-      type: "clinerules-dir",
-      dir: rules,
-      files: files.map((f) => path.join(rules, ...f.split("/"))),
-      folder,
-      place,
-      kind: "roo-rules",
-    },
-  ];
-}
-
-function excludedMode(file: string, options: ScanOptions): void {
-  options.diagnostics?.push(
-    diagnostic(
-      "GUIDANCE_EXCLUDED",
-      "info",
-      `${path.basename(file)} is not read: Roo Code applies it only in one of its modes, which skillctx does not know`,
-      { path: file },
-    ),
-  );
 }
 
 /**

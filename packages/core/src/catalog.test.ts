@@ -168,7 +168,11 @@ describe.runIf(HAS_CORPUS)("buildCatalog: budget degradation on the real corpus"
     expect(descriptions.length).toBeGreaterThan(200);
     // Counted as written, before XML escaping (`"` becomes `&quot;`).
     const unescape = (text: string) =>
-      text.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+      text
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&");
     for (const description of descriptions) expect([...unescape(description)].length).toBeLessThanOrEqual(100);
 
     const names = buildCatalog(corpus, { format, budgetTokens: short.tokens - 1 });

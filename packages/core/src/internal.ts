@@ -19,10 +19,8 @@ export {
   isInside,
   checkRelativePath,
   childPath,
-  isAbsentError,
   realPathOrSelf,
   resolveInside,
-  statIfPresentSync,
   toPosix,
   toPosixRelative,
 } from "./fs/paths.js";

@@ -82,14 +82,11 @@ export function createPathMatcher(
         // A rule's own file does not fire it: a tool call that read `server/AGENTS.md` has its text already
         // (opencode attaches nothing then), so only the other paths of the call count.
         const own = rule.file;
-        const paths =
-          own === undefined || !absolute.includes(own) ? absolute : absolute.filter((p) => p !== own);
+        const paths = own === undefined || !absolute.includes(own) ? absolute : absolute.filter((p) => p !== own);
         const seen =
           rule.base === undefined && paths === absolute
             ? relative
-            : paths
-                .map((p) => relativeInside(p, rule.base ?? cwd))
-                .filter((p): p is string => p !== undefined);
+            : paths.map((p) => relativeInside(p, rule.base ?? cwd)).filter((p): p is string => p !== undefined);
         const allowed = seen.filter((p) => !rule.exclude.some((glob) => glob.test(p)));
         found: for (const glob of rule.include) {
           for (const candidate of allowed) {

@@ -239,7 +239,7 @@ export async function walkParentFolder(
 export type LooseFiles = "legacy" | "note";
 
 function looseFileNote(file: string, root: string): Diagnostic {
-  const folder = path.basename(path.dirname(root)) + "/" + path.basename(root);
+  const folder = `${path.basename(path.dirname(root))}/${path.basename(root)}`;
   return diagnostic(
     "SKILL_FILE_LOOSE",
     "info",
