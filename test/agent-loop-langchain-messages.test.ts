@@ -29,13 +29,16 @@ const read: HostTool = {
 };
 
 async function context() {
-  const repo = await fixture.repo({ ".agents/skills/db-rules.md": RULES, ".agents/skills/tax.md": TAX });
+  const repo = await fixture.repo({
+    ".openhands/microagents/db-rules.md": RULES,
+    ".openhands/microagents/tax.md": TAX,
+  });
   return fixture.context({ cwd: repo.dir, tools: { host: [read] } });
 }
 
 describe("skillctxMiddleware and the agent's own systemPrompt", () => {
   it("keeps createAgent's systemPrompt first, then the context's system after a blank line", async () => {
-    const repo = await fixture.repo({ ".agents/skills/tax.md": TAX });
+    const repo = await fixture.repo({ ".openhands/microagents/tax.md": TAX });
     const ctx = await fixture.context({ cwd: repo.dir, systemPrompt: "Context prompt." });
     const middleware = skillctxMiddleware(ctx);
     const seen: string[] = [];

@@ -32,7 +32,8 @@ const PROJECT_SKILLS = {
 };
 const suite = useToolSkills({ trust: { project: true } }, async (copy) => {
   for (const [file, text] of Object.entries(PROJECT_SKILLS)) {
-    const full = path.join(copy.cwd, ".agents/skills", file);
+    // Single-file skills are OpenHands microagents; a loose .md in .agents/skills is no skill.
+    const full = path.join(copy.cwd, file.includes("/") ? ".agents/skills" : ".openhands/microagents", file);
     await mkdir(path.dirname(full), { recursive: true });
     await writeFile(full, text);
   }
@@ -209,7 +210,7 @@ describe("createAgent with skillctxMiddleware", () => {
       "Use the calc server's add tool for arithmetic.",
       "",
     ].join("\n");
-    await writeFile(path.join(suite.copy.cwd, ".agents/skills/calc.md"), calc);
+    await writeFile(path.join(suite.copy.cwd, ".openhands/microagents/calc.md"), calc);
     const ctx = await suite.context(options([]));
     const { model, recorded } = recordingModel();
     model.respondWithTools([{ id: "c1", name: "mcp__calc__add", args: { a: 2, b: 3 } }]).respond(new AIMessage("5"));

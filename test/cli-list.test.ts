@@ -44,12 +44,14 @@ describe("skillctx list (built CLI)", () => {
     const out = JSON.parse(run.stdout) as ListJson;
     expect(out.diagnostics).toEqual([]);
     const skills = path.join(DEMO, ".agents/skills");
+    // Single-file (legacy) skills live in OpenHands' microagents folder: a loose .md in .agents/skills is no skill.
+    const legacy = path.join(DEMO, ".openhands/microagents");
     const expected = [
       ["add-endpoint", "add-endpoint/SKILL.md", "on-demand"],
-      ["bug-report", "bug-report.md", "task"],
+      ["bug-report", `${legacy}/bug-report.md`, "task"],
       ["db-migrations", "db-migrations/SKILL.md", "on-demand"],
-      ["db-rules", "db-rules.md", "path"],
-      ["docker", "docker.md", "keyword"],
+      ["db-rules", `${legacy}/db-rules.md`, "path"],
+      ["docker", `${legacy}/docker.md`, "keyword"],
       ["release-notes", "release-notes/SKILL.md", "on-demand"],
     ] as const;
     // The repository's AGENTS.md is listed too, as the always-on guidance an agent there sees.
@@ -59,7 +61,7 @@ describe("skillctx list (built CLI)", () => {
     ]);
     const folderSkills = out.skills.filter((s) => s.trigger !== "always");
     expect(folderSkills.map((s) => [s.name, s.path, s.trigger, s.scope])).toEqual(
-      expected.map(([name, file, trigger]) => [name, path.join(skills, file), trigger, "project"]),
+      expected.map(([name, file, trigger]) => [name, path.resolve(skills, file), trigger, "project"]),
     );
     for (const skill of folderSkills) {
       expect(Object.keys(skill)).toEqual([
@@ -92,7 +94,7 @@ describe("skillctx list (built CLI)", () => {
     expect(lines[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +TOKENS +PATH +DESCRIPTION$/);
     const docker = out.skills.find((s) => s.name === "docker")!;
     expect(lines.find((l) => l.startsWith("docker "))).toMatch(
-      new RegExp(` ${docker.tokens} +\\.agents/skills/docker\\.md `),
+      new RegExp(` ${docker.tokens} +\\.openhands/microagents/docker\\.md `),
     );
     const without = await runCli(["list", "--cwd", DEMO, "--no-user"], { home });
     expect(without.stdout.split("\n")[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +PATH +DESCRIPTION$/);
@@ -188,7 +190,7 @@ describe("skillctx list (built CLI)", () => {
     const mine = rows.find((r) => r.startsWith("my-notes"))!;
     expect(mine).toContain(" user ");
     expect(mine).toContain(path.join(home, ".agents/skills/my-notes/SKILL.md"));
-    expect(rows.find((r) => r.startsWith("db-rules"))).toContain(path.join(".agents", "skills", "db-rules.md"));
+    expect(rows.find((r) => r.startsWith("db-rules"))).toContain(path.join(".openhands", "microagents", "db-rules.md"));
     expect(lines.at(-1)).toBe("8 skills");
 
     // The default, as in the library (docs/decisions.md, "One default for user skills").

@@ -204,6 +204,21 @@ describe("skillctx validate agrees with list (built CLI)", () => {
   const json = (r: CliRun) => JSON.parse(r.stdout) as JsonOutput & { skipped: Array<{ code: string }> };
   const rel = (r: CliRun) => json(r).results.map((x) => path.relative(repo, x.path));
 
+  it("`validate .` finds opencode's .opencode/skills/<name>/SKILL.md (https://opencode.ai/docs/skills)", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "skillctx-validate-opencode-"));
+    await mkdir(path.join(dir, ".opencode/skills/local-explorer"), { recursive: true });
+    await writeFile(
+      path.join(dir, ".opencode/skills/local-explorer/SKILL.md"),
+      "---\nname: local-explorer\ndescription: Explores the local monorepo.\n---\nSteps.\n",
+    );
+    const r = await runCli(["validate", ".", "--cwd", dir, "--json"], { home });
+    expect(r.code).toBe(0);
+    expect(json(r).results.map((x) => path.relative(dir, x.path))).toEqual([
+      path.join(".opencode/skills/local-explorer"),
+    ]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it("`validate .` checks the dot skill folders list reads (.agents/skills, .claude/skills) and in-repo symlinks", async () => {
     const r = await runCli(["validate", ".", "--cwd", repo, "--json"], { home });
     expect(r.code).toBe(0);

@@ -12,7 +12,7 @@ const DEPLOY = "---\ntriggers: [deploy]\n---\nDeploy with the blue-green script.
 
 const fixture = useEngineFixture();
 const demo = (): Promise<TempRepo> =>
-  fixture.repo({ ".agents/skills/docker.md": DOCKER, ".agents/skills/deploy.md": DEPLOY });
+  fixture.repo({ ".openhands/microagents/docker.md": DOCKER, ".openhands/microagents/deploy.md": DEPLOY });
 const context = (repo: TempRepo, options: Partial<AgentContextOptions> = {}): Promise<AgentContext> =>
   fixture.context({ cwd: repo.dir, ...options });
 
@@ -163,14 +163,14 @@ describe("AgentContext: a skill file that disappears", () => {
   it("becomes a diagnostic of the step while the other skills that fire are attached", async () => {
     const repo = await demo();
     const ctx = await context(repo);
-    await rm(path.join(repo.dir, ".agents/skills/docker.md"));
+    await rm(path.join(repo.dir, ".openhands/microagents/docker.md"));
     const step = await ctx.buildContext([user("docker and deploy")]);
     expect(step.activated).toEqual([{ skill: "deploy", trigger: "keyword", match: "deploy", messageIndex: 0 }]);
     expect(JSON.stringify(step.messages)).toContain("blue-green");
     const failed = step.diagnostics.filter((d) => d.code === "SKILL_READ_FAILED");
     expect(failed).toHaveLength(1);
     expect(failed[0]!.message).toContain('"docker"');
-    expect(failed[0]!.path).toBe(path.join(repo.dir, ".agents/skills/docker.md"));
+    expect(failed[0]!.path).toBe(path.join(repo.dir, ".openhands/microagents/docker.md"));
   });
 
   it("load_skill of a vanished skill is an error result, not a rejection", async () => {

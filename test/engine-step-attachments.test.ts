@@ -20,9 +20,9 @@ describe("step.attachments", () => {
 
   it("lists every attached text by message index, in the order appended, and agrees with the messages", async () => {
     const repo = await fixture.repo({
-      ".agents/skills/docker.md": DOCKER,
-      ".agents/skills/k8s.md": K8S,
-      ".agents/skills/db.md": DB,
+      ".openhands/microagents/docker.md": DOCKER,
+      ".openhands/microagents/k8s.md": K8S,
+      ".openhands/microagents/db.md": DB,
     });
     const ctx = await fixture.context({ cwd: repo.dir });
     const history: Message[] = [user("deploy with docker and kubernetes")];
@@ -53,7 +53,10 @@ describe("step.attachments", () => {
   });
 
   it("follows the messages when the host drops the first ones: indexes shift, dropped attachments go", async () => {
-    const repo = await fixture.repo({ ".agents/skills/docker.md": DOCKER, ".agents/skills/k8s.md": K8S });
+    const repo = await fixture.repo({
+      ".openhands/microagents/docker.md": DOCKER,
+      ".openhands/microagents/k8s.md": K8S,
+    });
     const ctx = await fixture.context({ cwd: repo.dir });
     const a = user("use docker");
     const b: Message = { role: "assistant", content: "ok" };
@@ -66,7 +69,7 @@ describe("step.attachments", () => {
   });
 
   it("is empty when nothing is attached, and survives a resume with the same bytes", async () => {
-    const repo = await fixture.repo({ ".agents/skills/docker.md": DOCKER });
+    const repo = await fixture.repo({ ".openhands/microagents/docker.md": DOCKER });
     const ctx = await fixture.context({ cwd: repo.dir });
     expect((await ctx.buildContext([user("hello")])).attachments).toEqual([]);
     const history = [user("hello"), user("docker please")];

@@ -47,9 +47,9 @@ afterEach(async () => {
 async function demoRepo(extra: Record<string, string> = {}): Promise<TempRepo> {
   const repo = await tempRepo({
     "AGENTS.md": "# Acme\nRun `pnpm test` before you commit.\n",
-    ".agents/skills/docker.md": DOCKER,
-    ".agents/skills/bug-report.md": BUG,
-    ".agents/skills/db-rules.md": DB_RULES,
+    ".openhands/microagents/docker.md": DOCKER,
+    ".openhands/microagents/bug-report.md": BUG,
+    ".openhands/microagents/db-rules.md": DB_RULES,
     ".agents/skills/release-notes/SKILL.md": RELEASE,
     "src/db/schema.ts": "export const schema = {};\n",
     ...extra,
@@ -126,7 +126,7 @@ describe("AgentContext: keyword and task triggers", () => {
     const text = attachedText(first, 0);
     expect(text).toContain("Use multi-stage builds.");
     expect(text).toContain('"docker"');
-    expect(text).toContain(".agents/skills");
+    expect(text).toContain(".openhands/microagents");
 
     history.push(assistant("Done."), user("Now the container again, docker please"));
     const second = await ctx.buildContext(history);
@@ -263,7 +263,7 @@ describe("AgentContext: history and state", () => {
     const ctx = await context(repo);
     const history: Message[] = [user("docker?")];
     const first = await ctx.buildContext(history);
-    await writeFile(path.join(repo.dir, ".agents/skills/docker.md"), DOCKER.replace("multi-stage", "CHANGED"));
+    await writeFile(path.join(repo.dir, ".openhands/microagents/docker.md"), DOCKER.replace("multi-stage", "CHANGED"));
     await ctx.refresh();
     history.push(assistant("..."), user("next"));
     const second = await ctx.buildContext(history);
@@ -329,7 +329,7 @@ Current marker: !\`echo rendered-$((40 + 2))\`
 `;
 
   it("does not run commands of project skills unless the caller trusts the project", async () => {
-    const repo = await demoRepo({ ".agents/skills/live.md": LIVE });
+    const repo = await demoRepo({ ".openhands/microagents/live.md": LIVE });
     const untrusted = attachedText(await (await context(repo)).buildContext([user("which branch")]), 0);
     expect(untrusted).not.toContain("rendered-42");
     expect(untrusted).toContain("Not run");
@@ -355,7 +355,7 @@ Current marker: !\`echo rendered-$((40 + 2))\`
   });
 
   it("does not render triggered skills when render.onTrigger is off", async () => {
-    const repo = await demoRepo({ ".agents/skills/live.md": LIVE });
+    const repo = await demoRepo({ ".openhands/microagents/live.md": LIVE });
     const ctx = await context(repo, { trust: { project: true }, tools: { render: { onTrigger: false } } });
     const text = attachedText(await ctx.buildContext([user("branch?")]), 0);
     expect(text).toContain("!`echo rendered-$((40 + 2))`");
@@ -401,7 +401,8 @@ describe("AgentContext: skill set changes and rewrites", () => {
 
   it("does not render or scan again on a step with nothing new", async () => {
     const repo = await demoRepo({
-      ".agents/skills/counter.md": "---\ntriggers: [tally]\n---\nCount: !`echo x >> runs.txt; wc -l < runs.txt`\n",
+      ".openhands/microagents/counter.md":
+        "---\ntriggers: [tally]\n---\nCount: !`echo x >> runs.txt; wc -l < runs.txt`\n",
     });
     const ctx = await context(repo, { trust: { project: true } });
     const history: Message[] = [user("tally please")];
@@ -415,7 +416,7 @@ describe("AgentContext: skill set changes and rewrites", () => {
 describe("AgentContext: aborted steps", () => {
   it("an aborted step records nothing: the next step fires what it would have fired", async () => {
     const repo = await demoRepo({
-      ".agents/skills/slow.md": "---\ntriggers: [slowpoke]\n---\nWaited: !`sleep 5; echo done`\n",
+      ".openhands/microagents/slow.md": "---\ntriggers: [slowpoke]\n---\nWaited: !`sleep 5; echo done`\n",
     });
     const ctx = await context(repo, { trust: { project: true } });
     const history: Message[] = [user("slowpoke and docker")];
@@ -431,7 +432,7 @@ describe("AgentContext: aborted steps", () => {
 describe("AgentContext: escaped command spans", () => {
   it("shows an escaped span as the literal command, as `skillctx render` does, and runs nothing", async () => {
     const repo = await demoRepo({
-      ".agents/skills/howto.md": "---\ntriggers: [howto]\n---\nWrite \\!`date` to embed the date.\n",
+      ".openhands/microagents/howto.md": "---\ntriggers: [howto]\n---\nWrite \\!`date` to embed the date.\n",
     });
     const text = attachedText(
       await (await context(repo, { trust: { project: true } })).buildContext([user("howto?")]),

@@ -41,7 +41,7 @@ const alive = isProcessAlive;
 
 describe("MCP servers declared by skills, through AgentContext", () => {
   it("starts a triggered skill's server, lists its tools and answers through callTool", async () => {
-    repo = await tempRepo({ ".agents/skills/calc.md": CALC });
+    repo = await tempRepo({ ".openhands/microagents/calc.md": CALC });
     ctx = await AgentContext.create({ cwd: repo.dir, guidance: false, trust: { project: true } });
     const before = await ctx.buildContext([user("hello")]);
     expect(before.tools.some((t) => t.name.startsWith("mcp__"))).toBe(false);
@@ -58,7 +58,7 @@ describe("MCP servers declared by skills, through AgentContext", () => {
   });
 
   it("does not start servers of an untrusted project skill, and says so", async () => {
-    repo = await tempRepo({ ".agents/skills/calc.md": CALC });
+    repo = await tempRepo({ ".openhands/microagents/calc.md": CALC });
     ctx = await AgentContext.create({ cwd: repo.dir, guidance: false });
     const step = await ctx.buildContext([user("calculate 1 + 1")]);
     expect(step.activated.map((a) => a.skill)).toEqual(["calc"]);
@@ -108,7 +108,7 @@ describe("MCP servers declared by skills, through AgentContext", () => {
   });
 
   it("restarts the servers of skills active in a resumed conversation, so the tool list is the same", async () => {
-    repo = await tempRepo({ ".agents/skills/calc.md": CALC });
+    repo = await tempRepo({ ".openhands/microagents/calc.md": CALC });
     const history = [user("calculate 4 + 4")];
     const original = await AgentContext.create({ cwd: repo.dir, guidance: false, trust: { project: true } });
     const first = await original.buildContext(history);

@@ -93,7 +93,7 @@ describe("MCP tools follow the active skill", () => {
 
   it("keeps a keyword-triggered skill's tools for the conversation when another skill is unloaded", async () => {
     repo = await tempRepo({
-      ".agents/skills/calc.md": CALC,
+      ".openhands/microagents/calc.md": CALC,
       ".agents/skills/notes/SKILL.md": skillMd("notes"),
       ".agents/skills/notes/.mcp.json": mcpJson("notes"),
     });

@@ -52,7 +52,7 @@ async function project(): Promise<string> {
     ".agents/skills/alpha/templates/regional/eu.md": "EU invoice\n",
     ".agents/skills/beta/SKILL.md": "---\nname: beta\ndescription: Does beta things.\n---\nBeta body.\n",
     ".agents/skills/gamma/SKILL.md": "---\nname: gamma\ndescription: Does gamma things.\n---\nGamma body.\n",
-    ".agents/skills/docker.md":
+    ".openhands/microagents/docker.md":
       "---\nname: docker\ndescription: Docker notes.\ntriggers: [docker]\n---\nUse compose.\n",
   });
   await mkdir(path.join(dir, ".agents/skills/alpha/assets"));

@@ -76,12 +76,12 @@ export default async ({ server }) => {
   const counter = path.join(dir, "counter.txt");
   mkdirSync(path.join(dir, ".agents/skills"), { recursive: true });
   // A project skill whose MCP server records each start, and one whose command records each render.
-  writeFileSync(path.join(dir, ".agents/skills/calc.md"), [
+  writeFileSync(path.join(dir, ".openhands/microagents/calc.md"), [
     "---", "triggers: [calculate]", "mcp_tools:", "  mcpServers:", "    calc:", "      command: sh",
     "      args: [\\"-c\\", \\"echo started >> '" + marker + "'; exec node '" + server + "' --name calc\\"]", "---",
     "Use the calc server.", "",
   ].join("\\n"));
-  writeFileSync(path.join(dir, ".agents/skills/tally.md"), "---\\ntriggers: [tally]\\n---\\nRuns: !\`echo x >> '" + counter + "'\`\\n");
+  writeFileSync(path.join(dir, ".openhands/microagents/tally.md"), "---\\ntriggers: [tally]\\n---\\nRuns: !\`echo x >> '" + counter + "'\`\\n");
   const ctx = await AgentContext.create({ cwd: dir, guidance: false, trust: { project: true } });
   const step = await ctx.buildContext([{ role: "user", content: "please calculate" }]);
   if (!step.tools.some((t) => t.name.startsWith("mcp__calc__"))) throw new Error("the server did not start: " + JSON.stringify(step.diagnostics));
@@ -246,7 +246,7 @@ describe("adversarial: task-input injection", () => {
       `${PRELUDE}
 export default async () => {
   mkdirSync(path.join(dir, ".agents/skills"), { recursive: true });
-  writeFileSync(path.join(dir, ".agents/skills/bug.md"), [
+  writeFileSync(path.join(dir, ".openhands/microagents/bug.md"), [
     "---", "name: bug", "inputs:", "  - name: title", "    description: The title", "---",
     "Branch: !\`echo rendered-ok\`", "Title: \${title}", "",
   ].join("\\n"));

@@ -36,7 +36,7 @@ export interface Built {
 /** The skill name a candidate will get. */
 export function candidateName(candidate: Candidate): string {
   if (candidate.type === "rule") return guidanceName(candidate.kind, candidate.folder, candidate.rule);
-  if (candidate.type === "clinerules-dir") return guidanceName("clinerules", candidate.folder);
+  if (candidate.type === "clinerules-dir") return guidanceName(candidate.kind, candidate.folder);
   return guidanceName(candidate.spec.kind, candidate.folder);
 }
 
@@ -53,16 +53,18 @@ export async function buildSkill(candidate: Candidate, ctx: BuildContext): Promi
   const where = candidatePath(candidate);
   const label = displayPath(where, ctx.root);
   const metadata: Record<string, string> = {
-    kind: candidate.type === "file" ? candidate.spec.kind : "clinerules",
+    kind: candidate.type === "file" ? candidate.spec.kind : candidate.kind,
     folder: candidate.folder === "" ? "." : candidate.folder,
   };
-  const user = candidate.type === "file" && candidate.user === true;
+  const user = candidate.user === true;
 
   let text: string;
   if (candidate.type === "clinerules-dir") {
     const parts: string[] = [];
     for (const file of candidate.files) {
-      const part = await readOne(file, ctx, diagnostics);
+      const read = await readOne(file, ctx, diagnostics, user);
+      // A rule's frontmatter is Cline's to read, not the model's: the body only.
+      const part = read === undefined ? undefined : stripHeader(read);
       if (part === undefined) continue;
       const gap = part.endsWith("\n") || part === "" ? "" : "\n";
       parts.push(`<!-- ${displayPath(file, ctx.root)} -->\n${part}${gap}`);
@@ -126,6 +128,7 @@ const RULE_FORMATS: Record<RuleKind, RuleFormat> = {
   copilot: "copilot-instructions",
   "claude-rules": "claude-rule",
   windsurf: "windsurf-rule",
+  cline: "claude-rule",
 };
 
 // The Skill format of each rule kind (Claude Code and Windsurf rules are plain guidance files).
@@ -134,7 +137,15 @@ const SKILL_FORMATS: Record<RuleKind, SkillFormat> = {
   copilot: "copilot-instructions",
   "claude-rules": "guidance",
   windsurf: "guidance",
+  cline: "guidance",
 };
+
+// The body of a rule file whose frontmatter reads (Cline strips it); the whole text otherwise.
+function stripHeader(text: string): string {
+  if (!text.startsWith("---")) return text;
+  const header = readRuleHeader(text, { path: "", format: "claude-rule" });
+  return header.broken ? text : header.body.replace(/^\n+/, "");
+}
 
 async function buildRule(candidate: Extract<Candidate, { type: "rule" }>, ctx: BuildContext): Promise<Built> {
   const diagnostics: Diagnostic[] = [];
@@ -161,7 +172,8 @@ async function buildRule(candidate: Extract<Candidate, { type: "rule" }>, ctx: B
   if (diagnostics.some((d) => d.code === "GUIDANCE_TRUNCATED")) metadata["truncated"] = "true";
   const skill: Skill = {
     name: guidanceName(candidate.kind, candidate.folder, candidate.rule),
-    content: header.body,
+    // Cline's conditional rules leave a blank line after the header (its own test writes one): not text.
+    content: candidate.kind === "cline" ? header.body.replace(/^\n+/, "") : header.body,
     source: {
       kind: "compat",
       path: candidate.file,

@@ -25,7 +25,9 @@ import {
   subfolder,
 } from "./folder-entries.js";
 import type { Entry } from "./folder-entries.js";
+import { sortClineRules } from "./cline-rules.js";
 import { listRuleFiles } from "./rule-files.js";
+import { rooCandidates } from "./roo-rules.js";
 
 /**
  * How a folder's guidance relates to cwd: `level` folders are cwd and its parents up to the root
@@ -48,7 +50,16 @@ export type Candidate =
       /** A file of the user's home folder (`~/.claude/CLAUDE.md`, `~/.codex/AGENTS.md`): user scope. */
       user?: true;
     }
-  | { type: "clinerules-dir"; dir: string; files: string[]; folder: string; place: Placement }
+  | {
+      type: "clinerules-dir";
+      dir: string;
+      files: string[];
+      folder: string;
+      place: Placement;
+      /** `clinerules` for `.clinerules/`, `cline-rules` for `.cline/rules/` (and `~/.cline/rules/`). */
+      kind: "clinerules" | "cline-rules" | "roo-rules";
+      user?: true;
+    }
   | { type: "rule"; kind: RuleKind; file: string; rule: string; folder: string; place: Placement; user?: true };
 
 /** The folder name user guidance is listed under (`claude:~`, `agents:~`). */
@@ -78,22 +89,16 @@ export async function scanLevel(
   const out: Candidate[] = [];
   const byLower = groupByLower(entries);
   const byName = groupByName(entries);
+  const roo = await rooCandidates(dir, entries, byLower, folder, place, options);
+  out.push(...roo);
 
   for (const spec of FILE_KINDS) {
     if (spec.kind === "copilot" || spec.kind === "claude-dir") continue;
+    if (spec.kind === "roorules" && roo.length > 0) continue;
     if (spec.kind === "clinerules") {
       const entry = (byLower.get(".clinerules") ?? [])[0];
       if (entry?.isDir === true) {
-        const clineDir = path.join(dir, entry.name);
-        const files = await listRuleFiles(clineDir, ".md", options, OWNER_EXCLUDED_FOLDERS["clinerules"]);
-        if (files.length > 0)
-          out.push({
-            type: "clinerules-dir",
-            dir: clineDir,
-            files: files.map((f) => path.join(clineDir, f)),
-            folder,
-            place,
-          });
+        out.push(...(await clineFolder(path.join(dir, entry.name), "clinerules", folder, place, options)));
         continue;
       }
     }
@@ -131,6 +136,12 @@ export async function scanLevel(
     if (rules !== undefined)
       out.push(...(await ruleCandidates(rules, "claude-rules", MD_SUFFIX, folder, place, options)));
   }
+
+  // Cline: .cline/rules/ beside .clinerules (https://docs.cline.bot/features/cline-rules).
+  const cline = await subfolder(dir, byLower, ".cline");
+  const clineRules =
+    cline === undefined ? undefined : await subfolder(cline, groupByLower(await listEntries(cline)), "rules");
+  if (clineRules !== undefined) out.push(...(await clineFolder(clineRules, "cline-rules", folder, place, options)));
 
   // Windsurf: .windsurf/rules/**/*.md with their trigger frontmatter.
   const windsurf = await subfolder(dir, byLower, WINDSURF_RULES_DIR[0]);
@@ -226,6 +237,10 @@ export async function scanUser(home: string, up: string, options: ScanOptions = 
       out.push({ ...rule, user: true } as Candidate);
     }
   }
+  // Cline: ~/.cline/rules (https://docs.cline.bot/features/cline-rules, global rules).
+  const clineRules = path.join(home, ".cline", "rules");
+  if ((await listEntries(path.join(home, ".cline"))).some((e) => e.name === "rules" && e.isDir))
+    out.push(...(await clineFolder(clineRules, "cline-rules", USER_FOLDER, place, options, true)));
   const codexDir = path.join(home, ".codex");
   const agentsSpec = FILE_KINDS.find((k) => k.kind === "agents")!;
   const codexEntries = groupByName(await listEntries(codexDir));
@@ -245,6 +260,47 @@ export async function scanUser(home: string, up: string, options: ScanOptions = 
       place,
       shadowed: [],
       user: true,
+    });
+  }
+  return out;
+}
+
+/**
+ * A Cline rule folder: its always-on files as one `clinerules-dir` candidate, each conditional rule
+ * (`paths:`) as a `cline` rule, disabled ones left out ({@link sortClineRules}).
+ */
+async function clineFolder(
+  clineDir: string,
+  kind: "clinerules" | "cline-rules",
+  folder: string,
+  place: Placement,
+  options: ScanOptions,
+  user?: true,
+): Promise<Candidate[]> {
+  const listOptions = user === true ? { ...options, containRoot: undefined } : options;
+  const files = await listRuleFiles(clineDir, MD_SUFFIX, listOptions, OWNER_EXCLUDED_FOLDERS["clinerules"]);
+  const sorted = await sortClineRules(clineDir, files, listOptions);
+  const out: Candidate[] = [];
+  if (sorted.always.length > 0) {
+    out.push({
+      type: "clinerules-dir",
+      dir: clineDir,
+      files: sorted.always.map((f) => path.join(clineDir, ...f.split("/"))),
+      folder,
+      place,
+      kind,
+      ...(user === true && { user }),
+    });
+  }
+  for (const rel of sorted.conditional) {
+    out.push({
+      type: "rule",
+      kind: "cline",
+      file: path.join(clineDir, ...rel.split("/")),
+      rule: rel.slice(0, -MD_SUFFIX.length),
+      folder,
+      place,
+      ...(user === true && { user }),
     });
   }
   return out;

@@ -8,10 +8,11 @@ export type FileKind =
   | "cursorrules"
   | "windsurfrules"
   | "clinerules"
+  | "roorules"
   | "copilot";
 
 /** A rule-folder kind: one skill per rule file. */
-export type RuleKind = "cursor" | "copilot" | "claude-rules" | "windsurf";
+export type RuleKind = "cursor" | "copilot" | "claude-rules" | "windsurf" | "cline";
 
 export interface FileKindSpec {
   kind: FileKind;
@@ -42,6 +43,9 @@ export const FILE_KINDS: readonly FileKindSpec[] = [
   { kind: "cursorrules", names: [".cursorrules"], nested: false, imports: false },
   { kind: "windsurfrules", names: [".windsurfrules"], nested: false, imports: false },
   { kind: "clinerules", names: [".clinerules"], nested: false, imports: false },
+  // Roo Code's single file, read only when `.roo/rules/` holds no rule (RooCodeInc/Roo-Code
+  // src/core/prompts/sections/custom-instructions.ts loadRuleFiles; https://docs.roocode.com/features/custom-instructions).
+  { kind: "roorules", names: [".roorules"], nested: false, imports: false },
   { kind: "copilot", names: [".github/copilot-instructions.md"], nested: false, imports: false },
 ];
 
@@ -67,6 +71,7 @@ export const MD_SUFFIX = ".md";
  */
 export const OWNER_EXCLUDED_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   clinerules: ["workflows", "hooks", "skills"],
+  "cline-rules": ["workflows", "hooks", "skills"],
 };
 
 /** The kind a nested base name (exact case) belongs to. */
@@ -128,7 +133,18 @@ export function isOrdinaryFolder(name: string): boolean {
 }
 
 // Agents' own folders: a guidance file there is that agent's (`.claude/CLAUDE.md`), not a folder's guidance.
-const AGENT_FOLDERS = new Set([".claude", ".codex", ".gemini", ".cursor", ".windsurf", ".clinerules", ".openhands"]);
+const AGENT_FOLDERS = new Set([
+  ".claude",
+  ".codex",
+  ".gemini",
+  ".cursor",
+  ".windsurf",
+  ".clinerules",
+  ".cline",
+  ".roo",
+  ".opencode",
+  ".openhands",
+]);
 
 /** A folder whose nested AGENTS.md / CLAUDE.md / GEMINI.md is a path rule: dot folders too, not `.git` or agents' own. */
 export function isNestedGuidanceFolder(name: string): boolean {

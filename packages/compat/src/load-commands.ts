@@ -9,7 +9,7 @@ import { displayPath } from "./paths.js";
 import { repoLayout } from "./repo-layout.js";
 
 /** Which tool a command file belongs to (its `metadata.kind`). */
-export type CommandKind = "claude-command" | "cursor-command" | "copilot-prompt";
+export type CommandKind = "claude-command" | "cursor-command" | "copilot-prompt" | "cline-workflow";
 
 /** Options of {@link loadCommands}. */
 export interface LoadCommandsOptions {
@@ -31,6 +31,9 @@ const FOLDERS: ReadonlyArray<{ kind: CommandKind; dir: readonly string[]; suffix
   { kind: "claude-command", dir: [".claude", "commands"], suffix: ".md" },
   { kind: "cursor-command", dir: [".cursor", "commands"], suffix: ".md" },
   { kind: "copilot-prompt", dir: [".github", "prompts"], suffix: ".prompt.md" },
+  // Cline runs a workflow when the user types its file name: `/release.md`
+  // (https://docs.cline.bot/features/slash-commands/workflows; cline/cline src/core/context/instructions/user-instructions/workflows.ts).
+  { kind: "cline-workflow", dir: [".clinerules", "workflows"], suffix: ".md" },
 ];
 
 /** Copilot prompt-file fields that skillctx keeps in `extra` without a warning. */
@@ -67,7 +70,7 @@ export async function loadCommands(
   for (const place of places) {
     for (const folder of FOLDERS) {
       // Copilot's own prompt files live in the editor's profile, not in ~/.github.
-      if (place.scope === "user" && folder.kind === "copilot-prompt") continue;
+      if (place.scope === "user" && (folder.kind === "copilot-prompt" || folder.kind === "cline-workflow")) continue;
       const dir = path.join(place.dir, ...folder.dir);
       if ((await stat(dir).catch(() => undefined))?.isDirectory() !== true) continue;
       const root = place.scope === "user" ? undefined : containRoot;
@@ -146,7 +149,8 @@ async function readCommand(
     ),
   );
   const stem = relative.slice(0, -folder.suffix.length);
-  const fromFile = stem.split("/").join(":");
+  // Cline names a workflow by its file name, suffix included (`/release.md`).
+  const fromFile = folder.kind === "cline-workflow" ? relative.split("/").join(":") : stem.split("/").join(":");
   // Copilot names a prompt by its `name:` when it gives one.
   const named = folder.kind === "copilot-prompt" && !parsed.diagnostics.some((d) => d.code === "NAME_MISSING");
   const written = named ? parsed.skill.name : undefined;

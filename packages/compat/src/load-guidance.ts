@@ -147,9 +147,7 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
   signal?.throwIfAborted();
 
   // Guidance written for one agent (CLAUDE.md and Claude Code's other memory files, GEMINI.md).
-  const kept = candidates.filter((c) =>
-    readsKind(c.type === "file" ? c.spec.kind : c.type === "rule" ? c.kind : "clinerules", reader),
-  );
+  const kept = candidates.filter((c) => readsKind(c.type === "file" ? c.spec.kind : c.kind, reader));
   // The user's own guidance first, then by folder (root first), then name.
   const ordered = kept
     .map((candidate) => ({ candidate, name: candidateName(candidate) }))
@@ -223,7 +221,7 @@ function loadedBeside(candidate: Candidate, chosen: readonly Chosen[]): Readonly
 }
 
 function isUser(candidate: Candidate): boolean {
-  return candidate.type !== "clinerules-dir" && candidate.user === true;
+  return candidate.user === true;
 }
 
 interface Chosen {

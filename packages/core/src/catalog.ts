@@ -240,12 +240,12 @@ function memoCount(piece: string): number {
 const NEEDS_CLEANING =
   /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
 const NEEDS_CLEANING_XML =
-  /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff&<>]/;
+  /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff&<>"]/;
 const MESSY_WHITESPACE = /[^\S ]| {2}/;
 const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
 const CONTROLS = /[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/g;
-const XML_SPECIAL = /[&<>]/;
+const XML_SPECIAL = /[&<>"]/;
 
 /**
  * A name or description as every catalog entry shows it (the system prompt's catalog, `skillctx list`,
@@ -259,7 +259,7 @@ export function catalogLine(text: string): string {
 
 /**
  * Collapses whitespace runs to one space, trims, replaces control characters (which XML forbids)
- * with U+FFFD and, for XML, escapes `& < >`.
+ * with U+FFFD and, for XML, escapes `& < > "` (`"` as `&quot;`, as the Strands Agents SDK's skill listing escapes it, issue 34).
  */
 function clean(text: string, escapeXml = false): string {
   if (!(escapeXml ? NEEDS_CLEANING_XML : NEEDS_CLEANING).test(text) && !text.includes("  ")) return text.trim();
@@ -267,7 +267,7 @@ function clean(text: string, escapeXml = false): string {
   if (MESSY_WHITESPACE.test(result)) result = result.replace(WHITESPACE_RUN, " ");
   if (CONTROL.test(result)) result = result.replace(CONTROLS, "\ufffd");
   if (escapeXml && XML_SPECIAL.test(result))
-    result = result.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    result = result.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   return result.trim();
 }
 

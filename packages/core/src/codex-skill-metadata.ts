@@ -99,7 +99,8 @@ export function parseCodexSkillYaml(text: string, options: { path?: string } = {
     const name = text1(face["display_name"]);
     if (name !== undefined) result.displayName = name;
     else if (face["display_name"] != null) invalid("interface.display_name", "a string");
-    const short = text1(face["short_description"]);
+    // Codex shows it on one line, whitespace runs collapsed (its skills loader `sanitize_single_line`).
+    const short = text1(face["short_description"])?.replace(/\s+/g, " ");
     if (short !== undefined) result.shortDescription = short;
     else if (face["short_description"] != null) invalid("interface.short_description", "a string");
   }

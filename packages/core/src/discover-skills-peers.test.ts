@@ -32,6 +32,70 @@ describe("skill folders of other agents", () => {
     expect(diagnostics).toEqual([]);
   });
 
+  it("a .clinerules file (Cline's single-file rules) is no folder: .clinerules/skills is absent, not an error", async () => {
+    // https://docs.cline.bot/features/cline-rules: `.clinerules` is a file or a folder.
+    const repo = await tempDir({
+      ".clinerules": "# Cline rules\nWrite tests.\n",
+      ".cline/skills/cline-skill/SKILL.md": skillMd("cline-skill"),
+    });
+    const { skills, diagnostics } = await discoverSkills({ cwd: repo });
+    expect(names(skills)).toEqual(["cline-skill"]);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it("a loose .md in a SKILL.md-only skill folder is no skill: one info SKILL_FILE_LOOSE names it", async () => {
+    // Copilot and Claude Code load only <name>/SKILL.md folders there
+    // (https://docs.github.com/en/copilot/concepts/agents/about-agent-skills,
+    // https://code.claude.com/docs/en/skills); OpenHands reads loose .md files as legacy skills
+    // (OpenHands/software-agent-sdk openhands-sdk/openhands/sdk/context/skills/skill.py load_skills_from_dir).
+    const loose = [
+      ".agents/skills/notes.md",
+      ".claude/skills/review.md",
+      ".github/skills/issue-review.md",
+      ".gemini/skills/g.md",
+      ".cline/skills/c.md",
+      ".claude/skills/group/deep.md",
+    ];
+    const repo = await tempDir({
+      ...Object.fromEntries(loose.map((file) => [file, "Always do this.\n"])),
+      ".claude/skills/real/SKILL.md": skillMd("real"),
+      ".claude/skills/README.md": "# About these skills\n",
+      ".openhands/microagents/legacy.md": "Legacy microagent.\n",
+      ".openhands/skills/flat.md": "Flat OpenHands skill.\n",
+    });
+    const { skills, diagnostics } = await discoverSkills({ cwd: repo });
+    expect(names(skills)).toEqual(["flat", "legacy", "real"]);
+    const notes = diagnostics.filter((d) => d.code === "SKILL_FILE_LOOSE");
+    expect(notes.map((d) => d.path).sort()).toEqual(loose.map((f) => path.join(repo, f)).sort());
+    expect(notes.every((d) => d.severity === "info")).toBe(true);
+    expect(diagnostics.filter((d) => d.code !== "SKILL_FILE_LOOSE")).toEqual([]);
+  });
+
+  it("user folders too: a loose ~/.claude/skills/x.md is no skill, ~/.openhands/skills/x.md is", async () => {
+    const home = await tempDir({
+      ".claude/skills/mine.md": "Mine.\n",
+      ".openhands/skills/theirs.md": "Theirs.\n",
+    });
+    const repo = await tempDir({});
+    const { skills, diagnostics } = await discoverSkills({ cwd: repo, homeDir: home, userSkills: true });
+    expect(names(skills)).toEqual(["theirs"]);
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["SKILL_FILE_LOOSE", path.join(home, ".claude/skills/mine.md")],
+    ]);
+  });
+
+  it("opencode: .opencode/skills (and the older .opencode/skill), ~/.config/opencode/skills with user skills", async () => {
+    // https://opencode.ai/docs/skills
+    const repo = await tempDir({
+      ".opencode/skills/local-explorer/SKILL.md": skillMd("local-explorer"),
+      ".opencode/skill/old-style/SKILL.md": skillMd("old-style"),
+    });
+    const home = await tempDir({ ".config/opencode/skills/global-one/SKILL.md": skillMd("global-one") });
+    const { skills, diagnostics } = await discoverSkills({ cwd: repo, homeDir: home, userSkills: true });
+    expect(names(skills)).toEqual(["global-one", "local-explorer", "old-style"]);
+    expect(diagnostics).toEqual([]);
+  });
+
   it.runIf(HAS_GIT)(".agents/skills in every folder from cwd up to the root, the nearest winning a name", async () => {
     const repo = await tempDir({
       ".agents/skills/root/SKILL.md": skillMd("root"),

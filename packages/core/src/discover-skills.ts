@@ -7,6 +7,7 @@ import { loadSkillSources } from "./load-skills.js";
 import type { LoadSkillsResult } from "./load-skills.js";
 import type { SkillCache } from "./skill-cache.js";
 import type { SkillSourceInput, SourceEntry } from "./skill-sources.js";
+import type { LooseFiles } from "./walk-skill-dirs.js";
 import { mayReadOutsideProject } from "./trust.js";
 import type { Trust } from "./trust.js";
 
@@ -29,6 +30,10 @@ export const PROJECT_SKILL_DIRS: readonly string[] = [
   ".gemini/skills",
   ".cline/skills",
   ".clinerules/skills",
+  // opencode (https://opencode.ai/docs/skills: `.opencode/skills/<name>/SKILL.md`; `.opencode/skill`, the
+  // older singular name, in its v1 loader anomalyco/opencode packages/opencode/src/skill/skill.ts).
+  ".opencode/skills",
+  ".opencode/skill",
 ];
 
 /**
@@ -36,10 +41,33 @@ export const PROJECT_SKILL_DIRS: readonly string[] = [
  * PROJECT_SKILL_DIRS): Codex "scans .agents/skills in every directory from your current working
  * directory up to the repository root" (https://developers.openai.com/codex/skills).
  */
-export const BETWEEN_SKILL_DIRS: readonly string[] = [".agents/skills"];
+export const BETWEEN_SKILL_DIRS: readonly string[] = [".agents/skills", ".opencode/skills"];
+
+/**
+ * The skill folders whose loose `.md` files are skills (OpenHands' legacy microagents and its skills
+ * folder, which reads `*.md` beside `<name>/SKILL.md`: OpenHands/software-agent-sdk
+ * openhands-sdk/openhands/sdk/context/skills/skill.py `load_skills_from_dir`). In every other known skill
+ * folder only `<name>/SKILL.md` is a skill (Claude Code: https://code.claude.com/docs/en/skills, Copilot:
+ * https://docs.github.com/en/copilot/concepts/agents/about-agent-skills, Codex:
+ * https://developers.openai.com/codex/skills); a loose `.md` there gets an info `SKILL_FILE_LOOSE`.
+ */
+export const LEGACY_FILE_DIRS: readonly string[] = [".openhands/skills", ".openhands/microagents"];
+
+/** How the loose `.md` files of the well-known skill folder `folder` (home- or project-relative) are read. */
+export function looseFilesOf(folder: string): LooseFiles {
+  return LEGACY_FILE_DIRS.includes(folder) ? "legacy" : "note";
+}
 
 /** User folders searched when `userSkills` is true, relative to the home folder, in precedence order. */
-export const USER_SKILL_DIRS: readonly string[] = [".agents/skills", ".claude/skills", ".openhands/skills"];
+export const USER_SKILL_DIRS: readonly string[] = [
+  ".agents/skills",
+  ".claude/skills",
+  ".openhands/skills",
+  // Cline's global skills (cline/cline src/core/context/instructions/user-instructions/skills.ts).
+  ".cline/skills",
+  // opencode's global skills (https://opencode.ai/docs/skills).
+  ".config/opencode/skills",
+];
 
 /** Options for {@link discoverSkills}. */
 export interface DiscoverSkillsOptions {
@@ -52,7 +80,8 @@ export interface DiscoverSkillsOptions {
   /** Programmatic sources (folders, files, Skill objects); they take precedence over everything. Relative paths resolve against `cwd`. */
   skills?: SkillSourceInput[];
   /**
-   * User skill folders: `true` searches `~/.agents/skills`, `~/.claude/skills` and `~/.openhands/skills`;
+   * User skill folders: `true` searches `~/.agents/skills`, `~/.claude/skills`, `~/.openhands/skills`, `~/.cline/skills`
+   * and `~/.config/opencode/skills`;
    * a list searches those folders instead (`~/` expands to the home folder). @default false
    */
   userSkills?: boolean | string[];
@@ -102,7 +131,12 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
   for (const dir of projectRoots) {
     const folders = dir === cwd || dir === root ? PROJECT_SKILL_DIRS : BETWEEN_SKILL_DIRS;
     for (const folder of folders) {
-      const entry: SourceEntry = { input: path.join(dir, folder), scope: "project", optional: true };
+      const entry: SourceEntry = {
+        input: path.join(dir, folder),
+        scope: "project",
+        optional: true,
+        loose: looseFilesOf(folder),
+      };
       if (containRoot !== undefined) entry.containRoot = containRoot;
       sources.push(entry);
     }
@@ -110,7 +144,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
 
   if (options.userSkills === true) {
     for (const folder of USER_SKILL_DIRS)
-      sources.push({ input: path.join(home, folder), scope: "user", optional: true });
+      sources.push({ input: path.join(home, folder), scope: "user", optional: true, loose: looseFilesOf(folder) });
   } else if (Array.isArray(options.userSkills)) {
     for (const folder of options.userSkills) {
       const expanded = folder === "~" || folder.startsWith("~/") ? path.join(home, folder.slice(1)) : folder;

@@ -36,7 +36,7 @@ export type { LoadSkillsOptions, LoadSkillsResult } from "./load-skills.js";
 export type { DiscoverSkillsOptions } from "./discover-skills.js";
 export type { SkillCache } from "./skill-cache.js";
 export type { SkillSourceInput } from "./skill-sources.js";
-export type { KeywordMatch, KeywordMatcher } from "./keyword-matcher.js";
+export type { KeywordMatch, KeywordMatcher, KeywordSkill } from "./keyword-matcher.js";
 export type { PathMatch, PathMatcher } from "./path-matcher.js";
 export type { CatalogLevel, CatalogOptions, CatalogResult } from "./catalog.js";
 export type {

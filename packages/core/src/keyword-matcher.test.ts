@@ -351,3 +351,30 @@ describe("keyword matcher properties", () => {
     );
   });
 });
+
+describe("OpenHands legacy microagents: substring triggers", () => {
+  // OpenHands' match_trigger is `trigger.lower() in message.lower()` (OpenHands/OpenHands
+  // openhands/microagent/microagent.py KnowledgeMicroagent.match_trigger): "python3" fires `python`.
+  const legacy = {
+    name: "python",
+    trigger: { type: "keyword" as const, keywords: ["python"] },
+    source: { format: "legacy" as const, path: "/repo/.openhands/microagents/python.md" },
+  };
+  const skillMdTwin = {
+    name: "py-skill",
+    trigger: { type: "keyword" as const, keywords: ["python"] },
+    source: { format: "skill-md" as const, path: "/repo/.openhands/skills/py-skill/SKILL.md" },
+  };
+
+  it("a legacy .openhands/microagents file fires inside a word, case-insensitively", () => {
+    const matcher = createKeywordMatcher([legacy, skillMdTwin]);
+    expect(matcher.match("Run it with PYTHON3 please").map((m) => m.skill)).toEqual(["python"]);
+    expect(matcher.match("use python here").map((m) => m.skill)).toEqual(["py-skill", "python"]);
+  });
+
+  it("a legacy file elsewhere, and every other skill, still needs whole tokens", () => {
+    const elsewhere = { ...legacy, source: { format: "legacy" as const, path: "/repo/skills/python.md" } };
+    expect(createKeywordMatcher([elsewhere]).match("with python3")).toEqual([]);
+    expect(createKeywordMatcher([skillMdTwin]).match("with python3")).toEqual([]);
+  });
+});

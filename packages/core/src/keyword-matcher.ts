@@ -41,10 +41,10 @@ export interface KeywordMatcher {
  * const matcher = createKeywordMatcher([{ name: "git", trigger: { type: "keyword", keywords: ["git"] } }]);
  * matcher.match("commit in my_git_repo") // [{ skill: "git", keyword: "git", index: 13 }]
  */
-export function createKeywordMatcher(skills: ReadonlyArray<Pick<Skill, "name" | "trigger">>): KeywordMatcher {
+export function createKeywordMatcher(skills: ReadonlyArray<KeywordSkill>): KeywordMatcher {
   const ordered = (Array.isArray(skills) ? skills : [])
     .filter((skill) => typeof skill?.name === "string")
-    .map((skill) => ({ name: skill.name, keywords: keywordsOf(skill) }))
+    .map((skill) => ({ name: skill.name, keywords: keywordsOf(skill), substring: matchesSubstrings(skill) }))
     .filter((skill) => skill.keywords.length > 0)
     .sort((a, b) => compareCodePoints(a.name, b.name));
   const automaton = new Automaton();
@@ -55,7 +55,7 @@ export function createKeywordMatcher(skills: ReadonlyArray<Pick<Skill, "name" | 
     for (const keyword of skill.keywords) {
       const units = patternUnits(keyword);
       if (units.length === 0) continue;
-      automaton.add(units, keyword, names.length, usable.length);
+      automaton.add(units, keyword, names.length, usable.length, skill.substring);
       usable.push(keyword);
     }
     if (usable.length === 0) continue;
@@ -82,6 +82,26 @@ export function createKeywordMatcher(skills: ReadonlyArray<Pick<Skill, "name" | 
         });
     },
   };
+}
+
+/**
+ * What the matcher reads of a skill: its name and trigger, and its source when it may be an OpenHands
+ * legacy microagent.
+ */
+export type KeywordSkill = Pick<Skill, "name" | "trigger"> & {
+  source?: Pick<Skill["source"], "format" | "path"> | undefined;
+};
+
+/**
+ * OpenHands' legacy knowledge microagents (`.openhands/microagents/*.md`) fire on a case-insensitive
+ * substring (`match_trigger`: `trigger.lower() in message.lower()`, OpenHands/OpenHands
+ * openhands/microagent/microagent.py): "…with python3…" fires `python`. Their keywords match as
+ * substrings; every other skill's, as whole tokens (docs/decisions.md, "OpenHands legacy triggers").
+ */
+function matchesSubstrings(skill: KeywordSkill): boolean {
+  const source = skill.source;
+  if (source?.format !== "legacy" || typeof source.path !== "string") return false;
+  return source.path.replaceAll("\\", "/").includes("/.openhands/microagents/");
 }
 
 /**
@@ -226,8 +246,8 @@ interface Pattern {
   /** Whether the keyword's first / last character is in a script written without spaces. */
   startNoSpace: boolean;
   endNoSpace: boolean;
-  /** [skill index, declared keyword index] for every skill that declares this keyword. */
-  owners: Array<[number, number]>;
+  /** [skill index, declared keyword index, matches inside words] for every skill that declares this keyword. */
+  owners: Array<[number, number, boolean]>;
 }
 
 /** Aho–Corasick over code points. States with one child keep it inline; others use a Map. */
@@ -243,7 +263,7 @@ class Automaton {
   private readonly patterns: Pattern[] = [];
   private ringMask = 0;
 
-  add(units: number[], keyword: string, skill: number, keywordIndex: number): void {
+  add(units: number[], keyword: string, skill: number, keywordIndex: number, substring = false): void {
     let state = 0;
     for (const unit of units) {
       let next = this.next(state, unit);
@@ -272,7 +292,7 @@ class Automaton {
     }
     const owners = this.patterns[id]!.owners;
     // Two keywords of one skill may fold to the same pattern: the first declared one wins.
-    if (!owners.some(([s]) => s === skill)) owners.push([skill, keywordIndex]);
+    if (!owners.some(([s]) => s === skill)) owners.push([skill, keywordIndex, substring]);
   }
 
   /** Computes fail and dictionary links (breadth first). */
@@ -332,8 +352,9 @@ class Automaton {
       for (let s = this.output[state]! >= 0 ? state : this.dictLink[state]!; s >= 0; s = this.dictLink[s]!) {
         const pattern = this.patterns[this.output[s]!]!;
         const start = starts[(units - pattern.length) & mask]!;
-        if (!acceptable(text, start, i, pattern)) continue;
-        for (const [skill, keywordIndex] of pattern.owners) report(skill, keywordIndex, start);
+        const whole = acceptable(text, start, i, pattern);
+        for (const [skill, keywordIndex, substring] of pattern.owners)
+          if (whole || substring) report(skill, keywordIndex, start);
       }
     }
   }

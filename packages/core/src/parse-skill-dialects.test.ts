@@ -155,6 +155,12 @@ describe("catalog: when_to_use", () => {
 });
 
 describe("Codex agents/openai.yaml", () => {
+  it("collapses runs of whitespace in short_description, as Codex's sanitize_single_line does", () => {
+    // openai/codex codex-rs skills loader `sanitize_single_line` (test `loads_valid_skill`).
+    const codex = parseCodexSkillYaml('interface:\n  short_description: "Search   the\\n\\tdocs  "\n');
+    expect(codex.shortDescription).toBe("Search the docs");
+  });
+
   it("reads the interface, the policy and mcp dependencies (url → HTTP, command → stdio)", () => {
     const codex = parseCodexSkillYaml(
       [

@@ -184,3 +184,22 @@ describe("createPathMatcher", () => {
     );
   });
 });
+
+describe("a rule's own file does not fire it", () => {
+  // opencode attaches no nested AGENTS.md when the tool call read that file itself (its text is in the
+  // tool result already): anomalyco/opencode packages/opencode/src/session/instruction.ts (InstructionPrompt.resolve).
+  const nested = {
+    name: "agents:server",
+    trigger: { type: "path" as const, globs: ["server/**"] },
+    source: { path: "/repo/server/AGENTS.md" },
+  };
+
+  it("reading server/AGENTS.md alone fires nothing; another file under server/ still does", () => {
+    const matcher = createPathMatcher([nested]);
+    expect(matcher.match(["/repo/server/AGENTS.md"], "/repo")).toEqual([]);
+    expect(matcher.match(["server/AGENTS.md"], "/repo")).toEqual([]);
+    expect(matcher.match(["/repo/server/AGENTS.md", "/repo/server/main.go"], "/repo")).toEqual([
+      { skill: "agents:server", path: "server/main.go", glob: "server/**" },
+    ]);
+  });
+});

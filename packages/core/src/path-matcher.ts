@@ -79,10 +79,14 @@ export function createPathMatcher(
       if (relative.length === 0 && !rules.some((rule) => rule.base !== undefined)) return [];
       const matches: PathMatch[] = [];
       for (const rule of rules) {
+        // A rule's own file does not fire it: a tool call that read `server/AGENTS.md` has its text already
+        // (opencode attaches nothing then), so only the other paths of the call count.
+        const own = rule.file;
+        const paths = own === undefined || !absolute.includes(own) ? absolute : absolute.filter((p) => p !== own);
         const seen =
-          rule.base === undefined
+          rule.base === undefined && paths === absolute
             ? relative
-            : absolute.map((p) => relativeInside(p, rule.base!)).filter((p): p is string => p !== undefined);
+            : paths.map((p) => relativeInside(p, rule.base ?? cwd)).filter((p): p is string => p !== undefined);
         const allowed = seen.filter((p) => !rule.exclude.some((glob) => glob.test(p)));
         found: for (const glob of rule.include) {
           for (const candidate of allowed) {
@@ -106,6 +110,8 @@ interface Rule {
   exclude: CompiledGlob[];
   /** The folder globs are relative to, when not cwd. */
   base?: string | undefined;
+  /** The rule's own file (absolute), which never fires it. */
+  file?: string | undefined;
 }
 
 function compileRule(
@@ -115,6 +121,7 @@ function compileRule(
   base: string | undefined,
 ): Rule {
   const rule: Rule = { skill: skill.name, include: [], exclude: [], base };
+  if (typeof skill.source?.path === "string" && path.isAbsolute(skill.source.path)) rule.file = skill.source.path;
   const options = { path: skill.source?.path, source: `skill ${JSON.stringify(skill.name)}` };
   const listed = limitGlobList(globs, options);
   diagnostics.push(...listed.diagnostics);

@@ -1,10 +1,9 @@
-import { statSync } from "node:fs";
 import * as path from "node:path";
 import { compareCodePoints } from "./code-point-order.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
-import { PROJECT_SKILL_DIRS } from "./discover-skills.js";
-import { isInside, realPathOrSelf } from "./fs/paths.js";
+import { PROJECT_SKILL_DIRS, looseFilesOf } from "./discover-skills.js";
+import { isInside, realPathOrSelf, statIfPresentSync } from "./fs/paths.js";
 import { projectRoot } from "./fs/project-root.js";
 import { ScanPacer } from "./scan-pacer.js";
 import { collectSource } from "./skill-sources.js";
@@ -44,7 +43,7 @@ export async function skillFoldersIn(target: string, options: SkillFoldersInOpti
   const cwd = path.resolve(options.cwd);
   const absolute = path.resolve(cwd, target);
   const cwdRoot = projectRoot(cwd, { homeDir: options.homeDir });
-  const info = statSync(absolute, { throwIfNoEntry: false });
+  const info = statIfPresentSync(absolute);
   const base = isInside(absolute, cwdRoot)
     ? cwdRoot
     : projectRoot(info?.isDirectory() === true ? absolute : path.dirname(absolute), { homeDir: options.homeDir });
@@ -68,7 +67,13 @@ export async function skillFoldersIn(target: string, options: SkillFoldersInOpti
   const sources: SourceEntry[] = [];
   if (info.isDirectory()) {
     for (const folder of PROJECT_SKILL_DIRS)
-      sources.push({ input: path.join(absolute, folder), scope: "project", optional: true, containRoot: root });
+      sources.push({
+        input: path.join(absolute, folder),
+        scope: "project",
+        optional: true,
+        containRoot: root,
+        loose: looseFilesOf(folder),
+      });
   }
   sources.push({ input: absolute, scope: "project", containRoot: root });
   const found: FoundSkill[] = [];

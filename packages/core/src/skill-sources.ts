@@ -1,12 +1,12 @@
-import { realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import * as path from "node:path";
 import { diagnostic } from "./diagnostics.js";
-import { isInside } from "./fs/paths.js";
+import { isInside, statIfPresentSync } from "./fs/paths.js";
 import { isScannedSkill } from "./lazy-content.js";
 import { SKILL_RUNTIME, skillSchemas } from "./skill.js";
 import type { Skill, SkillInit, SkillScope } from "./skill.js";
 import { findSkillFile, reason, walkParentFolder } from "./walk-skill-dirs.js";
-import type { FoundSkillFile, WalkContext } from "./walk-skill-dirs.js";
+import type { FoundSkillFile, LooseFiles, WalkContext } from "./walk-skill-dirs.js";
 
 /**
  * A place skills come from: a skill folder (holds SKILL.md or skill.md), a parent folder of
@@ -27,6 +27,11 @@ export interface SourceEntry {
   containRoot?: string;
   /** For a `remote` scope: the source's name, kept as `skill.source.origin`. */
   origin?: string;
+  /**
+   * A parent folder's loose `.md` files (not `<name>/SKILL.md`): legacy skills, or left out with an info
+   * `SKILL_FILE_LOOSE` (`note`). @default "legacy"
+   */
+  loose?: LooseFiles;
 }
 
 /** A skill to load: a file found on disk, or a Skill object given in code. */
@@ -79,7 +84,8 @@ async function collectEntry(
   let stats: import("node:fs").Stats | undefined;
   let real: string;
   try {
-    stats = statSync(absolute, { throwIfNoEntry: false });
+    // A path under a file (`.clinerules/skills` beside Cline's `.clinerules` file) is absent, as a missing one.
+    stats = statIfPresentSync(absolute);
     if (stats === undefined) {
       if (entry.optional !== true) {
         context.diagnostics.push(
@@ -119,7 +125,7 @@ async function collectEntry(
     const skillFile = findSkillFile(absolute, containRoot);
     if (skillFile === undefined) {
       const files: FoundSkillFile[] = [];
-      await walkParentFolder(absolute, scope, context, files, containRoot);
+      await walkParentFolder(absolute, scope, context, files, containRoot, entry.loose);
       for (const file of files) out.push({ kind: "file", file });
       return;
     }

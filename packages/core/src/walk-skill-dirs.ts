@@ -142,6 +142,7 @@ export async function walkParentFolder(
   context: WalkContext,
   out: FoundSkillFile[],
   containRoot?: string,
+  loose: LooseFiles = "legacy",
 ): Promise<void> {
   const { pacer, cached } = context;
   const start = out.length;
@@ -209,6 +210,10 @@ export async function walkParentFolder(
     }
     if (context.seenFiles.has(entry.realPath)) return false;
     context.seenFiles.add(entry.realPath);
+    if (loose === "note") {
+      context.diagnostics.push(looseFileNote(entry.path, root));
+      return false;
+    }
     const found: FoundSkillFile = { path: entry.path, realPath: entry.realPath, format: "legacy", scope, root };
     if (containRoot !== undefined) found.containRoot = containRoot;
     out.push(found);
@@ -224,6 +229,23 @@ export async function walkParentFolder(
   });
   context.diagnostics.push(...walked.diagnostics);
   if (variants.length > 0) dropInsideVariants(out, start, variants);
+}
+
+/**
+ * What a loose `.md` file (not `<name>/SKILL.md`) in a parent folder is: a `legacy` (OpenHands) skill, or,
+ * in a skill folder whose agents read only `<name>/SKILL.md` there (`.claude/skills`, `.github/skills`,
+ * `.agents/skills`...), not a skill: one info `SKILL_FILE_LOOSE` names it (`note`).
+ */
+export type LooseFiles = "legacy" | "note";
+
+function looseFileNote(file: string, root: string): Diagnostic {
+  const folder = `${path.basename(path.dirname(root))}/${path.basename(root)}`;
+  return diagnostic(
+    "SKILL_FILE_LOOSE",
+    "info",
+    `${file} is not read: ${folder} holds skills as <name>/SKILL.md folders, and a loose .md there is no skill nor guidance`,
+    { path: file },
+  );
 }
 
 /** `skill.md` in another case than the two a folder is probed for (`SKILL.md`, `skill.md`). */

@@ -7,8 +7,10 @@ import {
   checkRelativePath,
   childPath,
   isInside,
+  isAbsentError,
   realPathOrSelf,
   resolveInside,
+  statIfPresentSync,
   toPosix,
   toPosixRelative,
 } from "./paths.js";
@@ -192,6 +194,23 @@ describe("realPathOrSelf", () => {
       await symlink(path.join(base, "real"), path.join(base, "link"));
       expect(realPathOrSelf(path.join(base, "link"))).toBe(path.join(base, "real"));
       expect(realPathOrSelf(path.join(base, "missing"))).toBe(path.join(base, "missing"));
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("statIfPresentSync", () => {
+  it("is undefined for a missing path and for a path under a file (ENOTDIR), a Stats otherwise", async () => {
+    const base = await realpath(await mkdtemp(path.join(tmpdir(), "skillctx-stat-")));
+    try {
+      // Cline's single-file `.clinerules`: `.clinerules/skills` lies under a file.
+      await writeFile(path.join(base, ".clinerules"), "# rules\n");
+      expect(statIfPresentSync(path.join(base, ".clinerules", "skills"))).toBeUndefined();
+      expect(statIfPresentSync(path.join(base, "missing", "skills"))).toBeUndefined();
+      expect(statIfPresentSync(path.join(base, ".clinerules"))?.isFile()).toBe(true);
+      expect(isAbsentError(Object.assign(new Error("x"), { code: "ENOTDIR" }))).toBe(true);
+      expect(isAbsentError(Object.assign(new Error("x"), { code: "EACCES" }))).toBe(false);
     } finally {
       await rm(base, { recursive: true, force: true });
     }

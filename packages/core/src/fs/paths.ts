@@ -1,5 +1,5 @@
 import { realpath, stat } from "node:fs/promises";
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import type { Stats } from "node:fs";
 import * as path from "node:path";
 
@@ -143,5 +143,28 @@ export function realPathOrSelf(dir: string): string {
     return realpathSync.native(dir);
   } catch {
     return dir;
+  }
+}
+
+/**
+ * Whether a file-system error means "nothing there": `ENOENT`, or `ENOTDIR` (a path under a file, such
+ * as `.clinerules/skills` when `.clinerules` is Cline's single rule file). A probe for a folder that may
+ * exist treats both alike; every other error (no access, a loop) is still trouble to report.
+ */
+export function isAbsentError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/**
+ * `statSync(file)`, or undefined when nothing is there ({@link isAbsentError}: a missing path, or one
+ * under a file). Other errors throw. `throwIfNoEntry: false` alone still throws `ENOTDIR`.
+ */
+export function statIfPresentSync(file: string): Stats | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    if (isAbsentError(error)) return undefined;
+    throw error;
   }
 }

@@ -3,7 +3,7 @@ import { realpath } from "node:fs/promises";
 import * as path from "node:path";
 import { openRegularFile, openRegularFileSync, readFailure } from "./open-file.js";
 import type { ReadFailure } from "./open-file.js";
-import { isInside } from "./paths.js";
+import { isAbsentError, isInside } from "./paths.js";
 import { decodeStrict, wholeCodePoints } from "./utf8.js";
 
 /** Options of {@link readTextFile} and {@link readTextFileSync}. */
@@ -124,8 +124,8 @@ export function readTextFileSync(file: string, options: ReadTextFileOptions): Re
 function isMissing(file: string): boolean {
   try {
     return statSync(file, { throwIfNoEntry: false }) === undefined;
-  } catch {
-    return false;
+  } catch (error) {
+    return isAbsentError(error);
   }
 }
 

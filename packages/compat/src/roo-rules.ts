@@ -1,0 +1,57 @@
+import * as path from "node:path";
+import { diagnostic } from "@skillctx/core";
+import type { Candidate, Placement, ScanOptions } from "./candidates.js";
+import { groupByLower, listEntries, subfolder } from "./folder-entries.js";
+import type { Entry } from "./folder-entries.js";
+import { MD_SUFFIX } from "./formats.js";
+import { listRuleFiles } from "./rule-files.js";
+
+/**
+ * Roo Code's workspace rules: `.roo/rules/**\/*.md` as one always-on skill (`roo-rules`), in code-point
+ * order as Roo appends them; `.roorules` stands in only when that folder holds none (the caller skips it
+ * then). Mode rules (`.roo/rules-<mode>/`, `.roorules-<mode>`) apply only in that Roo mode, which skillctx
+ * does not know: left out, one info `GUIDANCE_EXCLUDED` each (docs/decisions.md, "Roo Code modes").
+ */
+export async function rooCandidates(
+  dir: string,
+  entries: readonly Entry[],
+  byLower: Map<string, Entry[]>,
+  folder: string,
+  place: Placement,
+  options: ScanOptions,
+): Promise<Candidate[]> {
+  for (const entry of entries) {
+    if (entry.isFile && entry.name.startsWith(".roorules-")) excludedMode(path.join(dir, entry.name), options);
+  }
+  const roo = await subfolder(dir, byLower, ".roo");
+  if (roo === undefined) return [];
+  const rooEntries = await listEntries(roo);
+  for (const entry of rooEntries) {
+    if (entry.isDir && entry.name.startsWith("rules-")) excludedMode(path.join(roo, entry.name), options);
+  }
+  const rules = await subfolder(roo, groupByLower(rooEntries), "rules");
+  if (rules === undefined) return [];
+  const files = await listRuleFiles(rules, MD_SUFFIX, options);
+  if (files.length === 0) return [];
+  return [
+    {
+      type: "clinerules-dir",
+      dir: rules,
+      files: files.map((f) => path.join(rules, ...f.split("/"))),
+      folder,
+      place,
+      kind: "roo-rules",
+    },
+  ];
+}
+
+function excludedMode(file: string, options: ScanOptions): void {
+  options.diagnostics?.push(
+    diagnostic(
+      "GUIDANCE_EXCLUDED",
+      "info",
+      `${path.basename(file)} is not read: Roo Code applies it only in one of its modes, which skillctx does not know`,
+      { path: file },
+    ),
+  );
+}
