@@ -264,7 +264,7 @@ describe("buildCatalog: descriptions over the cap", () => {
     const xml = buildCatalog([long], { maxDescriptionChars: 10 }).text;
     expect(xml).toContain("<description>a b &lt;&amp;&gt;&lt;&amp;…</description>");
     const markdown = buildCatalog([long], { format: "markdown", maxDescriptionChars: 10 }).text;
-    expect(markdown).toBe("- **long**: a b <&><&…");
+    expect(markdown).toBe("- **long**: a b &lt;&amp;&gt;&lt;&amp;…");
     // At the cap, nothing is cut.
     expect(buildCatalog([skill("fits", "x".repeat(1024))], { format: "markdown" }).text).toBe(
       `- **fits**: ${"x".repeat(1024)}`,
