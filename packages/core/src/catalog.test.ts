@@ -93,11 +93,11 @@ describe("buildCatalog: content and format", () => {
     expect(renderCatalog(skills)).toBe(result.text);
   });
 
-  it("renders markdown on request", () => {
+  it("renders markdown on request, escaped as the XML catalog is (it is quoted inside <nested_skills> and <skills_update>)", () => {
     expect(renderCatalog(skills, { format: "markdown" })).toBe(
       [
         "- **Beta**",
-        "- **alpha**: Does <b>bold</b> & more. Second line.",
+        "- **alpha**: Does &lt;b&gt;bold&lt;/b&gt; &amp; more. Second line.",
         "- **zeta**: Last one.",
         "- **émile**: Accented.",
       ].join("\n"),
