@@ -8,6 +8,7 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/adapters-langchain.test.ts",
   "test/adversarial/adapters-openai-anthropic.test.ts",
   "test/adversarial/catalog-notes.test.ts",
+  "test/adversarial/nested-notes-budget.test.ts",
   "test/adversarial/cli.test.ts",
   "test/adversarial/code-tools.test.ts",
   "test/adversarial/conventions.test.ts",
