@@ -54,7 +54,9 @@ describeWithTool("git")("nested-skill notes have a budget per tool result and pe
     expect(total).toBeLessThanOrEqual(MAX_NESTED_NOTES_BYTES_PER_RESULT);
     // All on the one tool result (message 2 of the turn).
     expect(new Set(notes.map((a) => a.messageIndex))).toEqual(new Set([2]));
-    const cut = notes.map((a) => /\[skillctx: (\d+) more nested skill folders were revealed/.exec(a.text)).find(Boolean);
+    const cut = notes
+      .map((a) => /\[skillctx: (\d+) more nested skill folders were revealed/.exec(a.text))
+      .find(Boolean);
     expect(cut).toBeDefined();
     const listedFolders = notes.filter((a) => a.text.startsWith("<nested_skills")).length;
     expect(listedFolders).toBeGreaterThan(0);

@@ -29,7 +29,11 @@ describeWithTool("git")("one prompt escape", () => {
       ".agents/skills/seed/SKILL.md": "---\nname: seed\ndescription: Seeds things.\n---\nBody.\n",
       ".agents/skills/evil/SKILL.md": `---\nname: ${JSON.stringify(HOSTILE)}\ndescription: Looks harmless.\n---\nBody.\n`,
     });
-    const ctx = await fx.context({ cwd: repo.dir, sources: { watch: { debounceMs: 20 } }, catalog: { updates: "append" } });
+    const ctx = await fx.context({
+      cwd: repo.dir,
+      sources: { watch: { debounceMs: 20 } },
+      catalog: { updates: "append" },
+    });
     const messages: Message[] = [user("hello")];
     await ctx.buildContext(messages);
     expect(ctx.skills.map((s) => s.name)).toContain(HOSTILE);
@@ -50,7 +54,9 @@ describeWithTool("git")("one prompt escape", () => {
   });
 
   it("the markdown catalog format escapes the same way inside the update note", async () => {
-    const repo = await fx.repo({ ".agents/skills/seed/SKILL.md": "---\nname: seed\ndescription: Seeds.\n---\nBody.\n" });
+    const repo = await fx.repo({
+      ".agents/skills/seed/SKILL.md": "---\nname: seed\ndescription: Seeds.\n---\nBody.\n",
+    });
     const ctx = await fx.context({
       cwd: repo.dir,
       sources: { watch: { debounceMs: 20 } },

@@ -12,7 +12,12 @@ import { fuzz, hostileText, report } from "./harness.js";
 const skillFile = fc
   .tuple(
     fc.array(
-      fc.oneof(hostileText, fc.tuple(fc.constantFrom("name", "description", "paths", "allowed-tools", "metadata", "x"), hostileText).map(([k, v]) => `${k}: ${v}`)),
+      fc.oneof(
+        hostileText,
+        fc
+          .tuple(fc.constantFrom("name", "description", "paths", "allowed-tools", "metadata", "x"), hostileText)
+          .map(([k, v]) => `${k}: ${v}`),
+      ),
       { maxLength: 8 },
     ),
     hostileText,

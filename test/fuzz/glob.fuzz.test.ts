@@ -8,7 +8,9 @@ import { fuzz, hostileJson, hostileText, report } from "./harness.js";
 
 afterAll(() => console.info(report()));
 
-const path = fc.array(fc.constantFrom("a", "b", "src", ".git", "x.ts", "..", "{", "*", "a b", "\u00e9"), { maxLength: 40 }).map((p) => p.join("/"));
+const path = fc
+  .array(fc.constantFrom("a", "b", "src", ".git", "x.ts", "..", "{", "*", "a b", "\u00e9"), { maxLength: 40 })
+  .map((p) => p.join("/"));
 
 it("compileGlob / compileNamePattern and matching: a result or a diagnostic, bounded time", async () => {
   await fuzz("glob", fc.tuple(hostileText, path), ([glob, file]) => {

@@ -108,9 +108,15 @@ const TOKENS = [
 
 /** Text built from parser-significant pieces and arbitrary strings, up to a few KB. */
 export const hostileText: fc.Arbitrary<string> = fc
-  .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...TOKENS) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) }), {
-    maxLength: 200,
-  })
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...TOKENS) },
+      { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
+    ),
+    {
+      maxLength: 200,
+    },
+  )
   .map((parts) => parts.join(""));
 
 /** A hostile one-line-ish name: what a skill, folder or file could be called. */
@@ -125,7 +131,14 @@ export const hostileJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     hostileText,
     fc.constantFrom(null, true, false, 0, -1, 1.5, Number.NaN, 1e309),
     fc.array(tie("value"), { maxLength: 5 }),
-    fc.dictionary(fc.oneof(hostileName, fc.constantFrom("__proto__", "constructor", "command", "args", "env", "url", "type", "headers")), tie("value"), { maxKeys: 6 }),
+    fc.dictionary(
+      fc.oneof(
+        hostileName,
+        fc.constantFrom("__proto__", "constructor", "command", "args", "env", "url", "type", "headers"),
+      ),
+      tie("value"),
+      { maxKeys: 6 },
+    ),
   ),
 })).value;
 

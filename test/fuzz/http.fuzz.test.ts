@@ -15,21 +15,38 @@ afterAll(() => console.info(report()));
 const host = fc.oneof(
   hostileText,
   fc.constantFrom("127.0.0.1", "localhost", "[::1]", "0.0.0.0", "example.com", "LOCALHOST.", "127.0.0.1:80@evil.com"),
-  fc.tuple(fc.constantFrom("127.0.0.1", "localhost", "[::1]", "evil"), fc.integer({ min: -1, max: 70_000 })).map(([h, p]) => `${h}:${p}`),
+  fc
+    .tuple(fc.constantFrom("127.0.0.1", "localhost", "[::1]", "evil"), fc.integer({ min: -1, max: 70_000 }))
+    .map(([h, p]) => `${h}:${p}`),
 );
 
 it("hostPolicy / hostAllowed: a boolean for any Host header", async () => {
-  await fuzz("http-host", fc.tuple(fc.constantFrom("127.0.0.1", "::1", "0.0.0.0", "localhost"), host, fc.array(hostileText, { maxLength: 3 })), ([bound, header, extra]) => {
-    expect(typeof hostAllowed(hostPolicy(bound, extra), header)).toBe("boolean");
-    expect(typeof hostAllowed(hostPolicy(bound), undefined)).toBe("boolean");
-  });
+  await fuzz(
+    "http-host",
+    fc.tuple(
+      fc.constantFrom("127.0.0.1", "::1", "0.0.0.0", "localhost"),
+      host,
+      fc.array(hostileText, { maxLength: 3 }),
+    ),
+    ([bound, header, extra]) => {
+      expect(typeof hostAllowed(hostPolicy(bound, extra), header)).toBe("boolean");
+      expect(typeof hostAllowed(hostPolicy(bound), undefined)).toBe("boolean");
+    },
+  );
 });
 
 it("readCursor: a position or undefined for any text", async () => {
-  await fuzz("http-cursor", fc.oneof(hostileText, hostileText.map((t) => Buffer.from(t).toString("base64url"))), (cursor) => {
-    const position = readCursor("resources", cursor);
-    if (position !== undefined) expect(Number.isSafeInteger(position.offset)).toBe(true);
-  });
+  await fuzz(
+    "http-cursor",
+    fc.oneof(
+      hostileText,
+      hostileText.map((t) => Buffer.from(t).toString("base64url")),
+    ),
+    (cursor) => {
+      const position = readCursor("resources", cursor);
+      if (position !== undefined) expect(Number.isSafeInteger(position.offset)).toBe(true);
+    },
+  );
 });
 
 // A request whose Content-Length header and chunks are hostile: the body or undefined, never more than the cap.

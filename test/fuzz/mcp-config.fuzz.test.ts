@@ -9,8 +9,22 @@ afterAll(() => console.info(report()));
 
 const serverEntry = fc.oneof(
   hostileJson,
-  fc.record({ command: hostileText, args: fc.array(hostileText, { maxLength: 4 }), env: fc.dictionary(hostileName, hostileText) }, { requiredKeys: [] }),
-  fc.record({ type: fc.constantFrom("http", "sse", "stdio", "ws"), url: hostileText, headers: fc.dictionary(hostileName, hostileJson) }, { requiredKeys: [] }),
+  fc.record(
+    {
+      command: hostileText,
+      args: fc.array(hostileText, { maxLength: 4 }),
+      env: fc.dictionary(hostileName, hostileText),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record(
+    {
+      type: fc.constantFrom("http", "sse", "stdio", "ws"),
+      url: hostileText,
+      headers: fc.dictionary(hostileName, hostileJson),
+    },
+    { requiredKeys: [] },
+  ),
 );
 
 it("parseServerConfig and checkServerName: a config or diagnostics, never a throw", async () => {
@@ -24,9 +38,13 @@ it("parseServerConfig and checkServerName: a config or diagnostics, never a thro
 const env = fc.dictionary(fc.constantFrom("A", "B", "HOME", "SKILL_ROOT", "X_1"), hostileText, { maxKeys: 5 });
 
 it("expandString / expandVars: within maxChars or marked overflow", async () => {
-  await fuzz("expand-vars", fc.tuple(hostileText, hostileJson, env, fc.integer({ min: 0, max: 4096 })), ([text, value, vars, maxChars]) => {
-    const one = expandString(text, { env: vars, maxChars });
-    if (!one.overflow) expect(one.value.length).toBeLessThanOrEqual(maxChars);
-    expandVars(value, { env: vars, fixed: { SKILL_ROOT: "/r" }, maxChars });
-  });
+  await fuzz(
+    "expand-vars",
+    fc.tuple(hostileText, hostileJson, env, fc.integer({ min: 0, max: 4096 })),
+    ([text, value, vars, maxChars]) => {
+      const one = expandString(text, { env: vars, maxChars });
+      if (!one.overflow) expect(one.value.length).toBeLessThanOrEqual(maxChars);
+      expandVars(value, { env: vars, fixed: { SKILL_ROOT: "/r" }, maxChars });
+    },
+  );
 });

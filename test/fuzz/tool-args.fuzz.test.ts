@@ -10,7 +10,11 @@ import { fuzz, hostileJson, hostileText, report } from "./harness.js";
 
 afterAll(() => console.info(report()));
 
-const jsonText = fc.oneof(hostileText, hostileJson.map((v) => JSON.stringify(v) ?? "null"), fc.json());
+const jsonText = fc.oneof(
+  hostileText,
+  hostileJson.map((v) => JSON.stringify(v) ?? "null"),
+  fc.json(),
+);
 
 it("decodeToolArguments and safeParseJson never throw; toolCallPaths gives clean strings", async () => {
   await fuzz("tool-args", fc.oneof(jsonText, hostileJson), (raw) => {

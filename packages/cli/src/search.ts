@@ -80,7 +80,8 @@ export function formatRanking(shown: {
       lines.push("-- below here: not returned by search_skills --");
     lines.push(`${String(i + 1).padStart(2)}. ${names[i]!.padEnd(width)}  ${match.score.toFixed(2).padStart(6)}`);
     if (shown.explain)
-      for (const m of match.matched) lines.push(`      ${printableLine(m.term)}: ${m.fields.map(printableLine).join(", ")}`);
+      for (const m of match.matched)
+        lines.push(`      ${printableLine(m.term)}: ${m.fields.map(printableLine).join(", ")}`);
   });
   return `${lines.join("\n")}\n`;
 }

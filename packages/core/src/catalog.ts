@@ -109,7 +109,9 @@ export function buildCatalog(skills: readonly Skill[], options: CatalogOptions =
   const fullCount = count(shape, full);
   if (fullCount <= budget) return { text: fullText, tokens: fullCount, level: "full", included: names, omitted: [] };
 
-  const short = listed.map((entry, i) => shape.entry(shownNames[i]!, shape.text(shorten(singleLine(entry.description)))));
+  const short = listed.map((entry, i) =>
+    shape.entry(shownNames[i]!, shape.text(shorten(singleLine(entry.description)))),
+  );
   const shortCount = count(shape, short);
   if (shortCount <= budget)
     return { text: assemble(shape, short), tokens: shortCount, level: "short", included: names, omitted: [] };

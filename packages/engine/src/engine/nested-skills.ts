@@ -223,7 +223,12 @@ export class NestedSkills {
             result.found.push({
               folder,
               skills,
-              note: budgetedNote({ folder, skills, match: touchedPath, fingerprint }, lookup, budget, result.diagnostics),
+              note: budgetedNote(
+                { folder, skills, match: touchedPath, fingerprint },
+                lookup,
+                budget,
+                result.diagnostics,
+              ),
             });
           }
           if (!holdsRevealed) result.checked.push(dir);

@@ -48,7 +48,9 @@ export async function suggestionNotes(
 
 /** The note's text: the skills, best first, each with the request's words that matched it. */
 export function suggestionText(found: readonly SkillMatch[], loadInstruction: string): string {
-  const parts = found.map((m) => `${promptLine(m.name)} (matched: ${m.matched.map((t) => promptLine(t.term)).join(", ")})`);
+  const parts = found.map(
+    (m) => `${promptLine(m.name)} (matched: ${m.matched.map((t) => promptLine(t.term)).join(", ")})`,
+  );
   return `[skillctx: ${found.length === 1 ? "a skill that may apply" : "skills that may apply"} to this message: ${parts.join("; ")}. Load one with ${loadInstruction} if it fits the task.]`;
 }
 

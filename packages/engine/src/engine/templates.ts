@@ -76,7 +76,9 @@ export const defaultTemplates: Templates = {
 
   injection(info) {
     const where =
-      info.location === undefined ? "" : ` Its files are in ${promptLine(info.location)}; resolve relative references there.`;
+      info.location === undefined
+        ? ""
+        : ` Its files are in ${promptLine(info.location)}; resolve relative references there.`;
     const lines = [
       `<skill name="${attr(info.skill)}" trigger="${info.trigger}" match="${attr(info.match)}">`,
       `${injectionReason(info)}${where}`,
@@ -128,4 +130,3 @@ function injectionReason(info: InjectionInfo): string {
       return `The skill ${skill} was attached because the message mentions ${quote(info.match)}.`;
   }
 }
-

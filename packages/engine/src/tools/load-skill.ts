@@ -140,7 +140,8 @@ export function formatLoadedSkill(
     }
   }
   if (filter !== "off" && skill.allowedTools !== undefined) {
-    const allowed = skill.allowedTools.length === 0 ? "none besides the skill tools" : skill.allowedTools.map(promptLine).join(", ");
+    const allowed =
+      skill.allowedTools.length === 0 ? "none besides the skill tools" : skill.allowedTools.map(promptLine).join(", ");
     lines.push("", `While this skill is active, the tools you may use are limited to its allowed-tools: ${allowed}.`);
   }
   if (loaded.previous !== undefined) lines.push("", `The skill ${promptQuote(loaded.previous)} is no longer active.`);

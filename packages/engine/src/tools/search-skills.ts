@@ -134,7 +134,8 @@ export function formatSearchResults(
       ? `No skill matches ${JSON.stringify(query)}; the catalog lists them all.`
       : `No skill matches ${JSON.stringify(query)}. Try other words from the task.`;
   const lines = results.map(
-    (result) => `- ${promptLine(result.name)}${result.description === undefined ? "" : `: ${promptLine(result.description)}`}`,
+    (result) =>
+      `- ${promptLine(result.name)}${result.description === undefined ? "" : `: ${promptLine(result.description)}`}`,
   );
   return [`Skills matching ${JSON.stringify(query)}, best first:`, ...lines, `Load one with ${loadTool}.`].join("\n");
 }
