@@ -18,7 +18,6 @@ import {
 import type { Diagnostic, Skill, SkillCache, Trust } from "@skillctx/core";
 import {
   isInside,
-  isModelInvocable,
   loadSkillSources,
   projectRoot,
   realPathOrSelf,
