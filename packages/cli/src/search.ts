@@ -2,7 +2,7 @@ import { createSkillIndex, DEFAULT_MIN_SEARCH_SCORE, requestTerms } from "@skill
 import type { SkillMatch } from "@skillctx/core";
 import { notLoadableReason } from "@skillctx/engine/internal";
 import { commandSpec } from "./command-specs.js";
-import { formatDiagnostic, jsonText } from "./format.js";
+import { formatDiagnostic, jsonText, printableLine } from "./format.js";
 import { EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { openContext } from "./load.js";
@@ -58,9 +58,12 @@ export function formatRanking(shown: {
   returned: ReadonlySet<string>;
   explain: boolean;
 }): string {
-  const { terms, ranked, returned } = shown;
+  const { ranked, returned } = shown;
+  // Every name, word and field comes from skill files or the request: escaped for the terminal (format.ts).
+  const terms = shown.terms.map(printableLine);
+  const names = ranked.map((m) => printableLine(m.name));
   const lines = [
-    `request: ${JSON.stringify(shown.request)}`,
+    `request: ${printableLine(JSON.stringify(shown.request))}`,
     `words searched: ${terms.length === 0 ? "(none: only stop words)" : terms.join(" ")}`,
   ];
   if (ranked.length === 0) {
@@ -71,12 +74,14 @@ export function formatRanking(shown: {
     lines.push(
       `-- the best score is below the cut-off (${DEFAULT_MIN_SEARCH_SCORE}): search_skills returns nothing --`,
     );
-  const width = Math.max(...ranked.map((m) => m.name.length));
+  const width = Math.max(...names.map((name) => name.length));
   ranked.forEach((match, i) => {
     if (i > 0 && returned.size > 0 && returned.has(ranked[i - 1]!.name) && !returned.has(match.name))
       lines.push("-- below here: not returned by search_skills --");
-    lines.push(`${String(i + 1).padStart(2)}. ${match.name.padEnd(width)}  ${match.score.toFixed(2).padStart(6)}`);
-    if (shown.explain) for (const m of match.matched) lines.push(`      ${m.term}: ${m.fields.join(", ")}`);
+    lines.push(`${String(i + 1).padStart(2)}. ${names[i]!.padEnd(width)}  ${match.score.toFixed(2).padStart(6)}`);
+    if (shown.explain)
+      for (const m of match.matched)
+        lines.push(`      ${printableLine(m.term)}: ${m.fields.map(printableLine).join(", ")}`);
   });
   return `${lines.join("\n")}\n`;
 }

@@ -93,11 +93,11 @@ describe("buildCatalog: content and format", () => {
     expect(renderCatalog(skills)).toBe(result.text);
   });
 
-  it("renders markdown on request", () => {
+  it("renders markdown on request, escaped as the XML catalog is (it is quoted inside <nested_skills> and <skills_update>)", () => {
     expect(renderCatalog(skills, { format: "markdown" })).toBe(
       [
         "- **Beta**",
-        "- **alpha**: Does <b>bold</b> & more. Second line.",
+        "- **alpha**: Does &lt;b&gt;bold&lt;/b&gt; &amp; more. Second line.",
         "- **zeta**: Last one.",
         "- **émile**: Accented.",
       ].join("\n"),
@@ -277,7 +277,7 @@ describe("buildCatalog: descriptions over the cap", () => {
     const xml = buildCatalog([long], { maxDescriptionChars: 10 }).text;
     expect(xml).toContain("<description>a b &lt;&amp;&gt;&lt;&amp;…</description>");
     const markdown = buildCatalog([long], { format: "markdown", maxDescriptionChars: 10 }).text;
-    expect(markdown).toBe("- **long**: a b <&><&…");
+    expect(markdown).toBe("- **long**: a b &lt;&amp;&gt;&lt;&amp;…");
     // At the cap, nothing is cut.
     expect(buildCatalog([skill("fits", "x".repeat(1024))], { format: "markdown" }).text).toBe(
       `- **fits**: ${"x".repeat(1024)}`,

@@ -5,6 +5,7 @@ import { MAX_CATALOG_DESCRIPTION_CODE_POINTS } from "./limits.js";
 import { isModelInvocable } from "./model-invocable.js";
 import type { Skill } from "./skill.js";
 import { fitCodePoints, headCodePoints } from "./text/cut-text.js";
+import { promptAttr, promptLine, singleLine } from "./text/prompt-text.js";
 import { countTokens } from "./tokens.js";
 
 /** Options for {@link buildCatalog} and {@link renderCatalog}. */
@@ -48,7 +49,7 @@ export interface CatalogResult {
  * except skills with `disableModelInvocation` (the model could not load them) — `always` and `path`
  * skills reach the context by other means, `command` skills only by the user. A Claude Code
  * `when_to_use` is appended to the description, as Claude Code lists it. Entries are in code-point order of name; whitespace in
- * names and descriptions is collapsed to single spaces; XML text is escaped; a description longer than
+ * names and descriptions is collapsed to single spaces; `& < >` are escaped in both formats (core text/prompt-text.ts); a description longer than
  * `maxDescriptionChars` (the Agent Skills limit, 1,024) is cut, ending in "…". The skill's location is
  * not listed (the engine gives it when the skill is loaded or fires). A remote skill's description starts
  * with its origin, `(from "<source name>") `, so the model can tell served skills from local ones.
@@ -108,7 +109,9 @@ export function buildCatalog(skills: readonly Skill[], options: CatalogOptions =
   const fullCount = count(shape, full);
   if (fullCount <= budget) return { text: fullText, tokens: fullCount, level: "full", included: names, omitted: [] };
 
-  const short = listed.map((entry, i) => shape.entry(shownNames[i]!, shape.text(shorten(clean(entry.description)))));
+  const short = listed.map((entry, i) =>
+    shape.entry(shownNames[i]!, shape.text(shorten(singleLine(entry.description)))),
+  );
   const shortCount = count(shape, short);
   if (shortCount <= budget)
     return { text: assemble(shape, short), tokens: shortCount, level: "short", included: names, omitted: [] };
@@ -151,7 +154,8 @@ interface Shape {
 
 const SHAPES: Record<"xml" | "markdown", Shape> = {
   xml: {
-    text: (raw) => clean(raw, true),
+    // `"` as `&quot;` too, as the Strands Agents SDK's skill listing writes it (issue 34).
+    text: (raw) => promptAttr(raw),
     header: "<available_skills>\n",
     footer: "</available_skills>",
     entry: (name, description) =>
@@ -160,16 +164,16 @@ const SHAPES: Record<"xml" | "markdown", Shape> = {
         : `<skill>\n<name>${name}</name>\n<description>${description}</description>\n</skill>\n`,
     name: (name) => `<skill><name>${name}</name></skill>\n`,
     more: (omitted, tool) =>
-      `<more_skills>Skills not listed here: ${omitted}. Call the ${clean(tool, true)} tool with a query to find them.</more_skills>\n`,
+      `<more_skills>Skills not listed here: ${omitted}. Call the ${promptLine(tool)} tool with a query to find them.</more_skills>\n`,
   },
   markdown: {
-    text: (raw) => clean(raw, false),
+    text: (raw) => promptLine(raw),
     header: "",
     footer: "",
     entry: (name, description) => (description === "" ? `- **${name}**\n` : `- **${name}**: ${description}\n`),
     name: (name) => `- ${name}\n`,
     more: (omitted, tool) =>
-      `_Skills not listed here: ${omitted}. Call the ${clean(tool, false)} tool with a query to find them._\n`,
+      `_Skills not listed here: ${omitted}. Call the ${promptLine(tool)} tool with a query to find them._\n`,
   },
 };
 
@@ -232,21 +236,6 @@ function memoCount(piece: string): number {
   return value;
 }
 
-// Most names and descriptions need no rewriting (9 of the 246 corpus descriptions do): one fast test
-// decides, and only texts that need it pay for the replacements. Vertical tab and form feed are
-// whitespace, so `[^\S ]` covers them.
-// One character class (whitespace other than the space, controls, and for XML `& < >`) scans far faster
-// than an alternation; double spaces are found with `includes`.
-const NEEDS_CLEANING =
-  /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
-const NEEDS_CLEANING_XML =
-  /[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u0008\u000e-\u001f\ufffe\uffff&<>"]/;
-const MESSY_WHITESPACE = /[^\S ]| {2}/;
-const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
-const CONTROL = /[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/;
-const CONTROLS = /[\u0000-\u0008\u000e-\u001f\ufffe\uffff]/g;
-const XML_SPECIAL = /[&<>"]/;
-
 /**
  * A name or description as every catalog entry shows it (the system prompt's catalog, `skillctx list`,
  * the skills served over MCP): one line, whitespace runs collapsed to one space, trimmed, controls
@@ -254,21 +243,7 @@ const XML_SPECIAL = /[&<>"]/;
  * `loads_valid_skill`: "does things\ncarefully" → "does things carefully").
  */
 export function catalogLine(text: string): string {
-  return clean(text);
-}
-
-/**
- * Collapses whitespace runs to one space, trims, replaces control characters (which XML forbids)
- * with U+FFFD and, for XML, escapes `& < > "` (`"` as `&quot;`, as the Strands Agents SDK's skill listing escapes it, issue 34).
- */
-function clean(text: string, escapeXml = false): string {
-  if (!(escapeXml ? NEEDS_CLEANING_XML : NEEDS_CLEANING).test(text) && !text.includes("  ")) return text.trim();
-  let result = text;
-  if (MESSY_WHITESPACE.test(result)) result = result.replace(WHITESPACE_RUN, " ");
-  if (CONTROL.test(result)) result = result.replace(CONTROLS, "\ufffd");
-  if (escapeXml && XML_SPECIAL.test(result))
-    result = result.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-  return result.trim();
+  return singleLine(text);
 }
 
 /**
@@ -295,7 +270,7 @@ function originLabel(skill: Pick<Skill, "source">): string {
 /** A description within `max` code points once cleaned (cut with "…"); most are far shorter and cost one comparison. */
 function capDescription(description: string, max: number): string {
   if (description.length <= max) return description;
-  return fitCodePoints(clean(description), Math.floor(max), { trimEnd: true });
+  return fitCodePoints(singleLine(description), Math.floor(max), { trimEnd: true });
 }
 
 /** The first sentence, at most {@link SHORT_LIMIT} characters (cut at a space, with an ellipsis). */

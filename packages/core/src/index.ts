@@ -15,6 +15,7 @@ export { toolCallPaths } from "./tool-call-paths.js";
 export { countTokens, estimateTokens, tokenCounting, TOKENIZER } from "./tokens.js";
 export type { TokenCounting } from "./tokens.js";
 export { buildCatalog, renderCatalog } from "./catalog.js";
+export { promptAttr, promptLine, promptQuote } from "./text/prompt-text.js";
 export {
   createSkillIndex,
   DEFAULT_FIELD_WEIGHTS,

@@ -34,6 +34,12 @@ export const WATCH_MAX_DEPTH = 10;
 // --- catalog notes (engine/catalog-note.ts) ---
 /** UTF-8 bytes of one catalog note (a revealed nested folder's note on a tool result, a `<skills_update>` note); entries past it are left out, the note says how many, `CATALOG_NOTE_CUT`. */
 export const MAX_CATALOG_NOTE_BYTES = 16_384;
+/**
+ * UTF-8 bytes of all nested-skill notes on one tool result together (a call whose paths touch many
+ * packages reveals many folders); folders past it are left out with one cut line, `CATALOG_NOTE_CUT`.
+ * With `catalog.budgetTokens`, the notes of one step also take at most that many tokens.
+ */
+export const MAX_NESTED_NOTES_BYTES_PER_RESULT = 32_768;
 
 // --- telemetry (events/otel.ts) ---
 /** UTF-16 units of each text a span carries (an attribute, an element of an array attribute, an event attribute, the status message); longer text is cut with "…". */

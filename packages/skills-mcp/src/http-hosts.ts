@@ -6,6 +6,7 @@
  * mapped into IPv6), so `--host 127.0.0.2` or `--host ::ffff:127.0.0.1` is guarded like `127.0.0.1`.
  */
 import { BlockList, isIP } from "node:net";
+import { SkillctxError } from "@skillctx/core";
 import { httpUrl } from "@skillctx/core/internal";
 
 /** What the endpoint checks `Host` and `Origin` against. */
@@ -39,14 +40,16 @@ export function isLoopbackHost(address: string): boolean {
  * and `localhost`; plus every name in `extra` (a reverse proxy's or load balancer's public name). Off
  * loopback and without `extra`, nothing is checked (the operator put it on the network; tokens guard it).
  *
- * @throws TypeError for a configured name that is not a host name or address.
+ * @throws SkillctxError `INVALID_OPTIONS` for a configured name that is not a host name or address (the
+ * fuzzer found `""` threw a bare TypeError).
  */
 export function hostPolicy(bound: string, extra: readonly string[] = []): HostPolicy {
   const loopback = isLoopbackHost(bound);
   const allowed = new Set<string>();
   for (const name of extra) {
     const canonical = canonicalHost(name);
-    if (canonical === undefined) throw new TypeError(`not a host name: ${JSON.stringify(name)}`);
+    if (canonical === undefined)
+      throw new SkillctxError("INVALID_OPTIONS", `allowedHosts: not a host name: ${JSON.stringify(name)}`);
     allowed.add(canonical);
   }
   if (loopback || allowed.size > 0) {

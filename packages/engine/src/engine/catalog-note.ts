@@ -6,7 +6,7 @@
  * says how many and how to see them; the caller reports a `CATALOG_NOTE_CUT` diagnostic.
  */
 import { Buffer } from "node:buffer";
-import { renderCatalog } from "@skillctx/core";
+import { promptLine, renderCatalog } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
 
 /** One section of a note: catalog entries of skills under a title, or a sentence naming skills. */
@@ -41,7 +41,8 @@ export function buildCatalogNote(options: CatalogNoteOptions): CatalogNote {
       const catalog = renderCatalog(section.skills.slice(0, count), format === undefined ? {} : { format }).trim();
       return section.title === undefined ? catalog : `${section.title}\n${catalog}`;
     }
-    return section.sentence(section.names.slice(0, count).join(", "));
+    // Names go through the one prompt escape (core text/prompt-text.ts), as catalog entries do.
+    return section.sentence(section.names.slice(0, count).map(promptLine).join(", "));
   };
   const sizeOf = (section: CatalogNoteSection) => ("skills" in section ? section.skills.length : section.names.length);
   const whole = sections.filter((s) => sizeOf(s) > 0).map((s) => render(s, sizeOf(s)));

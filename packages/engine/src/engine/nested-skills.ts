@@ -18,14 +18,12 @@ import {
 import type { Diagnostic, Skill, SkillCache, Trust } from "@skillctx/core";
 import {
   isInside,
-  isModelInvocable,
   loadSkillSources,
   projectRoot,
   realPathOrSelf,
   toPosix,
 } from "@skillctx/core/internal";
-import { MAX_CATALOG_NOTE_BYTES } from "../limits.js";
-import { buildCatalogNote } from "./catalog-note.js";
+import { budgetedNote, NestedNoteBudget } from "./nested-note-budget.js";
 import { yieldToLocal } from "./name-precedence.js";
 import type { NameHolders } from "./name-precedence.js";
 import { verifySignatures } from "@skillctx/sources";
@@ -70,6 +68,8 @@ export interface NestedDiscovery {
   /** Sub-folders looked at: marked once the step commits, so an aborted step looks again. */
   checked: string[];
   diagnostics: Diagnostic[];
+  /** The cut line of each tool result whose notes were over its budget (nested-note-budget.ts). */
+  cutLines: Attachment[];
 }
 
 export interface NestedSkillsOptions {
@@ -96,6 +96,8 @@ export interface NestedLookup {
   loadInstruction: string;
   disabled: ReadonlySet<string>;
   signal: AbortSignal;
+  /** `catalog.budgetTokens`: the nested-skill notes of one step take at most this many tokens. */
+  budgetTokens?: number | undefined;
 }
 
 /** The nested skill folders of one context: which sub-folders were looked at, and the skills of revealed folders. */
@@ -161,7 +163,8 @@ export class NestedSkills {
    * whose note is gone gets it again. Reads nothing outside the project root (`PATH_OUTSIDE_ROOT`).
    */
   async discover(touched: readonly TouchedPaths[], lookup: NestedLookup): Promise<NestedDiscovery> {
-    const result: NestedDiscovery = { found: [], checked: [], diagnostics: [] };
+    const result: NestedDiscovery = { found: [], checked: [], diagnostics: [], cutLines: [] };
+    const budget = new NestedNoteBudget(lookup.budgetTokens);
     // Names in use: the skill set's, and those revealed by this look.
     const added = new Map<string, Skill>();
     const taken = { get: (name: string) => added.get(name) ?? lookup.skills.byName.get(name) };
@@ -178,7 +181,7 @@ export class NestedSkills {
               result,
               `more than ${MAX_NESTED_CHECKS_PER_STEP} folders to look at in one step; the rest are looked at when touched again`,
             );
-            return result;
+            return budget.addCutLines(result, lookup.loadInstruction);
           }
           checks++;
           // A sub-folder with a revealed folder is looked at again when touched (its note may leave the conversation).
@@ -192,7 +195,12 @@ export class NestedSkills {
                 result.found.push({
                   folder,
                   skills: [],
-                  note: this.note(folder, this.folders.get(folder) ?? [], touchedPath, fingerprint, lookup, result),
+                  note: budgetedNote(
+                    { folder, skills: this.folders.get(folder) ?? [], match: touchedPath, fingerprint },
+                    lookup,
+                    budget,
+                    result.diagnostics,
+                  ),
                 });
               }
               continue;
@@ -214,14 +222,19 @@ export class NestedSkills {
             result.found.push({
               folder,
               skills,
-              note: this.note(folder, skills, touchedPath, fingerprint, lookup, result),
+              note: budgetedNote(
+                { folder, skills, match: touchedPath, fingerprint },
+                lookup,
+                budget,
+                result.diagnostics,
+              ),
             });
           }
           if (!holdsRevealed) result.checked.push(dir);
         }
       }
     }
-    return result;
+    return budget.addCutLines(result, lookup.loadInstruction);
   }
 
   /** Marks sub-folders as looked at (the step that looked committed). */
@@ -323,35 +336,6 @@ export class NestedSkills {
       skills.push(skill);
     }
     return skills;
-  }
-
-  private note(
-    folder: string,
-    skills: readonly Skill[],
-    match: string,
-    fingerprint: string,
-    lookup: NestedLookup,
-    { diagnostics }: NestedDiscovery,
-  ): Attachment | undefined {
-    const listed = skills.filter(isModelInvocable);
-    if (listed.length === 0) return undefined;
-    const note = buildCatalogNote({
-      sections: [{ skills: listed }],
-      frame: (catalog) =>
-        lookup.templates.nestedCatalog({ folder, match, catalog, loadInstruction: lookup.loadInstruction }),
-      format: lookup.catalogFormat,
-      maxBytes: MAX_CATALOG_NOTE_BYTES,
-      seeMore: `List ${folder} to see their names, and load one by name with ${lookup.loadInstruction}.`,
-    });
-    if (note.omitted > 0)
-      diagnostics.push(
-        diagnostic(
-          "CATALOG_NOTE_CUT",
-          "warning",
-          `the note of nested skill folder ${folder} lists ${note.listed} of ${listed.length} skills: it is capped at ${MAX_CATALOG_NOTE_BYTES} bytes`,
-        ),
-      );
-    return { skill: folder, trigger: "catalog", match, fingerprint, text: note.text };
   }
 
   private warnOnce(result: NestedDiscovery, message: string): void {

@@ -64,6 +64,7 @@ export async function runStep(
     ...fired.built.map((b) => b.attachment),
     ...suggested,
     ...(discovery?.found ?? []).flatMap((f) => (f.note === undefined ? [] : [f.note])),
+    ...(discovery?.cutLines ?? []),
     ...deps.hotReload.note(scan.newest, skills),
   ];
   if (observed !== undefined) observed.made = made;
@@ -143,6 +144,7 @@ async function discoverNested(
     loadInstruction: deps.toolbox.toolset.loadInstruction,
     disabled: new Set(options.sources?.disabled ?? []),
     signal,
+    budgetTokens: options.catalog?.budgetTokens,
   });
 }
 

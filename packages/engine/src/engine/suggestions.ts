@@ -4,6 +4,7 @@
  * matched. `system` and the tools never change: the note is text appended to that message, like a
  * keyword skill's body, and stays the same bytes every step.
  */
+import { promptLine } from "@skillctx/core";
 import type { SkillMatch } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
 import type { ScanResult } from "./conversation.js";
@@ -47,7 +48,9 @@ export async function suggestionNotes(
 
 /** The note's text: the skills, best first, each with the request's words that matched it. */
 export function suggestionText(found: readonly SkillMatch[], loadInstruction: string): string {
-  const parts = found.map((m) => `${m.name} (matched: ${m.matched.map((t) => t.term).join(", ")})`);
+  const parts = found.map(
+    (m) => `${promptLine(m.name)} (matched: ${m.matched.map((t) => promptLine(t.term)).join(", ")})`,
+  );
   return `[skillctx: ${found.length === 1 ? "a skill that may apply" : "skills that may apply"} to this message: ${parts.join("; ")}. Load one with ${loadInstruction} if it fits the task.]`;
 }
 

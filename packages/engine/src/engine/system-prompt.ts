@@ -1,4 +1,4 @@
-import { buildCatalog, diagnostic } from "@skillctx/core";
+import { buildCatalog, diagnostic, promptLine } from "@skillctx/core";
 import type { CatalogResult, Diagnostic, Skill } from "@skillctx/core";
 import type { SkillSet } from "../context-types.js";
 import { skillLocation } from "../skill-location.js";
@@ -107,7 +107,7 @@ function capGuidance(entries: GuidanceEntry[], maxBytes: number, diagnostics: Di
 
 function cutNote(entry: GuidanceEntry, keptBytes: number, size: number, maxBytes: number, rest: number): string {
   const later = rest > 0 ? ` ${rest} later guidance ${rest === 1 ? "file is" : "files are"} left out.` : "";
-  return `[skillctx: the repository guidance is capped at ${maxBytes} bytes; ${entry.location ?? entry.name} is cut after ${keptBytes} of its ${size} bytes.${later}]`;
+  return `[skillctx: the repository guidance is capped at ${maxBytes} bytes; ${promptLine(entry.location ?? entry.name)} is cut after ${keptBytes} of its ${size} bytes.${later}]`;
 }
 
 function omittedNote(omitted: readonly GuidanceEntry[], maxBytes: number): string {

@@ -1,3 +1,4 @@
+import { promptAttr as attr, promptLine, promptQuote as quote } from "@skillctx/core";
 import type { SkillInput } from "@skillctx/core";
 
 /** What an injection block is built from. */
@@ -75,7 +76,9 @@ export const defaultTemplates: Templates = {
 
   injection(info) {
     const where =
-      info.location === undefined ? "" : ` Its files are in ${info.location}; resolve relative references there.`;
+      info.location === undefined
+        ? ""
+        : ` Its files are in ${promptLine(info.location)}; resolve relative references there.`;
     const lines = [
       `<skill name="${attr(info.skill)}" trigger="${info.trigger}" match="${attr(info.match)}">`,
       `${injectionReason(info)}${where}`,
@@ -88,7 +91,7 @@ export const defaultTemplates: Templates = {
         "Ask the user for these inputs before you start, then use their values in place of the ${…} placeholders above:",
       );
       for (const input of info.missingInputs) {
-        lines.push(`- ${input.name}${input.description ? `: ${input.description}` : ""}`);
+        lines.push(`- ${promptLine(input.name)}${input.description ? `: ${promptLine(input.description)}` : ""}`);
       }
     }
     lines.push("</skill>");
@@ -115,7 +118,7 @@ export const defaultTemplates: Templates = {
 };
 
 function injectionReason(info: InjectionInfo): string {
-  const skill = `"${info.skill}"`;
+  const skill = quote(info.skill);
   switch (info.trigger) {
     case "path":
       return `The skill ${skill} was attached because a tool touched ${quote(info.match)}.`;
@@ -126,12 +129,4 @@ function injectionReason(info: InjectionInfo): string {
     default:
       return `The skill ${skill} was attached because the message mentions ${quote(info.match)}.`;
   }
-}
-
-function attr(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-}
-
-function quote(value: string): string {
-  return `"${value}"`;
 }

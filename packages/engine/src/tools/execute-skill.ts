@@ -7,7 +7,7 @@ import { untilAborted } from "../code/abortable.js";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Skill } from "@skillctx/core";
-import { diagnostic } from "@skillctx/core";
+import { diagnostic, promptQuote } from "@skillctx/core";
 import { lazySchemas } from "@skillctx/core/internal";
 import { MAX_SUB_AGENTS_AT_ONCE } from "../limits.js";
 import type { z } from "@skillctx/core/internal";
@@ -41,8 +41,8 @@ export function forkedLoad(host: SkillToolHost, written: string): ToolResult | u
   const skill = host.skills.byName.get(skillNameArg(written));
   if (skill === undefined || !isForkSkill(skill) || notLoadableReason(skill) !== undefined) return undefined;
   return ok(
-    `The skill "${skill.name}" runs as a sub-agent in a context of its own (context: fork); its instructions are not loaded here. ` +
-      `Call ${EXECUTE_SKILL_TOOL} { "name": "${skill.name}", "request": "<the task, with its arguments>" } and use its answer.`,
+    `The skill ${promptQuote(skill.name)} runs as a sub-agent in a context of its own (context: fork); its instructions are not loaded here. ` +
+      `Call ${EXECUTE_SKILL_TOOL} { "name": ${JSON.stringify(skill.name)}, "request": "<the task, with its arguments>" } and use its answer.`,
   );
 }
 
@@ -117,7 +117,7 @@ function instructions(skill: Skill, tools: readonly SubAgentTool[]): string {
   const toolsLine =
     tools.length === 0 ? "You have no tools." : `Your tools: ${tools.map((tool) => tool.name).join(", ")}.`;
   return [
-    `You are a sub-agent running the skill "${skill.name}" for another agent, in a conversation of your own.`,
+    `You are a sub-agent running the skill ${promptQuote(skill.name)} for another agent, in a conversation of your own.`,
     `${toolsLine} You cannot ask questions back: work with what you were given.`,
     "When you are done, reply with the final result only; that reply is returned to the agent that called you.",
   ].join(" ");

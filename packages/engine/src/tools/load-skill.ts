@@ -1,5 +1,5 @@
 import type { Skill } from "@skillctx/core";
-import { readSkillContent } from "@skillctx/core";
+import { promptAttr, promptLine, promptQuote, readSkillContent } from "@skillctx/core";
 import { skillLocation } from "../skill-location.js";
 import { capSkillBody } from "../text-cap.js";
 import { listSkillFileNames } from "@skillctx/core/internal";
@@ -120,30 +120,31 @@ export function formatLoadedSkill(
   filter: "filter" | "refuse" | "off",
 ): string {
   const { skill } = loaded;
-  const lines = [`<skill-loaded name="${attr(skill.name)}">`, loaded.body.trim(), "</skill-loaded>"];
+  const lines = [`<skill-loaded name="${promptAttr(skill.name)}">`, loaded.body.trim(), "</skill-loaded>"];
   const notes = skillNotes(skill);
   if (notes.license !== undefined || notes.compatibility !== undefined) {
     lines.push("");
-    if (notes.license !== undefined) lines.push(`License: ${notes.license}`);
-    if (notes.compatibility !== undefined) lines.push(`Compatibility: ${notes.compatibility}`);
+    if (notes.license !== undefined) lines.push(`License: ${promptLine(notes.license)}`);
+    if (notes.compatibility !== undefined) lines.push(`Compatibility: ${promptLine(notes.compatibility)}`);
   }
   if (loaded.location !== undefined && loaded.files !== undefined) {
-    lines.push("", `Skill folder: ${loaded.location} (relative paths in the skill resolve there)`);
+    lines.push("", `Skill folder: ${promptLine(loaded.location)} (relative paths in the skill resolve there)`);
     const { files, omitted, incomplete } = loaded.files;
     if (files.length === 0 && omitted === 0) {
       lines.push("Files: none besides SKILL.md.");
     } else {
-      lines.push("Files:", ...files.map((file) => `- ${file}`));
+      lines.push("Files:", ...files.map((file) => `- ${promptLine(file)}`));
       if (omitted > 0)
         lines.push(`(${incomplete ? "at least " : ""}${omitted} more ${omitted === 1 ? "file" : "files"} not listed)`);
       lines.push(`Read a file with ${names.read}; run a script from scripts/ with ${names.run}.`);
     }
   }
   if (filter !== "off" && skill.allowedTools !== undefined) {
-    const allowed = skill.allowedTools.length === 0 ? "none besides the skill tools" : skill.allowedTools.join(", ");
+    const allowed =
+      skill.allowedTools.length === 0 ? "none besides the skill tools" : skill.allowedTools.map(promptLine).join(", ");
     lines.push("", `While this skill is active, the tools you may use are limited to its allowed-tools: ${allowed}.`);
   }
-  if (loaded.previous !== undefined) lines.push("", `The skill "${loaded.previous}" is no longer active.`);
+  if (loaded.previous !== undefined) lines.push("", `The skill ${promptQuote(loaded.previous)} is no longer active.`);
   return lines.join("\n");
 }
 
@@ -153,8 +154,4 @@ function oneLine(value: string): string {
     .replace(/\s+/g, " ")
     .trim();
   return line.length > MAX_FIELD_CHARS ? `${line.slice(0, MAX_FIELD_CHARS)}… [cut]` : line;
-}
-
-function attr(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 }

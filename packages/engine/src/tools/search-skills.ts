@@ -1,4 +1,4 @@
-import { createSkillIndex, DEFAULT_SUGGEST_SCORE } from "@skillctx/core";
+import { createSkillIndex, DEFAULT_SUGGEST_SCORE, promptLine } from "@skillctx/core";
 import type { EmbedTexts, FieldWeights, Skill, SkillIndex, SkillMatch } from "@skillctx/core";
 import { invalidOption } from "@skillctx/core/internal";
 import { checkEnum } from "../option-checks.js";
@@ -134,13 +134,10 @@ export function formatSearchResults(
       ? `No skill matches ${JSON.stringify(query)}; the catalog lists them all.`
       : `No skill matches ${JSON.stringify(query)}. Try other words from the task.`;
   const lines = results.map(
-    (result) => `- ${result.name}${result.description === undefined ? "" : `: ${oneLine(result.description)}`}`,
+    (result) =>
+      `- ${promptLine(result.name)}${result.description === undefined ? "" : `: ${promptLine(result.description)}`}`,
   );
   return [`Skills matching ${JSON.stringify(query)}, best first:`, ...lines, `Load one with ${loadTool}.`].join("\n");
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
 }
 
 function checkScore(path: string, value: unknown): void {
