@@ -115,10 +115,12 @@ export interface ToolOptions {
    */
   toolset?: ToolsetName;
   /**
-   * What the active skill's `allowed-tools` does: `filter` lists only the allowed tools (plus the skill
-   * tools) and refuses other calls; `refuse` keeps the whole, byte-stable list and refuses other calls
-   * (prompt-cache friendly); `off` ignores allowed-tools.
-   * @default "filter"
+   * What the active skill's `allowed-tools` does: `refuse` keeps the whole, byte-identical list of tools
+   * and refuses a call outside it, so the provider's cached prefix (tools come first) survives loading
+   * and unloading; `filter` also lists only the allowed tools (plus the skill tools) while the skill is
+   * active, which changes the tool definitions, so the next request re-reads its whole prompt; `off`
+   * ignores allowed-tools. docs/decisions.md, "allowed-tools keeps the tools".
+   * @default "refuse"
    */
   filter?: ToolFilterMode;
   /** Limits of the skill tools (resource size, listed files, script timeout and output). @default see `SkillToolSettings` */
