@@ -242,7 +242,7 @@ describe("generateText with createAiSdkLoop", () => {
     });
   });
 
-  it("by default (tools.filter \"refuse\"), keeps the tool list byte-stable until a server adds tools, and answers with skillctx's refusal", async () => {
+  it('by default (tools.filter "refuse"), keeps the tool list byte-stable until a server adds tools, and answers with skillctx\'s refusal', async () => {
     const log: string[] = [];
     const ctx = await scenario.context(log);
     const { model, calls } = scriptedModel(RUN);

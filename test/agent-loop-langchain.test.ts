@@ -224,7 +224,7 @@ describe("createAgent with skillctxMiddleware", () => {
     expect(last(calls[1]!)).toMatchObject({ type: "tool", tool_call_id: "c1", status: "success", content: "5" });
   });
 
-  it("by default (tools.filter \"refuse\"), binds the same tools on every call and answers the disallowed call with skillctx's refusal", async () => {
+  it('by default (tools.filter "refuse"), binds the same tools on every call and answers the disallowed call with skillctx\'s refusal', async () => {
     const log: string[] = [];
     const ctx = await suite.context(options(log));
     const { model, recorded } = recordingModel();

@@ -226,7 +226,7 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
     expect(outputText(lastResult(model.requests[2]!).output)).toBe("5");
   });
 
-  it("by default (tools.filter \"refuse\"), offers every tool and answers the disallowed call with skillctx's refusal", async () => {
+  it('by default (tools.filter "refuse"), offers every tool and answers the disallowed call with skillctx\'s refusal', async () => {
     const log: string[] = [];
     const ctx = await scenario.context(log);
     const model = new ScriptedModel(RUN);

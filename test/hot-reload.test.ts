@@ -154,7 +154,9 @@ describe("hot reload", () => {
     messages.push(assistant("ok"), user("one more"));
     const later = await again.buildContext(messages);
     expect(later.system).toBe(first.system);
-    expect(later.attachments.filter((a) => a.messageIndex === messages.length - 1 && a.text.includes(NOTE))).toEqual([]);
+    expect(later.attachments.filter((a) => a.messageIndex === messages.length - 1 && a.text.includes(NOTE))).toEqual(
+      [],
+    );
   });
 
   it("attaches the note once: later steps carry it on the same message only", async () => {

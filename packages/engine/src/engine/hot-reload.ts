@@ -172,7 +172,8 @@ export class HotReload {
     const before = this.fingerprints;
     this.fingerprints = fingerprints;
     if (before === undefined) {
-      if (this.mode === "append") this.host.tell({ system: this.keptParts.system, skills: Object.fromEntries(fingerprints) });
+      if (this.mode === "append")
+        this.host.tell({ system: this.keptParts.system, skills: Object.fromEntries(fingerprints) });
       return this.mode === "append" ? this.keptParts : parts;
     }
     const changes: SkillChanges = { added: [], changed: [], removed: [] };

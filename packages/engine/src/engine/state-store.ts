@@ -41,7 +41,8 @@ export class ContextStateStore {
     this.#carriers = new Map((initial.carriers ?? []).map((c) => [c.skill, { ...c }]));
     this.#nested = new Set(initial.nested ?? []);
     this.#skillStates = new Map(Object.entries(initial.skillStates ?? {}).map(([k, v]) => [k, structuredClone(v)]));
-    this.#told = initial.told === undefined ? undefined : { system: initial.told.system, skills: { ...initial.told.skills } };
+    this.#told =
+      initial.told === undefined ? undefined : { system: initial.told.system, skills: { ...initial.told.skills } };
   }
 
   // --- attachments -----------------------------------------------------------------------------
