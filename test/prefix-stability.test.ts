@@ -20,7 +20,7 @@ import { fromAnthropicMessages, runAnthropicToolUses, toAnthropicRequest } from 
 import type { AgentContext, AgentContextOptions, ContextStep } from "skillctx";
 import { put } from "../packages/core/src/testing/temp-dir.js";
 import { skillctxDependency } from "./helpers/tools-fixture.js";
-import type { FakeProvider, RecordedRequest, ScriptedTurn } from "./helpers/fake-provider.js";
+import type { FakeProvider, ScriptedTurn } from "./helpers/fake-provider.js";
 import { useScenario } from "./helpers/agent-scenario.js";
 import { breakpoints, useFakeProvider, withoutCacheControl } from "./helpers/adapter-requests.js";
 import { withDefaults } from "./helpers/options.js";
