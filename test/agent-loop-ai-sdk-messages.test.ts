@@ -27,11 +27,12 @@ const suite = useToolSkills({}, async (copy) => {
   await put(copy.cwd, "docs-rules.md", `---\npaths: docs/**\n---\n${DOCS_RULE}\n`);
 });
 
-function context(): Promise<AgentContext> {
+function context(filter?: "filter"): Promise<AgentContext> {
   return suite.context({
     skills: [suite.copy.skills, `${suite.copy.cwd}/db-rules.md`, `${suite.copy.cwd}/docs-rules.md`],
     systemPrompt: "Host prompt.",
     tools: {
+      ...(filter === undefined ? {} : { filter }),
       host: [
         {
           name: "Read",
@@ -277,7 +278,7 @@ describe("AI SDK messages", () => {
   });
 
   it("createAiSdkLoop: one tool set, the same entry objects from step to step, narrowed by allowed-tools, the host's entry kept", async () => {
-    const ctx = await context();
+    const ctx = await context("filter");
     const loop = createAiSdkLoop(ctx);
     const read = loop.tools.Read;
     const host = {

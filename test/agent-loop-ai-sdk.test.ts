@@ -22,6 +22,9 @@ import {
 } from "./helpers/agent-scenario.js";
 import type { Turn } from "./helpers/agent-scenario.js";
 
+/** allowed-tools narrowing the listed tools (`tools.filter: "filter"`; the default, "refuse", keeps them). */
+const FILTER = { tools: { filter: "filter" } } as const;
+
 type AiModule = typeof import("ai");
 const ai = skillctxDependency<AiModule>("ai");
 const { MockLanguageModelV3, convertArrayToReadableStream } = skillctxDependency<typeof import("ai/test")>("ai/test");
@@ -109,7 +112,7 @@ const scenario = useScenario();
 describe("generateText with createAiSdkLoop", () => {
   it("keyword and path attachments, load_skill whose MCP tool is called in the same run, allowed-tools refusal, then a resumed context", async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log);
+    const ctx = await scenario.context(log, FILTER);
     const steps: ContextStep[] = [];
     const { model, calls } = scriptedModel(RUN);
     const messages: ModelMessage[] = [{ role: "user", content: USER_TEXT }];
@@ -186,7 +189,7 @@ describe("generateText with createAiSdkLoop", () => {
     // again, and the loaded skill's server is started again, so its tool is offered and runs.
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await scenario.context(log, { conversation: { state: saved } });
+    const resumed = await scenario.context(log, { ...FILTER, conversation: { state: saved } });
     const resumedSteps: ContextStep[] = [];
     const second = scriptedModel(RESUMED_RUN, "r");
     messages.push(...result.response.messages, { role: "user", content: RESUMED_USER_TEXT });
@@ -239,9 +242,9 @@ describe("generateText with createAiSdkLoop", () => {
     });
   });
 
-  it("with tools.filter refuse, keeps the tool list byte-stable until a server adds tools, and answers with skillctx's refusal", async () => {
+  it('by default (tools.filter "refuse"), keeps the tool list byte-stable until a server adds tools, and answers with skillctx\'s refusal', async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log, { tools: { filter: "refuse" } });
+    const ctx = await scenario.context(log);
     const { model, calls } = scriptedModel(RUN);
     await ai.generateText({ model, ...createAiSdkLoop(ctx), stopWhen: ai.stepCountIs(10), prompt: USER_TEXT });
     const lists = calls.map((call) => JSON.stringify(call.tools));
@@ -258,7 +261,7 @@ describe("generateText with createAiSdkLoop", () => {
   });
 
   it("leaves a tool the host added to the set alone: offered on every step, even while a skill narrows the others", async () => {
-    const ctx = await scenario.context([]);
+    const ctx = await scenario.context([], FILTER);
     const loop = createAiSdkLoop(ctx);
     const weather: string[] = [];
     (loop.tools as ToolSet).weather = ai.tool({
@@ -285,7 +288,7 @@ describe("generateText with createAiSdkLoop", () => {
 describe("streamText and ToolLoopAgent with createAiSdkLoop", () => {
   it("streamText: the MCP tool of a skill loaded mid-run is offered and called in the same stream", async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log);
+    const ctx = await scenario.context(log, FILTER);
     const { model, calls } = scriptedModel(RUN);
     const stream = ai.streamText({ model, ...createAiSdkLoop(ctx), stopWhen: ai.stepCountIs(10), prompt: USER_TEXT });
     expect(await stream.text).toBe("Done: noted.");
@@ -302,7 +305,7 @@ describe("streamText and ToolLoopAgent with createAiSdkLoop", () => {
 
   it("ToolLoopAgent: the loop's tools and prepareStep as agent settings", async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log);
+    const ctx = await scenario.context(log, FILTER);
     const { model, calls } = scriptedModel(RUN);
     const agent = new ai.ToolLoopAgent({ model, ...createAiSdkLoop(ctx), stopWhen: ai.stepCountIs(10) });
     const result = await agent.generate({ prompt: USER_TEXT });
@@ -314,7 +317,7 @@ describe("streamText and ToolLoopAgent with createAiSdkLoop", () => {
 
 describe("unload_skill mid-run", () => {
   it("withdraws the skill's MCP tool from the set and restores every tool in the next step", async () => {
-    const ctx = await scenario.context([]);
+    const ctx = await scenario.context([], FILTER);
     const loop = createAiSdkLoop(ctx);
     const { model, calls } = scriptedModel([
       { call: "load_skill", input: { name: "notes" } },

@@ -22,6 +22,9 @@ import type { RecordedCall } from "./helpers/langchain.js";
 import { useToolSkills } from "./helpers/tools-fixture.js";
 import { withDefaults } from "./helpers/options.js";
 
+/** allowed-tools narrowing the listed tools (`tools.filter: "filter"`; the default, "refuse", keeps them). */
+const FILTER = { tools: { filter: "filter" } } as const;
+
 const SERVER = path.join(ROOT, "fixtures/mcp/server.mjs");
 const PROJECT_SKILLS = {
   "tax-terms.md": "---\ntriggers:\n  - tax form\n---\nA tax form has a payer and a payee.\n",
@@ -77,7 +80,7 @@ const SKILL_TOOLS = ["load_skill", "read_skill_resource", "run_skill_script", "u
 describe("createAgent with skillctxMiddleware", () => {
   it("attaches by keyword and path, loads skills, refuses a disallowed tool, reaches an MCP tool that appears mid-run, and resumes", async () => {
     const log: string[] = [];
-    const ctx = await suite.context(options(log));
+    const ctx = await suite.context(options(log, FILTER));
     const steps: ContextStep[] = [];
     const { model, recorded } = recordingModel();
     model
@@ -165,7 +168,7 @@ describe("createAgent with skillctxMiddleware", () => {
       skills: [suite.copy.skills],
       guidance: false,
       trust: { project: true },
-      ...options(log),
+      ...options(log, FILTER),
       conversation: {
         state: saved,
       },
@@ -222,9 +225,9 @@ describe("createAgent with skillctxMiddleware", () => {
     expect(last(calls[1]!)).toMatchObject({ type: "tool", tool_call_id: "c1", status: "success", content: "5" });
   });
 
-  it("with tools.filter refuse, binds the same tools on every call and answers the disallowed call with skillctx's refusal", async () => {
+  it('by default (tools.filter "refuse"), binds the same tools on every call and answers the disallowed call with skillctx\'s refusal', async () => {
     const log: string[] = [];
-    const ctx = await suite.context(options(log, { tools: { filter: "refuse" } }));
+    const ctx = await suite.context(options(log));
     const { model, recorded } = recordingModel();
     model
       .respondWithTools([{ id: "c1", name: "load_skill", args: { name: "pdf-forms" } }])

@@ -25,11 +25,12 @@ const suite = useToolSkills({}, (copy) =>
   put(copy.cwd, "db-rules.md", `---\npaths: src/db/**\n---\n${RULE}\n`).then(() => undefined),
 );
 
-function context(): Promise<AgentContext> {
+function context(filter?: "filter"): Promise<AgentContext> {
   return suite.context({
     skills: [suite.copy.skills, `${suite.copy.cwd}/db-rules.md`],
     systemPrompt: "Host prompt.",
     tools: {
+      ...(filter === undefined ? {} : { filter }),
       host: [
         {
           name: "Read",
@@ -155,7 +156,7 @@ describe("OpenAI Agents input filter", () => {
   });
 
   it("function tools: isEnabled follows allowed-tools; execute answers with the result text, errors included", async () => {
-    const ctx = await context();
+    const ctx = await context("filter");
     const tools = toOpenAIAgentsTools(ctx, { tool: agents.tool });
     expect(tools.map((t) => t.name)).toEqual([
       "Read",

@@ -24,6 +24,9 @@ import {
 import type { Turn } from "./helpers/agent-scenario.js";
 import { compareCodePoints } from "../packages/core/src/code-point-order.js";
 
+/** allowed-tools narrowing the listed tools (`tools.filter: "filter"`; the default, "refuse", keeps them). */
+const FILTER = { tools: { filter: "filter" } } as const;
+
 type AgentsModule = typeof import("@openai/agents");
 const agents = skillctxDependency<AgentsModule>("@openai/agents");
 type Model = import("@openai/agents").Model;
@@ -100,7 +103,7 @@ const scenario = useScenario();
 describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
   it("keyword and path attachments, load_skill whose MCP tool is called in the same run, allowed-tools refusal, then a resumed context", async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log);
+    const ctx = await scenario.context(log, FILTER);
     const steps: ContextStep[] = [];
     const model = new ScriptedModel(RUN);
     const result = await runner(ctx, model, steps).run(USER_TEXT);
@@ -166,7 +169,7 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
     // Resume: a new context from the saved state, a new agent, the run's history plus a new user item.
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await scenario.context(log, { conversation: { state: saved } });
+    const resumed = await scenario.context(log, { ...FILTER, conversation: { state: saved } });
     const resumedSteps: ContextStep[] = [];
     const second = new ScriptedModel(RESUMED_RUN, "r");
     const again = await runner(resumed, second, resumedSteps).run([
@@ -223,9 +226,9 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
     expect(outputText(lastResult(model.requests[2]!).output)).toBe("5");
   });
 
-  it("with tools.filter refuse, offers every tool and answers the disallowed call with skillctx's refusal", async () => {
+  it('by default (tools.filter "refuse"), offers every tool and answers the disallowed call with skillctx\'s refusal', async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log, { tools: { filter: "refuse" } });
+    const ctx = await scenario.context(log);
     const model = new ScriptedModel(RUN);
     await runner(ctx, model).run(USER_TEXT);
     const lists = model.requests.map((r) => JSON.stringify(r.tools));
@@ -240,7 +243,7 @@ describe("OpenAI Agents JS runner with createOpenAIAgentsLoop", () => {
   });
 
   it("unload_skill withdraws the MCP tool on the next turn; a late call to it is answered, not run", async () => {
-    const ctx = await scenario.context([]);
+    const ctx = await scenario.context([], FILTER);
     const model = new ScriptedModel([
       { call: "load_skill", input: { name: "notes" } },
       { call: "unload_skill", input: { name: "notes" } },

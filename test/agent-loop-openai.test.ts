@@ -32,6 +32,9 @@ import {
   useScenario,
 } from "./helpers/agent-scenario.js";
 
+/** allowed-tools narrowing the listed tools (`tools.filter: "filter"`; the default, "refuse", keeps them). */
+const FILTER = { tools: { filter: "filter" } } as const;
+
 const { default: OpenAI } = skillctxDependency<typeof import("openai")>("openai");
 type ChatMessage = import("openai").OpenAI.Chat.ChatCompletionMessageParam;
 type Client = InstanceType<typeof OpenAI>;
@@ -105,7 +108,7 @@ function expectGrowingPrefix(lists: Json[][]): void {
 describe("Chat Completions loop through the official client", () => {
   it("keyword attachment, path rule in the tool message, load_skill with its MCP tool mid-run, a refused tool, a resumed context", async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log);
+    const ctx = await scenario.context(log, FILTER);
     const { client, provider } = await setup();
     provider.script(...scriptOf(RUN));
     const history: ChatMessage[] = [{ role: "user", content: USER_TEXT }];
@@ -162,7 +165,7 @@ describe("Chat Completions loop through the official client", () => {
     // A resumed context: the same request bytes, the loaded skill's MCP tool offered again.
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await scenario.context(log, { conversation: { state: saved } });
+    const resumed = await scenario.context(log, { ...FILTER, conversation: { state: saved } });
     provider.script(...scriptOf(RESUMED_RUN));
     history.push({ role: "user", content: RESUMED_USER_TEXT });
     expect(await chatLoop(resumed, client, history)).toBe("Echoed.");
@@ -212,7 +215,7 @@ describe("Chat Completions loop through the official client", () => {
 describe("Responses API loop through the official client", () => {
   it("keyword attachment, path rule in the function call output, load_skill with its MCP tool mid-run, a refused tool, a resumed context", async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log);
+    const ctx = await scenario.context(log, FILTER);
     const { client, provider } = await setup();
     provider.script(...scriptOf(RUN));
     const items: OpenAIResponsesItem[] = [{ role: "user", content: USER_TEXT }];
@@ -271,7 +274,7 @@ describe("Responses API loop through the official client", () => {
 
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await scenario.context(log, { conversation: { state: saved } });
+    const resumed = await scenario.context(log, { ...FILTER, conversation: { state: saved } });
     provider.script(...scriptOf(RESUMED_RUN));
     items.push({ role: "user", content: RESUMED_USER_TEXT });
     expect(await responsesLoop(resumed, client, items)).toBe("Echoed.");

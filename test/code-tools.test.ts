@@ -298,6 +298,7 @@ describe("offering code tools", () => {
     const ctx = await context({
       skills: [calc({ allowedTools: ["Read"] }), notes],
       tools: {
+        filter: "filter",
         codeTools: "always",
         host: [
           { name: "Read", execute: () => "r" },

@@ -45,14 +45,23 @@ const countIn = (messages: readonly Message[], needle: string) => JSON.stringify
 describe("hot reload", () => {
   const fx = useEngineFixture();
 
-  async function session(options: { catalogUpdates?: "append" | "system"; debounceMs?: number } = {}) {
+  async function session(
+    options: {
+      catalogUpdates?: "append" | "system";
+      debounceMs?: number;
+      files?: Record<string, string>;
+      guidance?: boolean;
+    } = {},
+  ) {
     const repo = await fx.repo({
       ".agents/skills/alpha/SKILL.md": skillMd("alpha", "Alpha version one."),
       ".agents/skills/gamma/SKILL.md": skillMd("gamma", "Gamma stays."),
+      ...options.files,
     });
     const events: SkillsChangedEvent[] = [];
     const ctx = await fx.context({
       cwd: repo.dir,
+      ...(options.guidance !== undefined && { guidance: options.guidance }),
       sources: {
         watch: { debounceMs: options.debounceMs ?? 20 },
       },
@@ -102,6 +111,52 @@ describe("hot reload", () => {
     expect(loaded.isError).toBeFalsy();
     expect(loaded.content).toContain("The beta body.");
     expect((await ctx.callTool("load_skill", { name: "alpha" })).isError).toBe(true);
+  });
+
+  it("names only what changed: a root AGENTS.md shares the repository's folder but is not touched by a skill's edit", async () => {
+    const { repo, ctx, messages, first } = await session({
+      files: { "AGENTS.md": "# Repository rules\nRun the tests before committing.\n" },
+      guidance: true,
+    });
+    expect(first.system).toContain("Run the tests before committing.");
+    await repo.write(".agents/skills/alpha/SKILL.md", skillMd("alpha", "Alpha version three."));
+    const step = await stepUntil(ctx, messages, (s) => noteText(s).includes("alpha"));
+    expect(noteText(step)).toContain("Alpha version three.");
+    expect(noteText(step)).not.toContain("AGENTS.md");
+    expect(noteText(step)).not.toContain("Also changed");
+  });
+
+  it("a context resumed from the saved state sends the same system and notes what changed while it was away", async () => {
+    const { repo, ctx, messages, first } = await session();
+    const saved = JSON.parse(JSON.stringify(ctx.state));
+    expect(saved.told.system).toBe(first.system);
+    await ctx.close();
+    // Between the sessions, one skill is edited and one added.
+    await repo.write(".agents/skills/alpha/SKILL.md", skillMd("alpha", "Alpha edited while away."));
+    await repo.write(".agents/skills/beta/SKILL.md", skillMd("beta", "Beta added while away."));
+    const resumed = await fx.context({
+      cwd: repo.dir,
+      sources: { watch: { debounceMs: 20 } },
+      conversation: { state: saved },
+    });
+    const step = await resumed.buildContext(messages);
+    expect(step.system).toBe(first.system);
+    expect(step.system).not.toContain("Beta added while away.");
+    expect(noteText(step)).toMatch(/New skills:[\s\S]*Beta added while away\./);
+    expect(noteText(step)).toMatch(/Changed skills[\s\S]*Alpha edited while away\./);
+    expect(noteText(step)).not.toContain("gamma");
+    // Saved again and resumed with nothing changed: the same system, and no note.
+    const again = await fx.context({
+      cwd: repo.dir,
+      sources: { watch: { debounceMs: 20 } },
+      conversation: { state: JSON.parse(JSON.stringify(resumed.state)) },
+    });
+    messages.push(assistant("ok"), user("one more"));
+    const later = await again.buildContext(messages);
+    expect(later.system).toBe(first.system);
+    expect(later.attachments.filter((a) => a.messageIndex === messages.length - 1 && a.text.includes(NOTE))).toEqual(
+      [],
+    );
   });
 
   it("attaches the note once: later steps carry it on the same message only", async () => {
@@ -203,6 +258,8 @@ describe("HotReload", () => {
         thaw: () => {},
         report: () => {},
         catalogFormat: undefined,
+        told: () => undefined,
+        tell: () => {},
         ...overrides,
       },
     };

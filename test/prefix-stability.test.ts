@@ -20,10 +20,11 @@ import { fromAnthropicMessages, runAnthropicToolUses, toAnthropicRequest } from 
 import type { AgentContext, AgentContextOptions, ContextStep } from "skillctx";
 import { put } from "../packages/core/src/testing/temp-dir.js";
 import { skillctxDependency } from "./helpers/tools-fixture.js";
-import type { FakeProvider, RecordedRequest, ScriptedTurn } from "./helpers/fake-provider.js";
+import type { FakeProvider, ScriptedTurn } from "./helpers/fake-provider.js";
 import { useScenario } from "./helpers/agent-scenario.js";
 import { breakpoints, useFakeProvider, withoutCacheControl } from "./helpers/adapter-requests.js";
 import { withDefaults } from "./helpers/options.js";
+import { expectPrefixes, rawPrefixShare, report, serialise } from "./helpers/prefix-compare.js";
 
 const { default: OpenAI } = skillctxDependency<typeof import("openai")>("openai");
 const { default: Anthropic } = skillctxDependency<typeof import("@anthropic-ai/sdk")>("@anthropic-ai/sdk");
@@ -78,12 +79,11 @@ async function session(
     `---\ndescription: Invoice vocabulary.\ntriggers:\n  - invoice\n---\n${INVOICE_TEXT}\n`,
   );
   const cwd = scenario.copy.cwd;
-  // tools.filter "refuse": loading a skill with allowed-tools keeps the tool list, so `tools` stays byte-stable.
+  // Under the default tools.filter ("refuse"), loading a skill with allowed-tools keeps the tool list.
   const ctx = await scenario.context(
     [],
     withDefaults(
       {
-        tools: { filter: "refuse" },
         skills: [
           scenario.copy.skills,
           ...["tax-terms.md", "db-rules.md", "invoice-terms.md"].map((file) => path.join(cwd, file)),
@@ -101,68 +101,6 @@ async function drive(step: (followUp: () => string) => Promise<void>): Promise<v
   const followUps = [...USER_FOLLOW_UPS];
   for (let k = 0; k < REQUESTS; k++) await step(() => followUps.shift()!);
 }
-
-interface Comparable {
-  /** The serialised parts that must stay the same bytes (system, tools). */
-  fixed: string;
-  /** The message list, each element serialised (breakpoints taken out for Anthropic). */
-  messages: string[];
-}
-
-/** Checks the prefix property on every pair and returns the share of bytes each request repeats. */
-function expectPrefixes(requests: Comparable[]): { share: number; perRequest: number[] } {
-  let repeated = 0;
-  let total = 0;
-  const perRequest: number[] = [];
-  for (let k = 1; k < requests.length; k++) {
-    const before = requests[k - 1]!;
-    const after = requests[k]!;
-    expect(after.fixed, `system and tools of request ${k + 1}`).toBe(before.fixed);
-    expect(after.messages.slice(0, before.messages.length), `request ${k + 1} begins with request ${k}`).toEqual(
-      before.messages,
-    );
-    expect(after.messages.length).toBeGreaterThan(before.messages.length);
-    const size = (c: Comparable, count = c.messages.length) =>
-      Buffer.byteLength(c.fixed) + c.messages.slice(0, count).reduce((n, m) => n + Buffer.byteLength(m), 0);
-    const same = size(before);
-    const all = size(after);
-    repeated += same;
-    total += all;
-    perRequest.push(same / all);
-  }
-  return { share: repeated / total, perRequest };
-}
-
-function report(
-  api: string,
-  requests: RecordedRequest[],
-  result: { share: number; perRequest: number[] },
-  raw: number,
-): void {
-  const bytes = requests.reduce((n, r) => n + Buffer.byteLength(r.raw), 0);
-  const low = Math.min(...result.perRequest);
-  console.log(
-    `[prefix-stability] ${api}: ${requests.length} requests, ${bytes} bytes sent; requests 2-${requests.length} repeat ${(100 * result.share).toFixed(1)}% ` +
-      `of their bytes as the previous request's prefix (lowest ${(100 * low).toFixed(1)}%); raw JSON common prefix ${(100 * raw).toFixed(1)}%`,
-  );
-}
-
-/** The share of raw body bytes each request has in common, from the start, with the previous one. */
-function rawPrefixShare(requests: RecordedRequest[]): number {
-  let same = 0;
-  let total = 0;
-  for (let k = 1; k < requests.length; k++) {
-    const a = requests[k - 1]!.raw;
-    const b = requests[k]!.raw;
-    let i = 0;
-    while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-    same += Buffer.byteLength(b.slice(0, i));
-    total += Buffer.byteLength(b);
-  }
-  return same / total;
-}
-
-const serialise = (list: unknown[]) => list.map((element) => JSON.stringify(element));
 
 /**
  * 30 Chat Completions requests through the official client, the model's tool calls run by the context;

@@ -26,10 +26,10 @@ function hostTools(log: string[]): HostTool[] {
 const SERVER = path.join(ROOT, "fixtures/mcp/server.mjs");
 
 /** A context whose project declares an MCP server (`docs`, in .mcp.json), its tools listed. */
-async function withServer(log: string[]): Promise<AgentContext> {
+async function withServer(log: string[], options: Partial<AgentContextOptions> = {}): Promise<AgentContext> {
   const config = { mcpServers: { docs: { command: "node", args: [SERVER, "--name", "docs"] } } };
   await writeFile(path.join(suite.copy.cwd, ".mcp.json"), JSON.stringify(config));
-  const ctx = await context(log, { trust: { project: true } });
+  const ctx = await context(log, { trust: { project: true }, ...options });
   await ctx.listToolsSettled();
   return ctx;
 }
@@ -84,9 +84,9 @@ describe("tool list and filtering", () => {
     expect(log).toEqual(['Grep {"arg":"x"}']);
   });
 
-  it("lists only the allowed tools plus the skill tools while a skill with allowed-tools is active, and restores them", async () => {
+  it('with tools.filter "filter" lists only the allowed tools plus the skill tools while a skill with allowed-tools is active, and restores them', async () => {
     const log: string[] = [];
-    const ctx = await withServer(log);
+    const ctx = await withServer(log, { tools: { filter: "filter" } });
     const before = await ctx.buildContext([]);
     await ctx.callTool("load_skill", { name: "pdf-forms" }); // allowed-tools: Read run_skill_script Bash(python3:*)
     const during = await ctx.buildContext([]);
@@ -115,7 +115,7 @@ describe("tool list and filtering", () => {
   });
 
   it("warns once about allowed-tools names that match no tool", async () => {
-    const ctx = await context([]);
+    const ctx = await context([], { tools: { filter: "filter" } });
     await ctx.buildContext([]);
     await ctx.callTool("load_skill", { name: "release-notes" }); // allowed-tools: Read Grep Bash(git log:*) NoSuchTool
     const step = await ctx.buildContext([]);
@@ -131,9 +131,9 @@ describe("tool list and filtering", () => {
     expect((await ctx.buildContext([])).diagnostics).toEqual([]);
   });
 
-  it('with tools.filter "refuse" keeps the tool list byte-stable and refuses calls instead', async () => {
+  it('by default (tools.filter "refuse") keeps the tool list byte-stable and refuses calls instead', async () => {
     const log: string[] = [];
-    const ctx = await context(log, { tools: { filter: "refuse" } });
+    const ctx = await context(log);
     const before = JSON.stringify((await ctx.buildContext([])).tools);
     await ctx.callTool("load_skill", { name: "pdf-forms" });
     expect(JSON.stringify((await ctx.buildContext([])).tools)).toBe(before);
@@ -201,7 +201,7 @@ describe("host tools", () => {
 describe("state round-trip", () => {
   it("resumes with the active skill, its filtered tools and its frozen body", async () => {
     const log: string[] = [];
-    const first = await context(log);
+    const first = await context(log, { tools: { filter: "filter" } });
     const loaded = await first.callTool("load_skill", { name: "pdf-forms" });
     const filtered = (await first.buildContext([])).tools;
     const saved = JSON.parse(JSON.stringify(first.state));
@@ -212,7 +212,11 @@ describe("state round-trip", () => {
       path.join(suite.copy.skills, "pdf-forms/SKILL.md"),
       "---\nname: pdf-forms\ndescription: Changed.\nallowed-tools: Read\n---\nNew body.\n",
     );
-    const second = await context(log, { conversation: { state: saved }, skills: [suite.copy.skills] });
+    const second = await context(log, {
+      conversation: { state: saved },
+      skills: [suite.copy.skills],
+      tools: { filter: "filter" },
+    });
     expect(second.activeSkill).toBe("pdf-forms");
     const resumed = await second.buildContext([]);
     expect(names(resumed.tools)).toEqual(["Read", ...SKILL_TOOLS]);

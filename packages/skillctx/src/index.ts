@@ -3,6 +3,8 @@
  * its API, so one dependency brings the engine, skills from anywhere (`@skillctx/sources`), serving
  * (`skillctx/serve`), the framework adapters (`skillctx/ai-sdk`, `skillctx/openai`, ...) and the `skillctx` bin.
  * The zod schemas are at `skillctx/schemas`: importing them loads zod.
+ *
+ * @module skillctx
  */
 export {
   AgentContext,

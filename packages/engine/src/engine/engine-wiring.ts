@@ -122,6 +122,8 @@ function createEngineParts(options: EngineOptions, state: ContextState): { parts
       thaw: (key) => store.thaw(key),
       report: sink,
       catalogFormat: options.catalog?.format,
+      told: () => store.told,
+      tell: (told) => store.tell(told),
     },
   );
   const hostTools = checkHostTools(tools.host);

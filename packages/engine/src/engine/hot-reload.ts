@@ -20,7 +20,7 @@ import type { AgentContextOptions, CatalogOptions, SourceOptions } from "./optio
 import { buildCatalogNote } from "./catalog-note.js";
 import type { CatalogNote } from "./catalog-note.js";
 import { SourceWatcher } from "./source-watcher.js";
-import type { Attachment } from "./state.js";
+import type { Attachment, SentCatalog } from "./state.js";
 import type { SystemParts } from "./system-prompt.js";
 import { watchRoots } from "./watch-targets.js";
 
@@ -45,6 +45,10 @@ export interface HotReloadHost {
   report: DiagnosticSink;
   /** The catalog's format, which the update note follows. */
   catalogFormat: "xml" | "markdown" | undefined;
+  /** What the model was told of the skills (saved in the state; a resumed context starts from it). */
+  told(): SentCatalog | undefined;
+  /** Records what the model now knows: the `system` first sent and the told skills' fingerprints. */
+  tell(told: SentCatalog): void;
 }
 
 type Change = "added" | "changed" | "removed";
@@ -146,6 +150,15 @@ export class HotReload {
    * under `append`, keeps the changes for the note.
    */
   settle(previous: SkillSet | undefined, next: SkillSet, parts: SystemParts): SystemParts {
+    if (this.keptParts === undefined && this.mode === "append") {
+      // A context resumed from a saved state sends the `system` of the conversation's first step again
+      // and compares this load with the skills the model was told of then.
+      const told = this.host.told();
+      if (told !== undefined) {
+        this.keptParts = { ...parts, system: told.system };
+        this.fingerprints = new Map(Object.entries(told.skills));
+      }
+    }
     this.keptParts ??= parts;
     if (this.generation === this.taken) this.dirty = false;
     const batch = this.batch;
@@ -158,15 +171,19 @@ export class HotReload {
     const fingerprints = new Map(next.skills.map((skill) => [skill.name, fingerprintOf(skill)]));
     const before = this.fingerprints;
     this.fingerprints = fingerprints;
-    if (previous === undefined || before === undefined) return this.mode === "append" ? this.keptParts : parts;
+    if (before === undefined) {
+      if (this.mode === "append")
+        this.host.tell({ system: this.keptParts.system, skills: Object.fromEntries(fingerprints) });
+      return this.mode === "append" ? this.keptParts : parts;
+    }
     const changes: SkillChanges = { added: [], changed: [], removed: [] };
     for (const [name, print] of fingerprints) {
       // Nested skills revealed by a step since the last load were in use already: not new.
-      const old = before.get(name) ?? (previous.byName.has(name) ? print : undefined);
+      const old = before.get(name) ?? (previous?.byName.has(name) ? print : undefined);
       if (old === undefined) changes.added.push(name);
       else if (old !== print || touches(batch, next.byName.get(name)!)) changes.changed.push(name);
     }
-    for (const name of new Set([...before.keys(), ...previous.byName.keys()]))
+    for (const name of new Set([...before.keys(), ...(previous?.byName.keys() ?? [])]))
       if (!fingerprints.has(name)) changes.removed.push(name);
     changes.removed.sort(compareCodePoints);
     for (const name of [...changes.changed, ...changes.removed]) this.host.thaw(`load:${name}`);
@@ -195,6 +212,9 @@ export class HotReload {
       else changes[kind].push(skill);
     }
     this.pending.clear();
+    // The model is told now: a context resumed from here compares with this load.
+    if (this.keptParts !== undefined && this.fingerprints !== undefined)
+      this.host.tell({ system: this.keptParts.system, skills: Object.fromEntries(this.fingerprints) });
     const note = updateNote(changes, this.host.catalogFormat);
     if (note.omitted > 0) {
       this.host.report(
@@ -253,11 +273,14 @@ export class HotReload {
   }
 }
 
-// Whether a changed path is the skill's file or lies in its folder.
+// Whether a changed path is the skill's file or lies in its own folder. Only a SKILL.md skill (or one
+// given in code with a folder) owns its folder; a guidance file, rule or command shares its folder
+// (the root's AGENTS.md shares the whole repository), so only its own file counts.
 function touches(batch: ReadonlySet<string>, skill: Skill): boolean {
   if (batch.size === 0) return false;
   const file = skill.source.path;
-  const dir = skill.dir;
+  const ownsFolder = skill.source.format === "skill-md" || skill.source.format === "inline";
+  const dir = ownsFolder ? skill.dir : undefined;
   for (const changed of batch) {
     if (changed === file || (dir !== undefined && (changed === dir || changed.startsWith(dir + path.sep)))) return true;
   }

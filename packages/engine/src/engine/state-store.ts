@@ -1,5 +1,5 @@
 import { randomUUID } from "@skillctx/core/internal";
-import type { Attachment, Carrier, ContextState } from "./state.js";
+import type { Attachment, Carrier, ContextState, SentCatalog } from "./state.js";
 import { emptyState } from "./state.js";
 
 /**
@@ -26,6 +26,8 @@ export class ContextStateStore {
   #noted: Set<string>;
   /** Per-skill state by namespace (JSON values; replaced whole, never mutated in place). */
   #skillStates: Map<string, unknown>;
+  /** The `system` first sent and the skills the model was told of (append mode). */
+  #told: SentCatalog | undefined;
 
   /** `initial` must be a checked state (`parseContextState`); it is copied. */
   constructor(initial: ContextState = emptyState()) {
@@ -39,6 +41,8 @@ export class ContextStateStore {
     this.#carriers = new Map((initial.carriers ?? []).map((c) => [c.skill, { ...c }]));
     this.#nested = new Set(initial.nested ?? []);
     this.#skillStates = new Map(Object.entries(initial.skillStates ?? {}).map(([k, v]) => [k, structuredClone(v)]));
+    this.#told =
+      initial.told === undefined ? undefined : { system: initial.told.system, skills: { ...initial.told.skills } };
   }
 
   // --- attachments -----------------------------------------------------------------------------
@@ -255,6 +259,18 @@ export class ContextStateStore {
     this.#skillStates.set(namespace, structuredClone(value));
   }
 
+  // --- what the model was told of the skills (append mode) ---------------------------------------
+
+  /** The `system` first sent and each told skill's fingerprint, or undefined (not append mode, or nothing sent yet). */
+  get told(): SentCatalog | undefined {
+    return this.#told;
+  }
+
+  /** Records the `system` first sent and the fingerprints of the skills the model now knows. */
+  tell(told: SentCatalog): void {
+    this.#told = { system: told.system, skills: { ...told.skills } };
+  }
+
   // --- persistence -----------------------------------------------------------------------------
 
   /** A JSON copy of the state, to pass back as `options.state`. */
@@ -271,6 +287,7 @@ export class ContextStateStore {
     if (this.#nested.size > 0) state.nested = [...this.#nested];
     if (this.#skillStates.size > 0)
       state.skillStates = Object.fromEntries([...this.#skillStates].map(([k, v]) => [k, structuredClone(v) as never]));
+    if (this.#told !== undefined) state.told = { system: this.#told.system, skills: { ...this.#told.skills } };
     return state;
   }
 }

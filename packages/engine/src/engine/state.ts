@@ -45,6 +45,9 @@ export const stateSchemas = lazySchemas((z) => {
     body: z.string().optional(),
   });
 
+  /** What the model was told of the skills: the `system` first sent and, by skill name, each skill's fingerprint. */
+  const SentCatalogSchema = z.object({ system: z.string(), skills: z.record(z.string(), z.string()) });
+
   /**
    * Everything a context needs to resume a conversation: plain JSON.
    * Pass it back as `AgentContext.create({ ..., state })`.
@@ -66,15 +69,22 @@ export const stateSchemas = lazySchemas((z) => {
     nested: z.array(z.string()).optional(),
     /** Per-skill state of skills that declare one (`defineSkill({ state })`), by namespace: JSON values. */
     skillStates: z.record(z.string(), z.json()).optional(),
+    /**
+     * Under `catalog.updates: "append"`: the `system` first sent, and a fingerprint of each skill the
+     * model has been told of (in that `system` or by a later `<skills_update>` note). A context resumed
+     * from this state sends the same `system` again and notes what changed since.
+     */
+    told: SentCatalogSchema.optional(),
   });
 
-  return { AttachmentSchema, CarrierSchema, ContextStateSchema };
+  return { AttachmentSchema, CarrierSchema, SentCatalogSchema, ContextStateSchema };
 });
 
 type Schemas = ReturnType<typeof stateSchemas>;
 
 export type Attachment = z.infer<Schemas["AttachmentSchema"]>;
 export type Carrier = z.infer<Schemas["CarrierSchema"]>;
+export type SentCatalog = z.infer<Schemas["SentCatalogSchema"]>;
 export type ContextState = z.infer<Schemas["ContextStateSchema"]>;
 
 export function emptyState(): ContextState {

@@ -361,5 +361,5 @@ function sameDefinitions(a: readonly ToolDefinition[], b: readonly ToolDefinitio
  * @throws SkillctxError `INVALID_OPTIONS` for anything but `filter`, `refuse`, `off` or undefined.
  */
 export function checkToolFilter(mode: unknown): ToolFilterMode {
-  return checkEnum<ToolFilterMode>("tools.filter", mode, ["filter", "refuse", "off"], "filter");
+  return checkEnum<ToolFilterMode>("tools.filter", mode, ["filter", "refuse", "off"], "refuse");
 }
