@@ -16,7 +16,7 @@
  *
  * Work times are medians of in-process performance.now(); CPU times (user + system after the import) are
  * printed beside them, steadier on a shared machine. Targets (the issue's "Done when") are printed, never
- * asserted. Iterations: PEERS_ITERATIONS (default 10). Run: `pnpm bench`, or after `pnpm build`
+ * asserted. Iterations: PEERS_ITERATIONS (default 10); sizes: PEERS_SIZES (default "1000,10000"). Run: `pnpm bench`, or after `pnpm build`
  * `npx vitest bench --run bench/peers.bench.ts`.
  */
 import { spawnSync } from "node:child_process";
@@ -32,7 +32,8 @@ const CHILD = path.join(ROOT, "bench/peers-child.mjs");
 const BIN = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
 const DEMO_REPO = path.join(ROOT, "fixtures/demo-repo");
 const ITERATIONS = Number(process.env["PEERS_ITERATIONS"] ?? "10");
-const SIZES = [1_000, 10_000] as const;
+// PEERS_SIZES=1000 runs one size (10,000 skills take about ten times as long).
+const SIZES = (process.env["PEERS_SIZES"] ?? "1000,10000").split(",").map(Number);
 
 const MODES = ["naive", "agents-core", "core", "create", "create-cached", "warm", "warm-agents-core"] as const;
 type Mode = (typeof MODES)[number];
@@ -160,7 +161,9 @@ afterAll(() => {
       (m) => [m, median(k(m), "maxRssMb")] as const,
     );
     const lowest = rss.reduce((a, b) => (b[1] < a[1] ? b : a));
-    lines.push(`  lowest maxRSS: ${lowest[0]} (${lowest[1].toFixed(1)} MB); skillctx lowest: ${verdict(lowest[0] !== "naive" && lowest[0] !== "agents-core")}`);
+    lines.push(
+      `  lowest maxRSS: ${lowest[0]} (${lowest[1].toFixed(1)} MB); skillctx lowest: ${verdict(lowest[0] !== "naive" && lowest[0] !== "agents-core")}`,
+    );
   }
   const listRatio = median("list-1000", "wallMs") / median("list-demo", "wallMs");
   lines.push(

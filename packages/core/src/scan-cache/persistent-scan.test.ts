@@ -11,7 +11,6 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -33,7 +32,8 @@ import { createSkillCache } from "../skill-cache.js";
 import { SCAN_CACHE_VERSION } from "./persistent-scan.js";
 
 const FIXTURES = fileURLToPath(new URL("../../../../fixtures/", import.meta.url));
-const CORPUS = process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../../../../shared/corpus", import.meta.url));
+const CORPUS =
+  process.env["SKILLCTX_CORPUS"] ?? fileURLToPath(new URL("../../../../../shared/corpus", import.meta.url));
 const HAS_CORPUS = existsSync(CORPUS); // absent on a fresh clone: the corpus test is skipped (test/setup/corpus.ts says so)
 
 const dirs: string[] = [];
@@ -69,25 +69,29 @@ function put(file: string, body: string): string {
   return file;
 }
 
-const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`;
+const skill = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\nBody of ${name}.\n`;
 
 describe("the persistent scan cache gives the same results as no cache", () => {
   const folders = readdirSync(FIXTURES, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => path.join(FIXTURES, e.name));
 
-  it.each(folders)("on fixtures/%s, as checked out (stamps old: no digest) and as a fresh copy (digests)", async (dir) => {
-    const copy = path.join(temp(), "copy");
-    cpSync(dir, copy, { recursive: true });
-    for (const source of [dir, copy]) {
-      const cacheDir = path.join(temp(), "cache");
-      const without = text(await scan([source], false));
-      const first = text(await scan([source], cacheDir));
-      const second = text(await scan([source], cacheDir));
-      expect(first).toBe(without);
-      expect(second).toBe(without);
-    }
-  });
+  it.each(folders)(
+    "on fixtures/%s, as checked out (stamps old: no digest) and as a fresh copy (digests)",
+    async (dir) => {
+      const copy = path.join(temp(), "copy");
+      cpSync(dir, copy, { recursive: true });
+      for (const source of [dir, copy]) {
+        const cacheDir = path.join(temp(), "cache");
+        const without = text(await scan([source], false));
+        const first = text(await scan([source], cacheDir));
+        const second = text(await scan([source], cacheDir));
+        expect(first).toBe(without);
+        expect(second).toBe(without);
+      }
+    },
+  );
 
   it("through discoverSkills on the demo repository", async () => {
     const cwd = path.join(FIXTURES, "demo-repo");
@@ -210,7 +214,6 @@ describe("the persistent scan cache, where a stamp cannot tell", () => {
     const result = await expectSameAsUncached(skills, cacheDir);
     expect(result.skills.find((s) => s.name === "alpha")?.description).toBe("Swapped text");
   });
-
 });
 
 describe("the persistent scan cache file", () => {
