@@ -3,7 +3,6 @@ import type { SkillctxError } from "./errors.js";
 import type { Diagnostic } from "./diagnostics.js";
 import type { Skill } from "./skill.js";
 import type { FileStamp } from "./scan-cache/file-stamp.js";
-import type { PersistedMemo, TextDigest } from "./scan-cache/persistent-scan.js";
 
 /**
  * Parsed skill metadata kept between scans, keyed by file path and checked against the file's
@@ -19,6 +18,21 @@ export interface SkillCache {
   /** How many files are cached. */
   readonly size: number;
 }
+
+/** The digest of the text a cache entry was parsed from, kept when the file's stamp is ambiguous. */
+export interface TextDigest {
+  of: "head" | "whole";
+  sha256: string;
+}
+
+/** @internal A persisted entry (scan-cache/persistent-scan.ts): the entry with the full stamp it was read under. */
+export interface PersistedEntry {
+  stamp: Required<FileStamp>;
+  entry: CacheEntry;
+}
+
+/** @internal What a process remembers of the persisted cache of each scan configuration. */
+export type PersistedMemo = Map<string, Map<string, PersistedEntry>>;
 
 /** @internal One cached file. */
 export interface CacheEntry {

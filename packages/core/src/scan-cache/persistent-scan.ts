@@ -17,7 +17,7 @@ import { SkillctxError } from "../errors.js";
 import { decodeStrict } from "../fs/utf8.js";
 import { safeParseJson } from "../json/parse-json.js";
 import { MAX_SCAN_CACHE_BYTES, MAX_SCAN_CACHE_ENTRIES } from "../limits.js";
-import type { CacheEntry } from "../skill-cache.js";
+import type { CacheEntry, PersistedEntry, PersistedMemo, TextDigest } from "../skill-cache.js";
 import type { Skill } from "../skill.js";
 import type { FileStamp } from "./file-stamp.js";
 import { isDiagnosticRecord, isErrorRecord, isScannedSkillMeta } from "./record-check.js";
@@ -34,21 +34,6 @@ export interface PersistentScanOptions {
   dir?: string | undefined;
   report: (d: Diagnostic) => void;
 }
-
-/** The digest of the text a cache entry was parsed from, kept when the file's stamp is ambiguous. */
-export interface TextDigest {
-  of: "head" | "whole";
-  sha256: string;
-}
-
-/** A persisted entry: the in-process entry's fields with the full stamp it was read under. */
-export interface PersistedEntry {
-  stamp: Required<FileStamp>;
-  entry: CacheEntry;
-}
-
-/** What a process remembers of the persisted cache of each scan configuration (kept by the in-process cache). */
-export type PersistedMemo = Map<string, Map<string, PersistedEntry>>;
 
 /** One scan's view of its persistent cache: loaded before the walk, saved after it when anything changed. */
 export class PersistentScan {
