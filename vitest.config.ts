@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -40,6 +42,8 @@ export default defineConfig({
   test: {
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/setup/corpus.ts", "test/setup/tools.ts"],
+    // Contexts keep their persistent scan cache here, not in the user's cache folder (issue 36).
+    env: { SKILLCTX_CACHE_DIR: path.join(tmpdir(), `skillctx-test-cache-${process.pid}`) },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { findGitRoot, projectRoot } from "./fs/project-root.js";
 import { realPathOrSelf } from "./fs/paths.js";
 import { loadSkillSources } from "./load-skills.js";
-import type { LoadSkillsResult } from "./load-skills.js";
+import type { LoadSkillsResult, PersistentCacheOption } from "./load-skills.js";
 import type { SkillCache } from "./skill-cache.js";
 import type { SkillSourceInput, SourceEntry } from "./skill-sources.js";
 import type { LooseFiles } from "./walk-skill-dirs.js";
@@ -98,6 +98,8 @@ export interface DiscoverSkillsOptions {
   trust?: Trust;
   /** Parsed metadata kept between scans. @default defaultSkillCache */
   cache?: SkillCache;
+  /** Keep what the scan derives on disk for the next process (see `LoadSkillsOptions.persistentCache`). @default false */
+  persistentCache?: PersistentCacheOption;
   signal?: AbortSignal;
 }
 
@@ -152,7 +154,12 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
     }
   }
 
-  return loadSkillSources(sources, { baseDir: cwd, cache: options.cache, signal: options.signal });
+  return loadSkillSources(sources, {
+    baseDir: cwd,
+    cache: options.cache,
+    persistentCache: options.persistentCache,
+    signal: options.signal,
+  });
 }
 
 // A cwd that is a file stands for its folder (Codex: `if cwd.is_dir() { cwd } else { cwd.parent() }`).

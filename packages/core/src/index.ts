@@ -33,7 +33,7 @@ export type { SkillctxErrorCode, SkillctxErrorOptions } from "./errors.js";
 export type { Trust } from "./trust.js";
 export type { Diagnostic, DiagnosticSink, Severity } from "./diagnostics.js";
 export type { ModelFamily } from "./model-gate.js";
-export type { LoadSkillsOptions, LoadSkillsResult } from "./load-skills.js";
+export type { LoadSkillsOptions, LoadSkillsResult, PersistentCacheOption } from "./load-skills.js";
 export type { DiscoverSkillsOptions } from "./discover-skills.js";
 export type { SkillCache } from "./skill-cache.js";
 export type { SkillSourceInput } from "./skill-sources.js";

@@ -123,3 +123,9 @@ export const MAX_SEARCH_QUERY_CHARS = 2_000;
 export const MAX_INDEXED_FIELD_CHARS = 4_000;
 /** UTF-16 units of a skill's body indexed: a hostile or huge body weighs no more than this much text. */
 export const MAX_INDEXED_BODY_CHARS = 40_000;
+
+// --- the persistent scan cache (scan-cache/) ---
+/** Largest persistent scan cache payload read or written, in bytes: about 60,000 typical skills; a larger scan is not kept. */
+export const MAX_SCAN_CACHE_BYTES = 64 * 1024 * 1024;
+/** Most files one persistent scan cache keeps (the walk's own cap); a larger scan is not kept. */
+export const MAX_SCAN_CACHE_ENTRIES = 100_000;

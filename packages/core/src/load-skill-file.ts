@@ -8,6 +8,10 @@ import { safeParseSkill } from "./parse-skill.js";
 import type { SafeParseSkillResult } from "./parse-skill.js";
 import { readHeadSync, readSkillFileSync } from "./read-head.js";
 import type { CacheEntry } from "./skill-cache.js";
+import { stampOf } from "./scan-cache/file-stamp.js";
+import type { FileStamp } from "./scan-cache/file-stamp.js";
+import { isAmbiguous, sha256 } from "./scan-cache/persistent-scan.js";
+import type { PersistentScan } from "./scan-cache/persistent-scan.js";
 import type { Skill } from "./skill.js";
 import { reason } from "./walk-skill-dirs.js";
 import type { FoundSkillFile } from "./walk-skill-dirs.js";
@@ -26,13 +30,16 @@ export interface LoadedSkillFile {
  * file when the head cannot stand alone (no frontmatter, a parse error, or no description, which
  * the parser then takes from the body). The body is never kept: `content` loads lazily.
  */
-export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEntry>): LoadedSkillFile {
+export function loadSkillFile(
+  file: FoundSkillFile,
+  entries: Map<string, CacheEntry>,
+  persistent?: PersistentScan,
+): LoadedSkillFile {
   let calls = 0;
   let stat = file.stat;
   if (stat === undefined) {
     try {
-      const stats = statSync(file.path);
-      stat = { size: stats.size, mtimeMs: stats.mtimeMs };
+      stat = stampOf(statSync(file.path));
       calls++;
     } catch (error) {
       return { diagnostics: [readFailed(file.path, error)], calls: 1 };
@@ -50,7 +57,8 @@ export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEn
     // The file calls a parse makes: none for a head the walk read, one open-read-close for each read here.
     const reads = { calls: 0 };
     try {
-      entry = parseSkillFile(file, stat, reads);
+      entry = persistent === undefined ? undefined : fromPersisted(file, stat, persistent, reads);
+      entry ??= parseSkillFile(file, stat, reads, persistent !== undefined);
       calls += reads.calls;
     } catch (error) {
       entries.delete(file.path);
@@ -59,6 +67,7 @@ export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEn
     }
     entries.set(file.path, entry);
   }
+  persistent?.keep(file.path, entry);
   if (!entry.result.ok) return { diagnostics: [errorDiagnostic(entry.result.error, file.path)], calls };
   const { meta } = entry.result;
   // A new object per scan (its body state is its own); nested values are shared with the cache.
@@ -80,10 +89,25 @@ export function loadSkillFile(file: FoundSkillFile, entries: Map<string, CacheEn
   return { skill, diagnostics, calls: calls + (codex?.calls ?? 0) };
 }
 
+// The persisted entry of an unchanged file (its text read again only when its stamp is ambiguous).
+function fromPersisted(
+  file: FoundSkillFile,
+  stat: FileStamp,
+  persistent: PersistentScan,
+  reads: { calls: number },
+): CacheEntry | undefined {
+  return persistent.lookup(file.path, stat, file, (of) => {
+    reads.calls += 3;
+    if (of === "head") return readHeadSync(file.path, { stat }).text;
+    return readSkillFileSync(file.path, { containRoot: file.containRoot });
+  });
+}
+
 function parseSkillFile(
   file: FoundSkillFile,
-  stat: { size: number; mtimeMs: number },
+  stat: FileStamp,
   reads: { calls: number },
+  persisting: boolean,
 ): CacheEntry {
   const { path } = file;
   const parse = parseOptions(file);
@@ -104,13 +128,26 @@ function parseSkillFile(
       parsed = undefined;
   }
   let whole = false;
+  let text = head.text;
   if (parsed === undefined) {
     if (!head.whole) reads.calls += 3;
-    const text = head.whole ? head.text : readSkillFileSync(path, { containRoot: file.containRoot });
+    text = head.whole ? head.text : readSkillFileSync(path, { containRoot: file.containRoot });
     parsed = safeParseSkill(text, parse);
     whole = true;
   }
-  const base = { size: head.size, mtimeMs: head.mtimeMs, format: file.format, root: file.root, dir: file.dir };
+  const base: Omit<CacheEntry, "result"> = {
+    size: head.size,
+    mtimeMs: head.mtimeMs,
+    format: file.format,
+    root: file.root,
+    dir: file.dir,
+    stamp: head.stamp,
+  };
+  // A stamp that may hide a change (racy, as git calls it): the persistent cache keeps the digest of the text parsed.
+  if (isAmbiguous(head.stamp, Date.now())) {
+    base.ambiguous = true;
+    if (persisting) base.digest = { of: whole && !head.whole ? "whole" : "head", sha256: sha256(text) };
+  }
   if (!parsed.ok) return { ...base, result: { ok: false, error: parsed.error } };
   // The parser's own object, with its body dropped.
   parsed.skill.content = "";

@@ -4,12 +4,14 @@ import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { loadSkillFile } from "./load-skill-file.js";
 import { ScanPacer } from "./scan-pacer.js";
-import { cacheEntries, defaultSkillCache } from "./skill-cache.js";
+import { createHash } from "./crypto-lib.js";
+import { cacheEntries, defaultSkillCache, persistedMemo } from "./skill-cache.js";
+import { PersistentScan } from "./scan-cache/persistent-scan.js";
 import type { SkillCache } from "./skill-cache.js";
 import { collectSource } from "./skill-sources.js";
 import type { FoundSkill, SkillSourceInput, SourceEntry } from "./skill-sources.js";
 import type { Skill, SkillScope } from "./skill.js";
-import type { WalkContext } from "./walk-skill-dirs.js";
+import type { CachedPaths, WalkContext } from "./walk-skill-dirs.js";
 
 /** Options for {@link loadSkills}. */
 export interface LoadSkillsOptions {
@@ -23,8 +25,19 @@ export interface LoadSkillsOptions {
   cwd?: string;
   /** Parsed metadata kept between scans. @default defaultSkillCache */
   cache?: SkillCache;
+  /**
+   * Keep what the scan derives from each file (metadata, diagnostics) on disk, for the next process:
+   * `true` in `defaultCacheDir()` (`SKILLCTX_CACHE_DIR`, else the user's cache folder), or in `dir`. A file
+   * is used again only while its size, mtime, ctime, inode, device and mode are unchanged (and, when it
+   * changed within 2 seconds of being read, its text's SHA-256). Results are the same with or without it.
+   * @default false
+   */
+  persistentCache?: PersistentCacheOption;
   signal?: AbortSignal;
 }
+
+/** Where a scan keeps its persistent cache: `true` in the default folder, or in `dir`; `false` not at all. */
+export type PersistentCacheOption = boolean | { dir?: string };
 
 /** The skills a scan found, in code-point order of name, and what went wrong on the way. */
 export interface LoadSkillsResult {
@@ -55,6 +68,7 @@ export async function loadSkills(
     {
       baseDir: options.cwd === undefined ? undefined : path.resolve(options.cwd),
       cache: options.cache,
+      persistentCache: options.persistentCache,
       signal: options.signal,
     },
   );
@@ -66,17 +80,31 @@ export async function loadSkills(
  */
 export async function loadSkillSources(
   sources: SourceEntry[],
-  options: { baseDir: string | undefined; cache?: SkillCache | undefined; signal?: AbortSignal | undefined },
+  options: {
+    baseDir: string | undefined;
+    cache?: SkillCache | undefined;
+    persistentCache?: PersistentCacheOption | undefined;
+    signal?: AbortSignal | undefined;
+  },
 ): Promise<LoadSkillsResult> {
-  const entries = cacheEntries(options.cache ?? defaultSkillCache);
+  const cache = options.cache ?? defaultSkillCache;
+  const entries = cacheEntries(cache);
   const pacer = new ScanPacer(options.signal);
+  const cacheDiagnostics: Diagnostic[] = [];
+  const persistent =
+    options.persistentCache === undefined || options.persistentCache === false
+      ? undefined
+      : await PersistentScan.open(scanScope(sources, options.baseDir), persistedMemo(cache), {
+          dir: options.persistentCache === true ? undefined : options.persistentCache.dir,
+          report: (d) => cacheDiagnostics.push(d),
+        });
   const context: WalkContext = {
     pacer,
     diagnostics: [],
     visitedDirs: new Set(),
     seenFiles: new Set(),
     skillDirs: new Set(),
-    cached: entries,
+    cached: persistent === undefined ? entries : eitherHas(entries, persistent),
   };
   const found: FoundSkill[] = [];
   for (const source of sources) await collectSource(source, options.baseDir, context, found);
@@ -92,7 +120,7 @@ export async function loadSkillSources(
       // A file reached through a symlink into a skill's folder is one of its resources.
       if (file.realPath !== undefined && file.explicit !== true && insideAny(file.realPath, context.skillDirs))
         continue;
-      const loaded = loadSkillFile(file, entries);
+      const loaded = loadSkillFile(file, entries, persistent);
       // The head read by the walk is parsed now; the file object lives on with the skill, the head need not.
       delete file.head;
       diagnostics.push(...loaded.diagnostics);
@@ -115,8 +143,33 @@ export async function loadSkillSources(
     );
   }
   pacer.check();
+  await persistent?.save();
+  diagnostics.push(...cacheDiagnostics);
   const skills = [...byName.values()].sort((a, b) => compareCodePoints(a.name, b.name));
   return { skills, diagnostics };
+}
+
+// The scan configuration a persistent cache file belongs to: its sources in order, with how each is read.
+function scanScope(sources: readonly SourceEntry[], baseDir: string | undefined): string {
+  const text = JSON.stringify({
+    baseDir: baseDir ?? null,
+    sources: sources.map((s) =>
+      typeof s.input === "string"
+        ? [s.input, s.scope, s.optional === true, s.containRoot ?? null, s.origin ?? null]
+        : "inline",
+    ),
+  });
+  // The store keeps the scope whole in its header: a long one is kept as its digest.
+  return text.length <= 4096 ? text : `sha256:${createHash("sha256").update(text).digest("hex")}`;
+}
+
+function eitherHas(entries: Map<string, unknown>, persistent: PersistentScan): CachedPaths {
+  return {
+    get size() {
+      return entries.size + 1;
+    },
+    has: (path) => entries.has(path) || persistent.has(path),
+  };
 }
 
 function insideAny(file: string, folders: ReadonlySet<string>): boolean {

@@ -5,6 +5,7 @@ import { errorCode, OPEN_FLAGS, openRegularFileSync } from "./fs/open-file.js";
 import type { ReadFailure } from "./fs/open-file.js";
 import { readTextFileSync } from "./fs/read-text-file.js";
 import { MAX_SKILL_FILE_BYTES } from "./limits.js";
+import type { FileStamp } from "./scan-cache/file-stamp.js";
 
 /** The frontmatter head of a file, read without its body. */
 export interface FileHead {
@@ -20,6 +21,8 @@ export interface FileHead {
   /** Size and modification time from `fstat` of the handle that was read. */
   size: number;
   mtimeMs: number;
+  /** The whole stamp (size, mtime, ctime, inode, device, mode) of that `fstat`, or of the caller's `stat`. */
+  stamp: FileStamp;
 }
 
 /** Options for {@link readHeadSync}. */
@@ -30,7 +33,7 @@ export interface ReadHeadOptions {
    * Size and mtime the caller already has from a `stat` (reported instead of the handle's, so that a
    * cache keyed by them stays consistent with the stat it was looked up by).
    */
-  stat?: { size: number; mtimeMs: number };
+  stat?: FileStamp;
   /** Largest file read: a larger one, or a head that does not close within it, is `TOO_LARGE`. @default MAX_SKILL_FILE_BYTES (4 MiB) */
   maxBytes?: number;
 }
@@ -112,13 +115,7 @@ const SKILL_FILE_NAMES = ["SKILL.md", "skill.md"];
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 // The head of an open file: the first chunk, extended until the closing fence line.
-function readOpenedHead(
-  file: string,
-  fd: number,
-  stats: { size: number; mtimeMs: number },
-  size: number,
-  options: ReadHeadOptions,
-): FileHead {
+function readOpenedHead(file: string, fd: number, stats: FileStamp, size: number, options: ReadHeadOptions): FileHead {
   const maxBytes = options.maxBytes ?? MAX_SKILL_FILE_BYTES;
   if (size > maxBytes) throw tooLarge(file, size, maxBytes);
   const chunkSize = Math.max(64, options.chunkSize ?? SCRATCH.length);
@@ -136,7 +133,7 @@ function readOpenedHead(
     if (length > maxBytes) throw tooLarge(file, length, maxBytes);
     const scan = scanHead(buffer, length, eof);
     if (scan !== "more") {
-      const head = { size: stats.size, mtimeMs: stats.mtimeMs };
+      const head = { size: stats.size, mtimeMs: stats.mtimeMs, stamp: stamp(stats) };
       if (scan === "unfenced") return { text: "", fenced: false, whole: false, ...head };
       if (scan === "unclosed") return { text: buffer.toString("utf8", 0, length), fenced: true, whole: true, ...head };
       return { text: buffer.toString("utf8", 0, scan), fenced: true, whole: scan === length && eof, ...head };
@@ -231,4 +228,10 @@ function isBlank(buffer: Buffer, from: number, end: number): boolean {
     if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
   }
   return true;
+}
+
+// The identity fields of a stat (a `Stats` carries many more), so a head keeps no `Stats` object alive.
+function stamp(stats: FileStamp): FileStamp {
+  const { size, mtimeMs, ctimeMs, ino, dev, mode } = stats;
+  return { size, mtimeMs, ctimeMs, ino, dev, mode };
 }

@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { diagnostic } from "./diagnostics.js";
 import { isInside, statIfPresentSync } from "./fs/paths.js";
 import { isScannedSkill } from "./lazy-content.js";
+import { stampOf } from "./scan-cache/file-stamp.js";
 import { SKILL_RUNTIME, skillSchemas } from "./skill.js";
 import type { Skill, SkillInit, SkillScope } from "./skill.js";
 import { findSkillFile, reason, walkParentFolder } from "./walk-skill-dirs.js";
@@ -143,7 +144,7 @@ async function collectEntry(
         format: "skill-md",
         scope,
         dir: absolute,
-        stat: { size: skillFile.size, mtimeMs: skillFile.mtimeMs },
+        stat: skillFile.stamp,
       }),
     });
     return;
@@ -162,7 +163,7 @@ async function collectEntry(
     if (context.visitedDirs.has(realDir)) return;
     context.visitedDirs.add(realDir);
     context.skillDirs.add(realDir);
-    const stat = { size: stats.size, mtimeMs: stats.mtimeMs };
+    const stat = stampOf(stats);
     out.push({ kind: "file", file: contained({ path: absolute, format: "skill-md", scope, dir, stat }) });
     return;
   }

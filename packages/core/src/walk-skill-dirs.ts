@@ -11,6 +11,8 @@ import { readSkillHeadSync } from "./read-head.js";
 import type { FileHead } from "./read-head.js";
 import type { ScanPacer } from "./scan-pacer.js";
 import type { SkillScope } from "./skill.js";
+import { stampOf } from "./scan-cache/file-stamp.js";
+import type { FileStamp } from "./scan-cache/file-stamp.js";
 import { errorText } from "./error-text.js";
 
 /** How deep sub-folders of a parent folder are searched for skills (the parent is depth 0). */
@@ -39,8 +41,8 @@ export interface FoundSkillFile {
   dir?: string;
   /** legacy: the scanned folder the skill's name is relative to. */
   root?: string;
-  /** Size and mtime when the walk already stat'ed the file. */
-  stat?: { size: number; mtimeMs: number };
+  /** Size and mtime (and the rest of its stamp) when the walk already stat'ed the file. */
+  stat?: FileStamp;
   /** Given as a source itself, rather than found in a parent folder. */
   explicit?: boolean;
   /**
@@ -52,6 +54,12 @@ export interface FoundSkillFile {
   containRoot?: string;
   /** A remote source's name (`remote` scope), kept as `skill.source.origin`. */
   origin?: string;
+}
+
+/** The paths a scan's caches (in-process, persisted) may hold. */
+export interface CachedPaths {
+  readonly size: number;
+  has(path: string): boolean;
 }
 
 /** What one scan shares across all of its sources. */
@@ -68,12 +76,12 @@ export interface WalkContext {
    * The scan's cache, by file path. A SKILL.md it holds is found with one `stat` (unchanged, it is not
    * read); any other is opened and its head read at once, saving the `stat`. Unset: every file is stat'ed.
    */
-  cached?: ReadonlyMap<string, unknown>;
+  cached?: CachedPaths;
 }
 
 /** A SKILL.md found in a folder, or why the folder's SKILL.md may not be read. */
 export type SkillFileProbe =
-  | { path: string; size: number; mtimeMs: number; refused?: undefined }
+  | { path: string; size: number; mtimeMs: number; stamp: FileStamp; refused?: undefined }
   | { refused: Diagnostic; path: string };
 
 /**
@@ -112,7 +120,7 @@ export function findSkillFile(dir: string, containRoot?: string): SkillFileProbe
       return undefined;
     }
     if (stats === undefined) continue;
-    if (stats.isFile()) return { path: file, size: stats.size, mtimeMs: stats.mtimeMs };
+    if (stats.isFile()) return { path: file, size: stats.size, mtimeMs: stats.mtimeMs, stamp: stampOf(stats) };
     if (!stats.isDirectory()) {
       return {
         path: file,
@@ -162,7 +170,7 @@ export async function walkParentFolder(
           format: "skill-md",
           scope,
           dir: entry.path,
-          stat: { size: head.size, mtimeMs: head.mtimeMs },
+          stat: head.stamp,
           head,
         };
         if (containRoot !== undefined) found.containRoot = containRoot;
@@ -182,7 +190,7 @@ export async function walkParentFolder(
         format: "skill-md",
         scope,
         dir: entry.path,
-        stat: { size: skillFile.size, mtimeMs: skillFile.mtimeMs },
+        stat: skillFile.stamp,
       };
       if (containRoot !== undefined) found.containRoot = containRoot;
       out.push(found);
@@ -271,7 +279,7 @@ export function reason(error: unknown): string {
   return errorCode(error) ?? errorText(error);
 }
 
-function isCached(cached: ReadonlyMap<string, unknown>, dir: string): boolean {
+function isCached(cached: CachedPaths, dir: string): boolean {
   if (cached.size === 0) return false;
   const prefix = withSep(dir);
   return cached.has(`${prefix}SKILL.md`) || cached.has(`${prefix}skill.md`);

@@ -1,3 +1,4 @@
+import * as path from "node:path";
 import { invalidOption, isWholeNumberAtLeast } from "@skillctx/core/internal";
 import { SkillctxError } from "@skillctx/core";
 import type { Skill, SkillCache, SkillInput, Trust } from "@skillctx/core";
@@ -97,6 +98,17 @@ export interface SourceOptions {
    * sources: { cache }
    */
   cache?: SkillCache;
+  /**
+   * Keep what the skill scan derives from each SKILL.md (metadata, diagnostics) on disk, so the next process
+   * stats each file instead of reading and parsing it: `true` in the user's cache folder (`SKILLCTX_CACHE_DIR`,
+   * else `$XDG_CACHE_HOME/skillctx`, else `~/.cache/skillctx`, under `homeDir` when given), `{ dir }` in a folder
+   * of your own, `false` never. A file is used again only while its size, mtime, ctime, inode, device and mode
+   * are unchanged; the context's output is the same with or without it (docs/decisions.md, issue 36).
+   * @default true
+   * @example
+   * sources: { persistentCache: false } // a host that keeps no files between processes
+   */
+  persistentCache?: boolean | { dir?: string };
   /**
    * Required signatures of skill folders (sigstore); a skill that fails is not loaded. @default none: no signature is required
    * @example
@@ -450,6 +462,12 @@ export function checkOptions(options: AgentContextOptions): void {
       throw invalidOption(group, "an object", { got: { value } });
   }
   checkInvocationOptions(options.conversation ?? {});
+  const persistent: unknown = options.sources?.persistentCache;
+  if (persistent !== undefined && typeof persistent !== "boolean") {
+    const dir = typeof persistent === "object" && persistent !== null ? (persistent as { dir?: unknown }).dir : null;
+    if (dir !== undefined && (typeof dir !== "string" || !path.isAbsolute(dir)))
+      throw invalidOption("sources.persistentCache", "a boolean or { dir?: an absolute path }");
+  }
 }
 
 /** Longest `sessionId` accepted. */

@@ -8,7 +8,7 @@ import {
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@skillctx/core";
 import { loadCommands, loadGuidance } from "@skillctx/compat";
-import { isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
+import { defaultCacheDir, isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
 import type { EmulatedAgent } from "@skillctx/compat";
 import { mergeRemoteSkills } from "@skillctx/sources";
@@ -54,6 +54,8 @@ export interface SkillSetSources {
   projectRootMarkers?: readonly string[] | undefined;
   disabled?: readonly string[] | undefined;
   cache?: SkillCache | undefined;
+  /** The persistent scan cache: on by default, in the user's cache folder (under `homeDir` when given). */
+  persistentCache?: boolean | { dir?: string | undefined } | undefined;
   /** Signatures required of skill folders (sigstore). */
   verify?: VerifySettings | undefined;
 }
@@ -118,6 +120,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     ...(sources.projectRootMarkers !== undefined && { rootMarkers: sources.projectRootMarkers }),
     ...(options.trust !== undefined && { trust: options.trust }),
     ...(sources.cache !== undefined && { cache: sources.cache }),
+    persistentCache: persistentCacheOf(sources),
     ...(options.signal !== undefined && { signal: options.signal }),
   });
   const diagnostics: Diagnostic[] = [...discovered.diagnostics];
@@ -211,4 +214,13 @@ async function loadRemoteSkills(
     }
   }
   return skills;
+}
+
+// The scan's persistent cache: off only when asked; its folder given, or the default one (under `homeDir` when given).
+function persistentCacheOf(sources: SkillSetSources): false | { dir: string } {
+  const setting = sources.persistentCache ?? true;
+  if (setting === false) return false;
+  if (typeof setting === "object" && setting.dir !== undefined) return { dir: setting.dir };
+  const env = sources.homeDir === undefined ? process.env : { ...process.env, HOME: sources.homeDir };
+  return { dir: defaultCacheDir(env) };
 }
