@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm eval:selection`: bundles scripts/eval-selection/run-eval.ts with esbuild (the sources, no build
-// of the packages needed) into packages/core/node_modules/.cache and runs it. Flags: --all (tuning split too),
-// --sweep (cut-off table), --fixture (the fixture set even when the corpus is present).
+// of the packages needed) into packages/core/node_modules/.cache and runs it. Flag: --quick (shipped weights only).
+
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -21,6 +21,8 @@ await esbuild.build({
   target: "node20",
   outfile,
   logLevel: "warning",
+  // MiniSearch (the floor) is a devDependency of core, the oracle of its term index.
+  nodePaths: [path.join(root, "packages/core/node_modules")],
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
 process.argv.splice(2, 0, root);

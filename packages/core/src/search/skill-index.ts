@@ -8,32 +8,39 @@ import { SEARCH_FIELDS, skillDocument } from "./skill-document.js";
 import { TermIndex } from "./term-index.js";
 import type { TermMatch } from "./term-index.js";
 import type { DocumentSources, SearchField, SkillDocument } from "./skill-document.js";
-import { createUniqueWords, searchTerm, splitWords } from "./tokenize.js";
+import { createUniqueWords, searchTerm, singular, splitWords } from "./tokenize.js";
 import type { Stem } from "./tokenize.js";
 
 /** How much a match in each field counts; the rest of the score is BM25 (term rarity, field length). */
 export type FieldWeights = Record<SearchField, number>;
 
-/** Field weights chosen on the training split of eval/selection (docs/selection.md). */
+/** Field weights chosen on all labelled sets of eval/selection together (docs/selection.md). */
 export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = {
   name: 3,
   description: 2,
-  whenToUse: 1.5,
+  whenToUse: 2,
   keywords: 2,
   headings: 1,
-  body: 0.4,
+  body: 0.6,
+  references: 0.3,
   files: 0.5,
 };
 
 /**
- * The calibrated "none": a request whose best match scores below this finds nothing, unless the request has
- * a word that only that skill uses, in its name, description, `when_to_use` or keywords (a cut-off set
- * above this one is a score only, that word does not pass it). A score is the
- * BM25 score with field weights (times the number of request words matched, as MiniSearch ranks), per
- * request word that some skill uses, over the IDF of a word that only one skill uses. Chosen on the tuning split of eval/selection: the highest
- * cut-off that costs at most 2 points of right-first answers (docs/selection.md has the table).
+ * The default cut-off: none. A search ranks every skill that matches a request word, and marks each result's
+ * confidence ({@link DEFAULT_CONFIDENT_SCORE}) instead of dropping it: on held-out sets no cut-off both
+ * empties most no-skill requests and keeps answerable ones (docs/selection.md has the figures). A host may set
+ * `minScore` to drop results below a score. A score is the BM25 score with field weights (times the number
+ * of request words matched, as MiniSearch ranks), per request word that some skill uses, over the IDF of a
+ * word only one skill uses, so that it reads the same at 10 skills and at 10,000.
  */
-export const DEFAULT_MIN_SEARCH_SCORE = 3.3;
+export const DEFAULT_MIN_SEARCH_SCORE = 0;
+
+/**
+ * The score from which a result is marked `confidence: "high"`; below it, `"low"` (the model is told the
+ * match is weak and decides). Chosen by eval/selection on all labelled sets together (docs/selection.md).
+ */
+export const DEFAULT_CONFIDENT_SCORE = 3;
 
 /**
  * The score from which a user message's match becomes a suggestion note: high, so that a note is
@@ -46,8 +53,10 @@ export const DEFAULT_SUGGEST_SCORE = 6;
 export interface SkillIndexOptions {
   /** How much a match in each field counts. @default DEFAULT_FIELD_WEIGHTS */
   weights?: Partial<FieldWeights> | undefined;
-  /** Best score below which a search finds nothing. @default DEFAULT_MIN_SEARCH_SCORE */
+  /** Best score below which a search finds nothing. @default DEFAULT_MIN_SEARCH_SCORE (0: rank always) */
   minScore?: number | undefined;
+  /** Score from which a result's confidence is "high". @default DEFAULT_CONFIDENT_SCORE */
+  confidentScore?: number | undefined;
   /**
    * The host's embedding function (its provider's embeddings API): skills and requests are embedded and
    * the vector ranking is fused with the lexical one (reciprocal rank fusion). Vectors are kept by the
@@ -64,6 +73,8 @@ export interface SkillIndexSearchOptions {
   limit?: number | undefined;
   /** Overrides the index's `minScore` for this search (suggestions ask for a higher one). */
   minScore?: number | undefined;
+  /** Overrides the index's field weights for this search (the evaluation's weight choice). */
+  weights?: Partial<FieldWeights> | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -73,6 +84,8 @@ export interface SkillMatch {
   description?: string;
   /** The lexical score (BM25 with field weights), rounded to 3 decimals; higher is better. */
   score: number;
+  /** "high" from the index's `confidentScore`; "low" below it: a weak match the model should judge. */
+  confidence: "high" | "low";
   /** The request's terms (after stop words and stemming) that matched, and in which fields. */
   matched: { term: string; fields: SearchField[] }[];
 }
@@ -90,12 +103,12 @@ export interface SkillIndex {
   stats(): { skills: number; built: number };
 }
 
-/** A search index over skills (BM25 over an inverted index of our own, stop words, Porter stemming): see {@link SkillIndex}. */
+/** A search index over skills (BM25 over an inverted index of our own, stop words, plurals folded): see {@link SkillIndex}. */
 export function createSkillIndex(options: SkillIndexOptions = {}): SkillIndex {
   return new LexicalSkillIndex(options);
 }
 
-/** The terms of a request as the index sees them (stop words out, stemmed), for display. */
+/** The terms of a request as the index sees them (stop words out, plurals folded), for display. */
 export async function requestTerms(query: string): Promise<string[]> {
   const { stem } = await libraries();
   const terms = new Set<string>();
@@ -147,33 +160,25 @@ class LexicalSkillIndex implements SkillIndex {
     const terms = queryTerms(query, stem);
     if (terms.length === 0 || limit === 0) return [];
     await this.sync(skills, options.signal);
-    const found = this.index!.search(terms, this.weights);
+    const weights = options.weights === undefined ? this.weights : { ...this.weights, ...options.weights };
+    const found = this.index!.search(terms, weights);
     // A result's score is times its number of matched terms (as MiniSearch ranks): two terms matched beat one twice.
     const scale = scaleOf(found, this.docs.size);
     for (const result of found) result.score /= scale;
     const minScore = options.minScore ?? this.options.minScore ?? DEFAULT_MIN_SEARCH_SCORE;
     let ranked: Match[] = found;
     if (this.options.embed !== undefined) ranked = await this.fuse(found, query, options.signal);
-    const best = found[0];
-    if (ranked.length === 0) return [];
-    // A cut-off above the default (a suggestion's, a stricter host's) is a score only: a note needs a high one.
-    // The own word still needs the share of the cut-off every returned result needs.
-    const ownWordPasses =
-      best !== undefined &&
-      minScore <= DEFAULT_MIN_SEARCH_SCORE &&
-      best.score >= minScore * RUNNER_UP_SHARE &&
-      namesItsOwnWord(best, found);
-    if ((best?.score ?? 0) < minScore && !ownWordPasses) return [];
+    if (ranked.length === 0 || (found[0]?.score ?? 0) < minScore) return [];
     return (
       ranked
         // Once the best passes, the rest need only a share of the cut-off: the top five stay useful.
         .filter((result) => result.score >= minScore * RUNNER_UP_SHARE || this.options.embed !== undefined)
         .slice(0, limit)
-        .map((result) => this.match(result))
+        .map((result) => this.match(result, this.options.confidentScore ?? DEFAULT_CONFIDENT_SCORE))
     );
   }
 
-  private match(result: Match): SkillMatch {
+  private match(result: Match, confidentScore: number): SkillMatch {
     const indexed = this.docs.get(String(result.id))!;
     const matched = Object.entries(result.match)
       .map(([term, fields]) => ({ term, fields: [...fields].sort(compareCodePoints) }))
@@ -183,6 +188,7 @@ class LexicalSkillIndex implements SkillIndex {
       name: indexed.skill.name,
       ...(description !== undefined && { description }),
       score: Math.round(result.score * 1000) / 1000,
+      confidence: result.score >= confidentScore ? "high" : "low",
       matched,
     };
   }
@@ -274,26 +280,10 @@ function cachedTerm(word: string, stem: Stem): string | null {
 // What a score is divided by: the request's words that some skill uses (a word no skill uses says nothing
 // about which skill fits, and a request is not worse for it), and the IDF of a word only one skill uses
 // (BM25's largest: ln(1 + (N - 0.5) / 1.5)), so that a score means the same at 10 skills and at 10,000.
-// A skill's own word beside generic words is halved by this; namesItsOwnWord lets it through instead (a scale
-// by the request's IDFs was measured and lost suggestion precision: docs/selection.md).
 function scaleOf(found: readonly Match[], skills: number): number {
   const known = new Set<string>();
   for (const result of found) for (const term of result.queryTerms) known.add(term);
   return Math.max(1, known.size) * Math.log(1 + Math.max(1, skills - 0.5) / 1.5);
-}
-
-// The fields where a skill says what it is for (not its body, which mentions many things in passing).
-const OWN_WORD_FIELDS: ReadonlySet<string> = new Set<SearchField>(["name", "description", "whenToUse", "keywords"]);
-
-// The second way past the cut-off: the request has a word that the best skill uses in what it says it is for and
-// no other skill uses at all. A score cannot say it: one word in a description scores its field weights (2.4), under
-// any cut-off that empties the requests no skill serves, and generic words beside it only lower the share it counts.
-function namesItsOwnWord(best: Match, found: readonly Match[]): boolean {
-  const users = new Map<string, number>();
-  for (const result of found) for (const term of result.queryTerms) users.set(term, (users.get(term) ?? 0) + 1);
-  return Object.entries(best.match).some(
-    ([term, fields]) => users.get(term) === 1 && fields.some((field) => OWN_WORD_FIELDS.has(field)),
-  );
 }
 
 function queryTerms(query: string, stem: Stem): string[] {
@@ -311,15 +301,13 @@ function embeddingText(doc: SkillDocument): string {
   return [doc.name, doc.description, doc.whenToUse, doc.keywords, doc.headings].filter((t) => t !== "").join("\n");
 }
 
-/** The search library (the stemmer), loaded once on first use. */
+/** What the index folds words with: {@link singular}, our own (no stemming library to load). */
 export interface Libraries {
   stem: Stem;
 }
 
-let loaded: Promise<Libraries> | undefined;
+const LIBRARIES: Promise<Libraries> = Promise.resolve({ stem: singular });
 
-// The search libraries load on the first search: importing core (a scan, a step) never loads them.
 export function libraries(): Promise<Libraries> {
-  loaded ??= import("stemmer").then((stemmer) => ({ stem: stemmer.stemmer }));
-  return loaded;
+  return LIBRARIES;
 }
