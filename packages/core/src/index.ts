@@ -17,6 +17,7 @@ export type { TokenCounting } from "./tokens.js";
 export { buildCatalog, renderCatalog } from "./catalog.js";
 export {
   createSkillIndex,
+  DEFAULT_CONFIDENT_SCORE,
   DEFAULT_FIELD_WEIGHTS,
   DEFAULT_MIN_SEARCH_SCORE,
   DEFAULT_SUGGEST_SCORE,

@@ -56,6 +56,15 @@ export async function skillDocument(skill: Skill, sources: DocumentSources = {})
   const readReferences = sources.references !== false && sources.body !== false && skill.dir !== undefined;
   const files = sources.files !== false || readReferences ? await fileNames(skill) : [];
   const references = readReferences ? await referenceText(skill.dir!, body, files) : "";
+  return documentOf(skill, body, references, sources.files === false ? [] : files);
+}
+
+/** The document of `skill` from its metadata alone (no file read): what search has before the body is read. */
+export function metadataDocument(skill: Skill): SkillDocument {
+  return documentOf(skill, "", "", skill.resources ?? []);
+}
+
+function documentOf(skill: Skill, body: string, references: string, files: readonly string[]): SkillDocument {
   const fields: Record<SearchField, string> = {
     name: skill.name.replace(/[-_.:/]+/g, " "),
     // What the catalog shows of them (the Agent Skills limit): text past it reaches no model, nor the index.
@@ -65,7 +74,7 @@ export async function skillDocument(skill: Skill, sources: DocumentSources = {})
     headings: cap(headingsOf(body).join("\n")),
     body,
     references,
-    files: sources.files === false ? "" : cap(files.join("\n")),
+    files: cap(files.slice(0, MAX_FILE_NAMES).join("\n")),
   };
   // One string, hashed at once: the same bytes as a field at a time, with one call into the hash, not seven.
   let hashed = "";

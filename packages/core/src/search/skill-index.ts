@@ -4,7 +4,7 @@ import type { Skill } from "../skill.js";
 import { headUtf16 } from "../text/cut-text.js";
 import { fuseRankings, vectorRanking } from "./fusion.js";
 import type { EmbedTexts } from "./fusion.js";
-import { SEARCH_FIELDS, skillDocument } from "./skill-document.js";
+import { metadataDocument, SEARCH_FIELDS, skillDocument } from "./skill-document.js";
 import { TermIndex } from "./term-index.js";
 import type { TermMatch } from "./term-index.js";
 import type { DocumentSources, SearchField, SkillDocument } from "./skill-document.js";
@@ -99,8 +99,18 @@ export interface SkillIndex {
    * input (an empty or huge request, a skill whose body cannot be read); rejects only when aborted.
    */
   search(skills: readonly Skill[], query: string, options?: SkillIndexSearchOptions): Promise<SkillMatch[]>;
-  /** Skills indexed, and how many documents were built (a changed skill counts again). */
-  stats(): { skills: number; built: number };
+  /**
+   * Skills indexed, how many documents were built (a changed skill counts again), and how many are indexed by
+   * their metadata only while their bodies are read in the background.
+   */
+  stats(): { skills: number; built: number; pending: number };
+  /**
+   * Starts indexing `skills` without waiting (a context calls it when it offers `search_skills`, so the index is
+   * ready before the first search): the work runs a chunk per turn of the event loop. Never throws.
+   */
+  prepare(skills: readonly Skill[]): void;
+  /** Resolves when every sync and background fill started so far is done. */
+  ready(): Promise<void>;
 }
 
 /** A search index over skills (BM25 over an inverted index of our own, stop words, plurals folded): see {@link SkillIndex}. */
@@ -135,6 +145,8 @@ type Match = TermMatch<SearchField>;
 interface Indexed {
   skill: Skill;
   doc: SkillDocument;
+  /** Body and references indexed too (false: metadata only, the background fill not there yet). */
+  full: boolean;
 }
 
 class LexicalSkillIndex implements SkillIndex {
@@ -143,6 +155,7 @@ class LexicalSkillIndex implements SkillIndex {
   private synced: readonly Skill[] | undefined;
   private syncing: Promise<void> = Promise.resolve();
   private built = 0;
+  private filling: Promise<void> = Promise.resolve();
   private readonly vectors = new Map<string, readonly number[]>();
   private readonly weights: FieldWeights;
 
@@ -150,8 +163,19 @@ class LexicalSkillIndex implements SkillIndex {
     this.weights = { ...DEFAULT_FIELD_WEIGHTS, ...options.weights };
   }
 
-  stats(): { skills: number; built: number } {
-    return { skills: this.docs.size, built: this.built };
+  stats(): { skills: number; built: number; pending: number } {
+    let pending = 0;
+    for (const indexed of this.docs.values()) if (!indexed.full) pending++;
+    return { skills: this.docs.size, built: this.built, pending };
+  }
+
+  prepare(skills: readonly Skill[]): void {
+    void this.sync(skills, undefined).catch(() => undefined);
+  }
+
+  async ready(): Promise<void> {
+    await this.syncing;
+    await this.filling;
   }
 
   async search(skills: readonly Skill[], query: string, options: SkillIndexSearchOptions = {}): Promise<SkillMatch[]> {
@@ -233,33 +257,79 @@ class LexicalSkillIndex implements SkillIndex {
       processTerm: (word) => cachedTerm(word, stem),
       bm25: BM25,
     });
-    const index = this.index;
     const wanted = new Map<string, Skill>();
     for (const skill of Array.isArray(skills) ? skills : []) {
       if (typeof skill?.name === "string" && !wanted.has(skill.name)) wanted.set(skill.name, skill);
     }
     const changed = [...wanted.values()].filter((skill) => this.docs.get(skill.name)?.skill !== skill);
-    const docs = await Promise.all(changed.map((skill) => skillDocument(skill, this.options.sources)));
-    signal?.throwIfAborted();
-    for (const [name] of this.docs) {
-      if (wanted.has(name)) continue;
-      index.remove(name, this.docs.get(name)!.doc);
-      this.docs.delete(name);
-    }
-    changed.forEach((skill, i) => {
-      const doc = docs[i]!;
-      const before = this.docs.get(skill.name);
-      if (before !== undefined && before.doc.digest === doc.digest) {
-        before.skill = skill;
-        return;
+    if (changed.length >= BACKGROUND_FROM) {
+      // Many new skills (a first search over thousands): their metadata now, a chunk at a time (the event loop
+      // runs between chunks), their bodies and references in the background; until then a search ranks them by
+      // what their metadata says.
+      this.removeUnwanted(wanted);
+      for (let i = 0; i < changed.length; i += METADATA_CHUNK) {
+        if (i > 0) await nextTurn();
+        signal?.throwIfAborted();
+        for (const skill of changed.slice(i, i + METADATA_CHUNK)) this.put(skill, metadataDocument(skill), false);
       }
-      if (before !== undefined) index.remove(skill.name, before.doc);
-      index.add(skill.name, doc);
-      this.built++;
-      this.docs.set(skill.name, { skill, doc });
-    });
+      this.synced = skills;
+      this.filling = this.fill(changed);
+      return;
+    }
+    const docs: SkillDocument[] = [];
+    for (let i = 0; i < changed.length; i += BODY_CHUNK)
+      docs.push(...(await Promise.all(changed.slice(i, i + BODY_CHUNK).map((s) => skillDocument(s, this.options.sources)))));
+    signal?.throwIfAborted();
+    this.removeUnwanted(wanted);
+    changed.forEach((skill, i) => this.put(skill, docs[i]!, true));
     this.synced = skills;
   }
+
+  // The bodies and references of skills indexed by their metadata, a chunk at a time, in the background.
+  private async fill(skills: readonly Skill[]): Promise<void> {
+    for (let i = 0; i < skills.length; i += BODY_CHUNK) {
+      await nextTurn();
+      const chunk = skills.slice(i, i + BODY_CHUNK).filter((skill) => this.docs.get(skill.name)?.skill === skill);
+      const docs = await Promise.all(chunk.map((skill) => skillDocument(skill, this.options.sources).catch(() => undefined)));
+      chunk.forEach((skill, j) => {
+        const doc = docs[j];
+        // A skill replaced or removed meanwhile was indexed again by that sync.
+        if (doc !== undefined && this.docs.get(skill.name)?.skill === skill) this.put(skill, doc, true);
+      });
+    }
+  }
+
+  private removeUnwanted(wanted: ReadonlyMap<string, Skill>): void {
+    for (const [name, indexed] of this.docs) {
+      if (wanted.has(name)) continue;
+      this.index!.remove(name, indexed.doc);
+      this.docs.delete(name);
+    }
+  }
+
+  private put(skill: Skill, doc: SkillDocument, full: boolean): void {
+    const before = this.docs.get(skill.name);
+    if (before !== undefined && before.doc.digest === doc.digest) {
+      before.skill = skill;
+      before.full = full;
+      return;
+    }
+    if (before !== undefined) this.index!.remove(skill.name, before.doc);
+    this.index!.add(skill.name, doc);
+    this.built++;
+    this.docs.set(skill.name, { skill, doc, full });
+  }
+}
+
+// From this many new skills in one sync, a search does not wait for their bodies (a first search at 20,000
+// skills reads 20,000 files): metadata first, the rest in the background. Chunks keep each turn of the event
+// loop short (about 10 ms of indexing).
+const BACKGROUND_FROM = 2_000;
+const METADATA_CHUNK = 500;
+const BODY_CHUNK = 64;
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 // Stemming every word of every body is most of the build: a skill set's vocabulary is small, so each word
