@@ -52,7 +52,12 @@ export async function loadSets(root: string, corpus: string): Promise<EvalSet[]>
 }
 
 async function loadSet(name: string, skillsRoot: string, requestsFile: string): Promise<EvalSet> {
-  const loaded = await loadSkills([skillsRoot]);
+  // Each skill folder as a source of its own: collections nest skills deeper than discovery walks.
+  const folders = readdirSync(skillsRoot, { recursive: true, encoding: "utf8" })
+    .filter((file) => path.basename(file) === "SKILL.md" && !file.split(path.sep).includes(".git"))
+    .map((file) => path.join(skillsRoot, path.dirname(file)))
+    .sort();
+  const loaded = await loadSkills(folders);
   // SKILL.md skills only: the collections' README and LICENSE files are not skills.
   const skills = loaded.skills.filter((skill) => skill.source.format === "skill-md");
   const byFolder = new Map<string, string>();

@@ -127,6 +127,6 @@ export const MAX_INDEXED_BODY_CHARS = 40_000;
  * UTF-16 units of a skill's reference text indexed (the text files its SKILL.md links or keeps beside it:
  * `references/*.md`, guides), all files together; read lazily with the body, never at scan time.
  */
-export const MAX_INDEXED_REFERENCE_CHARS = 40_000;
+export const MAX_INDEXED_REFERENCE_CHARS = 100_000;
 /** Most reference files of one skill read for the index (linked ones first). */
-export const MAX_INDEXED_REFERENCE_FILES = 16;
+export const MAX_INDEXED_REFERENCE_FILES = 64;
