@@ -29,10 +29,10 @@ const corpus = process.env["SKILLCTX_CORPUS"] ?? path.resolve(root, "../shared/c
 function weightGrid(): FieldWeights[] {
   if (flags.has("--quick")) return [{ ...DEFAULT_FIELD_WEIGHTS }];
   const grid: FieldWeights[] = [];
-  for (const name of [1.5, 3])
+  for (const name of [1, 1.5, 3])
     for (const description of [1, 2])
       for (const headings of [0.5, 1])
-        for (const body of [0.6, 1, 1.5])
+        for (const body of [1, 1.5, 2])
           for (const references of [0.3, 0.6, 1])
             grid.push({ name, description, whenToUse: description, keywords: description, headings, body, references, files: 0.5 });
   return grid;

@@ -121,12 +121,7 @@ export function createSkillIndex(options: SkillIndexOptions = {}): SkillIndex {
 /** The terms of a request as the index sees them (stop words out, plurals folded), for display. */
 export async function requestTerms(query: string): Promise<string[]> {
   const { stem } = await libraries();
-  const terms = new Set<string>();
-  for (const word of splitWords(headUtf16(String(query), MAX_SEARCH_QUERY_CHARS))) {
-    const term = searchTerm(word, stem);
-    if (term !== undefined) terms.add(term);
-  }
-  return [...terms];
+  return [...queryTerms(String(query), stem).keys()];
 }
 
 // --------------------------------------------------------------------------------------------------
@@ -135,6 +130,8 @@ export async function requestTerms(query: string): Promise<string[]> {
 const MAX_QUERY_TERMS = 64;
 const RRF_DEPTH = 50;
 const RUNNER_UP_SHARE = 0.25;
+// How much a part of an identifier the request names whole counts (queryTerms).
+const PART_BOOST = 0.3;
 // BM25 parameters: k as usual; b = 1, full length normalisation (a field stuffed with words is long, and
 // weighs that much less); d (BM25+'s floor for any match) 0, so that a match on a common word adds almost
 // nothing and a request of common words stays below the cut-off. Chosen on eval/selection (docs/selection.md).
@@ -182,10 +179,10 @@ class LexicalSkillIndex implements SkillIndex {
     const limit = Math.max(0, Math.floor(options.limit ?? 10));
     const { stem } = await libraries();
     const terms = queryTerms(query, stem);
-    if (terms.length === 0 || limit === 0) return [];
+    if (terms.size === 0 || limit === 0) return [];
     await this.sync(skills, options.signal);
     const weights = options.weights === undefined ? this.weights : { ...this.weights, ...options.weights };
-    const found = this.index!.search(terms, weights);
+    const found = this.index!.search([...terms.keys()], weights, terms);
     // A result's score is times its number of matched terms (as MiniSearch ranks): two terms matched beat one twice.
     const scale = scaleOf(found, this.docs.size);
     for (const result of found) result.score /= scale;
@@ -356,14 +353,32 @@ function scaleOf(found: readonly Match[], skills: number): number {
   return Math.max(1, known.size) * Math.log(1 + Math.max(1, skills - 0.5) / 1.5);
 }
 
-function queryTerms(query: string, stem: Stem): string[] {
-  const terms = new Set<string>();
-  for (const word of splitWords(headUtf16(typeof query === "string" ? query : "", MAX_SEARCH_QUERY_CHARS))) {
+// The terms of a request, each with its weight: 1, or PART_BOOST for the parts of a camel-case identifier the
+// request names whole ("OrderRepo" → orderrepo 1, order and repo PART_BOOST), so that a skill that has the
+// identifier outranks one that has only its parts ("…-github-repos").
+function queryTerms(query: string, stem: Stem): Map<string, number> {
+  const terms = new Map<string, number>();
+  const add = (word: string, boost: number) => {
     const term = searchTerm(word, stem);
-    if (term !== undefined) terms.add(term);
-    if (terms.size >= MAX_QUERY_TERMS) break;
+    if (term !== undefined && (terms.get(term) ?? 0) < boost) terms.set(term, boost);
+  };
+  const text = headUtf16(typeof query === "string" ? query : "", MAX_SEARCH_QUERY_CHARS);
+  for (const chunk of text.split(/\s+/)) {
+    const words = splitWords(chunk);
+    for (let i = 0; i < words.length && terms.size < MAX_QUERY_TERMS; i++) {
+      const whole = words[i]!;
+      add(whole, 1);
+      // splitWords lists an identifier's parts right after it: the words that spell it.
+      let joined = "";
+      let j = i + 1;
+      while (j < words.length && joined.length < whole.length) joined += words[j++];
+      if (j > i + 2 && joined === whole) {
+        for (const part of words.slice(i + 1, j)) add(part, PART_BOOST);
+        i = j - 1;
+      }
+    }
   }
-  return [...terms];
+  return terms;
 }
 
 // What a skill's vector is made of: what it is for, not its whole body.

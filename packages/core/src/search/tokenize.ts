@@ -284,7 +284,7 @@ export function singular(word: string): string {
   if (n < 4 || word.charCodeAt(n - 1) !== 0x73) return word;
   if (word.endsWith("ies") && !word.endsWith("eies") && !word.endsWith("aies")) return `${word.slice(0, -3)}y`;
   if (word.endsWith("es") && !/[aeo]es$/.test(word)) return word.slice(0, -1);
-  if (/(?:[su]|is)s$/.test(word)) return word;
+  if (/(?:ss|us|is)$/.test(word)) return word;
   return word.slice(0, -1);
 }
 
