@@ -25,6 +25,8 @@ async function folder(files: Record<string, string>): Promise<string> {
 const skillMd = (name: string, description: string, body: string) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
 
+// Agent Skills keep longer documentation in references/ beside SKILL.md (https://agentskills.io/specification,
+// "Optional directories"; docs/conventions.md, "A skill's reference files in search").
 describe("reference files in the index (issue 33: stub SKILL.md files)", () => {
   it("finds a stub skill by what its references/*.md say", async () => {
     const root = await folder({
