@@ -38,7 +38,16 @@ function weightGrid(): FieldWeights[] {
       for (const headings of [0.5, 1])
         for (const body of [1, 1.5, 2])
           for (const references of [0.3, 0.6, 1])
-            grid.push({ name, description, whenToUse: description, keywords: description, headings, body, references, files: 0.5 });
+            grid.push({
+              name,
+              description,
+              whenToUse: description,
+              keywords: description,
+              headings,
+              body,
+              references,
+              files: 0.5,
+            });
   return grid;
 }
 const THRESHOLDS = Array.from({ length: 41 }, (_, i) => i * 0.25);
@@ -73,11 +82,14 @@ for (const set of sets) {
   const none = set.requests.filter((q) => q.expect.length === 0).length;
   console.log(
     `  ${set.name}: ${set.skills.length} skills, ${set.requests.length} requests (${none} no-skill)` +
-      (set.unlabelled.length > 0 ? `, ${set.unlabelled.length} left out (label names no loaded skill: ${set.unlabelled.slice(0, 5).join(", ")})` : ""),
+      (set.unlabelled.length > 0
+        ? `, ${set.unlabelled.length} left out (label names no loaded skill: ${set.unlabelled.slice(0, 5).join(", ")})`
+        : ""),
   );
   await Promise.all(set.skills.map((skill) => readSkillContent(skill).catch(() => "")));
   const floors = [];
-  for (const searcher of [miniSearchFloor(), winkFloor()]) floors.push({ label: searcher.label, run: await run(searcher, set) });
+  for (const searcher of [miniSearchFloor(), winkFloor()])
+    floors.push({ label: searcher.label, run: await run(searcher, set) });
   const searcher = skillctxSearcher();
   const buildStart = performance.now();
   await searcher.build(set.skills);
@@ -104,7 +116,8 @@ function choose(on: EvalSet[]): { w: number; threshold: number } {
   });
   let threshold = 0;
   for (const t of THRESHOLDS) {
-    if (on.every((s) => !(fig(s, perSet.get(s.name)!.grid[w]!, t).answerableEmpty > MAX_ANSWERABLE_EMPTY))) threshold = t;
+    if (on.every((s) => !(fig(s, perSet.get(s.name)!.grid[w]!, t).answerableEmpty > MAX_ANSWERABLE_EMPTY)))
+      threshold = t;
   }
   return { w, threshold };
 }
@@ -116,22 +129,29 @@ const line = (label: string, f: Figures, r: Run, buildMs: number) =>
 const describe = (w: FieldWeights) =>
   `name ${w.name}, description ${w.description}, headings ${w.headings}, body ${w.body}, references ${w.references}`;
 
-console.log("\nleave-one-set-out: skillctx's weights and threshold chosen on the other sets, reported on the held-out one");
+console.log(
+  "\nleave-one-set-out: skillctx's weights and threshold chosen on the other sets, reported on the held-out one",
+);
 console.log("(none∅ / ans∅: no-skill / answerable requests whose best score is under the threshold: answered with");
 console.log(" nothing under a cut-off, marked low confidence when ranking always; the floors have no threshold)");
 for (const held of sets) {
   const others = sets.filter((s) => s !== held);
   const data = perSet.get(held.name)!;
   console.log(`\nheld out: ${held.name}\n${header}`);
-  for (const floor of data.floors) console.log(line(floor.label, fig(held, floor.run, 0), floor.run, floor.run.buildMs));
+  for (const floor of data.floors)
+    console.log(line(floor.label, fig(held, floor.run, 0), floor.run, floor.run.buildMs));
   if (others.length === 0) continue;
   const { w, threshold } = choose(others);
-  console.log(line(`skillctx (threshold ${threshold})`, fig(held, data.grid[w]!, threshold), data.grid[w]!, data.skillctxBuildMs));
+  console.log(
+    line(`skillctx (threshold ${threshold})`, fig(held, data.grid[w]!, threshold), data.grid[w]!, data.skillctxBuildMs),
+  );
   console.log(`  chosen on ${others.map((s) => s.name).join(" + ")}: ${describe(grid[w]!)}`);
 }
 
 const shipped = choose(sets);
-console.log(`\nchosen on all sets together (the shipped defaults): ${describe(grid[shipped.w]!)}; threshold ${shipped.threshold}`);
+console.log(
+  `\nchosen on all sets together (the shipped defaults): ${describe(grid[shipped.w]!)}; threshold ${shipped.threshold}`,
+);
 console.log(`shipped now: ${describe(DEFAULT_FIELD_WEIGHTS)}; confidence threshold ${DEFAULT_CONFIDENT_SCORE}`);
 // The shipped defaults on each set (in-sample: they were chosen on all sets), and suggestion precision: of the
 // requests whose best match reaches the suggestion score, the share where it is a right skill.
@@ -158,7 +178,9 @@ if (flags.has("--misses")) {
     set.requests.forEach((q, i) => {
       const top = r.results[i]!.slice(0, 3);
       if (q.expect.length > 0 && top[0]?.name !== q.expect[0])
-        console.log(`  ${q.id} [${q.answerIn}] ${q.request}\n    want ${q.expect.join(" | ")}; got ${top.map((x) => `${x.name} ${x.score.toFixed(2)}`).join(", ")}`);
+        console.log(
+          `  ${q.id} [${q.answerIn}] ${q.request}\n    want ${q.expect.join(" | ")}; got ${top.map((x) => `${x.name} ${x.score.toFixed(2)}`).join(", ")}`,
+        );
     });
   }
 }

@@ -40,7 +40,10 @@ export function miniSearchFloor(): Searcher {
       }
     },
     async search(query) {
-      return engine!.search(query).slice(0, 10).map((r) => ({ name: String(r.id), score: r.score }));
+      return engine!
+        .search(query)
+        .slice(0, 10)
+        .map((r) => ({ name: String(r.id), score: r.score }));
     },
   };
 }

@@ -45,7 +45,8 @@ export async function loadSets(root: string, corpus: string): Promise<EvalSet[]>
   if (sets.length >= 2) return sets;
   // The older requests: labelled by skill name, kinds description / body / none.
   const legacy: EvalSet[] = [];
-  if (existsSync(corpus)) legacy.push(await loadSet("corpus (queries.jsonl)", corpus, path.join(root, "eval/selection/queries.jsonl")));
+  if (existsSync(corpus))
+    legacy.push(await loadSet("corpus (queries.jsonl)", corpus, path.join(root, "eval/selection/queries.jsonl")));
   const fixture = path.join(root, "eval/selection/fixture");
   legacy.push(await loadSet("fixture", path.join(fixture, "skills"), path.join(fixture, "queries.jsonl")));
   return [...sets, ...legacy];
@@ -61,7 +62,8 @@ async function loadSet(name: string, skillsRoot: string, requestsFile: string): 
   // SKILL.md skills only: the collections' README and LICENSE files are not skills.
   const skills = loaded.skills.filter((skill) => skill.source.format === "skill-md");
   const byFolder = new Map<string, string>();
-  for (const skill of skills) if (skill.dir !== undefined) byFolder.set(path.relative(skillsRoot, skill.dir), skill.name);
+  for (const skill of skills)
+    if (skill.dir !== undefined) byFolder.set(path.relative(skillsRoot, skill.dir), skill.name);
   const byName = new Set(skills.map((s) => s.name));
   const requests: Labelled[] = [];
   const unlabelled: string[] = [];
@@ -72,7 +74,11 @@ async function loadSet(name: string, skillsRoot: string, requestsFile: string): 
       const raw = parseJson(line) as Record<string, unknown>;
       const text = String(raw["request"] ?? raw["query"] ?? "");
       const id = String(raw["id"] ?? `${name}-${i + 1}`);
-      const labels = Array.isArray(raw["expect"]) ? raw["expect"].map(String) : raw["expect"] ? [String(raw["expect"])] : [];
+      const labels = Array.isArray(raw["expect"])
+        ? raw["expect"].map(String)
+        : raw["expect"]
+          ? [String(raw["expect"])]
+          : [];
       const expect = labels.map((label) => byFolder.get(label) ?? (byName.has(label) ? label : undefined));
       if (expect.some((e) => e === undefined)) {
         unlabelled.push(id);
@@ -80,7 +86,9 @@ async function loadSet(name: string, skillsRoot: string, requestsFile: string): 
       }
       const kind = String(raw["kind"] ?? "");
       const answerIn = (
-        kind === "none" || labels.length === 0 ? "none" : String(raw["answer_in"] ?? (kind === "body" ? "body" : "description"))
+        kind === "none" || labels.length === 0
+          ? "none"
+          : String(raw["answer_in"] ?? (kind === "body" ? "body" : "description"))
       ) as Labelled["answerIn"];
       requests.push({ id, request: text, expect: [...new Set(expect as string[])], answerIn });
     });

@@ -63,7 +63,9 @@ export function formatRanking(shown: {
   }
   const weak = `-- below here: weak matches (score under ${DEFAULT_CONFIDENT_SCORE}): search_skills marks them so --`;
   if (ranked[0]!.confidence === "low")
-    lines.push(`-- no skill clearly matches: even the best score is under ${DEFAULT_CONFIDENT_SCORE} (a weak match) --`);
+    lines.push(
+      `-- no skill clearly matches: even the best score is under ${DEFAULT_CONFIDENT_SCORE} (a weak match) --`,
+    );
   const width = Math.max(...ranked.map((m) => m.name.length));
   ranked.forEach((match, i) => {
     if (i > 0 && ranked[i - 1]!.confidence === "high" && match.confidence === "low") lines.push(weak);

@@ -30,7 +30,11 @@ const skillMd = (name: string, description: string, body: string) =>
 describe("reference files in the index (issue 33: stub SKILL.md files)", () => {
   it("finds a stub skill by what its references/*.md say", async () => {
     const root = await folder({
-      "postgres-tips/SKILL.md": skillMd("postgres-tips", "Postgres best practices.", "Read [locks](references/locks.md)."),
+      "postgres-tips/SKILL.md": skillMd(
+        "postgres-tips",
+        "Postgres best practices.",
+        "Read [locks](references/locks.md).",
+      ),
       "postgres-tips/references/locks.md": "# Advisory locks\nUse pg_try_advisory_lock so only one cron instance runs.",
       "cron-jobs/SKILL.md": skillMd("cron-jobs", "Schedule cron jobs on a server.", "Write the crontab line."),
     });

@@ -6,7 +6,8 @@ import { headUtf16 } from "../text/cut-text.js";
 // Files read as reference text: prose formats. Code, data and binaries are named by the "files" field only.
 const TEXT_FILE = /\.(?:md|markdown|mdx|txt|rst|adoc)$/i;
 // A markdown link's target or a path written in the body ("see references/forms.md").
-const LINK = /\]\(\s*<?([^)\s>#?]+)|(?:^|[\s`'"(])((?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:md|markdown|mdx|txt|rst|adoc))\b/gim;
+const LINK =
+  /\]\(\s*<?([^)\s>#?]+)|(?:^|[\s`'"(])((?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:md|markdown|mdx|txt|rst|adoc))\b/gim;
 
 /**
  * The text of the prose files a skill keeps in its folder (`files`: its file names, relative), the ones its

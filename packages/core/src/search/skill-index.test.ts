@@ -120,7 +120,11 @@ describe("createSkillIndex", () => {
 
   it("indexes a large skill set's metadata first and fills bodies in the background (issue 33: first search at scale)", async () => {
     const many = Array.from({ length: 2_100 }, (_, i) =>
-      skill(`skill-${i}`, `Handles workflow number ${i} for the team.`, `Body of ${i}: ${i === 1207 ? "zeppelin" : "routine"} notes.`),
+      skill(
+        `skill-${i}`,
+        `Handles workflow number ${i} for the team.`,
+        `Body of ${i}: ${i === 1207 ? "zeppelin" : "routine"} notes.`,
+      ),
     );
     const index = createSkillIndex();
     // The first search answers from the metadata: the body-only word is not there yet.

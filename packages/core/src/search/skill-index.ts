@@ -276,7 +276,9 @@ class LexicalSkillIndex implements SkillIndex {
     }
     const docs: SkillDocument[] = [];
     for (let i = 0; i < changed.length; i += BODY_CHUNK)
-      docs.push(...(await Promise.all(changed.slice(i, i + BODY_CHUNK).map((s) => skillDocument(s, this.options.sources)))));
+      docs.push(
+        ...(await Promise.all(changed.slice(i, i + BODY_CHUNK).map((s) => skillDocument(s, this.options.sources)))),
+      );
     signal?.throwIfAborted();
     this.removeUnwanted(wanted);
     changed.forEach((skill, i) => this.put(skill, docs[i]!, true));
@@ -288,7 +290,9 @@ class LexicalSkillIndex implements SkillIndex {
     for (let i = 0; i < skills.length; i += BODY_CHUNK) {
       await nextTurn();
       const chunk = skills.slice(i, i + BODY_CHUNK).filter((skill) => this.docs.get(skill.name)?.skill === skill);
-      const docs = await Promise.all(chunk.map((skill) => skillDocument(skill, this.options.sources).catch(() => undefined)));
+      const docs = await Promise.all(
+        chunk.map((skill) => skillDocument(skill, this.options.sources).catch(() => undefined)),
+      );
       chunk.forEach((skill, j) => {
         const doc = docs[j];
         // A skill replaced or removed meanwhile was indexed again by that sync.

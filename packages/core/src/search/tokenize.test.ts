@@ -93,7 +93,8 @@ describe("searchTerm", () => {
 
   it("keeps words that name things or actions, which a stop list of request filler used to drop (issue 33)", () => {
     // "Go" the language, "Expo Go" the app; get/put/use are API and command words.
-    for (const word of ["go", "get", "put", "use", "take", "way", "quick"]) expect(searchTerm(word, singular)).toBe(word);
+    for (const word of ["go", "get", "put", "use", "take", "way", "quick"])
+      expect(searchTerm(word, singular)).toBe(word);
     expect(searchTerms("build the Expo Go app", singular)).toEqual(["build", "expo", "go", "app"]);
   });
 
