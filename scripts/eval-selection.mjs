@@ -21,8 +21,6 @@ await esbuild.build({
   target: "node20",
   outfile,
   logLevel: "warning",
-  // MiniSearch (the floor) is a devDependency of core, the oracle of its term index.
-  nodePaths: [path.join(root, "packages/core/node_modules")],
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
 process.argv.splice(2, 0, root);
