@@ -5,9 +5,15 @@
  * (name and description re-split on every call) for queries, and the warm metadata scan of the same
  * skills for the build (the cost a context already pays before its first step).
  *
+ * Issue 33: the first search at 20,000 skills whose bodies are still on disk (a fresh index: metadata first,
+ * bodies and references in the background), and the index's memory per 1,000 skills (heap after a forced
+ * collection, with and without the index of 10,000 skills).
+ *
  * Run: `pnpm bench` (builds first), or `pnpm vitest bench --run bench/skill-search.bench.ts`.
  * Data: generated once into .bench-data/ (gitignored). A summary of medians and ratios is printed last.
  */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, bench, describe } from "vitest";
 import { createSkillCache, createSkillIndex, loadSkills, readSkillContent } from "@skillctx/core";
 import type { Skill } from "@skillctx/core";
@@ -16,6 +22,7 @@ import { ensureSkills } from "./generate-skills.js";
 
 const dir1k = await ensureSkills(1_000);
 const dir10k = await ensureSkills(10_000);
+const dir20k = await ensureSkills(20_000);
 const cache1k = createSkillCache();
 const skills1k = (await loadSkills([dir1k], { cache: cache1k })).skills;
 const skills10k = (await loadSkills([dir10k])).skills;
@@ -32,10 +39,23 @@ const QUERIES = [
   "book a flight to Lisbon",
 ];
 
+// The index's memory: heap after a forced collection, before and after an index of 10,000 skills is complete.
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+const heap = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
 const index1k = createSkillIndex({ sources: { files: false } });
-const index10k = createSkillIndex({ sources: { files: false } });
 await index1k.search(skills1k, "warm up");
+const heapBefore = heap();
+const index10k = createSkillIndex({ sources: { files: false } });
 await index10k.search(skills10k, "warm up");
+await index10k.ready();
+const indexBytesPer1k = (heap() - heapBefore) / 10;
+// Scanned, bodies not read: what a context has before its first search.
+const skills20k = (await loadSkills([dir20k])).skills;
 
 const samples = new Map<string, number[]>();
 // Wall time, and CPU time of this process (`<label> cpu`): on a shared machine the CPU time moves less.
@@ -73,6 +93,23 @@ describe("skill index build, 1,000 skills", () => {
   );
 });
 
+describe("first search, 20,000 skills", () => {
+  bench(
+    "createSkillIndex + first search, bodies on disk (20,000)",
+    async () => {
+      const index = createSkillIndex();
+      const started = performance.now();
+      await index.search(skills20k, nextQuery());
+      (samples.get("first 20,000") ?? samples.set("first 20,000", []).get("first 20,000")!).push(
+        performance.now() - started,
+      );
+      // The background fill (bodies, references) finishes outside the measured time.
+      await index.ready();
+    },
+    { time: 0, iterations: 3, warmupIterations: 0, warmupTime: 0 },
+  );
+});
+
 describe("skill search query", () => {
   bench(
     "index query (1,000)",
@@ -105,6 +142,9 @@ afterAll(() => {
       `  build 1,000 (bodies in memory): ${ms("build 1,000")} (CPU ${ms("build 1,000 cpu")}); with file names: ${ms("build+files 1,000")}; warm scan (baseline): ${ms("scan 1,000")} (build/scan ${(median("build 1,000") / median("scan 1,000")).toFixed(2)}x)`,
       `  query 1,000: ${ms("query 1,000")} (CPU ${ms("query 1,000 cpu")}) vs previous ${ms("previous 1,000")} (${(median("previous 1,000") / median("query 1,000")).toFixed(1)}x faster)`,
       `  query 10,000: ${ms("query 10,000")} vs previous ${ms("previous 10,000")} (${(median("previous 10,000") / median("query 10,000")).toFixed(1)}x faster)`,
+      `  first search 20,000 (bodies on disk, fresh index): ${ms("first 20,000")}`,
+      `  index memory per 1,000 skills (10,000 indexed, heap after gc): ${(indexBytesPer1k / 1024 / 1024).toFixed(2)} MiB`,
+      `  node ${process.version}`,
     ].join("\n"),
   );
 });

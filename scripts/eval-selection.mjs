@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm eval:selection`: bundles scripts/eval-selection/run-eval.ts with esbuild (the sources, no build
-// of the packages needed) into packages/core/node_modules/.cache and runs it. Flags: --all (tuning split too),
-// --sweep (cut-off table), --fixture (the fixture set even when the corpus is present).
+// of the packages needed) into packages/core/node_modules/.cache and runs it. Flag: --quick (shipped weights only).
+
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";

@@ -1,6 +1,6 @@
 /**
- * `skillctx search "request" [--explain]` (issue 26): the ranking search_skills makes over the skills an
- * agent in --cwd sees, where search_skills stops, and the words that matched; and `skillctx validate`'s
+ * `skillctx search "request" [--explain]` (issues 26, 33): the ranking search_skills makes over the skills an
+ * agent in --cwd sees, where its weak matches (low confidence) start, and the words that matched; and `skillctx validate`'s
  * DESCRIPTION_UNREACHABLE warning for a description no likely request would reach.
  */
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
@@ -48,20 +48,26 @@ describe("skillctx search", () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.split("\n");
     expect(lines[0]).toBe('request: "my kubernetes pod keeps crashing"');
-    expect(lines[1]).toBe("words searched: kubernet pod keep crash");
+    expect(lines[1]).toBe("words searched: kubernete pod keep crashing");
     expect(lines[2]).toMatch(/^ 1\. k8s-debug\s+\d+\.\d\d$/);
-    expect(run.stdout).toContain("      kubernet: body, description, headings");
+    expect(run.stdout).toContain("      kubernete: body, description, headings");
   });
 
-  it("says when nothing passes the cut-off, and when a request is only stop words", async () => {
+  it("says when even the best match is weak, when no word matches, and when a request is only stop words", async () => {
     const cwd = await emptyCwd();
     const none = await cli(["search", "please help me with this", "--cwd", cwd, "--no-user", "--skills", FIXTURE]);
     expect(none.stdout).toContain("words searched: (none: only stop words)");
     expect(none.stdout).toContain("search_skills answers that no skill matches");
-    const json = await cli(["search", "weather in Oslo", "--cwd", cwd, "--no-user", "--skills", FIXTURE, "--json"]);
-    const value = parseJson(json.stdout) as { results: { returned: boolean }[]; terms: string[] };
+    const unknown = await cli(["search", "weather in Oslo", "--cwd", cwd, "--no-user", "--skills", FIXTURE, "--json"]);
+    const value = parseJson(unknown.stdout) as { results: unknown[]; terms: string[] };
     expect(value.terms).toEqual(["weather", "oslo"]);
-    expect(value.results.every((r) => !r.returned)).toBe(true);
+    expect(value.results).toEqual([]);
+    const weak = await cli(["search", "order a pizza", "--cwd", cwd, "--no-user", "--skills", FIXTURE, "--json"]);
+    const weakValue = parseJson(weak.stdout) as { results: { confidence: string }[] };
+    expect(weakValue.results.length).toBeGreaterThan(0);
+    expect(weakValue.results.every((r) => r.confidence === "low")).toBe(true);
+    const text = await cli(["search", "order a pizza", "--cwd", cwd, "--no-user", "--skills", FIXTURE]);
+    expect(text.stdout).toContain("-- no skill clearly matches");
   });
 
   it("wants a request", async () => {

@@ -1,5 +1,5 @@
 /**
- * Skill search in a context (issue 26): `search_skills` offered always on option and its plain "none",
+ * Skill search in a context (issues 26, 33): `search_skills` offered always on option, its weak matches and plain "none",
  * suggestion notes on user messages (frozen, once per skill, only skills the model may load, `system`
  * and tools unchanged), bad `search` options, and no index on steps that do not search.
  */
@@ -79,7 +79,17 @@ describe("search_skills", () => {
   it("finds a skill by what only its body says, and says plainly when none matches", async () => {
     const ctx = await context({ catalog: { search: { tool: "always", minScore: 0.5 } } });
     const found = await ctx.callTool("search_skills", { query: "the container got OOMKilled" });
-    expect(found.content.split("\n")[1]).toMatch(/^- k8s-debug: /);
+    // One word of a short body: found, and marked a weak match (its score is under DEFAULT_CONFIDENT_SCORE).
+    expect(found.content.split("\n")[1]).toMatch(/^- k8s-debug \(weak match\): /);
+    // A weak match (one word of a body) is still listed, marked, and the model is told no skill clearly matches.
+    const weak = await ctx.callTool("search_skills", { query: "raise my allowance" });
+    expect(weak.content).toBe(
+      [
+        'No skill clearly matches "raise my allowance"; the closest, best first (weak matches):',
+        "- k8s-debug (weak match): Debug Kubernetes workloads: crashing pods, failed deployments, services that do not route.",
+        "Load one with the load_skill tool only if its description fits the task.",
+      ].join("\n"),
+    );
     const none = await ctx.callTool("search_skills", { query: "book a table at an italian restaurant" });
     expect(none).toEqual({
       content: 'No skill matches "book a table at an italian restaurant"; the catalog lists them all.',

@@ -1,70 +1,51 @@
 import type { Ranked } from "./searchers.js";
+import type { Labelled } from "./sets.js";
 
-/** One labelled request (a line of eval/selection/queries.jsonl). */
-export interface Labelled {
-  query: string;
-  /** The skill that serves it; null when no skill does. */
-  expect: string | null;
-  /** `description`: the evidence is in the metadata; `body`: only the body says it; `none`: no skill serves it. */
-  kind: "description" | "body" | "none";
-  split: "tune" | "held-out";
-}
-
-/** What one searcher answered for each request, and how long each took. */
-export interface Answers {
-  results: Ranked[][];
-  timesMs: number[];
-}
-
-/** The figures of one searcher on one set of requests. */
+/** The figures of one searcher on one set, with a cut-off `threshold` on the best score (0: none). */
 export interface Figures {
   recall1: number;
   recall5: number;
   mrr: number;
   bodyRecall5: number;
+  referenceRecall5: number;
+  /** No-skill requests answered with nothing (or, ranking always, marked low confidence). */
   noneEmpty: number;
-  suggestPrecision: number;
-  suggested: number;
-  medianMs: number;
+  /** Answerable requests answered with nothing (or marked low confidence). */
+  answerableEmpty: number;
+}
+
+const share = (n: number, d: number) => (d === 0 ? Number.NaN : n / d);
+
+/** Rank of the first expected skill in `r` (-1: absent). */
+export function rankOf(q: Labelled, r: readonly Ranked[]): number {
+  return r.findIndex((x) => q.expect.includes(x.name));
 }
 
 /**
- * Scores `answers` (already cut off as the searcher ships) on `set`. Suggestion precision: among the
- * requests whose best result scores at least `suggestAt`, the share whose best result is the right skill
- * (any suggestion on a request no skill serves is wrong).
+ * Scores `results` (no cut-off) on `set`. Recall is of the ranking; a request whose best score is under
+ * `threshold` counts in `noneEmpty` / `answerableEmpty` (answered with nothing, or marked low confidence).
  */
-export function figures(set: readonly Labelled[], answers: Answers, suggestAt: number): Figures {
-  const answerable = set.map((q, i) => ({ q, r: answers.results[i]! })).filter((x) => x.q.expect !== null);
-  const rank = (x: { q: Labelled; r: Ranked[] }) => x.r.findIndex((r) => r.name === x.q.expect);
-  const share = (n: number, d: number) => (d === 0 ? 0 : n / d);
-  const body = answerable.filter((x) => x.q.kind === "body");
-  const none = set.map((q, i) => ({ q, r: answers.results[i]! })).filter((x) => x.q.expect === null);
-  let suggested = 0;
-  let right = 0;
-  set.forEach((q, i) => {
-    const top = answers.results[i]![0];
-    if (top === undefined || top.score < suggestAt) return;
-    suggested++;
-    if (top.name === q.expect) right++;
+export function figures(set: readonly Labelled[], results: readonly Ranked[][], threshold: number): Figures {
+  const rows = set.map((q, i) => {
+    const r = results[i]!;
+    const empty = r.length === 0 || r[0]!.score < threshold;
+    return { q, rank: rankOf(q, r), empty };
   });
+  const answerable = rows.filter((x) => x.q.expect.length > 0);
+  const top5 = (xs: typeof rows) => share(xs.filter((x) => x.rank >= 0 && x.rank < 5).length, xs.length);
+  const none = rows.filter((x) => x.q.expect.length === 0);
   return {
-    recall1: share(answerable.filter((x) => rank(x) === 0).length, answerable.length),
-    recall5: share(answerable.filter((x) => rank(x) >= 0 && rank(x) < 5).length, answerable.length),
+    recall1: share(answerable.filter((x) => x.rank === 0).length, answerable.length),
+    recall5: top5(answerable),
     mrr: share(
-      answerable.reduce((sum, x) => sum + (rank(x) >= 0 ? 1 / (rank(x) + 1) : 0), 0),
+      answerable.reduce((sum, x) => sum + (x.rank >= 0 ? 1 / (x.rank + 1) : 0), 0),
       answerable.length,
     ),
-    bodyRecall5: share(body.filter((x) => rank(x) >= 0 && rank(x) < 5).length, body.length),
-    noneEmpty: share(none.filter((x) => x.r.length === 0).length, none.length),
-    suggestPrecision: share(right, suggested),
-    suggested,
-    medianMs: median(answers.timesMs),
+    bodyRecall5: top5(answerable.filter((x) => x.q.answerIn === "body")),
+    referenceRecall5: top5(answerable.filter((x) => x.q.answerIn === "reference")),
+    noneEmpty: share(none.filter((x) => x.empty).length, none.length),
+    answerableEmpty: share(answerable.filter((x) => x.empty).length, answerable.length),
   };
-}
-
-/** `results` with a score cut-off applied as the index applies it (nothing when the best is below it). */
-export function cutOff(results: readonly Ranked[][], minScore: number): Ranked[][] {
-  return results.map((r) => ((r[0]?.score ?? 0) < minScore ? [] : r.filter((x) => x.score >= minScore)));
 }
 
 export function median(values: readonly number[]): number {

@@ -1,11 +1,9 @@
+import MiniSearch from "minisearch";
 import winkBm25 from "wink-bm25-text-search";
-import { createSkillIndex, libraries } from "../../packages/core/src/search/skill-index.js";
-import type { SkillIndexOptions } from "../../packages/core/src/search/skill-index.js";
-import type { SkillDocument } from "../../packages/core/src/search/skill-document.js";
-import { searchTerm, searchTerms, splitWords } from "../../packages/core/src/search/tokenize.js";
-import type { Stem } from "../../packages/core/src/search/tokenize.js";
+import { readSkillContent } from "../../packages/core/src/lazy-content.js";
+import { createSkillIndex } from "../../packages/core/src/search/skill-index.js";
+import type { FieldWeights } from "../../packages/core/src/search/skill-index.js";
 import type { Skill } from "../../packages/core/src/skill.js";
-import { searchSkills as previousSearch } from "./previous-search.js";
 
 /** One ranked answer: skill names best first with their scores (no cut-off applied). */
 export interface Ranked {
@@ -13,73 +11,85 @@ export interface Ranked {
   score: number;
 }
 
-/** A ranking under evaluation. */
+/** A ranking under evaluation, over one set's skills. */
 export interface Searcher {
   label: string;
   /** Builds the index (timed as "build"). */
-  build(skills: readonly Skill[], docs: readonly SkillDocument[]): Promise<void>;
-  /** Up to 10 results, best first, with no cut-off unless `final` (the shipped behaviour, cut-off included). */
-  search(query: string, final: boolean): Promise<Ranked[]>;
+  build(skills: readonly Skill[]): Promise<void>;
+  /** Up to 10 results, best first, no cut-off; `weights` only for skillctx. */
+  search(query: string, weights?: Partial<FieldWeights>): Promise<Ranked[]>;
 }
 
-/** Today's search_skills ranking: name and description, no stop words, no cut-off. */
-export function previousSearcher(): Searcher {
-  let list: readonly Skill[] = [];
+async function plainFields(skill: Skill): Promise<{ name: string; description: string; body: string }> {
+  const body = await readSkillContent(skill).catch(() => "");
+  return { name: skill.name, description: skill.description ?? "", body };
+}
+
+/** The floor: MiniSearch as it ships (its tokenizer, BM25 defaults, equal weights) over name, description, body. */
+export function miniSearchFloor(): Searcher {
+  let engine: MiniSearch | undefined;
   return {
-    label: "previous search_skills",
+    label: "floor: MiniSearch (name, description, body)",
     async build(skills) {
-      list = skills;
+      engine = new MiniSearch({ fields: ["name", "description", "body"], idField: "name" });
+      const seen = new Set<string>();
+      for (const skill of skills) {
+        if (seen.has(skill.name)) continue;
+        seen.add(skill.name);
+        engine.add(await plainFields(skill));
+      }
     },
     async search(query) {
-      return previousSearch(list, query, { limit: 10 });
+      return engine!
+        .search(query)
+        .slice(0, 10)
+        .map((r) => ({ name: String(r.id), score: r.score }));
     },
   };
 }
 
-/**
- * wink-bm25-text-search over the given fields, with the index's tokenizer (stop words, Porter stems).
- * `fields` with equal weights is the plain BM25 baseline (name, description, body).
- */
-export function winkSearcher(label: string, weights: Record<string, number>): Searcher {
+/** The floor again: wink-bm25-text-search (lower-cased words, no stemming, equal weights) over name, description, body. */
+export function winkFloor(): Searcher {
   let engine: ReturnType<typeof winkBm25> | undefined;
   let names: string[] = [];
-  let stemmer: Stem = (word) => word;
-  // Every occurrence counts (BM25's term frequency), stop words out, Porter stems: the index's own tokenizer.
-  const prep = (text: string) => splitWords(text).flatMap((word) => searchTerm(word, stemmer) ?? []);
+  const prep = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return {
-    label,
-    async build(_skills, docs) {
-      stemmer = (await libraries()).stem;
+    label: "floor: wink-bm25 (name, description, body)",
+    async build(skills) {
       engine = winkBm25();
-      engine.defineConfig({ fldWeights: weights, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
+      engine.defineConfig({ fldWeights: { name: 1, description: 1, body: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
       engine.definePrepTasks([prep]);
-      docs.forEach((doc, i) => {
-        const fields: Record<string, string> = {};
-        for (const key of Object.keys(weights)) fields[key] = (doc as unknown as Record<string, string>)[key] ?? "";
-        engine!.addDoc(fields, i);
-      });
+      names = [];
+      for (const skill of skills) {
+        if (names.includes(skill.name)) continue;
+        engine.addDoc(await plainFields(skill), names.length);
+        names.push(skill.name);
+      }
       engine.consolidate();
-      names = docs.map((d) => d.id);
     },
     async search(query) {
-      if (searchTerms(query, stemmer).length === 0) return [];
-      return (engine!.search(query, 10) as [number, number][]).map(([id, score]) => ({ name: names[id]!, score }));
+      if (prep(query).length === 0) return [];
+      try {
+        return (engine!.search(query, 10) as [number, number][]).map(([id, score]) => ({ name: names[id]!, score }));
+      } catch {
+        return [];
+      }
     },
   };
 }
 
-/** The shipped index (MiniSearch), optionally with a host embedding function fused in. */
-export function indexSearcher(label: string, options: SkillIndexOptions = {}): Searcher {
-  const index = createSkillIndex(options);
+/** skillctx's index, ranking only (no cut-off); weights per search for the leave-one-out choice. */
+export function skillctxSearcher(): Searcher {
+  const index = createSkillIndex({ minScore: 0 });
   let list: readonly Skill[] = [];
   return {
-    label,
+    label: "skillctx",
     async build(skills) {
       list = skills;
       await index.search(list, "warm up the index");
     },
-    async search(query, final) {
-      const found = await index.search(list, query, final ? {} : { minScore: 0 });
+    async search(query, weights) {
+      const found = await index.search(list, query, { minScore: 0, limit: 10, weights });
       return found.map((m) => ({ name: m.name, score: m.score }));
     },
   };

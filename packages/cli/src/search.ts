@@ -1,4 +1,4 @@
-import { createSkillIndex, DEFAULT_MIN_SEARCH_SCORE, requestTerms } from "@skillctx/core";
+import { createSkillIndex, DEFAULT_CONFIDENT_SCORE, requestTerms } from "@skillctx/core";
 import type { SkillMatch } from "@skillctx/core";
 import { notLoadableReason } from "@skillctx/engine/internal";
 import { commandSpec } from "./command-specs.js";
@@ -8,10 +8,10 @@ import type { CliCommand, CliIo } from "./io.js";
 import { openContext } from "./load.js";
 import { parseFlags } from "./options.js";
 
-// Rows shown: the ones a search_skills call could return, and a few below the cut-off for authors.
+// Rows shown: the ones a search_skills call returns by default.
 const SHOWN = 10;
 
-/** `skillctx search "request"`: the ranking `search_skills` makes, the cut-off, and with `--explain` the words that matched. */
+/** `skillctx search "request"`: the ranking `search_skills` makes, each result's confidence, and with `--explain` the words that matched. */
 export const searchCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
     const flags = parseFlags(argv, commandSpec("search").flags, { positionals: true });
@@ -22,26 +22,21 @@ export const searchCommand: CliCommand = {
     try {
       // As search_skills: the skills the model may load (not user-only skills or commands).
       const skills = ctx.skills.filter((skill) => notLoadableReason(skill) === undefined);
-      const index = createSkillIndex();
-      const ranked = await index.search(skills, request, { limit: SHOWN, minScore: 0, signal: io.signal });
-      // What search_skills returns: the same index with its calibrated cut-off.
-      const returned = new Set(
-        (await index.search(skills, request, { limit: SHOWN, signal: io.signal })).map((m) => m.name),
-      );
+      const ranked = await createSkillIndex().search(skills, request, { limit: SHOWN, signal: io.signal });
       const terms = await requestTerms(request);
       if (flags.bool("json")) {
         io.stdout.write(
           jsonText({
             request,
             terms,
-            cutOff: DEFAULT_MIN_SEARCH_SCORE,
-            results: ranked.map((m) => ({ ...m, returned: returned.has(m.name) })),
+            confidentScore: DEFAULT_CONFIDENT_SCORE,
+            results: ranked,
             diagnostics,
           }),
         );
         return EXIT_OK;
       }
-      io.stdout.write(formatRanking({ request, terms, ranked, returned, explain: flags.bool("explain") }));
+      io.stdout.write(formatRanking({ request, terms, ranked, explain: flags.bool("explain") }));
       for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
       return EXIT_OK;
     } finally {
@@ -50,15 +45,14 @@ export const searchCommand: CliCommand = {
   },
 };
 
-/** The ranking as text: one line per skill with its score, a line where search_skills stops, and with `explain` the matched words. */
+/** The ranking as text: one line per skill with its score, a line where weak matches start, and with `explain` the matched words. */
 export function formatRanking(shown: {
   request: string;
   terms: readonly string[];
   ranked: readonly SkillMatch[];
-  returned: ReadonlySet<string>;
   explain: boolean;
 }): string {
-  const { ranked, returned } = shown;
+  const { ranked } = shown;
   // Every name, word and field comes from skill files or the request: escaped for the terminal (format.ts).
   const terms = shown.terms.map(printableLine);
   const names = ranked.map((m) => printableLine(m.name));
@@ -70,14 +64,14 @@ export function formatRanking(shown: {
     lines.push("no skill matches any of these words: search_skills answers that no skill matches.");
     return `${lines.join("\n")}\n`;
   }
-  if (returned.size === 0)
+  const weak = `-- below here: weak matches (score under ${DEFAULT_CONFIDENT_SCORE}): search_skills marks them so --`;
+  if (ranked[0]!.confidence === "low")
     lines.push(
-      `-- the best score is below the cut-off (${DEFAULT_MIN_SEARCH_SCORE}): search_skills returns nothing --`,
+      `-- no skill clearly matches: even the best score is under ${DEFAULT_CONFIDENT_SCORE} (a weak match) --`,
     );
   const width = Math.max(...names.map((name) => name.length));
   ranked.forEach((match, i) => {
-    if (i > 0 && returned.size > 0 && returned.has(ranked[i - 1]!.name) && !returned.has(match.name))
-      lines.push("-- below here: not returned by search_skills --");
+    if (i > 0 && ranked[i - 1]!.confidence === "high" && match.confidence === "low") lines.push(weak);
     lines.push(`${String(i + 1).padStart(2)}. ${names[i]!.padEnd(width)}  ${match.score.toFixed(2).padStart(6)}`);
     if (shown.explain)
       for (const m of match.matched)

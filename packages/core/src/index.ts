@@ -18,6 +18,7 @@ export { buildCatalog, renderCatalog } from "./catalog.js";
 export { promptAttr, promptLine, promptQuote } from "./text/prompt-text.js";
 export {
   createSkillIndex,
+  DEFAULT_CONFIDENT_SCORE,
   DEFAULT_FIELD_WEIGHTS,
   DEFAULT_MIN_SEARCH_SCORE,
   DEFAULT_SUGGEST_SCORE,

@@ -123,6 +123,13 @@ export const MAX_SEARCH_QUERY_CHARS = 2_000;
 export const MAX_INDEXED_FIELD_CHARS = 4_000;
 /** UTF-16 units of a skill's body indexed: a hostile or huge body weighs no more than this much text. */
 export const MAX_INDEXED_BODY_CHARS = 40_000;
+/**
+ * UTF-16 units of a skill's reference text indexed (the text files its SKILL.md links or keeps beside it:
+ * `references/*.md`, guides), all files together; read lazily with the body, never at scan time.
+ */
+export const MAX_INDEXED_REFERENCE_CHARS = 100_000;
+/** Most reference files of one skill read for the index (linked ones first). */
+export const MAX_INDEXED_REFERENCE_FILES = 64;
 
 // --- the persistent scan cache (scan-cache/) ---
 /** Largest persistent scan cache payload read or written, in bytes: about 60,000 typical skills; a larger scan is not kept. */

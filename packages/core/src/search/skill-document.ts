@@ -4,9 +4,19 @@ import { readSkillContent } from "../lazy-content.js";
 import { MAX_CATALOG_DESCRIPTION_CODE_POINTS, MAX_INDEXED_BODY_CHARS, MAX_INDEXED_FIELD_CHARS } from "../limits.js";
 import type { Skill } from "../skill.js";
 import { headCodePoints, headUtf16 } from "../text/cut-text.js";
+import { referenceText } from "./reference-text.js";
 
 /** The fields of a skill that search looks at. */
-export const SEARCH_FIELDS = ["name", "description", "whenToUse", "keywords", "headings", "body", "files"] as const;
+export const SEARCH_FIELDS = [
+  "name",
+  "description",
+  "whenToUse",
+  "keywords",
+  "headings",
+  "body",
+  "references",
+  "files",
+] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 
 /** What is indexed of one skill: each field as text, capped, and a digest of all of them. */
@@ -22,14 +32,17 @@ export interface DocumentSources {
   body?: boolean;
   /** List the skill folder's file names (when the skill declares no `resources`). @default true */
   files?: boolean;
+  /** Read the prose files the skill keeps in its folder (`references/*.md`, guides), linked ones first. @default true */
+  references?: boolean;
 }
 
 // Most file names of one skill indexed: the names say what a skill ships (forms.md, extract_tables.py).
 const MAX_FILE_NAMES = 200;
 
 /**
- * The document of `skill`: the body is read here (the first time search needs it, never at scan time),
- * and a body that cannot be read is indexed as empty (the skill stays findable by its metadata).
+ * The document of `skill`: the body and the reference files are read here (the first time search needs
+ * them, never at scan time), and a body that cannot be read is indexed as empty (the skill stays findable by
+ * its metadata).
  */
 export async function skillDocument(skill: Skill, sources: DocumentSources = {}): Promise<SkillDocument> {
   let body = "";
@@ -40,6 +53,18 @@ export async function skillDocument(skill: Skill, sources: DocumentSources = {})
       // The load path reports an unreadable body when the skill is used; search ranks by metadata alone.
     }
   }
+  const readReferences = sources.references !== false && sources.body !== false && skill.dir !== undefined;
+  const files = sources.files !== false || readReferences ? await fileNames(skill) : [];
+  const references = readReferences ? await referenceText(skill.dir!, body, files) : "";
+  return documentOf(skill, body, references, sources.files === false ? [] : files);
+}
+
+/** The document of `skill` from its metadata alone (no file read): what search has before the body is read. */
+export function metadataDocument(skill: Skill): SkillDocument {
+  return documentOf(skill, "", "", skill.resources ?? []);
+}
+
+function documentOf(skill: Skill, body: string, references: string, files: readonly string[]): SkillDocument {
   const fields: Record<SearchField, string> = {
     name: skill.name.replace(/[-_.:/]+/g, " "),
     // What the catalog shows of them (the Agent Skills limit): text past it reaches no model, nor the index.
@@ -48,7 +73,8 @@ export async function skillDocument(skill: Skill, sources: DocumentSources = {})
     keywords: cap(keywordsOf(skill).join("\n")),
     headings: cap(headingsOf(body).join("\n")),
     body,
-    files: cap((await fileNames(skill, sources)).join("\n")),
+    references,
+    files: cap(files.slice(0, MAX_FILE_NAMES).join("\n")),
   };
   // One string, hashed at once: the same bytes as a field at a time, with one call into the hash, not seven.
   let hashed = "";
@@ -88,9 +114,9 @@ export function headingsOf(body: string): string[] {
 
 const ASCII_ALNUM = /^[A-Za-z0-9]/;
 
-async function fileNames(skill: Skill, sources: DocumentSources): Promise<string[]> {
+async function fileNames(skill: Skill): Promise<string[]> {
   if (skill.resources !== undefined) return skill.resources.slice(0, MAX_FILE_NAMES);
-  if (sources.files === false || skill.dir === undefined) return [];
+  if (skill.dir === undefined) return [];
   try {
     return (await listSkillFileNames(skill.dir, { max: MAX_FILE_NAMES })).files;
   } catch {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Skill } from "../skill.js";
-import { createSkillIndex, DEFAULT_MIN_SEARCH_SCORE } from "./skill-index.js";
+import { createSkillIndex, DEFAULT_CONFIDENT_SCORE, DEFAULT_MIN_SEARCH_SCORE } from "./skill-index.js";
 
 function skill(name: string, description: string, content = "", extra: Partial<Skill> = {}): Skill {
   return {
@@ -40,13 +40,12 @@ const SKILLS = [
 
 describe("createSkillIndex", () => {
   it("ranks by what a skill says: name, description, and the body's headings and text", async () => {
-    // No cut-off: the default is calibrated on real skills, whose texts are far longer than these.
-    const index = createSkillIndex({ minScore: 0 });
+    const index = createSkillIndex();
     expect((await index.search(SKILLS, "fill out this pdf form"))[0]?.name).toBe("pdf-forms");
     expect((await index.search(SKILLS, "draft the changelog"))[0]?.name).toBe("release-notes");
     // Only the body says it.
     expect((await index.search(SKILLS, "the container was OOMKilled"))[0]?.name).toBe("k8s-debug");
-    expect((await index.search(SKILLS, "is this document digitally signed"))[0]?.name).toBe("pdf-forms");
+    expect((await index.search(SKILLS, "check the digital signatures on this document"))[0]?.name).toBe("pdf-forms");
   });
 
   it("says which request words matched, in which fields", async () => {
@@ -60,45 +59,95 @@ describe("createSkillIndex", () => {
     );
   });
 
-  it("finds nothing for a request no skill serves, or one made of stop words", async () => {
+  it("finds nothing for a request whose words no skill uses, or one made of stop words", async () => {
     const index = createSkillIndex();
-    expect(await index.search(SKILLS, "book a table for two at an italian restaurant")).toEqual([]);
+    expect(await index.search(SKILLS, "book a zeppelin ride to lisbon")).toEqual([]);
     expect(await index.search(SKILLS, "could you please help me with this")).toEqual([]);
     expect(await index.search(SKILLS, "")).toEqual([]);
     expect(await index.search(SKILLS, 42 as unknown as string)).toEqual([]);
   });
 
-  it("finds a skill by its own word, alone or beside generic words, under the default cut-off only", async () => {
-    // Skills alike but for one word each: a word in one description scores its field weights, under the cut-off.
-    const alike = ["apple", "birch", "cedar", "delta", "ember", "fjord"].map((word, i) =>
-      skill(`skill-${i}`, `Handles the ${word}7 workflow for the team. Use it for ${word}7 reports and exports.`),
-    );
+  it("ranks always and marks a weak match low confidence instead of dropping it (issue 33: a cut-off swallowed answers)", async () => {
     const index = createSkillIndex();
-    expect((await index.search(alike, "ember7 report")).map((m) => m.name)).toEqual(["skill-4"]);
-    expect((await index.search(alike, "ember7")).map((m) => m.name)).toEqual(["skill-4"]);
-    expect((await index.search(alike, "delta7 workflow for the team")).map((m) => m.name)).toEqual(["skill-3"]);
-    // A generic word alone finds nothing; a word only a body uses is no skill's own word.
-    expect(await index.search(alike, "report")).toEqual([]);
-    const withBody = [...alike, skill("notes", "Keeps meeting notes tidy.", "Mentions the zeppelin once.")];
-    expect(await index.search(withBody, "zeppelin report")).toEqual([]);
-    // A stricter cut-off (a suggestion's) is a score only.
-    expect(await index.search(alike, "ember7 report", { minScore: DEFAULT_MIN_SEARCH_SCORE + 0.1 })).toEqual([]);
+    const strong = await index.search(SKILLS, "fill in the pdf form fields and flatten them");
+    expect(strong[0]).toMatchObject({ name: "pdf-forms", confidence: "high" });
+    // One generic word shared with a body: still returned, marked low.
+    const weak = await index.search(SKILLS, "order the sandwiches");
+    expect(weak.map((m) => [m.name, m.confidence])).toEqual([["docker-images", "low"]]);
+    // The mark follows the index's confidentScore.
+    const trusting = createSkillIndex({ confidentScore: 0 });
+    expect((await trusting.search(SKILLS, "order the sandwiches"))[0]?.confidence).toBe("high");
+    expect(DEFAULT_CONFIDENT_SCORE).toBeGreaterThan(0);
   });
 
-  it("the cut-off can be lowered (minScore 0 ranks every match) and raised", async () => {
+  it("a host's cut-off (minScore) still drops everything when the best is below it", async () => {
     const index = createSkillIndex();
-    const all = await index.search(SKILLS, "review the notes", { minScore: 0 });
+    const all = await index.search(SKILLS, "review the notes");
     expect(all.map((m) => m.name).sort()).toEqual(["release-notes", "sql-review"]);
     expect(await index.search(SKILLS, "fill out this pdf form", { minScore: 1e9 })).toEqual([]);
     const strict = createSkillIndex({ minScore: 1e9 });
     expect(await strict.search(SKILLS, "fill out this pdf form")).toEqual([]);
-    expect(DEFAULT_MIN_SEARCH_SCORE).toBeGreaterThan(0);
+    expect(DEFAULT_MIN_SEARCH_SCORE).toBe(0);
+  });
+
+  it("scores an identifier matched whole above a skill that has only its parts (issue 33: OrderRepo, ESLint)", async () => {
+    const skills = [
+      skill("github-repos", "Manage GitHub repos: create, archive and order repositories by stars."),
+      skill("persistence", "Data access layer conventions.", "The OrderRepo class wraps the orders table."),
+      skill("es-modules", "Convert a package to ES modules.", "Lint the imports."),
+      skill("linting", "Lint setup for TypeScript projects.", "ESLint flat config and its rules."),
+    ];
+    const index = createSkillIndex();
+    expect((await index.search(skills, "add a method to OrderRepo"))[0]?.name).toBe("persistence");
+    expect((await index.search(skills, "orderrepo is slow"))[0]?.name).toBe("persistence");
+    expect((await index.search(skills, "fix the eslint errors"))[0]?.name).toBe("linting");
+    expect((await index.search(skills, "ESLint complains"))[0]?.name).toBe("linting");
+  });
+
+  it("keeps content words a stemmer or stop list merged or dropped (issue 33: set/settings, test/testers, go)", async () => {
+    const skills = [
+      skill("claude-settings-audit", "Audit the settings files of a repository."),
+      skill("game-server", "Run a dedicated game server at home.", "Set up the machine."),
+      skill("beta-testers", "Invite testers to a beta through TestFlight."),
+      skill("unit-test", "Write a unit test."),
+      skill("go-modules", "Manage Go modules and go.mod files."),
+    ];
+    const index = createSkillIndex();
+    expect((await index.search(skills, "set up a game server on my old laptop"))[0]?.name).toBe("game-server");
+    expect((await index.search(skills, "add more testers"))[0]?.name).toBe("beta-testers");
+    expect((await index.search(skills, "go"))[0]?.name).toBe("go-modules");
+  });
+
+  it("indexes a large skill set's metadata first and fills bodies in the background (issue 33: first search at scale)", async () => {
+    const many = Array.from({ length: 2_100 }, (_, i) =>
+      skill(
+        `skill-${i}`,
+        `Handles workflow number ${i} for the team.`,
+        `Body of ${i}: ${i === 1207 ? "zeppelin" : "routine"} notes.`,
+      ),
+    );
+    const index = createSkillIndex();
+    // The first search answers from the metadata: the body-only word is not there yet.
+    expect((await index.search(many, "workflow number 1207"))[0]?.name).toBe("skill-1207");
+    expect(index.stats().pending).toBeGreaterThan(0);
+    await index.ready();
+    expect(index.stats()).toMatchObject({ skills: 2_100, pending: 0 });
+    expect((await index.search(many, "zeppelin"))[0]?.name).toBe("skill-1207");
+  });
+
+  it("prepare starts the index without a search, and the first search finds it ready", async () => {
+    const index = createSkillIndex();
+    index.prepare(SKILLS);
+    await index.ready();
+    expect(index.stats()).toMatchObject({ skills: 5, built: 5, pending: 0 });
+    await index.search(SKILLS, "docker");
+    expect(index.stats().built).toBe(5);
   });
 
   it("follows the skill list: adds, replaces changed skills, drops removed ones, and reuses unchanged ones", async () => {
     const index = createSkillIndex();
     await index.search(SKILLS, "pdf");
-    expect(index.stats()).toEqual({ skills: 5, built: 5 });
+    expect(index.stats()).toEqual({ skills: 5, built: 5, pending: 0 });
     // The same array again: nothing to do.
     await index.search(SKILLS, "docker");
     expect(index.stats().built).toBe(5);
@@ -113,7 +162,7 @@ describe("createSkillIndex", () => {
       skill("regex-helper", "Write and explain regular expressions."),
     ];
     expect((await index.search(changed, "explain this regular expression"))[0]?.name).toBe("regex-helper");
-    expect(index.stats()).toEqual({ skills: 5, built: 7 });
+    expect(index.stats()).toEqual({ skills: 5, built: 7, pending: 0 });
     expect(await index.search(changed, "crashing kubernetes pod")).toEqual([]);
     expect((await index.search(changed, "merge pdf files"))[0]?.name).toBe("pdf-forms");
     expect(await index.search(changed, "flatten the fields")).toEqual([]);

@@ -4,36 +4,44 @@ import type { Skill } from "../skill.js";
 import { headUtf16 } from "../text/cut-text.js";
 import { fuseRankings, vectorRanking } from "./fusion.js";
 import type { EmbedTexts } from "./fusion.js";
-import { SEARCH_FIELDS, skillDocument } from "./skill-document.js";
+import { metadataDocument, SEARCH_FIELDS, skillDocument } from "./skill-document.js";
 import { TermIndex } from "./term-index.js";
 import type { TermMatch } from "./term-index.js";
 import type { DocumentSources, SearchField, SkillDocument } from "./skill-document.js";
-import { createUniqueWords, searchTerm, splitWords } from "./tokenize.js";
+import { createUniqueWords, searchTerm, singular, splitWords } from "./tokenize.js";
 import type { Stem } from "./tokenize.js";
 
 /** How much a match in each field counts; the rest of the score is BM25 (term rarity, field length). */
 export type FieldWeights = Record<SearchField, number>;
 
-/** Field weights chosen on the training split of eval/selection (docs/selection.md). */
+/** Field weights chosen on all labelled sets of eval/selection together (docs/selection.md). */
 export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = {
-  name: 3,
+  name: 1.5,
   description: 2,
-  whenToUse: 1.5,
+  whenToUse: 2,
   keywords: 2,
-  headings: 1,
-  body: 0.4,
+  headings: 0.5,
+  body: 1.5,
+  references: 0.3,
   files: 0.5,
 };
 
 /**
- * The calibrated "none": a request whose best match scores below this finds nothing, unless the request has
- * a word that only that skill uses, in its name, description, `when_to_use` or keywords (a cut-off set
- * above this one is a score only, that word does not pass it). A score is the
- * BM25 score with field weights (times the number of request words matched, as MiniSearch ranks), per
- * request word that some skill uses, over the IDF of a word that only one skill uses. Chosen on the tuning split of eval/selection: the highest
- * cut-off that costs at most 2 points of right-first answers (docs/selection.md has the table).
+ * The default cut-off: none. A search ranks every skill that matches a request word, and marks each result's
+ * confidence ({@link DEFAULT_CONFIDENT_SCORE}) instead of dropping it: on held-out sets no cut-off both
+ * empties most no-skill requests and keeps answerable ones (docs/selection.md has the figures). A host may set
+ * `minScore` to drop results below a score. A score is the BM25 score with field weights (times the number
+ * of request words matched, as MiniSearch ranks), per request word that some skill uses, over the IDF of a
+ * word only one skill uses, so that it reads the same at 10 skills and at 10,000.
  */
-export const DEFAULT_MIN_SEARCH_SCORE = 3.3;
+export const DEFAULT_MIN_SEARCH_SCORE = 0;
+
+/**
+ * The score from which a result is marked `confidence: "high"`; below it, `"low"` (the model is told the
+ * match is weak and decides). Chosen by eval/selection on all labelled sets together: the highest threshold
+ * that marks at most 3 % of every set's answerable requests low (docs/selection.md).
+ */
+export const DEFAULT_CONFIDENT_SCORE = 2.5;
 
 /**
  * The score from which a user message's match becomes a suggestion note: high, so that a note is
@@ -46,8 +54,10 @@ export const DEFAULT_SUGGEST_SCORE = 6;
 export interface SkillIndexOptions {
   /** How much a match in each field counts. @default DEFAULT_FIELD_WEIGHTS */
   weights?: Partial<FieldWeights> | undefined;
-  /** Best score below which a search finds nothing. @default DEFAULT_MIN_SEARCH_SCORE */
+  /** Best score below which a search finds nothing. @default DEFAULT_MIN_SEARCH_SCORE (0: rank always) */
   minScore?: number | undefined;
+  /** Score from which a result's confidence is "high". @default DEFAULT_CONFIDENT_SCORE */
+  confidentScore?: number | undefined;
   /**
    * The host's embedding function (its provider's embeddings API): skills and requests are embedded and
    * the vector ranking is fused with the lexical one (reciprocal rank fusion). Vectors are kept by the
@@ -64,6 +74,8 @@ export interface SkillIndexSearchOptions {
   limit?: number | undefined;
   /** Overrides the index's `minScore` for this search (suggestions ask for a higher one). */
   minScore?: number | undefined;
+  /** Overrides the index's field weights for this search (the evaluation's weight choice). */
+  weights?: Partial<FieldWeights> | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -73,6 +85,8 @@ export interface SkillMatch {
   description?: string;
   /** The lexical score (BM25 with field weights), rounded to 3 decimals; higher is better. */
   score: number;
+  /** "high" from the index's `confidentScore`; "low" below it: a weak match the model should judge. */
+  confidence: "high" | "low";
   /** The request's terms (after stop words and stemming) that matched, and in which fields. */
   matched: { term: string; fields: SearchField[] }[];
 }
@@ -86,24 +100,29 @@ export interface SkillIndex {
    * input (an empty or huge request, a skill whose body cannot be read); rejects only when aborted.
    */
   search(skills: readonly Skill[], query: string, options?: SkillIndexSearchOptions): Promise<SkillMatch[]>;
-  /** Skills indexed, and how many documents were built (a changed skill counts again). */
-  stats(): { skills: number; built: number };
+  /**
+   * Skills indexed, how many documents were built (a changed skill counts again), and how many are indexed by
+   * their metadata only while their bodies are read in the background.
+   */
+  stats(): { skills: number; built: number; pending: number };
+  /**
+   * Starts indexing `skills` without waiting (a context calls it when it offers `search_skills`, so the index is
+   * ready before the first search): the work runs a chunk per turn of the event loop. Never throws.
+   */
+  prepare(skills: readonly Skill[]): void;
+  /** Resolves when every sync and background fill started so far is done. */
+  ready(): Promise<void>;
 }
 
-/** A search index over skills (BM25 over an inverted index of our own, stop words, Porter stemming): see {@link SkillIndex}. */
+/** A search index over skills (BM25 over an inverted index of our own, stop words, plurals folded): see {@link SkillIndex}. */
 export function createSkillIndex(options: SkillIndexOptions = {}): SkillIndex {
   return new LexicalSkillIndex(options);
 }
 
-/** The terms of a request as the index sees them (stop words out, stemmed), for display. */
+/** The terms of a request as the index sees them (stop words out, plurals folded), for display. */
 export async function requestTerms(query: string): Promise<string[]> {
   const { stem } = await libraries();
-  const terms = new Set<string>();
-  for (const word of splitWords(headUtf16(String(query), MAX_SEARCH_QUERY_CHARS))) {
-    const term = searchTerm(word, stem);
-    if (term !== undefined) terms.add(term);
-  }
-  return [...terms];
+  return [...queryTerms(String(query), stem).keys()];
 }
 
 // --------------------------------------------------------------------------------------------------
@@ -112,6 +131,8 @@ export async function requestTerms(query: string): Promise<string[]> {
 const MAX_QUERY_TERMS = 64;
 const RRF_DEPTH = 50;
 const RUNNER_UP_SHARE = 0.25;
+// How much a part of an identifier the request names whole counts (queryTerms).
+const PART_BOOST = 0.3;
 // BM25 parameters: k as usual; b = 1, full length normalisation (a field stuffed with words is long, and
 // weighs that much less); d (BM25+'s floor for any match) 0, so that a match on a common word adds almost
 // nothing and a request of common words stays below the cut-off. Chosen on eval/selection (docs/selection.md).
@@ -122,6 +143,8 @@ type Match = TermMatch<SearchField>;
 interface Indexed {
   skill: Skill;
   doc: SkillDocument;
+  /** Body and references indexed too (false: metadata only, the background fill not there yet). */
+  full: boolean;
 }
 
 class LexicalSkillIndex implements SkillIndex {
@@ -130,6 +153,7 @@ class LexicalSkillIndex implements SkillIndex {
   private synced: readonly Skill[] | undefined;
   private syncing: Promise<void> = Promise.resolve();
   private built = 0;
+  private filling: Promise<void> = Promise.resolve();
   private readonly vectors = new Map<string, readonly number[]>();
   private readonly weights: FieldWeights;
 
@@ -137,43 +161,46 @@ class LexicalSkillIndex implements SkillIndex {
     this.weights = { ...DEFAULT_FIELD_WEIGHTS, ...options.weights };
   }
 
-  stats(): { skills: number; built: number } {
-    return { skills: this.docs.size, built: this.built };
+  stats(): { skills: number; built: number; pending: number } {
+    let pending = 0;
+    for (const indexed of this.docs.values()) if (!indexed.full) pending++;
+    return { skills: this.docs.size, built: this.built, pending };
+  }
+
+  prepare(skills: readonly Skill[]): void {
+    void this.sync(skills, undefined).catch(() => undefined);
+  }
+
+  async ready(): Promise<void> {
+    await this.syncing;
+    await this.filling;
   }
 
   async search(skills: readonly Skill[], query: string, options: SkillIndexSearchOptions = {}): Promise<SkillMatch[]> {
     const limit = Math.max(0, Math.floor(options.limit ?? 10));
     const { stem } = await libraries();
     const terms = queryTerms(query, stem);
-    if (terms.length === 0 || limit === 0) return [];
+    if (terms.size === 0 || limit === 0) return [];
     await this.sync(skills, options.signal);
-    const found = this.index!.search(terms, this.weights);
+    const weights = options.weights === undefined ? this.weights : { ...this.weights, ...options.weights };
+    const found = this.index!.search([...terms.keys()], weights, terms);
     // A result's score is times its number of matched terms (as MiniSearch ranks): two terms matched beat one twice.
     const scale = scaleOf(found, this.docs.size);
     for (const result of found) result.score /= scale;
     const minScore = options.minScore ?? this.options.minScore ?? DEFAULT_MIN_SEARCH_SCORE;
     let ranked: Match[] = found;
     if (this.options.embed !== undefined) ranked = await this.fuse(found, query, options.signal);
-    const best = found[0];
-    if (ranked.length === 0) return [];
-    // A cut-off above the default (a suggestion's, a stricter host's) is a score only: a note needs a high one.
-    // The own word still needs the share of the cut-off every returned result needs.
-    const ownWordPasses =
-      best !== undefined &&
-      minScore <= DEFAULT_MIN_SEARCH_SCORE &&
-      best.score >= minScore * RUNNER_UP_SHARE &&
-      namesItsOwnWord(best, found);
-    if ((best?.score ?? 0) < minScore && !ownWordPasses) return [];
+    if (ranked.length === 0 || (found[0]?.score ?? 0) < minScore) return [];
     return (
       ranked
         // Once the best passes, the rest need only a share of the cut-off: the top five stay useful.
         .filter((result) => result.score >= minScore * RUNNER_UP_SHARE || this.options.embed !== undefined)
         .slice(0, limit)
-        .map((result) => this.match(result))
+        .map((result) => this.match(result, this.options.confidentScore ?? DEFAULT_CONFIDENT_SCORE))
     );
   }
 
-  private match(result: Match): SkillMatch {
+  private match(result: Match, confidentScore: number): SkillMatch {
     const indexed = this.docs.get(String(result.id))!;
     const matched = Object.entries(result.match)
       .map(([term, fields]) => ({ term, fields: [...fields].sort(compareCodePoints) }))
@@ -183,6 +210,7 @@ class LexicalSkillIndex implements SkillIndex {
       name: indexed.skill.name,
       ...(description !== undefined && { description }),
       score: Math.round(result.score * 1000) / 1000,
+      confidence: result.score >= confidentScore ? "high" : "low",
       matched,
     };
   }
@@ -227,33 +255,83 @@ class LexicalSkillIndex implements SkillIndex {
       processTerm: (word) => cachedTerm(word, stem),
       bm25: BM25,
     });
-    const index = this.index;
     const wanted = new Map<string, Skill>();
     for (const skill of Array.isArray(skills) ? skills : []) {
       if (typeof skill?.name === "string" && !wanted.has(skill.name)) wanted.set(skill.name, skill);
     }
     const changed = [...wanted.values()].filter((skill) => this.docs.get(skill.name)?.skill !== skill);
-    const docs = await Promise.all(changed.map((skill) => skillDocument(skill, this.options.sources)));
-    signal?.throwIfAborted();
-    for (const [name] of this.docs) {
-      if (wanted.has(name)) continue;
-      index.remove(name, this.docs.get(name)!.doc);
-      this.docs.delete(name);
-    }
-    changed.forEach((skill, i) => {
-      const doc = docs[i]!;
-      const before = this.docs.get(skill.name);
-      if (before !== undefined && before.doc.digest === doc.digest) {
-        before.skill = skill;
-        return;
+    if (changed.length >= BACKGROUND_FROM) {
+      // Many new skills (a first search over thousands): their metadata now, a chunk at a time (the event loop
+      // runs between chunks), their bodies and references in the background; until then a search ranks them by
+      // what their metadata says.
+      this.removeUnwanted(wanted);
+      for (let i = 0; i < changed.length; i += METADATA_CHUNK) {
+        if (i > 0) await nextTurn();
+        signal?.throwIfAborted();
+        for (const skill of changed.slice(i, i + METADATA_CHUNK)) this.put(skill, metadataDocument(skill), false);
       }
-      if (before !== undefined) index.remove(skill.name, before.doc);
-      index.add(skill.name, doc);
-      this.built++;
-      this.docs.set(skill.name, { skill, doc });
-    });
+      this.synced = skills;
+      this.filling = this.fill(changed);
+      return;
+    }
+    const docs: SkillDocument[] = [];
+    for (let i = 0; i < changed.length; i += BODY_CHUNK)
+      docs.push(
+        ...(await Promise.all(changed.slice(i, i + BODY_CHUNK).map((s) => skillDocument(s, this.options.sources)))),
+      );
+    signal?.throwIfAborted();
+    this.removeUnwanted(wanted);
+    changed.forEach((skill, i) => this.put(skill, docs[i]!, true));
     this.synced = skills;
   }
+
+  // The bodies and references of skills indexed by their metadata, a chunk at a time, in the background.
+  private async fill(skills: readonly Skill[]): Promise<void> {
+    for (let i = 0; i < skills.length; i += BODY_CHUNK) {
+      await nextTurn();
+      const chunk = skills.slice(i, i + BODY_CHUNK).filter((skill) => this.docs.get(skill.name)?.skill === skill);
+      const docs = await Promise.all(
+        chunk.map((skill) => skillDocument(skill, this.options.sources).catch(() => undefined)),
+      );
+      chunk.forEach((skill, j) => {
+        const doc = docs[j];
+        // A skill replaced or removed meanwhile was indexed again by that sync.
+        if (doc !== undefined && this.docs.get(skill.name)?.skill === skill) this.put(skill, doc, true);
+      });
+    }
+  }
+
+  private removeUnwanted(wanted: ReadonlyMap<string, Skill>): void {
+    for (const [name, indexed] of this.docs) {
+      if (wanted.has(name)) continue;
+      this.index!.remove(name, indexed.doc);
+      this.docs.delete(name);
+    }
+  }
+
+  private put(skill: Skill, doc: SkillDocument, full: boolean): void {
+    const before = this.docs.get(skill.name);
+    if (before !== undefined && before.doc.digest === doc.digest) {
+      before.skill = skill;
+      before.full = full;
+      return;
+    }
+    if (before !== undefined) this.index!.remove(skill.name, before.doc);
+    this.index!.add(skill.name, doc);
+    this.built++;
+    this.docs.set(skill.name, { skill, doc, full });
+  }
+}
+
+// From this many new skills in one sync, a search does not wait for their bodies (a first search at 20,000
+// skills reads 20,000 files): metadata first, the rest in the background. Chunks keep each turn of the event
+// loop short (about 10 ms of indexing).
+const BACKGROUND_FROM = 2_000;
+const METADATA_CHUNK = 500;
+const BODY_CHUNK = 64;
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 // Stemming every word of every body is most of the build: a skill set's vocabulary is small, so each word
@@ -274,36 +352,38 @@ function cachedTerm(word: string, stem: Stem): string | null {
 // What a score is divided by: the request's words that some skill uses (a word no skill uses says nothing
 // about which skill fits, and a request is not worse for it), and the IDF of a word only one skill uses
 // (BM25's largest: ln(1 + (N - 0.5) / 1.5)), so that a score means the same at 10 skills and at 10,000.
-// A skill's own word beside generic words is halved by this; namesItsOwnWord lets it through instead (a scale
-// by the request's IDFs was measured and lost suggestion precision: docs/selection.md).
 function scaleOf(found: readonly Match[], skills: number): number {
   const known = new Set<string>();
   for (const result of found) for (const term of result.queryTerms) known.add(term);
   return Math.max(1, known.size) * Math.log(1 + Math.max(1, skills - 0.5) / 1.5);
 }
 
-// The fields where a skill says what it is for (not its body, which mentions many things in passing).
-const OWN_WORD_FIELDS: ReadonlySet<string> = new Set<SearchField>(["name", "description", "whenToUse", "keywords"]);
-
-// The second way past the cut-off: the request has a word that the best skill uses in what it says it is for and
-// no other skill uses at all. A score cannot say it: one word in a description scores its field weights (2.4), under
-// any cut-off that empties the requests no skill serves, and generic words beside it only lower the share it counts.
-function namesItsOwnWord(best: Match, found: readonly Match[]): boolean {
-  const users = new Map<string, number>();
-  for (const result of found) for (const term of result.queryTerms) users.set(term, (users.get(term) ?? 0) + 1);
-  return Object.entries(best.match).some(
-    ([term, fields]) => users.get(term) === 1 && fields.some((field) => OWN_WORD_FIELDS.has(field)),
-  );
-}
-
-function queryTerms(query: string, stem: Stem): string[] {
-  const terms = new Set<string>();
-  for (const word of splitWords(headUtf16(typeof query === "string" ? query : "", MAX_SEARCH_QUERY_CHARS))) {
+// The terms of a request, each with its weight: 1, or PART_BOOST for the parts of a camel-case identifier the
+// request names whole ("OrderRepo" → orderrepo 1, order and repo PART_BOOST), so that a skill that has the
+// identifier outranks one that has only its parts ("…-github-repos").
+function queryTerms(query: string, stem: Stem): Map<string, number> {
+  const terms = new Map<string, number>();
+  const add = (word: string, boost: number) => {
     const term = searchTerm(word, stem);
-    if (term !== undefined) terms.add(term);
-    if (terms.size >= MAX_QUERY_TERMS) break;
+    if (term !== undefined && (terms.get(term) ?? 0) < boost) terms.set(term, boost);
+  };
+  const text = headUtf16(typeof query === "string" ? query : "", MAX_SEARCH_QUERY_CHARS);
+  for (const chunk of text.split(/\s+/)) {
+    const words = splitWords(chunk);
+    for (let i = 0; i < words.length && terms.size < MAX_QUERY_TERMS; i++) {
+      const whole = words[i]!;
+      add(whole, 1);
+      // splitWords lists an identifier's parts right after it: the words that spell it.
+      let joined = "";
+      let j = i + 1;
+      while (j < words.length && joined.length < whole.length) joined += words[j++];
+      if (j > i + 2 && joined === whole) {
+        for (const part of words.slice(i + 1, j)) add(part, PART_BOOST);
+        i = j - 1;
+      }
+    }
   }
-  return [...terms];
+  return terms;
 }
 
 // What a skill's vector is made of: what it is for, not its whole body.
@@ -311,15 +391,13 @@ function embeddingText(doc: SkillDocument): string {
   return [doc.name, doc.description, doc.whenToUse, doc.keywords, doc.headings].filter((t) => t !== "").join("\n");
 }
 
-/** The search library (the stemmer), loaded once on first use. */
+/** What the index folds words with: {@link singular}, our own (no stemming library to load). */
 export interface Libraries {
   stem: Stem;
 }
 
-let loaded: Promise<Libraries> | undefined;
+const LIBRARIES: Promise<Libraries> = Promise.resolve({ stem: singular });
 
-// The search libraries load on the first search: importing core (a scan, a step) never loads them.
 export function libraries(): Promise<Libraries> {
-  loaded ??= import("stemmer").then((stemmer) => ({ stem: stemmer.stemmer }));
-  return loaded;
+  return LIBRARIES;
 }

@@ -3,7 +3,9 @@
  * request ("please", "help me", "I want to"). Left out of the index and of queries, so that a request
  * made only of them finds nothing (the old search returned a list for any request containing "the").
  * Our own list (docs/decisions.md): the usual English stop lists, plus request filler seen in the
- * labelled requests of eval/selection.
+ * labelled requests of eval/selection. No word that names a thing or an action is here: "go" is a
+ * language, "get", "put", "use" and "take" are words of APIs and commands, "way", "stuff" and "quick" are
+ * rare enough in skills that BM25's IDF weighs them down by itself (issue 33).
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
@@ -18,7 +20,6 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "yours yourself yourselves " +
     // request filler: how people ask, not what they ask for
     "able anyone anything want wants wanted need needs needed help helps hey hi hello thanks thank kindly maybe " +
-    "something someone somehow thing things stuff way ways really actually basically quick quickly currently " +
-    "go going get gets got give put take use used using uses try trying tried know let's okay ok sure"
+    "something someone somehow really actually basically currently let's okay ok sure"
   ).split(" "),
 );

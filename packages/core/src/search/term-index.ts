@@ -30,7 +30,7 @@ export interface TermIndexOptions<F extends string> {
 /** One document a search found. */
 export interface TermMatch<F extends string> {
   id: string;
-  /** BM25 with field weights, times the number of request terms matched. */
+  /** BM25 with field weights, times the number of request terms matched (each at its boost). */
   score: number;
   /** The request terms the document holds. */
   queryTerms: string[];
@@ -108,9 +108,14 @@ export class TermIndex<F extends string> {
 
   /**
    * The documents holding any of `terms` (already processed), best first; a field weighs `weights[field]`
-   * (a missing or zero weight counts as 1, as in MiniSearch).
+   * (a missing or zero weight counts as 1, as in MiniSearch); a term's score is times `boosts.get(term)` (default 1,
+   * MiniSearch's term boost).
    */
-  search(terms: readonly string[], weights: Partial<Record<F, number>>): TermMatch<F>[] {
+  search(
+    terms: readonly string[],
+    weights: Partial<Record<F, number>>,
+    boosts?: ReadonlyMap<string, number>,
+  ): TermMatch<F>[] {
     const found = new Map<number, TermMatch<F>>();
     const total = this.ids.size;
     for (const term of terms) {
@@ -119,7 +124,7 @@ export class TermIndex<F extends string> {
       this.options.fields.forEach((field, fieldNumber) => {
         const docs = byField.get(fieldNumber);
         if (docs === undefined) return;
-        const weight = weights[field] || 1;
+        const weight = (weights[field] || 1) * (boosts?.get(term) ?? 1);
         const idf = Math.log(1 + (total - docs.size + 0.5) / (docs.size + 0.5));
         for (const [number, occurrences] of docs) {
           const score = weight * this.bm25(idf, occurrences, this.lengths.get(number)![fieldNumber]!, fieldNumber);
@@ -135,7 +140,12 @@ export class TermIndex<F extends string> {
       });
     }
     const results = [...found.values()];
-    for (const result of results) result.score *= result.queryTerms.length;
+    // Times the number of request terms matched (MiniSearch's), each counted at its boost.
+    for (const result of results) {
+      let matched = 0;
+      for (const term of result.queryTerms) matched += boosts?.get(term) ?? 1;
+      result.score *= matched;
+    }
     return results.sort((a, b) => b.score - a.score);
   }
 

@@ -1,18 +1,19 @@
 import fc from "fast-check";
-import { stemmer } from "stemmer";
 import { describe, expect, it } from "vitest";
 import { STOP_WORDS } from "./stop-words.js";
-import { createUniqueWords, searchTerm, searchTerms, splitWords, uniqueWords } from "./tokenize.js";
+import { createUniqueWords, searchTerm, searchTerms, singular, splitWords, uniqueWords } from "./tokenize.js";
 
 describe("splitWords", () => {
-  it("splits on punctuation and camel case, lower-cases, and keeps letters of every script", () => {
+  it("splits on punctuation and camel case (keeping the identifier whole too), lower-cases, and keeps letters of every script", () => {
     expect(splitWords("fill-pdf_forms.PDF SkillIndex HTTPServer")).toEqual([
       "fill",
       "pdf",
       "forms",
       "pdf",
+      "skillindex",
       "skill",
       "index",
+      "httpserver",
       "http",
       "server",
     ]);
@@ -52,7 +53,14 @@ describe("splitWords", () => {
 describe("createUniqueWords", () => {
   it("gives each text's distinct words in order, as uniqueWords does, through many texts (its table grows)", () => {
     const distinct = createUniqueWords();
-    expect(distinct("Fill the PDF forms, then the pdfForms: FILL")).toEqual(["fill", "the", "pdf", "forms", "then"]);
+    expect(distinct("Fill the PDF forms, then the pdfForms: FILL")).toEqual([
+      "fill",
+      "the",
+      "pdf",
+      "forms",
+      "then",
+      "pdfforms",
+    ]);
     expect(distinct("café Forms")).toEqual(["café", "forms"]);
     // Non-ASCII text: NFKC first, and ASCII words beside non-ASCII ones listed once, in order.
     expect(distinct("Ｆｏｒｍｓ forms—naïve form日本")).toEqual(["forms", "naïve", "form", "日", "本"]);
@@ -79,18 +87,41 @@ describe("createUniqueWords", () => {
 
 describe("searchTerm", () => {
   it("drops stop words and request filler, and single Latin letters", () => {
-    for (const word of ["the", "please", "help", "want", "a", "x"]) expect(searchTerm(word, stemmer)).toBeUndefined();
+    for (const word of ["the", "please", "help", "want", "a", "x"]) expect(searchTerm(word, singular)).toBeUndefined();
     expect(STOP_WORDS.has("pdf")).toBe(false);
   });
 
-  it("stems English words so that forms of one word meet, and leaves other scripts alone", () => {
-    expect(searchTerm("forms", stemmer)).toBe(searchTerm("form", stemmer));
-    expect(searchTerm("debugging", stemmer)).toBe(searchTerm("debug", stemmer));
-    expect(searchTerm("навыки", stemmer)).toBe("навыки");
-    expect(searchTerm("日", stemmer)).toBe("日");
+  it("keeps words that name things or actions, which a stop list of request filler used to drop (issue 33)", () => {
+    // "Go" the language, "Expo Go" the app; get/put/use are API and command words.
+    for (const word of ["go", "get", "put", "use", "take", "way", "quick"])
+      expect(searchTerm(word, singular)).toBe(word);
+    expect(searchTerms("build the Expo Go app", singular)).toEqual(["build", "expo", "go", "app"]);
+  });
+
+  it("folds plurals only: a word meets its plural, never a different word", () => {
+    expect(searchTerm("forms", singular)).toBe("form");
+    expect(searchTerm("queries", singular)).toBe("query");
+    expect(searchTerm("repos", singular)).toBe("repo");
+    expect(searchTerm("types", singular)).toBe("type");
+    // The merges a Porter stemmer made (issue 33): each of these stays apart from the shorter word.
+    expect(searchTerm("settings", singular)).toBe("setting");
+    expect(searchTerm("testers", singular)).toBe("tester");
+    expect(searchTerm("added", singular)).toBe("added");
+    expect(searchTerm("development", singular)).toBe("development");
+    expect(searchTerm("dev", singular)).toBe("dev");
+    for (const word of ["class", "status", "analysis", "go", "gas"]) expect(singular(word)).toBe(word);
+    expect(searchTerm("навыки", singular)).toBe("навыки");
+    expect(searchTerm("日", singular)).toBe("日");
+  });
+
+  it("keeps a camel-case identifier whole beside its parts, and an all-capitals one whole only", () => {
+    expect(searchTerms("OrderRepo", singular)).toEqual(["orderrepo", "order", "repo"]);
+    expect(searchTerms("ESLint rules", singular)).toEqual(["eslint", "es", "lint", "rule"]);
+    expect(searchTerms("run eslint", singular)).toEqual(["run", "eslint"]);
+    expect(searchTerms("PDF", singular)).toEqual(["pdf"]);
   });
 
   it("a request made of stop words has no terms", () => {
-    expect(searchTerms("could you please help me with this, thanks", stemmer)).toEqual([]);
+    expect(searchTerms("could you please help me with this, thanks", singular)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { STOP_WORDS } from "./stop-words.js";
 
-/** A stemmer for one lower-cased word (the `stemmer` package's Porter stemmer, loaded with the index). */
+/** A stemmer for one lower-cased ASCII word ({@link singular} in the index). */
 export type Stem = (word: string) => string;
 
 // Runs of letters, digits and marks: Unicode-aware, so "café", "naïve" and "日本語" stay words.
@@ -24,7 +24,8 @@ ASCII_KIND.fill(LOWER_OR_DIGIT, 0x30, 0x3a).fill(UPPER, 0x41, 0x5b).fill(LOWER_O
 /**
  * Splits `text` into words: NFKC-normalised, lower-cased, runs of letters, digits and marks (`-`, `_`,
  * `.` and other punctuation separate words), each character of a script written without spaces a word
- * of its own. Camel case splits too ("SkillIndex" → "skill", "index"), as file and API names are written.
+ * of its own. A camel-case identifier is kept whole and split too ("OrderRepo" → "orderrepo", "order",
+ * "repo"; "ESLint" → "eslint", "es", "lint"), so a request naming it matches it whole, which no part does.
  */
 export function splitWords(text: string): string[] {
   const result: string[] = [];
@@ -64,9 +65,11 @@ export function createUniqueWords(): (text: string) => string[] {
     const text = ASCII_TEXT.test(original) ? original : original.normalize("NFKC");
     for (const run = new Runs(text); run.next(); ) {
       if (run.other) for (const [word] of text.slice(run.start, run.end).matchAll(WORD)) emitWord(word, addWord);
-      else if (!run.innerUpper) table.add(found, text, run.start, run.end, run.hash, !run.firstUpper);
-      // Camel case (rare): its parts, each lower-cased.
-      else for (const part of splitCamel(text.slice(run.start, run.end))) addWord(part.toLowerCase());
+      else {
+        table.add(found, text, run.start, run.end, run.hash, !run.firstUpper && !run.innerUpper);
+        // Camel case (rare): its parts too, each lower-cased.
+        if (run.innerUpper) for (const part of camelParts(text.slice(run.start, run.end))) addWord(part);
+      }
     }
     return found;
   };
@@ -172,8 +175,8 @@ function eachWord(text: string, emit: (word: string) => void): void {
     else {
       // Most words: plain ASCII, already lower case.
       const lower = raw.toLowerCase();
-      if (lower === raw) emit(raw);
-      else for (const part of splitCamel(raw)) emit(part.toLowerCase());
+      emit(lower);
+      if (lower !== raw) for (const part of camelParts(raw)) emit(part);
     }
   }
 }
@@ -184,8 +187,8 @@ function eachAsciiWord(text: string, emit: (word: string) => void): void {
   for (const run = new Runs(text); run.next(); ) {
     const raw = text.slice(run.start, run.end);
     // An upper-case letter after the first may start a camel-case part ("pdfForms", "HTTPServer").
-    if (run.innerUpper) for (const part of splitCamel(raw)) emit(part.toLowerCase());
-    else emit(run.firstUpper ? raw.toLowerCase() : raw);
+    emit(run.firstUpper || run.innerUpper ? raw.toLowerCase() : raw);
+    if (run.innerUpper) for (const part of camelParts(raw)) emit(part);
   }
 }
 
@@ -238,8 +241,8 @@ class Runs {
 
 function emitWord(raw: string, emit: (word: string) => void): void {
   const lower = raw.toLowerCase();
-  if (lower === raw) emitRun(raw, emit);
-  else for (const part of splitCamel(raw)) emitRun(part.toLowerCase(), emit);
+  emitRun(lower, emit);
+  if (lower !== raw) for (const part of camelParts(raw)) emitRun(part, emit);
 }
 
 function emitRun(run: string, emit: (word: string) => void): void {
@@ -260,13 +263,29 @@ function emitRun(run: string, emit: (word: string) => void): void {
 
 /**
  * The search term of one word, or undefined for a word that never decides a match: a stop word, a
- * single Latin letter or digit. ASCII words are stemmed ("forms" and "forming" → "form").
+ * single Latin letter or digit. ASCII words of 4+ letters go through `stem` (the index uses {@link singular}:
+ * "forms" → "form", never "settings" → "set").
  */
 export function searchTerm(word: string, stem: Stem): string | undefined {
   if (STOP_WORDS.has(word)) return undefined;
   if (word.length < 2 && !NO_SPACE.test(word)) return undefined;
   if (!ASCII_WORD.test(word) || word.length < 4) return word;
   return stem(word);
+}
+
+/**
+ * The singular of an English plural, by its ending only (Harman's "S" stemmer): "queries" → "query",
+ * "types" → "type", "repos" → "repo"; "class", "status", "analysis" and every word not ending in "s" stay as
+ * they are. Unlike a Porter stemmer it never merges different words ("settings"/"set", "testers"/"test",
+ * "added"/"ad", "development"/"develop"), so a rare word stays rare and a request's word meets its own plural.
+ */
+export function singular(word: string): string {
+  const n = word.length;
+  if (n < 4 || word.charCodeAt(n - 1) !== 0x73) return word;
+  if (word.endsWith("ies") && !word.endsWith("eies") && !word.endsWith("aies")) return `${word.slice(0, -3)}y`;
+  if (word.endsWith("es") && !/[aeo]es$/.test(word)) return word.slice(0, -1);
+  if (/(?:ss|us|is)$/.test(word)) return word;
+  return word.slice(0, -1);
 }
 
 /** The distinct search terms of `text`, in order of first appearance. */
@@ -279,8 +298,9 @@ export function searchTerms(text: string, stem: Stem): string[] {
   return [...terms];
 }
 
-// "pdfForms" → "pdf", "Forms"; "HTTPServer" → "HTTP", "Server"; runs without an upper-case letter inside stay whole.
-function splitCamel(run: string): string[] {
-  if (!/\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u.test(run)) return [run];
-  return run.split(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u);
+// The lower-cased parts of a camel-case identifier, besides the whole: "pdfForms" → "pdf", "forms";
+// "HTTPServer" → "http", "server"; none for a run without a part boundary ("PDF", "Forms").
+function camelParts(run: string): string[] {
+  if (!/\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u.test(run)) return [];
+  return run.split(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u).map((part) => part.toLowerCase());
 }

@@ -24,7 +24,10 @@ export interface SkillSearchSettings {
    * `always` in every step. @default "auto"
    */
   tool?: "auto" | "always";
-  /** Best score below which a search finds nothing (the calibrated "none"). @default DEFAULT_MIN_SEARCH_SCORE */
+  /**
+   * Best score below which a search finds nothing. @default DEFAULT_MIN_SEARCH_SCORE (0: rank always, and mark
+   * results under DEFAULT_CONFIDENT_SCORE as weak matches; docs/selection.md says why)
+   */
   minScore?: number;
   /** How much a match in each field counts. @default DEFAULT_FIELD_WEIGHTS */
   weights?: Partial<FieldWeights>;
@@ -43,7 +46,8 @@ export interface SkillSearchSettings {
 
 /**
  * The one owner of skill search in a context: the `search_skills` tool and suggestions ask it. Its
- * index is built on the first search (never on a step that does not search) and follows the skill set
+ * index is built in the background from the step that first offers `search_skills` (or on the first search,
+ * never at scan time or on a step without the tool or suggestions) and follows the skill set
  * in use: the loadable skills of each new set (reload, nested skills revealed, remote sources) are
  * compared with the indexed ones, and only skills added, changed or gone are indexed again.
  */
@@ -75,9 +79,17 @@ export class SkillSearch {
     } else throw invalidOption("catalog.search.suggest", "a boolean or an object", { got: { value: suggest } });
   }
 
-  /** The skills the model may load that match `query`, best first; none when nothing passes the cut-off. */
+  /** The skills the model may load that match `query`, best first, each with its confidence; none when no word matches (or nothing passes a host's cut-off). */
   search(skills: SkillSet, query: string, limit = DEFAULT_SEARCH_LIMIT, signal?: AbortSignal): Promise<SkillMatch[]> {
     return this.indexed().search(this.searchable(skills), query, { limit, signal });
+  }
+
+  /**
+   * Starts indexing the loadable skills of `skills` in the background (chunked, never blocking a step), so
+   * that the index is ready when the model first calls `search_skills`. Called when the tool is offered.
+   */
+  prepare(skills: SkillSet): void {
+    this.indexed().prepare(this.searchable(skills));
   }
 
   /** The skills to suggest for a user message: above the suggestion score, not in `exclude`, at most `maxSkills`. */
@@ -120,8 +132,9 @@ export class SkillSearch {
 }
 
 /**
- * The search result as the model reads it: one line per skill, best first. With nothing found, the
- * answer says so plainly: a complete catalog already lists every skill.
+ * The search result as the model reads it: one line per skill, best first, a weak match (low confidence)
+ * marked so; when even the best is weak, the answer says that no skill clearly matches and leaves the choice
+ * to the model. With nothing found, the answer says so plainly: a complete catalog already lists every skill.
  */
 export function formatSearchResults(
   query: string,
@@ -135,8 +148,14 @@ export function formatSearchResults(
       : `No skill matches ${JSON.stringify(query)}. Try other words from the task.`;
   const lines = results.map(
     (result) =>
-      `- ${promptLine(result.name)}${result.description === undefined ? "" : `: ${promptLine(result.description)}`}`,
+      `- ${promptLine(result.name)}${result.confidence === "low" ? " (weak match)" : ""}${result.description === undefined ? "" : `: ${promptLine(result.description)}`}`,
   );
+  if (results[0]!.confidence === "low")
+    return [
+      `No skill clearly matches ${JSON.stringify(query)}; the closest, best first (weak matches):`,
+      ...lines,
+      `Load one with ${loadTool} only if its description fits the task.`,
+    ].join("\n");
   return [`Skills matching ${JSON.stringify(query)}, best first:`, ...lines, `Load one with ${loadTool}.`].join("\n");
 }
 

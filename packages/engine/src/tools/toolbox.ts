@@ -256,8 +256,11 @@ export class Toolbox {
         ? this.toolset.tools(skills, { subAgents: this.host.subAgents !== undefined })
         : [];
       const partial = catalog !== undefined && catalog.omitted.length > 0;
-      if (partial || (this.host.search.tool === "always" && hasSkillToolWork(skills)))
+      if (partial || (this.host.search.tool === "always" && hasSkillToolWork(skills))) {
         tools.push(searchTool(this.toolset.loadInstruction, !partial));
+        // The index builds in the background from now: ready by the time the model calls the tool.
+        this.host.search.prepare(skills);
+      }
       this.skillToolsFor = { skills, catalog, tools };
     }
     return this.skillToolsFor.tools;
