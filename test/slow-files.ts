@@ -37,6 +37,7 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/serve-auth-fail-closed.test.ts",
   "test/adversarial/serve-http-bounded.test.ts",
   "test/adversarial/cache-lock-processes.test.ts",
+  "test/adversarial/cache-files.test.ts",
   "test/adversarial/sources.test.ts",
   "test/adversarial/sub-agent.test.ts",
   "test/adversarial/walk.test.ts",

@@ -116,7 +116,7 @@ async function resolveInCache(
       }
     }
     if (commit === undefined) {
-      commit = await cachedCommit(repoDir, refName, options.cachedHint);
+      commit = await cachedCommit(repoDir, refName, options.cachedHint, result.diagnostics);
       if (commit === undefined)
         return fail(
           "GIT_NOT_CACHED",
@@ -143,7 +143,7 @@ async function resolveInCache(
     if (!fetched.ok) return fail(fetched.code, fetched.message);
   }
   result.resolved.commit = commit;
-  if (options.lockedCommit === undefined && !COMMIT.test(refName)) await rememberRef(repoDir, refName, commit);
+  if (options.lockedCommit === undefined && !COMMIT.test(refName)) await rememberRef(repoDir, refName, commit, result.diagnostics);
 
   let root = checkout;
   if (subPath !== undefined) {
