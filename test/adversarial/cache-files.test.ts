@@ -13,9 +13,8 @@
  *   pointer, read offline.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../../packages/core/src/testing/temp-dir.js";
 import { assertBuilt, CLI, DEMO } from "../helpers/cli.js";
@@ -105,7 +104,6 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { resolveGitSource } from "@skillctx/sources/git-source";
 import { resolveUrlSource } from "@skillctx/sources/url-source";
 import { locationKey } from "@skillctx/sources/cache-dir";

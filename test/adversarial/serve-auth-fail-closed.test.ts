@@ -81,7 +81,10 @@ describe("serve --http authentication fails closed", () => {
   });
 
   it("the library refuses every auth that names no usable token with INVALID_OPTIONS, before listening", async () => {
-    const skills = await createSkillServer({ cwd: writeSkills(await tempDir(), 1), context: { sources: { userSkills: false } } });
+    const skills = await createSkillServer({
+      cwd: writeSkills(await tempDir(), 1),
+      context: { sources: { userSkills: false } },
+    });
     try {
       const hostile: unknown[] = [
         {},

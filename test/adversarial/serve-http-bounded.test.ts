@@ -56,7 +56,9 @@ describe("serve --http: bounded work per request", () => {
       ]).finally(() => clearInterval(sampler));
       const waited = performance.now() - sent;
       peak = Math.max(peak, memoryMb(pid).rss);
-      console.info(`batch refused in ${waited.toFixed(0)} ms; RSS idle ${idle.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB (${process.version})`);
+      console.info(
+        `batch refused in ${waited.toFixed(0)} ms; RSS idle ${idle.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB (${process.version})`,
+      );
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
       expect(waited).toBeLessThan(5_000);

@@ -21,17 +21,16 @@ export interface RequestSchema<T> {
 }
 
 /** Registers `handler` for `schema`'s method on `server`; params that do not parse are -32602, one line. */
-export function setCheckedHandler<T>(
-  server: Server,
-  schema: RequestSchema<T>,
-  handler: (request: T) => unknown,
-): void {
+export function setCheckedHandler<T>(server: Server, schema: RequestSchema<T>, handler: (request: T) => unknown): void {
   const methodOnly = schema.pick({ method: true }).loose();
-  server.setRequestHandler(methodOnly as never, ((request: unknown) => {
-    const parsed = schema.safeParse(request);
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, invalidParamsLine(parsed.error.issues));
-    return handler(parsed.data);
-  }) as never);
+  server.setRequestHandler(
+    methodOnly as never,
+    ((request: unknown) => {
+      const parsed = schema.safeParse(request);
+      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, invalidParamsLine(parsed.error.issues));
+      return handler(parsed.data);
+    }) as never,
+  );
 }
 
 // `params.cursor: Invalid input: expected string, received number`: the first issue, printable, capped.

@@ -143,7 +143,8 @@ async function resolveInCache(
     if (!fetched.ok) return fail(fetched.code, fetched.message);
   }
   result.resolved.commit = commit;
-  if (options.lockedCommit === undefined && !COMMIT.test(refName)) await rememberRef(repoDir, refName, commit, result.diagnostics);
+  if (options.lockedCommit === undefined && !COMMIT.test(refName))
+    await rememberRef(repoDir, refName, commit, result.diagnostics);
 
   let root = checkout;
   if (subPath !== undefined) {

@@ -366,11 +366,7 @@ async function readCachedIndex(
   return digestBytes(bytes) === revision ? bytes : undefined;
 }
 
-async function readLatestIndex(
-  home: string,
-  maxBytes: number,
-  diagnostics: Diagnostic[],
-): Promise<Buffer | undefined> {
+async function readLatestIndex(home: string, maxBytes: number, diagnostics: Diagnostic[]): Promise<Buffer | undefined> {
   const revision = (await readCacheText(path.join(home, "latest"), 128, diagnostics))?.trim();
   return revision !== undefined && /^[0-9a-f]{64}$/.test(revision)
     ? await readCachedIndex(home, `sha256:${revision}`, maxBytes, diagnostics)
