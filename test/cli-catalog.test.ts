@@ -46,7 +46,7 @@ describe("skillctx catalog (built CLI)", () => {
     expect(run.stderr).toMatch(/level full, 2 of 2 skills listed\n$/);
     expect(run.stdout).toContain("<name>cursor:notes</name>");
     expect(run.stdout).toContain("<name>cursor:sql</name>");
-    const { human, json, system } = await catalogAndSystem(["--cwd", repo, "--no-user"], repo);
+    const { human, json, system } = await catalogAndSystem(["--cwd", repo, "--no-user"], path.join(repo, ".no-home"));
     expect(json.included).toEqual(["cursor:notes", "cursor:sql"]);
     expect(human).toBe(`${json.text}\n`);
     expect(system).toContain(json.text);
