@@ -226,14 +226,20 @@ describe("the same flags mean the same thing everywhere", () => {
     const list = async (model: string) =>
       (
         JSON.parse(
-          (await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], { home: path.join(repo, ".no-home") })).stdout,
+          (
+            await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], {
+              home: path.join(repo, ".no-home"),
+            })
+          ).stdout,
         ) as { skills: Array<{ name: string }> }
       ).skills.map((s) => s.name);
     const forClaude = await list("claude-sonnet-4-5");
     const forGpt = await list("gpt-4o");
     expect(forClaude.some((n) => n.startsWith("claude"))).toBe(true);
     expect(forGpt.some((n) => n.startsWith("claude"))).toBe(false);
-    const build = await runCli(["build", "--cwd", repo, "--no-user", "--json", "--model", "gpt-4o"], { home: path.join(repo, ".no-home") });
+    const build = await runCli(["build", "--cwd", repo, "--no-user", "--json", "--model", "gpt-4o"], {
+      home: path.join(repo, ".no-home"),
+    });
     expect((JSON.parse(build.stdout) as { system: string }).system).not.toContain("Claude rules");
   });
 
@@ -242,9 +248,13 @@ describe("the same flags mean the same thing everywhere", () => {
     const untrusted = await runCli(["build", "--cwd", repo, "--no-user"], { home: path.join(repo, ".no-home") });
     expect(untrusted.stdout).toContain("Run skillctx with --trust to allow it.");
     expect(untrusted.stdout + untrusted.stderr).not.toContain("trust: {");
-    const trusted = await runCli(["build", "--cwd", repo, "--no-user", "--trust"], { home: path.join(repo, ".no-home") });
+    const trusted = await runCli(["build", "--cwd", repo, "--no-user", "--trust"], {
+      home: path.join(repo, ".no-home"),
+    });
     expect(trusted.stdout).toContain("Year: 2049");
-    const rendered = await runCli(["render", path.join(repo, "AGENTS.md"), "--cwd", repo], { home: path.join(repo, ".no-home") });
+    const rendered = await runCli(["render", path.join(repo, "AGENTS.md"), "--cwd", repo], {
+      home: path.join(repo, ".no-home"),
+    });
     expect(rendered.stdout).toContain(
       "Year: [Not run: `echo 2049` comes from a project skill, which is not trusted. Run skillctx with --trust to allow it.]",
     );
