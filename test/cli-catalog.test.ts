@@ -41,12 +41,12 @@ describe("skillctx catalog (built CLI)", () => {
       ".cursor/rules/notes.mdc":
         "---\ndescription: How to write release notes\nalwaysApply: false\n---\nKeep it short.\n",
     });
-    const run = await runCli(["catalog", "--cwd", repo, "--no-user"], { home: repo });
+    const run = await runCli(["catalog", "--cwd", repo, "--no-user"], { home: path.join(repo, ".no-home") });
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/level full, 2 of 2 skills listed\n$/);
     expect(run.stdout).toContain("<name>cursor:notes</name>");
     expect(run.stdout).toContain("<name>cursor:sql</name>");
-    const { human, json, system } = await catalogAndSystem(["--cwd", repo, "--no-user"], repo);
+    const { human, json, system } = await catalogAndSystem(["--cwd", repo, "--no-user"], path.join(repo, ".no-home"));
     expect(json.included).toEqual(["cursor:notes", "cursor:sql"]);
     expect(human).toBe(`${json.text}\n`);
     expect(system).toContain(json.text);
@@ -69,12 +69,14 @@ describe("skillctx catalog (built CLI)", () => {
         `---\nname: s${i}\ndescription: Handles the workflow number ${i} end to end, with reports and reviews.\n---\nBody.\n`;
     const repo = await tempDir(files);
     const full = JSON.parse(
-      (await runCli(["catalog", "--cwd", repo, "--no-user", "--json"], { home: repo })).stdout,
+      (await runCli(["catalog", "--cwd", repo, "--no-user", "--json"], { home: path.join(repo, ".no-home") })).stdout,
     ) as CatalogJson;
     expect(full).toMatchObject({ format: "xml", budgetTokens: null, level: "full", omitted: [] });
     expect(full.included).toHaveLength(30);
     expect(full.tokens).toBeGreaterThan(100);
-    const cut = await runCli(["catalog", "--cwd", repo, "--no-user", "--json", "--budget", "40"], { home: repo });
+    const cut = await runCli(["catalog", "--cwd", repo, "--no-user", "--json", "--budget", "40"], {
+      home: path.join(repo, ".no-home"),
+    });
     const json = JSON.parse(cut.stdout) as CatalogJson;
     expect(json.level).toBe("partial");
     expect(json.tokens).toBeLessThanOrEqual(40);
@@ -84,7 +86,7 @@ describe("skillctx catalog (built CLI)", () => {
 
   it("a repository with no skills: empty stdout, '0 of 0' on stderr, exit 0", async () => {
     const repo = await tempDir({ "README.md": "# nothing\n" });
-    const run = await runCli(["catalog", "--cwd", repo, "--no-user"], { home: repo });
+    const run = await runCli(["catalog", "--cwd", repo, "--no-user"], { home: path.join(repo, ".no-home") });
     expect(run).toEqual({
       code: 0,
       stdout: "",
@@ -95,11 +97,13 @@ describe("skillctx catalog (built CLI)", () => {
   it("--skills adds a folder of skill folders, as the skills option of AgentContext does", async () => {
     const repo = await tempDir();
     const extra = await tempDir({ "group/one/SKILL.md": "---\nname: one\ndescription: The first.\n---\nx\n" });
-    const run = await runCli(["catalog", "--cwd", repo, "--no-user", "--skills", extra, "--json"], { home: repo });
+    const run = await runCli(["catalog", "--cwd", repo, "--no-user", "--skills", extra, "--json"], {
+      home: path.join(repo, ".no-home"),
+    });
     expect((JSON.parse(run.stdout) as CatalogJson).included).toEqual(["one"]);
     const relative = await runCli(
       ["catalog", "--cwd", repo, "--no-user", "--skills", path.relative(ROOT, extra), "--json"],
-      { home: repo },
+      { home: path.join(repo, ".no-home") },
     );
     expect((JSON.parse(relative.stdout) as CatalogJson).included).toEqual(["one"]);
   });

@@ -136,7 +136,7 @@ describe("errors: one line, exit 2 for usage and 1 for failure", () => {
 
   it("a file that cannot be read is one finding line on stderr, exit 1", async () => {
     const repo = await tempDir({ "AGENTS.md": "# Rules\n" });
-    const run = await runCli(["render", repo], { home: repo });
+    const run = await runCli(["render", repo], { home: path.join(repo, ".no-home") });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toBe(`${repo}: error NOT_A_FILE ${run.stderr.split(" NOT_A_FILE ")[1]}`);
@@ -151,7 +151,7 @@ describe("stdout is data, stderr is diagnostics", () => {
       // A flow list that goes on below its line: no repair (Codex's included) reads it.
       ".agents/skills/bad/SKILL.md": "---\nname: bad\ndescription: [never closed,\n  still open\n---\nBody.\n",
     });
-    const run = await runCli(["list", "--cwd", repo, "--no-user"], { home: repo });
+    const run = await runCli(["list", "--cwd", repo, "--no-user"], { home: path.join(repo, ".no-home") });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^good +project +on-demand/m);
     expect(run.stdout).not.toContain("YAML_INVALID");
@@ -160,7 +160,7 @@ describe("stdout is data, stderr is diagnostics", () => {
 
   it("catalog: the catalog on stdout, its summary on stderr", async () => {
     const repo = await tempDir({ ".agents/skills/pdf/SKILL.md": skillMd("pdf", "Fill PDF forms.") });
-    const run = await runCli(["catalog", "--cwd", repo, "--no-user"], { home: repo });
+    const run = await runCli(["catalog", "--cwd", repo, "--no-user"], { home: path.join(repo, ".no-home") });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("<name>pdf</name>");
     expect(run.stdout).not.toContain("tokens");
@@ -169,7 +169,7 @@ describe("stdout is data, stderr is diagnostics", () => {
 
   it("build: steps and context on stdout, the untrusted-command warning on stderr", async () => {
     const repo = await tempDir({ "AGENTS.md": "# Rules\nToday: !`date +%Y`\n" });
-    const run = await runCli(["build", "--cwd", repo, "--no-user"], { home: repo });
+    const run = await runCli(["build", "--cwd", repo, "--no-user"], { home: path.join(repo, ".no-home") });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("══ system");
     expect(run.stdout).not.toContain("COMMAND_NOT_RUN");
@@ -197,7 +197,7 @@ describe("--json on every command", () => {
       ],
     ];
     for (const [args, check] of cases) {
-      const run = await runCli([...args, "--json"], { home: repo });
+      const run = await runCli([...args, "--json"], { home: path.join(repo, ".no-home") });
       expect(run.code, `${args[0]}: ${run.stderr}`).toBe(0);
       expect(run.stderr, args[0]).toBe("");
       check(JSON.parse(run.stdout) as Record<string, unknown>);
@@ -226,25 +226,35 @@ describe("the same flags mean the same thing everywhere", () => {
     const list = async (model: string) =>
       (
         JSON.parse(
-          (await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], { home: repo })).stdout,
+          (
+            await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], {
+              home: path.join(repo, ".no-home"),
+            })
+          ).stdout,
         ) as { skills: Array<{ name: string }> }
       ).skills.map((s) => s.name);
     const forClaude = await list("claude-sonnet-4-5");
     const forGpt = await list("gpt-4o");
     expect(forClaude.some((n) => n.startsWith("claude"))).toBe(true);
     expect(forGpt.some((n) => n.startsWith("claude"))).toBe(false);
-    const build = await runCli(["build", "--cwd", repo, "--no-user", "--json", "--model", "gpt-4o"], { home: repo });
+    const build = await runCli(["build", "--cwd", repo, "--no-user", "--json", "--model", "gpt-4o"], {
+      home: path.join(repo, ".no-home"),
+    });
     expect((JSON.parse(build.stdout) as { system: string }).system).not.toContain("Claude rules");
   });
 
   it("--trust runs project commands; without it the marker names the --trust flag, never a library option", async () => {
     const repo = await tempDir({ "AGENTS.md": "# Rules\nYear: !`echo 2049`\n" });
-    const untrusted = await runCli(["build", "--cwd", repo, "--no-user"], { home: repo });
+    const untrusted = await runCli(["build", "--cwd", repo, "--no-user"], { home: path.join(repo, ".no-home") });
     expect(untrusted.stdout).toContain("Run skillctx with --trust to allow it.");
     expect(untrusted.stdout + untrusted.stderr).not.toContain("trust: {");
-    const trusted = await runCli(["build", "--cwd", repo, "--no-user", "--trust"], { home: repo });
+    const trusted = await runCli(["build", "--cwd", repo, "--no-user", "--trust"], {
+      home: path.join(repo, ".no-home"),
+    });
     expect(trusted.stdout).toContain("Year: 2049");
-    const rendered = await runCli(["render", path.join(repo, "AGENTS.md"), "--cwd", repo], { home: repo });
+    const rendered = await runCli(["render", path.join(repo, "AGENTS.md"), "--cwd", repo], {
+      home: path.join(repo, ".no-home"),
+    });
     expect(rendered.stdout).toContain(
       "Year: [Not run: `echo 2049` comes from a project skill, which is not trusted. Run skillctx with --trust to allow it.]",
     );
@@ -262,7 +272,7 @@ function manySkills(): Record<string, string> {
 describe("a closed pipe and Ctrl-C", () => {
   it("list --json into a reader that closes after 100 bytes: ends quietly, exit 0, nothing on stderr", async () => {
     const repo = await tempDir(manySkills());
-    const cli = startCli(["list", "--cwd", repo, "--no-user", "--json"], { home: repo });
+    const cli = startCli(["list", "--cwd", repo, "--no-user", "--json"], { home: path.join(repo, ".no-home") });
     let received = 0;
     cli.child.stdout!.on("data", (chunk: Buffer) => {
       received += chunk.length;
@@ -288,7 +298,7 @@ describe("a closed pipe and Ctrl-C", () => {
   it("Ctrl-C during build on a trusted repository whose guidance runs sleep: exit 130 at once, no sleep left running", async () => {
     const tag = uniqueSleep();
     const repo = await tempDir({ "AGENTS.md": `# Rules\nStatus: !\`sleep ${tag}\`\n` });
-    const cli = startCli(["build", "--cwd", repo, "--no-user", "--trust"], { home: repo });
+    const cli = startCli(["build", "--cwd", repo, "--no-user", "--trust"], { home: path.join(repo, ".no-home") });
     // Wait until the guidance command is running.
     const deadline = Date.now() + 15_000;
     while (pidsWith(`sleep ${tag}`).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));

@@ -1,6 +1,6 @@
 /**
  * The `skillctx` bin (packages/skillctx/bin/skillctx.js), an ES module: it turns on Node's own compile cache
- * where Node has one, then imports @skillctx/cli, whose entry holds only the dispatcher and help; help and
+ * where Node has one (in the user's skillctx cache folder, once checked: test/adversarial/cache-files.test.ts), then imports @skillctx/cli, whose entry holds only the dispatcher and help; help and
  * `--version` load no command module and no other package, not even core.
  */
 import { execFile } from "node:child_process";
@@ -75,17 +75,18 @@ describe("the front door", () => {
 });
 
 describe("Node's compile cache", () => {
-  it("is turned on by the bin where Node has module.enableCompileCache (Node 22.1+), in Node's default folder", async () => {
+  it("is turned on by the bin where Node has module.enableCompileCache (Node 22.1+), in the user's skillctx cache folder", async () => {
     dir = await tempRepo();
     const tmp = path.join(dir.dir, "tmp");
     mkdirSync(tmp);
-    // Node's default cache folder is <os.tmpdir()>/node-compile-cache; TMPDIR moves it into this test's folder.
+    // Not Node's default (<os.tmpdir()>/node-compile-cache, shared by every user): ~/.cache/skillctx/node-compile-cache.
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, "--version"], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", HOME: dir.dir, TMPDIR: tmp },
     });
     expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
-    const cache = path.join(tmp, "node-compile-cache");
+    const cache = path.join(dir.dir, ".cache/skillctx/node-compile-cache");
+    expect(existsSync(path.join(tmp, "node-compile-cache"))).toBe(false);
     if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === "function") {
       expect(existsSync(cache)).toBe(true);
       expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);

@@ -115,7 +115,7 @@ describe("skillctx list (built CLI)", () => {
         "user-invocable: false\ndisable-model-invocation: true\n",
       ),
     });
-    const run = await runCli(["list", "--cwd", repo, "--no-user", "--json"], { home: repo });
+    const run = await runCli(["list", "--cwd", repo, "--no-user", "--json"], { home: path.join(repo, ".no-home") });
     expect(run.code, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout) as ListJson;
     expect(out.skills.map((s) => [s.name, s.invocation, s.argumentHint])).toEqual([
@@ -124,7 +124,7 @@ describe("skillctx list (built CLI)", () => {
       ["deploy", { model: false, user: "/deploy" }, "<env> [--dry-run]"],
       ["nobody", { model: false, user: null }, null],
     ]);
-    const table = await runCli(["list", "--cwd", repo, "--no-user"], { home: repo });
+    const table = await runCli(["list", "--cwd", repo, "--no-user"], { home: path.join(repo, ".no-home") });
     const rows = Object.fromEntries(
       table.stdout
         .split("\n")
@@ -222,7 +222,7 @@ describe("skillctx list (built CLI)", () => {
       // A flow list that goes on below its line: no repair (Codex's included) reads it.
       ".agents/skills/bad/SKILL.md": "---\nname: bad\ndescription: [never closed,\n  still open\n---\nBody.\n",
     });
-    const run = await runCli(["list", "--cwd", project], { home: project });
+    const run = await runCli(["list", "--cwd", project], { home: path.join(project, ".no-home") });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^good +project +on-demand/m);
     expect(run.stderr).toContain(`${path.join(project, ".agents/skills/bad/SKILL.md")}:4: error YAML_INVALID`);
@@ -230,7 +230,7 @@ describe("skillctx list (built CLI)", () => {
 
   it("says so when there are no skills", async () => {
     const project = await tempDir();
-    const run = await runCli(["list", "--cwd", project], { home: project });
+    const run = await runCli(["list", "--cwd", project], { home: path.join(project, ".no-home") });
     expect(run).toEqual({ code: 0, stdout: `no skills found for ${project}\n`, stderr: "" });
   });
 
@@ -240,7 +240,7 @@ describe("skillctx list (built CLI)", () => {
       ".cursor/rules/ts.mdc": "---\ndescription: TypeScript rules\nglobs: src/**/*.ts\n---\nUse strict mode.\n",
       ".agents/skills/pdf/SKILL.md": "---\nname: pdf\ndescription: Fill PDF forms.\n---\nBody.\n",
     });
-    const run = await runCli(["list", "--cwd", repo, "--json", "--no-user"], { home: repo });
+    const run = await runCli(["list", "--cwd", repo, "--json", "--no-user"], { home: path.join(repo, ".no-home") });
     expect(run.code).toBe(0);
     const listed = (JSON.parse(run.stdout) as ListJson).skills;
     expect(listed.map((s) => `${s.name}:${s.trigger}`)).toEqual(["agents:always", "cursor:ts:path", "pdf:on-demand"]);

@@ -21,7 +21,7 @@ afterEach(async () => {
 async function replica(cwd: string, options: Partial<Parameters<typeof serveSkillsHttp>[1]> = {}) {
   const skills = await createSkillServer({
     cwd,
-    context: { sources: { userSkills: false, homeDir: cwd } },
+    context: { sources: { userSkills: false, homeDir: path.join(cwd, ".no-home") } },
     pageSize: 1,
   });
   open.push(skills);

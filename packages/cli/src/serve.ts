@@ -1,4 +1,5 @@
-import { readTextFile } from "@skillctx/core/internal";
+import { SkillctxError } from "@skillctx/core";
+import { errorText, readTextFile } from "@skillctx/core/internal";
 import * as path from "node:path";
 import { commandSpec } from "./command-specs.js";
 import { formatDiagnostic } from "./format.js";
@@ -67,7 +68,8 @@ export const serveCommand: CliCommand = {
           auth,
           log: (line) => io.stderr.write(`skillctx serve: ${line}\n`),
         }).catch((error: unknown) => {
-          if (error instanceof TypeError) throw new UsageError(error.message);
+          if (error instanceof TypeError || (SkillctxError.isInstance(error) && error.code === "INVALID_OPTIONS"))
+            throw new UsageError(errorText(error));
           throw error;
         });
         io.stderr.write(
@@ -106,23 +108,31 @@ function httpPort(flags: Flags): number | undefined {
   return port;
 }
 
-// --token-file / --token-env / --authorization-server: the endpoint's authentication, or undefined.
+// --token-file / --token-env / --authorization-server: the endpoint's authentication, or undefined when
+// none of them is given. Fails closed: once authentication is asked for, every source named must give at
+// least one token; the result then meets the library's one check (http-auth.ts bearerCheck) before the
+// server listens. No source ever turns into "no tokens, so no authentication".
 async function authOptions(flags: Flags): Promise<HttpAuthOptions | undefined> {
   const file = flags.string("token-file");
   const env = flags.string("token-env");
   const servers = flags.list("authorization-server");
   const publicUrl = flags.string("public-url");
+  if (file === undefined && env === undefined && servers.length === 0) return undefined;
   if (servers.length > 0 && publicUrl === undefined)
     throw new UsageError("--authorization-server needs --public-url (the endpoint's URL as clients reach it)");
   const tokens: string[] = [];
-  if (file !== undefined) tokens.push(...tokenLines(await readTokenFile(file)));
+  if (file !== undefined) {
+    const found = tokenLines(await readTokenFile(file));
+    if (found.length === 0) throw new UsageError(`--token-file ${file}: no token in the file`);
+    tokens.push(...found);
+  }
   if (env !== undefined) {
     const value = process.env[env];
     if (value === undefined || value.trim() === "") throw new UsageError(`--token-env ${env}: the variable is not set`);
-    tokens.push(...value.split(/[\s,]+/).filter((t) => t !== ""));
+    const found = value.split(/[\s,]+/).filter((t) => t !== "");
+    if (found.length === 0) throw new UsageError(`--token-env ${env}: no token in the variable (only separators)`);
+    tokens.push(...found);
   }
-  if (file !== undefined && tokens.length === 0) throw new UsageError(`--token-file ${file}: no token in the file`);
-  if (tokens.length === 0 && servers.length === 0) return undefined;
   if (tokens.length === 0)
     throw new UsageError("--authorization-server needs a token check: --token-file, --token-env, or a proxy in front");
   return {

@@ -62,8 +62,11 @@ export async function loadCommands(
   const layout = await repoLayout(cwd, { homeDir: options.homeDir, rootMarkers: options.rootMarkers });
   const containRoot = mayReadOutsideProject(options.trust) ? undefined : layout.realRoot;
   const diagnostics: Diagnostic[] = [];
-  const places: Array<{ dir: string; scope: "project" | "user" }> = [{ dir: layout.cwd, scope: "project" }];
-  if (layout.root !== layout.cwd) places.push({ dir: layout.root, scope: "project" });
+  // Home is never a project: its command folders are the user's (userCommands), not project ones.
+  const places: Array<{ dir: string; scope: "project" | "user" }> = layout.atHome
+    ? []
+    : [{ dir: layout.cwd, scope: "project" }];
+  if (layout.root !== layout.cwd && !layout.atHome) places.push({ dir: layout.root, scope: "project" });
   if (options.userCommands === true) places.push({ dir: path.resolve(options.homeDir ?? os.homedir()), scope: "user" });
 
   const byName = new Map<string, Skill>();

@@ -123,7 +123,7 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
   const cwdFolder = layout.levels[layout.levels.length - 1]?.folder ?? "";
 
   const nestedScan =
-    options.includeNested === false
+    options.includeNested === false || layout.atHome
       ? undefined
       : listNestedGuidance(layout.cwd, { git: layout.inGitWorkTree, containRoot, signal });
   const levelScans = layout.levels.map(({ dir, folder }) =>

@@ -1,7 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { SkillctxError } from "@skillctx/core";
-import { findGitRoot, projectRoot, toPosix } from "@skillctx/core/internal";
+import { findGitRoot, isHomeFolder, projectRoot, toPosix } from "@skillctx/core/internal";
 
 /** Where guidance is looked for. */
 export interface RepoLayout {
@@ -18,8 +18,13 @@ export interface RepoLayout {
   gitRoot: string | undefined;
   /** cwd is inside a git work tree (even one that is not the project root): nested files are listed with git. */
   inGitWorkTree: boolean;
-  /** The folders from `root` down to `cwd`, root first, each with its root-relative path (`""` for the root). */
+  /**
+   * The folders from `root` down to `cwd`, root first, each with its root-relative path (`""` for the root).
+   * Empty when cwd is the home folder: home is never a project (its files are the user's, read as such).
+   */
   levels: Array<{ dir: string; folder: string }>;
+  /** cwd is the user's home folder: no project files are read there, nor nested ones below it. */
+  atHome: boolean;
 }
 
 /**
@@ -48,5 +53,14 @@ export async function repoLayout(
     if (dir === root || path.dirname(dir) === dir) break;
   }
   const realRoot = await realpath(root).catch(() => root);
-  return { cwd: resolved, root, realRoot, gitRoot, inGitWorkTree: anyGitRoot !== undefined, levels };
+  const atHome = isHomeFolder(resolved, options.homeDir);
+  return {
+    cwd: resolved,
+    root,
+    realRoot,
+    gitRoot,
+    inGitWorkTree: anyGitRoot !== undefined,
+    levels: atHome ? [] : levels,
+    atHome,
+  };
 }

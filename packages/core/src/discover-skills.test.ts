@@ -232,7 +232,7 @@ describe("discoverSkills: containment of project folders", () => {
     const huge = path.join(repo, ".openhands/microagents/huge.md");
     await writeFile(huge, "");
     await truncate(huge, 600 * 1024 * 1024);
-    const result = await discoverSkills({ cwd: repo, homeDir: repo, cache: createSkillCache() });
+    const result = await discoverSkills({ cwd: repo, homeDir: path.join(repo, ".no-home"), cache: createSkillCache() });
     expect(result.skills.map((s) => s.name)).toEqual(["ok"]);
     expect(
       result.diagnostics

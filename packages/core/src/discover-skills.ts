@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { findGitRoot, projectRoot } from "./fs/project-root.js";
+import { findGitRoot, isHomeFolder, projectRoot } from "./fs/project-root.js";
 import { realPathOrSelf } from "./fs/paths.js";
 import { loadSkillSources } from "./load-skills.js";
 import type { LoadSkillsResult, PersistentCacheOption } from "./load-skills.js";
@@ -131,6 +131,8 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
     projectRoots.push(dir);
   }
   for (const dir of projectRoots) {
+    // The home folder's skill folders are the user's (below, when asked for), never project folders.
+    if (isHomeFolder(dir, home)) continue;
     const folders = dir === cwd || dir === root ? PROJECT_SKILL_DIRS : BETWEEN_SKILL_DIRS;
     for (const folder of folders) {
       const entry: SourceEntry = {

@@ -4,7 +4,7 @@
  */
 
 // --- file access and containment (fs/) ---
-export { projectRoot, findGitRoot } from "./fs/project-root.js";
+export { projectRoot, findGitRoot, isHomeFolder } from "./fs/project-root.js";
 export { readTextFile, readTextFileSync } from "./fs/read-text-file.js";
 export { readTextLines } from "./fs/read-text-lines.js";
 

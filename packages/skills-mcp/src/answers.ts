@@ -4,7 +4,7 @@
  * looks URIs up in the snapshot's maps and never builds a file path from one. Bad requests throw the
  * SDK's `McpError` with `-32602` (Invalid params), as SEP-2640 asks for unknown skills and directories.
  */
-import { MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "./limits.js";
+import { MAX_ANSWER_BYTES, MAX_LIST_PAGE_BYTES, MAX_REQUEST_URI_CHARS } from "./limits.js";
 import { ellipsizeUtf16 } from "@skillctx/core/internal";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
@@ -101,6 +101,12 @@ export function readResource(index: ServedSkillIndex, uri: string): ReadResource
     const hint = index.directories.has(uri) ? " (a directory: read it with resources/directory/read)" : "";
     throw new McpError(ErrorCode.InvalidParams, `no such resource: ${shown(uri)}${hint}`);
   }
+  const bytes = file.text !== undefined ? Buffer.byteLength(file.text) : Math.ceil(file.size / 3) * 4;
+  if (bytes > MAX_ANSWER_BYTES)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `${shown(uri)} is too large to answer: ${bytes} bytes of content, more than ${MAX_ANSWER_BYTES}`,
+    );
   return { contents: [fileContents(file)] };
 }
 

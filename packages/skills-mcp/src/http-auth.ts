@@ -15,6 +15,7 @@
 import type { IncomingMessage } from "node:http";
 // node:crypto directly: this module loads only when HTTP is served, never on a context's cold start.
 import { createHash, timingSafeEqual } from "node:crypto";
+import { invalidOption } from "@skillctx/core/internal";
 
 /** Where an endpoint's OAuth 2.1 authorization server is (RFC 9728 protected resource metadata). */
 export interface ResourceMetadata {
@@ -56,23 +57,32 @@ export interface BearerCheck {
 }
 
 /**
- * The checker for `options`, or undefined when no authentication is configured.
+ * The checker for `options`, or undefined when no authentication is configured (`auth` unset). The one
+ * check of every way authentication reaches the server (the CLI's token file and variable end here too):
+ * it fails closed, so an `auth` that names no usable token and no verify function refuses to start.
  *
- * @throws TypeError for an empty token list with nothing else configured, an empty token, or metadata
- * without an authorization server.
+ * @throws SkillctxError `INVALID_OPTIONS` for auth that is not an object, an empty token list with no
+ * verify function, a token that is not a b64token, a verify that is not a function, or metadata without
+ * an authorization server.
  */
 export function bearerCheck(options: HttpAuthOptions | undefined): BearerCheck | undefined {
   if (options === undefined) return undefined;
-  const tokens = options.tokens ?? [];
+  if (typeof options !== "object" || options === null)
+    throw invalidOption("auth", "an object", { got: { value: options } });
+  const given: unknown = options.tokens ?? [];
+  if (!Array.isArray(given)) throw invalidOption("auth.tokens", "an array of strings", { got: { value: given } });
+  const tokens = given as unknown[];
+  if (options.verify !== undefined && typeof options.verify !== "function")
+    throw invalidOption("auth.verify", "a function", { got: { value: options.verify } });
   if (tokens.length === 0 && options.verify === undefined)
-    throw new TypeError("auth needs at least one token or a verify function");
+    throw invalidOption("auth", "at least one token or a verify function (fails closed: no token, no start)");
   // RFC 6750 section 2.1: a bearer token is a b64token.
   if (tokens.some((t) => typeof t !== "string" || !/^[A-Za-z0-9\-._~+/]+=*$/.test(t)))
-    throw new TypeError("auth tokens must be RFC 6750 b64tokens (letters, digits, -._~+/, trailing =)");
-  const digests = tokens.map(digest);
+    throw invalidOption("auth.tokens", "RFC 6750 b64tokens (letters, digits, -._~+/, trailing =)");
+  const digests = (tokens as string[]).map(digest);
   const meta = options.resourceMetadata;
   if (meta !== undefined && meta.authorizationServers.length === 0)
-    throw new TypeError("resourceMetadata needs at least one authorization server");
+    throw invalidOption("auth.resourceMetadata.authorizationServers", "at least one authorization server");
   const metadata =
     meta === undefined
       ? undefined

@@ -38,6 +38,9 @@ export function statelessHandler(skills: SkillServer): McpHandler {
       if (body === undefined) return;
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       const server = await skills.connect(transport);
+      // An answer the SDK failed to send (it reports through onerror and never ends the response) is
+      // answered here: an error while nothing was sent, else the connection closes. Never held open.
+      server.onerror = () => failUnanswered(res);
       res.once("close", () => {
         void transport.close();
         void server.close();
@@ -79,7 +82,10 @@ export function sessionHandler(skills: SkillServer, maxSessions: number, idleMs:
         const session = sessions.get(sessionId);
         if (session === undefined) return replyRpc(res, 404, "session not found");
         session.lastSeen = Date.now();
-        return session.transport.handleRequest(req, res);
+        if (req.method !== "POST") return session.transport.handleRequest(req, res);
+        const body = await readJsonBody(req, res);
+        if (body === undefined) return;
+        return session.transport.handleRequest(req, res, body.value);
       }
       if (req.method !== "POST") return replyRpc(res, 400, "no session: initialize with a POST first");
       const body = await readJsonBody(req, res);
@@ -96,7 +102,8 @@ export function sessionHandler(skills: SkillServer, maxSessions: number, idleMs:
       transport.onclose = () => {
         if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
       };
-      await skills.connect(transport);
+      const server = await skills.connect(transport);
+      server.onerror = () => failUnanswered(res);
       await transport.handleRequest(req, res, body.value);
     },
     async close() {
@@ -115,7 +122,11 @@ export function replyRpc(res: ServerResponse, status: number, message: string, c
     .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
-// The body parsed as JSON, or undefined once an error (413, parse error) has been answered.
+// The body parsed as one JSON-RPC message (an object), or undefined once an error (413, parse error, a
+// batch) has been answered. Batches are refused: MCP removed JSON-RPC batching in its 2025-06-18 revision
+// (changelog: https://modelcontextprotocol.io/specification/2025-06-18/changelog; transports: "The body
+// of the POST request MUST be a single JSON-RPC request, notification, or response"), and a batch is
+// work without a bound: 100 reads of one large file in a 9 KB request.
 async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | undefined> {
   const bytes = await readRequestBody(req, MAX_HTTP_BODY_BYTES);
   if (bytes === undefined) {
@@ -124,5 +135,18 @@ async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<
   }
   const parsed = safeParseJson(bytes.toString("utf8"));
   if (!parsed.ok) return void replyRpc(res, 400, "parse error", -32700);
+  if (Array.isArray(parsed.value))
+    return void replyRpc(res, 400, "invalid request: JSON-RPC batches are not supported (MCP 2025-06-18)", -32600);
+  if (typeof parsed.value !== "object" || parsed.value === null)
+    return void replyRpc(res, 400, "invalid request: the body must be one JSON-RPC message object", -32600);
   return { value: parsed.value };
+}
+
+// The SDK could not send an answer: say so while nothing was sent, else close the connection.
+function failUnanswered(res: ServerResponse): void {
+  if (res.writableEnded || res.destroyed) return;
+  if (!res.headersSent) {
+    res.setHeader("connection", "close");
+    replyRpc(res, 500, "the answer could not be sent", -32603);
+  } else res.destroy();
 }

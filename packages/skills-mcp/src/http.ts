@@ -123,10 +123,12 @@ export async function serveSkillsHttp(skills: SkillServer, options: ServeHttpOpt
     const started = performance.now();
     const pathname = pathOf(req.url);
     inFlight.add(res);
-    // Done when the answer is handed to the socket ("finish"), or when the connection went first ("close").
+    // Done when the answer is handed to the socket ("finish"), or when the connection went first ("close"):
+    // then the answer was cut (the drain's deadline, a client gone), and the log says so, not its status.
     const done = () => {
       if (!inFlight.delete(res)) return;
-      log?.(`${req.method ?? "-"} ${pathname} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
+      const status = res.writableFinished ? String(res.statusCode) : "cut";
+      log?.(`${req.method ?? "-"} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
       if (inFlight.size === 0) idle?.();
     };
     res.once("finish", done);

@@ -12,6 +12,11 @@ export const MAX_SERVED_TOOL_TEXT_BYTES = 65_536;
 export const DEFAULT_MAX_SESSIONS = 1_000;
 /** A session idle this long is closed. */
 export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
+/**
+ * Most bytes of one answer's content (a `resources/read` of one file: its text as UTF-8, or its bytes as
+ * base64); a larger file is refused with -32602 rather than turned into a string that big per request.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** Largest request body read, in bytes. */
 export const MAX_HTTP_BODY_BYTES = 1024 * 1024;
 /** Default `ttlMs` of `skills/list`, and how old the snapshot may get before a request refreshes it. */

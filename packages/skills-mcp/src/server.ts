@@ -28,6 +28,7 @@ import type { AgentContextOptions } from "@skillctx/engine";
 import { getSkill, listResources, listSkills, listTemplates, readDirectory, readResource } from "./answers.js";
 import type { PageSettings } from "./answers.js";
 import { callFallbackTool, fallbackToolDefinitions } from "./fallback-tools.js";
+import { setCheckedHandler } from "./checked-handlers.js";
 import {
   DirectoryReadRequestSchema,
   SKILLS_EXTENSION,
@@ -186,20 +187,20 @@ class SkillServerImpl implements SkillServer {
           ? this.previous
           : undefined;
     const index = () => this.fresh();
-    server.setRequestHandler(SkillsListRequestSchema, (request) =>
+    setCheckedHandler(server, SkillsListRequestSchema, (request) =>
       listSkills(index(), snapshotOf, request.params?.cursor, this.settings),
     );
-    server.setRequestHandler(SkillsGetRequestSchema, (request) => getSkill(index(), request.params.uri));
-    server.setRequestHandler(DirectoryReadRequestSchema, (request) =>
+    setCheckedHandler(server, SkillsGetRequestSchema, (request) => getSkill(index(), request.params.uri));
+    setCheckedHandler(server, DirectoryReadRequestSchema, (request) =>
       readDirectory(index(), snapshotOf, request.params.uri, request.params.cursor, this.settings),
     );
-    server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+    setCheckedHandler(server, ListResourcesRequestSchema, (request) =>
       listResources(index(), snapshotOf, request.params?.cursor, this.settings),
     );
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => listTemplates());
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(index(), request.params.uri));
+    setCheckedHandler(server, ReadResourceRequestSchema, (request) => readResource(index(), request.params.uri));
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: fallbackToolDefinitions(index()) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => {
+    setCheckedHandler(server, CallToolRequestSchema, (request) => {
       const result = callFallbackTool(index(), request.params.name, request.params.arguments);
       if (result === undefined)
         throw new McpError(

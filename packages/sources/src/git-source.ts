@@ -1,7 +1,7 @@
 import { GIT_LS_REMOTE_MAX_BYTES, GIT_SOURCE_TIMEOUT_MS } from "./limits.js";
 import { mkdir, rm } from "node:fs/promises";
 import * as path from "node:path";
-import { oneAtATime } from "./one-at-a-time.js";
+import { withCacheLock } from "./cache-lock.js";
 import { diagnostic } from "@skillctx/core";
 import { checkRelativePath, resolveInside } from "@skillctx/core/internal";
 import { runGit } from "@skillctx/process";
@@ -76,8 +76,14 @@ export async function resolveGitSource(source: GitSkillSource, options: GitSourc
     return fail("LOCK_INVALID", `the locked commit ${JSON.stringify(options.lockedCommit)} is not a full commit id`);
 
   const repoDir = path.join(options.cacheDir, "git", locationKey(source.git));
-  // Sources with one URL and different paths share this cache repository: one resolution at a time.
-  return oneAtATime(repoDir, () => resolveInCache(source, options, { repoDir, subPath, result, fail }));
+  // Sources with one URL and different paths share this cache repository, and so do processes sharing
+  // the cache: one resolution at a time, across processes (cache-lock.ts).
+  const locked = await withCacheLock(
+    repoDir,
+    () => resolveInCache(source, options, { repoDir, subPath, result, fail }),
+    { signal: options.signal },
+  );
+  return locked.ok ? locked.value : fail("CACHE_LOCK_FAILED", locked.message);
 }
 
 // The part that reads and writes the cache repository (ls-remote, fetch, checkout, remembered refs).
@@ -110,7 +116,7 @@ async function resolveInCache(
       }
     }
     if (commit === undefined) {
-      commit = await cachedCommit(repoDir, refName, options.cachedHint);
+      commit = await cachedCommit(repoDir, refName, options.cachedHint, result.diagnostics);
       if (commit === undefined)
         return fail(
           "GIT_NOT_CACHED",
@@ -137,7 +143,8 @@ async function resolveInCache(
     if (!fetched.ok) return fail(fetched.code, fetched.message);
   }
   result.resolved.commit = commit;
-  if (options.lockedCommit === undefined && !COMMIT.test(refName)) await rememberRef(repoDir, refName, commit);
+  if (options.lockedCommit === undefined && !COMMIT.test(refName))
+    await rememberRef(repoDir, refName, commit, result.diagnostics);
 
   let root = checkout;
   if (subPath !== undefined) {

@@ -28,3 +28,10 @@ export const MAX_SIGNATURE_BUNDLE_BYTES = 1024 * 1024;
 export const MAX_TRUSTED_ROOT_BYTES = 4 * 1024 * 1024;
 /** How long a remote-cache entry (a git checkout, a verified URL or MCP skill copy) may go unused before `skillctx sync` removes it. */
 export const CACHE_UNUSED_MAX_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * A cache lock whose owner has not refreshed it for this long is stale and taken over (the owner
+ * refreshes it every half of this while it works; a crashed or killed owner stops).
+ */
+export const CACHE_LOCK_STALE_MS = 10_000;
+/** Longest wait for a cache lock another live process holds (it may be fetching: two network commands). */
+export const CACHE_LOCK_WAIT_MS = 10 * 60_000;

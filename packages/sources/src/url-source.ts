@@ -5,7 +5,7 @@ import {
   MAX_URL_INDEX_SKILLS,
   URL_REQUEST_TIMEOUT_MS,
 } from "./limits.js";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
@@ -21,6 +21,7 @@ import type { Sha256Digest } from "@skillctx/core/internal";
 import { httpUrl, safeParseJson } from "@skillctx/core/internal";
 import { readArchive, writeArchiveFiles } from "./archive.js";
 import { isDir, locationKey, publishDir, tempDirFor } from "./cache-dir.js";
+import { readCacheText } from "./cache-file.js";
 import { fetchBytes } from "@skillctx/mcp-bridge/internal";
 import type { FetchBytesOptions } from "@skillctx/mcp-bridge/internal";
 import type { ResolvedRemote, ResolvedSkill, UrlSkillSource } from "./types.js";
@@ -113,6 +114,7 @@ export async function resolveUrlSource(source: UrlSkillSource, options: UrlSourc
   if (indexUrl === undefined) return fail("URL_SOURCE_INVALID", "give an absolute http:// or https:// URL");
 
   const home = path.join(options.cacheDir, "url", locationKey(indexUrl));
+  const maxIndexBytes = options.maxIndexBytes ?? MAX_URL_INDEX_BYTES;
   const fetchOptions = (maxBytes: number): FetchBytesOptions => ({
     maxBytes,
     timeoutMs: options.timeoutMs ?? URL_REQUEST_TIMEOUT_MS,
@@ -124,11 +126,11 @@ export async function resolveUrlSource(source: UrlSkillSource, options: UrlSourc
   let index: { bytes: Buffer; url: string } | undefined;
   const locked = options.lockedRevision;
   if (locked !== undefined && isSha256Digest(locked)) {
-    const bytes = await readCachedIndex(home, locked);
+    const bytes = await readCachedIndex(home, locked, maxIndexBytes, result.diagnostics);
     if (bytes !== undefined) index = { bytes, url: indexUrl };
   }
   if (index === undefined && options.offline !== true) {
-    const fetched = await fetchBytes(indexUrl, fetchOptions(options.maxIndexBytes ?? MAX_URL_INDEX_BYTES));
+    const fetched = await fetchBytes(indexUrl, fetchOptions(maxIndexBytes));
     if (fetched.ok) {
       index = { bytes: fetched.bytes, url: fetched.url };
       await cacheIndex(home, fetched.bytes);
@@ -141,7 +143,7 @@ export async function resolveUrlSource(source: UrlSkillSource, options: UrlSourc
     }
   }
   if (index === undefined) {
-    const latest = await readLatestIndex(home);
+    const latest = await readLatestIndex(home, maxIndexBytes, result.diagnostics);
     if (latest === undefined)
       return fail("URL_NOT_CACHED", `${options.offline === true ? "offline and " : ""}no cached index`);
     result.diagnostics.push(
@@ -350,22 +352,25 @@ async function cacheIndex(home: string, bytes: Buffer): Promise<void> {
   await atomicWrite(path.join(home, "latest"), `${revision}\n`);
 }
 
-async function readCachedIndex(home: string, revision: string): Promise<Buffer | undefined> {
-  try {
-    const bytes = await readFile(path.join(home, "index", `${revision.slice("sha256:".length)}.json`));
-    return digestBytes(bytes) === revision ? bytes : undefined;
-  } catch {
-    return undefined;
-  }
+// Cached files are read back as regular files only (cache-file.ts): a FIFO there is a warning, not a hang.
+async function readCachedIndex(
+  home: string,
+  revision: string,
+  maxBytes: number,
+  diagnostics: Diagnostic[],
+): Promise<Buffer | undefined> {
+  const file = path.join(home, "index", `${revision.slice("sha256:".length)}.json`);
+  const text = await readCacheText(file, maxBytes, diagnostics);
+  if (text === undefined) return undefined;
+  const bytes = Buffer.from(text, "utf8");
+  return digestBytes(bytes) === revision ? bytes : undefined;
 }
 
-async function readLatestIndex(home: string): Promise<Buffer | undefined> {
-  try {
-    const revision = (await readFile(path.join(home, "latest"), "utf8")).trim();
-    return /^[0-9a-f]{64}$/.test(revision) ? await readCachedIndex(home, `sha256:${revision}`) : undefined;
-  } catch {
-    return undefined;
-  }
+async function readLatestIndex(home: string, maxBytes: number, diagnostics: Diagnostic[]): Promise<Buffer | undefined> {
+  const revision = (await readCacheText(path.join(home, "latest"), 128, diagnostics))?.trim();
+  return revision !== undefined && /^[0-9a-f]{64}$/.test(revision)
+    ? await readCachedIndex(home, `sha256:${revision}`, maxBytes, diagnostics)
+    : undefined;
 }
 
 async function atomicWrite(file: string, data: Buffer | string): Promise<void> {

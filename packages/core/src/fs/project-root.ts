@@ -57,6 +57,18 @@ function findMarkedRoot(from: string, markers: readonly string[] | undefined): s
   }
 }
 
+/**
+ * Whether `dir` is the user's home folder (however it is spelt: a symlinked /home too). Home is never a
+ * project: its `.claude/skills`, `.agents/skills`, `.claude/CLAUDE.md` and `.claude/commands` are the
+ * user's own files, read only when user files are asked for (and then labelled user), never as the
+ * project files of an agent that happens to start there (a service or a cron job).
+ */
+export function isHomeFolder(dir: string, homeDir?: string | undefined): boolean {
+  const home = path.resolve(homeDir ?? homedir());
+  const resolved = path.resolve(dir);
+  return resolved === home || realPathOrSelf(resolved) === realPathOrSelf(home);
+}
+
 function isBroadRoot(dir: string, homeDir: string | undefined): boolean {
   if (path.dirname(dir) === dir) return true;
   const home = path.resolve(homeDir ?? homedir());

@@ -5,7 +5,7 @@
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { PROJECT_SKILL_DIRS, USER_SKILL_DIRS } from "@skillctx/core";
-import { projectRoot } from "@skillctx/core/internal";
+import { isHomeFolder, projectRoot } from "@skillctx/core/internal";
 import type { AgentContextOptions } from "./options.js";
 
 /**
@@ -64,8 +64,9 @@ export function watchRoots(options: AgentContextOptions): Map<string, readonly s
   const home = path.resolve(sources.homeDir ?? homedir());
   const root = projectRoot(cwd, { homeDir: home, rootMarkers: sources.projectRootMarkers });
   // cwd and every folder up to the project root: guidance is read at each level (AGENTS.md chain).
+  // The home folder is never a project (core's isHomeFolder): watched below only for user files, when asked.
   for (let dir = cwd; ; dir = path.dirname(dir)) {
-    roots.set(dir, PROJECT_WATCH_TARGETS);
+    if (!isHomeFolder(dir, home)) roots.set(dir, PROJECT_WATCH_TARGETS);
     if (dir === root || path.dirname(dir) === dir || !dir.startsWith(root)) break;
   }
   const guidance = options.guidance;
