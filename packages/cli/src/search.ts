@@ -2,7 +2,8 @@ import { createSkillIndex, DEFAULT_MIN_SEARCH_SCORE, requestTerms } from "@skill
 import type { SkillMatch } from "@skillctx/core";
 import { notLoadableReason } from "@skillctx/engine/internal";
 import { commandSpec } from "./command-specs.js";
-import { formatDiagnostic, jsonText } from "./format.js";
+import { envelopeText } from "./envelope.js";
+import { writeFindings } from "./findings.js";
 import { EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { openContext } from "./load.js";
@@ -31,18 +32,21 @@ export const searchCommand: CliCommand = {
       const terms = await requestTerms(request);
       if (flags.bool("json")) {
         io.stdout.write(
-          jsonText({
-            request,
-            terms,
-            cutOff: DEFAULT_MIN_SEARCH_SCORE,
-            results: ranked.map((m) => ({ ...m, returned: returned.has(m.name) })),
+          envelopeText(
+            "search",
+            {
+              request,
+              terms,
+              cutOff: DEFAULT_MIN_SEARCH_SCORE,
+              results: ranked.map((m) => ({ ...m, returned: returned.has(m.name) })),
+            },
             diagnostics,
-          }),
+          ),
         );
         return EXIT_OK;
       }
       io.stdout.write(formatRanking({ request, terms, ranked, returned, explain: flags.bool("explain") }));
-      for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+      writeFindings(diagnostics, (t) => io.stderr.write(t), { command: "search", columns: io.columns });
       return EXIT_OK;
     } finally {
       await ctx.close();
