@@ -7,7 +7,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { pidsWith, uniqueSleep } from "../packages/process/src/test-utils.js";
-import { assertBuilt, CLI, runCli, ROOT, startCli } from "./helpers/cli.js";
+import { assertBuilt, CLI, runCli, ROOT, startCli , cliJson } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("cli-conventions");
 const COMMANDS = ["list", "catalog", "build", "render", "validate", "search", "sync", "serve"];
@@ -78,7 +78,7 @@ describe("version and help", () => {
     const home = await tempDir();
     const run = await runCli(["help", "--json"], { home });
     expect(run.code).toBe(0);
-    const json = JSON.parse(run.stdout) as {
+    const json = cliJson(run.stdout) as {
       commands: Array<{ name: string; usage: string; options: Array<{ flag: string }> }>;
     };
     expect(json.commands.map((c) => c.name)).toEqual(COMMANDS);
@@ -200,7 +200,7 @@ describe("--json on every command", () => {
       const run = await runCli([...args, "--json"], { home: repo });
       expect(run.code, `${args[0]}: ${run.stderr}`).toBe(0);
       expect(run.stderr, args[0]).toBe("");
-      check(JSON.parse(run.stdout) as Record<string, unknown>);
+      check(cliJson(run.stdout) as Record<string, unknown>);
     }
   });
 });
@@ -225,7 +225,7 @@ describe("the same flags mean the same thing everywhere", () => {
     const repo = await tempDir({ "AGENTS.md": "# Rules\n", "CLAUDE.md": "# Claude rules\n" });
     const list = async (model: string) =>
       (
-        JSON.parse(
+        cliJson(
           (await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], { home: repo })).stdout,
         ) as { skills: Array<{ name: string }> }
       ).skills.map((s) => s.name);
@@ -234,7 +234,7 @@ describe("the same flags mean the same thing everywhere", () => {
     expect(forClaude.some((n) => n.startsWith("claude"))).toBe(true);
     expect(forGpt.some((n) => n.startsWith("claude"))).toBe(false);
     const build = await runCli(["build", "--cwd", repo, "--no-user", "--json", "--model", "gpt-4o"], { home: repo });
-    expect((JSON.parse(build.stdout) as { system: string }).system).not.toContain("Claude rules");
+    expect((cliJson(build.stdout) as { system: string }).system).not.toContain("Claude rules");
   });
 
   it("--trust runs project commands; without it the marker names the --trust flag, never a library option", async () => {

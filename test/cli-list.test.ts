@@ -5,7 +5,7 @@ import path from "node:path";
 import { countTokens } from "@skillctx/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
-import { assertBuilt, DEMO, ROOT, runCli } from "./helpers/cli.js";
+import { assertBuilt, DEMO, ROOT, runCli , cliJson } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("cli-list");
 beforeAll(assertBuilt);
@@ -41,7 +41,7 @@ describe("skillctx list (built CLI)", () => {
     const run = await runCli(["list", "--cwd", DEMO, "--json"], { home });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
-    const out = JSON.parse(run.stdout) as ListJson;
+    const out = cliJson(run.stdout) as ListJson;
     expect(out.diagnostics).toEqual([]);
     const skills = path.join(DEMO, ".agents/skills");
     const expected = [
@@ -82,7 +82,7 @@ describe("skillctx list (built CLI)", () => {
   it("--tokens counts each body (o200k_base), in JSON and in the table", async () => {
     const home = await tempDir();
     const run = await runCli(["list", "--cwd", DEMO, "--json", "--tokens"], { home });
-    const out = JSON.parse(run.stdout) as ListJson;
+    const out = cliJson(run.stdout) as ListJson;
     for (const skill of out.skills) {
       const body = skill.trigger === "always" ? readFileSync(skill.path!, "utf8") : bodyOf(skill.path!);
       expect(skill.tokens, skill.name).toBe(countTokens(body));
@@ -115,7 +115,7 @@ describe("skillctx list (built CLI)", () => {
     });
     const run = await runCli(["list", "--cwd", repo, "--no-user", "--json"], { home: repo });
     expect(run.code, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout) as ListJson;
+    const out = cliJson(run.stdout) as ListJson;
     expect(out.skills.map((s) => [s.name, s.invocation, s.argumentHint])).toEqual([
       ["background", { model: true, user: null }, null],
       ["both", { model: true, user: "/both" }, "[issue-number]"],
@@ -145,7 +145,7 @@ describe("skillctx list (built CLI)", () => {
     const listed = async (fixture: string) =>
       new Map(
         (
-          JSON.parse(
+          cliJson(
             (
               await runCli(["list", "--cwd", path.join(ROOT, "fixtures/conventions", fixture), "--no-user", "--json"], {
                 home,
@@ -193,7 +193,7 @@ describe("skillctx list (built CLI)", () => {
 
     // The default, as in the library (docs/decisions.md, "One default for user skills").
     const without = await runCli(["list", "--cwd", DEMO, "--json"], { home });
-    const names = (JSON.parse(without.stdout) as ListJson).skills.map((s) => s.name);
+    const names = (cliJson(without.stdout) as ListJson).skills.map((s) => s.name);
     expect(names).not.toContain("my-notes");
     expect(names).toHaveLength(7);
   });
@@ -203,7 +203,7 @@ describe("skillctx list (built CLI)", () => {
     const home = await tempDir({ ".claude/skills/deploy/SKILL.md": skillMd("deploy", "User deploy") });
     const run = await runCli(["list", "--cwd", project, "--user", "--json"], { home });
     expect(run.code).toBe(0);
-    const out = JSON.parse(run.stdout) as ListJson;
+    const out = cliJson(run.stdout) as ListJson;
     expect(out.skills).toEqual([
       expect.objectContaining({ name: "deploy", description: "Project deploy", scope: "project" }),
     ]);
@@ -240,7 +240,7 @@ describe("skillctx list (built CLI)", () => {
     });
     const run = await runCli(["list", "--cwd", repo, "--json", "--no-user"], { home: repo });
     expect(run.code).toBe(0);
-    const listed = (JSON.parse(run.stdout) as ListJson).skills;
+    const listed = (cliJson(run.stdout) as ListJson).skills;
     expect(listed.map((s) => `${s.name}:${s.trigger}`)).toEqual(["agents:always", "cursor:ts:path", "pdf:on-demand"]);
   });
 });

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseJson } from "../packages/core/src/json/parse-json.js";
+import { cliJson } from "./helpers/cli.js";
 import { runCli } from "../packages/cli/src/run.js";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../eval/selection/fixture/skills");
@@ -59,7 +59,7 @@ describe("skillctx search", () => {
     expect(none.stdout).toContain("words searched: (none: only stop words)");
     expect(none.stdout).toContain("search_skills answers that no skill matches");
     const json = await cli(["search", "weather in Oslo", "--cwd", cwd, "--no-user", "--skills", FIXTURE, "--json"]);
-    const value = parseJson(json.stdout) as { results: { returned: boolean }[]; terms: string[] };
+    const value = cliJson(json.stdout) as { results: { returned: boolean }[]; terms: string[] };
     expect(value.terms).toEqual(["weather", "oslo"]);
     expect(value.results.every((r) => !r.returned)).toBe(true);
   });

@@ -38,6 +38,8 @@ let repos = new Map<string, string>();
 const cli = new Map<string, { build: CliResult; list: CliResult }>();
 
 const key = (slug: string, id: string) => `${slug}#${id}`;
+// A command's --json is an envelope (docs/cli-json.schema.json); the command's own fields are its `data`.
+const envelopeData = (stdout: string) => (parseJson(stdout) as { data: unknown }).data;
 const homeOf = (repo: string, c: Case) =>
   c.setup?.home === undefined ? path.join(base, ".home") : path.join(repo, c.setup.home);
 const cwdOf = (repo: string, c: Case) => path.join(repo, c.cwd ?? ".");
@@ -141,11 +143,11 @@ async function viaLibrary(repo: string, c: Case): Promise<Observed> {
 function viaCli(repo: string, slug: string, c: Case): Observed & { guidanceNames: Set<string> } {
   const runs = cli.get(key(slug, c.id));
   if (runs === undefined) throw new Error(`no CLI run for ${slug}#${c.id}`);
-  const build = parseJson(runs.build.stdout) as {
+  const build = envelopeData(runs.build.stdout) as {
     system: string;
     steps: Array<{ diagnostics: Array<{ code: string }> }>;
   };
-  const list = parseJson(runs.list.stdout) as {
+  const list = envelopeData(runs.list.stdout) as {
     skills: Array<{ name: string; path: string | null; trigger: string }>;
     diagnostics: Array<{ code: string }>;
   };

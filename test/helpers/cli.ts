@@ -80,3 +80,29 @@ export function startCli(args: string[], options: CliOptions): CliChild {
   });
   return { child, stdout: () => out, stderr: () => err, exited };
 }
+
+/** The envelope every command's `--json` prints (docs/cli-json.schema.json). */
+export interface CliEnvelope {
+  command: string;
+  version: string;
+  data: Record<string, unknown>;
+  diagnostics: unknown[];
+}
+
+/**
+ * Reads a command's `--json` output: checks the envelope (`command`, `version`, `data`, `diagnostics`,
+ * nothing else) and returns the command's data with the diagnostics beside it, as tests read them.
+ */
+export function cliJson<T = any>(stdout: string): T {
+  const envelope = JSON.parse(stdout) as CliEnvelope;
+  if (
+    typeof envelope !== "object" ||
+    envelope === null ||
+    Object.keys(envelope).join(",") !== "command,version,data,diagnostics" ||
+    typeof envelope.command !== "string" ||
+    typeof envelope.data !== "object" ||
+    !Array.isArray(envelope.diagnostics)
+  )
+    throw new Error(`not a skillctx --json envelope: ${stdout.slice(0, 200)}`);
+  return { ...envelope.data, diagnostics: envelope.diagnostics } as T;
+}

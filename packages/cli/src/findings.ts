@@ -74,16 +74,14 @@ function groupLine(group: readonly Finding[]): string {
   const first = group[0]!;
   const head = `${first.severity} ${first.code}`;
   const files = [...new Set(group.flatMap((d) => (d.path === undefined ? [] : [shownPath(d.path)])))];
-  const where =
-    files.length === 0
-      ? ""
-      : ` (${files.slice(0, 3).join(", ")}${files.length > 3 ? `, and ${files.length - 3} more` : ""})`;
+  const named = `${files.slice(0, 3).join(", ")}${files.length > 3 ? `, and ${files.length - 3} more` : ""}`;
+  const where = files.length === 0 ? "" : ` (${named})`;
   if (first.code === "UNKNOWN_FIELDS") {
     const fields = [...new Set(group.flatMap((d) => unknownFieldsOf(d.message)))];
     return printableLine(`${head} ${group.length} skills have unknown fields: ${fields.join(", ")}${where}`);
   }
   if (group.every((d) => d.message === first.message))
-    return printableLine(`${head} ${first.message} (${group.length} times)${where}`);
+    return printableLine(`${head} ${first.message} (${group.length} times${files.length === 0 ? "" : `: ${named}`})`);
   return printableLine(`${head} ${group.length} findings, such as: ${first.message}${where}; --json lists each`);
 }
 
