@@ -10,7 +10,7 @@ import { pidsWith, uniqueSleep } from "../packages/process/src/test-utils.js";
 import { assertBuilt, CLI, runCli, ROOT, startCli , cliJson } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("cli-conventions");
-const COMMANDS = ["list", "catalog", "build", "render", "validate", "search", "sync", "serve"];
+const COMMANDS = ["list", "catalog", "build", "context", "render", "validate", "search", "sync", "serve"];
 const skillMd = (name: string, description: string, body = `Body of ${name}.`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
 
@@ -123,7 +123,7 @@ describe("errors: one line, exit 2 for usage and 1 for failure", () => {
       [["catalog", "--budget", "12k"], "skillctx catalog: --budget must be a whole number"],
       [["build", "--budget=-3"], "skillctx build: --budget must be a whole number"],
       [["render"], "skillctx render: expected exactly one FILE"],
-      [["validate"], "skillctx validate: give at least one PATH"],
+      [["context", "--window", "lots"], "skillctx context: --window must be a number of tokens"],
     ];
     for (const [args, start] of cases) {
       const run = await runCli(args, { home, cwd: home });
@@ -153,7 +153,8 @@ describe("stdout is data, stderr is diagnostics", () => {
     });
     const run = await runCli(["list", "--cwd", repo, "--no-user"], { home: repo });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^good +project +on-demand/m);
+    // Name on one line, description under it (every row is project, on-demand: said once at the end).
+    expect(run.stdout).toMatch(/^good\n {4}Fine$/m);
     expect(run.stdout).not.toContain("YAML_INVALID");
     expect(run.stderr).toContain(`${path.join(repo, ".agents/skills/bad/SKILL.md")}:4: error YAML_INVALID`);
   });

@@ -1,8 +1,7 @@
 // Issue 37: a tool is offered only when it can work. run_skill_script is listed when a skill has a
 // scripts/ folder and a trusted scope; a call made anyway (a model naming it from memory) still gets
 // the reason it cannot run.
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
+import { execFileSync } from "node:child_process";
 import { AgentContext } from "skillctx";
 import { afterEach, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
@@ -17,7 +16,7 @@ const skill = (name: string) => `---\nname: ${name}\ndescription: ${name} things
 
 async function repo(files: Record<string, string>): Promise<string> {
   const dir = await tempDir(files);
-  await mkdir(path.join(dir, ".git"));
+  execFileSync("git", ["init", "-q"], { cwd: dir });
   return dir;
 }
 

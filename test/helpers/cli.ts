@@ -24,6 +24,8 @@ export interface CliOptions {
   cwd?: string;
   /** More environment variables of the child (beside PATH and HOME). */
   env?: Record<string, string>;
+  /** Node options before the CLI's script (`--import` of a test hook). */
+  nodeArgs?: string[];
 }
 
 /** Throws a clear error when the CLI has not been built (the root `pnpm test` builds first). */
@@ -41,7 +43,7 @@ function childEnv(home: string): NodeJS.ProcessEnv {
  */
 export async function runCli(args: string[], options: CliOptions): Promise<CliRun> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
       cwd: options.cwd ?? ROOT,
       env: childEnv(options.home),
       maxBuffer: 64 * 1024 * 1024,

@@ -1,5 +1,5 @@
 import { jsonText } from "./format.js";
-import { version } from "./front-door.js";
+import { version } from "./version.js";
 
 /**
  * The one top-level shape of every command's `--json` (docs/cli-json.schema.json): which command, which
