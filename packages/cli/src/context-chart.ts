@@ -51,7 +51,11 @@ export function formatContextChart(view: ContextBreakdown, options: { columns?: 
     for (const part of inArea) lines.push(row("  ", partLabel(part), part.tokens, fill));
   }
   lines.push(row("", "free", Math.max(0, window - total), ""));
-  lines.push("", `  ${AREA_FILL.system} system  ${AREA_FILL.tools} tools  ${AREA_FILL.messages} messages  ${FREE_FILL} free; the bars after each line are its share of what is used`);
+  lines.push(
+    "",
+    `  ${AREA_FILL.system} system  ${AREA_FILL.tools} tools  ${AREA_FILL.messages} messages  ${FREE_FILL} free`,
+    "  (a line's bar is its share of what is used; the % its share of the window)",
+  );
   return `${lines.join("\n")}\n`;
 }
 

@@ -77,7 +77,8 @@ export function formatList(
     if (s.description !== null && s.description.trim() !== "") lines.push(...descriptionLines(s.description, width));
   });
   const note = same.length === 0 ? "" : ` (every one: ${same.join(", ")})`;
-  return `${[...lines, "", `${count}${note}; --wide for paths, --json for every field`].join("\n")}\n`;
+  const footer = wrap(`${count}${note}; --wide for paths, --json for every field`, width);
+  return `${[...lines, "", ...footer].join("\n")}\n`;
 }
 
 /** The description wrapped under its skill, at most {@link DESCRIPTION_LINES} lines, the last cut with an ellipsis when more is left. */
