@@ -87,14 +87,15 @@ describe("skillctx list (built CLI)", () => {
       const body = skill.trigger === "always" ? readFileSync(skill.path!, "utf8") : bodyOf(skill.path!);
       expect(skill.tokens, skill.name).toBe(countTokens(body));
     }
-    const table = await runCli(["list", "--cwd", DEMO, "--no-user", "--tokens"], { home });
+    // --wide: one row per skill with every column (the default layout leaves out what is the same on every row).
+    const table = await runCli(["list", "--cwd", DEMO, "--no-user", "--tokens", "--wide"], { home });
     const lines = table.stdout.split("\n");
     expect(lines[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +TOKENS +PATH +DESCRIPTION$/);
     const docker = out.skills.find((s) => s.name === "docker")!;
     expect(lines.find((l) => l.startsWith("docker "))).toMatch(
       new RegExp(` ${docker.tokens} +\\.agents/skills/docker\\.md `),
     );
-    const without = await runCli(["list", "--cwd", DEMO, "--no-user"], { home });
+    const without = await runCli(["list", "--cwd", DEMO, "--no-user", "--wide"], { home });
     expect(without.stdout.split("\n")[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +PATH +DESCRIPTION$/);
   });
 
@@ -122,7 +123,7 @@ describe("skillctx list (built CLI)", () => {
       ["deploy", { model: false, user: "/deploy" }, "<env> [--dry-run]"],
       ["nobody", { model: false, user: null }, null],
     ]);
-    const table = await runCli(["list", "--cwd", repo, "--no-user"], { home: repo });
+    const table = await runCli(["list", "--cwd", repo, "--no-user", "--wide"], { home: repo });
     const rows = Object.fromEntries(
       table.stdout
         .split("\n")
@@ -168,7 +169,7 @@ describe("skillctx list (built CLI)", () => {
 
   it("prints an aligned table, user skills included with --user and left out by default", async () => {
     const home = await tempDir({ ".agents/skills/my-notes/SKILL.md": skillMd("my-notes", "A user-level skill") });
-    const run = await runCli(["list", "--cwd", DEMO, "--user"], { home });
+    const run = await runCli(["list", "--cwd", DEMO, "--user", "--wide"], { home });
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
     const rows = lines.slice(1, lines.indexOf(""));
@@ -222,7 +223,7 @@ describe("skillctx list (built CLI)", () => {
     });
     const run = await runCli(["list", "--cwd", project], { home: project });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^good +project +on-demand/m);
+    expect(run.stdout).toMatch(/^good\n {4}Fine$/m);
     expect(run.stderr).toContain(`${path.join(project, ".agents/skills/bad/SKILL.md")}:4: error YAML_INVALID`);
   });
 
