@@ -3,7 +3,6 @@
 // path-triggered AGENTS.md shows; `list` reads at 80 columns (name, trigger, who may invoke on one line,
 // at least 40 characters of each description under it).
 import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { assertBuilt, cliJson, runCli } from "./helpers/cli.js";

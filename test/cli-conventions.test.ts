@@ -7,7 +7,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { pidsWith, uniqueSleep } from "../packages/process/src/test-utils.js";
-import { assertBuilt, CLI, runCli, ROOT, startCli , cliJson } from "./helpers/cli.js";
+import { assertBuilt, CLI, runCli, ROOT, startCli, cliJson } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("cli-conventions");
 const COMMANDS = ["list", "catalog", "build", "context", "render", "validate", "search", "sync", "serve"];

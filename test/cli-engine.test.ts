@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO, runCli , cliJson } from "./helpers/cli.js";
+import { DEMO, runCli, cliJson } from "./helpers/cli.js";
 import { tempRepo } from "./helpers/temp-repo.js";
 import type { TempRepo } from "./helpers/temp-repo.js";
 

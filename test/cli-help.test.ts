@@ -104,7 +104,12 @@ describe("skillctx list on a narrow terminal", () => {
       expect(piped.stdout).toBe(at80.stdout);
       expect(widest(piped.stdout)).toBeLessThanOrEqual(80);
       // Every skill is still listed, by name, at every width.
-      const names = (t: string) => t.split("\n\n")[0]!.split("\n").filter((l) => /^[a-z]/.test(l)).map((l) => l.split(" ")[0]);
+      const names = (t: string) =>
+        t
+          .split("\n\n")[0]!
+          .split("\n")
+          .filter((l) => /^[a-z]/.test(l))
+          .map((l) => l.split(" ")[0]);
       expect(names(narrow.stdout)).toEqual(names(piped.stdout));
       expect(names(piped.stdout).length).toBeGreaterThanOrEqual(7);
     } finally {

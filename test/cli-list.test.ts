@@ -5,7 +5,7 @@ import path from "node:path";
 import { countTokens } from "@skillctx/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
-import { assertBuilt, DEMO, ROOT, runCli , cliJson } from "./helpers/cli.js";
+import { assertBuilt, DEMO, ROOT, runCli, cliJson } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("cli-list");
 beforeAll(assertBuilt);

@@ -33,9 +33,18 @@ describe("MCP SDK missing (built CLI)", () => {
       const run = await runCli([command, "--cwd", cwd, "--json"], { home: cwd, nodeArgs: NO_SDK });
       expect(run.code, `${command}: ${run.stderr}`).toBe(0);
       const codes = (cliJson(run.stdout) as { diagnostics: Array<{ code: string; severity: string }> }).diagnostics;
-      expect(codes.filter((d) => d.severity === "error"), command).toEqual([]);
-      expect(codes.map((d) => d.code), command).not.toContain("MCP_SDK_MISSING");
-      expect(codes.map((d) => d.code), command).not.toContain("MCP_SERVER_DUPLICATE");
+      expect(
+        codes.filter((d) => d.severity === "error"),
+        command,
+      ).toEqual([]);
+      expect(
+        codes.map((d) => d.code),
+        command,
+      ).not.toContain("MCP_SDK_MISSING");
+      expect(
+        codes.map((d) => d.code),
+        command,
+      ).not.toContain("MCP_SERVER_DUPLICATE");
     }
   });
 

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, ROOT, runCli , cliJson } from "./helpers/cli.js";
+import { assertBuilt, ROOT, runCli, cliJson } from "./helpers/cli.js";
 import type { CliRun } from "./helpers/cli.js";
 
 // End to end: the BUILT CLI in a child process (the root `pnpm test` builds first).
@@ -167,7 +167,9 @@ describe("skillctx validate (built CLI)", () => {
     const lines = stdout.trimEnd().split("\n");
     // Three skills with the same finding: one line, said once, with where (it was three lines).
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^warning UNEXPECTED_FIELDS Unexpected fields in frontmatter: category\. .* \(3 times: .*a\/SKILL\.md, .*c\/SKILL\.md\)$/);
+    expect(lines[0]).toMatch(
+      /^warning UNEXPECTED_FIELDS Unexpected fields in frontmatter: category\. .* \(3 times: .*a\/SKILL\.md, .*c\/SKILL\.md\)$/,
+    );
     expect(lines[1]).toBe("3 skills checked: 3 valid, 0 invalid (0 errors, 3 warnings, 0 info)");
   });
 

@@ -480,7 +480,14 @@ describeWithTool("python3")("a programmatic skill with a folder of typed scripts
     await ctx.callTool("load_skill", { name: "greeter" });
     const step = await ctx.buildContext([user("greet Ada")]);
     // This skill has a scripts/ folder and is trusted: run_skill_script is offered.
-    expect(names(step.tools)).toEqual(["load_skill", "read_skill_resource", "run_skill_script", "unload_skill", "hello", "greet"]);
+    expect(names(step.tools)).toEqual([
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+      "hello",
+      "greet",
+    ]);
     expect(step.diagnostics.find((d) => d.code === "TOOL_NAME_CLASH")?.message).toBe(
       'code tool "hello" is left out: another tool has that name',
     );

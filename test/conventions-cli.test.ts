@@ -6,7 +6,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { itWithTool } from "./helpers/tools-present.js";
-import { runCli , cliJson } from "./helpers/cli.js";
+import { runCli, cliJson } from "./helpers/cli.js";
 import { useConventionFixtures } from "./helpers/convention-fixture.js";
 
 const fixture = useConventionFixtures();

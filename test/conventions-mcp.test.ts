@@ -29,7 +29,10 @@ describe("serversFromProject", () => {
       ["tracker", false, undefined, path.join(root, ".cursor/mcp.json")],
     ]);
     expect(untrusted.diagnostics.map((d) => [d.code, d.message])).toEqual([
-      ["MCP_SERVER_DUPLICATE", 'MCP server "notes" is declared twice by the project with other settings; the first is kept'],
+      [
+        "MCP_SERVER_DUPLICATE",
+        'MCP server "notes" is declared twice by the project with other settings; the first is kept',
+      ],
     ]);
     const trusted = await serversFromProject(root, { trust: { project: true }, vars: { TRACKER_BIN: "/bin/tracker" } });
     expect(trusted.servers.every((s) => s.trusted)).toBe(true);

@@ -10,7 +10,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AgentContext } from "@skillctx/engine";
 import { put, useTempDirs } from "../packages/core/src/testing/temp-dir.js";
-import { assertBuilt, runCli , cliJson } from "./helpers/cli.js";
+import { assertBuilt, runCli, cliJson } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("user-default");
 beforeAll(assertBuilt);

@@ -43,11 +43,15 @@ function childEnv(home: string): NodeJS.ProcessEnv {
  */
 export async function runCli(args: string[], options: CliOptions): Promise<CliRun> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
-      cwd: options.cwd ?? ROOT,
-      env: childEnv(options.home),
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [...(options.nodeArgs ?? []), CLI, ...args],
+      {
+        cwd: options.cwd ?? ROOT,
+        env: childEnv(options.home),
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: unknown; stdout?: string; stderr?: string };

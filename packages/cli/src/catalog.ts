@@ -31,7 +31,16 @@ export const catalogCommand: CliCommand = {
         io.stdout.write(
           envelopeText(
             "catalog",
-            { format, budgetTokens: budgetTokens ?? null, tokenizer: TOKENIZER, text, tokens, level, included, omitted },
+            {
+              format,
+              budgetTokens: budgetTokens ?? null,
+              tokenizer: TOKENIZER,
+              text,
+              tokens,
+              level,
+              included,
+              omitted,
+            },
             diagnostics,
           ),
         );

@@ -101,7 +101,8 @@ export function contextBreakdown(input: {
     }
   }
   const conversation = messagesTokens(step.messages) - attached;
-  if (conversation > 0) parts.push({ area: "messages", kind: "conversation", name: "conversation", tokens: conversation });
+  if (conversation > 0)
+    parts.push({ area: "messages", kind: "conversation", name: "conversation", tokens: conversation });
 
   const total = parts.reduce((sum, p) => sum + p.tokens, 0);
   return { window, total, parts: parts.map((p) => ({ ...p, share: p.tokens / window })) };

@@ -18,7 +18,10 @@ const FREE_FILL = "·";
 const TOOLS_LISTED = 8;
 const BAR = 20;
 
-export function formatContextChart(view: ContextBreakdown, options: { columns?: number | undefined; tokenizer: string }): string {
+export function formatContextChart(
+  view: ContextBreakdown,
+  options: { columns?: number | undefined; tokenizer: string },
+): string {
   const width = Math.max(60, Math.min(options.columns ?? 80, 100));
   const { window, total, parts } = view;
   const lines: string[] = [];

@@ -89,6 +89,8 @@ async function readPrompt(file: string): Promise<string> {
   try {
     return await readFile(path.resolve(file), "utf8");
   } catch (error) {
-    throw new UsageError(`--system-prompt ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    throw new UsageError(
+      `--system-prompt ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
   }
 }

@@ -55,7 +55,6 @@ export async function frontDoor(argv: string[], io: CliIo): Promise<FrontDoor> {
   return { command, args: rest };
 }
 
-
 /** `skillctx help [command] [--json]`. */
 async function help(args: string[], io: CliIo): Promise<number> {
   const json = args.includes("--json");

@@ -68,7 +68,9 @@ export const syncCommand: CliCommand = {
     }));
     const failed = diagnostics.some((d) => d.severity === "error");
     if (flags.bool("json")) {
-      io.stdout.write(envelopeText("sync", { lockfile: LOCKFILE_NAME, frozen, sources, pruned, cachePruned }, diagnostics));
+      io.stdout.write(
+        envelopeText("sync", { lockfile: LOCKFILE_NAME, frozen, sources, pruned, cachePruned }, diagnostics),
+      );
     } else {
       const lines: string[] = [];
       for (const source of sources) {

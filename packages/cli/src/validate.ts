@@ -72,7 +72,10 @@ export const validateCommand: CliCommand = {
 };
 
 function formatHuman(results: ValidateResult[], skipped: Diagnostic[], columns: number | undefined): string {
-  const findings = [...skipped, ...results.flatMap((r) => r.diagnostics.map((d) => ({ ...d, path: d.path ?? r.path })))];
+  const findings = [
+    ...skipped,
+    ...results.flatMap((r) => r.diagnostics.map((d) => ({ ...d, path: d.path ?? r.path }))),
+  ];
   const lines = findingLines(findings).map((line) => fitted(line, columns));
   const valid = results.filter((r) => r.valid).length;
   lines.push(
