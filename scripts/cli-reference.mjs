@@ -60,7 +60,7 @@ function builtTexts() {
         encoding: "utf8",
         env: { PATH: process.env.PATH, HOME: home },
       });
-    const names = JSON.parse(run(["help", "--json"])).commands.map((c) => c.name);
+    const names = JSON.parse(run(["help", "--json"])).data.commands.map((c) => c.name);
     return {
       overview: run(["--help"]),
       commands: names.map((name) => ({ name, help: run(["help", name]) })),

@@ -3,7 +3,7 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
-import { assertBuilt, DEMO, ROOT, runCli } from "./helpers/cli.js";
+import { assertBuilt, DEMO, ROOT, runCli, cliJson } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("cli-catalog");
 beforeAll(assertBuilt);
@@ -29,8 +29,8 @@ async function catalogAndSystem(
   for (const run of [human, json, build]) expect(run.code, run.stderr).toBe(0);
   return {
     human: human.stdout,
-    json: JSON.parse(json.stdout) as CatalogJson,
-    system: (JSON.parse(build.stdout) as { system: string }).system,
+    json: cliJson(json.stdout) as CatalogJson,
+    system: (cliJson(build.stdout) as { system: string }).system,
   };
 }
 
@@ -68,16 +68,14 @@ describe("skillctx catalog (built CLI)", () => {
       files[`.agents/skills/s${i}/SKILL.md`] =
         `---\nname: s${i}\ndescription: Handles the workflow number ${i} end to end, with reports and reviews.\n---\nBody.\n`;
     const repo = await tempDir(files);
-    const full = JSON.parse(
+    const full = cliJson(
       (await runCli(["catalog", "--cwd", repo, "--no-user", "--json"], { home: path.join(repo, ".no-home") })).stdout,
     ) as CatalogJson;
     expect(full).toMatchObject({ format: "xml", budgetTokens: null, level: "full", omitted: [] });
     expect(full.included).toHaveLength(30);
     expect(full.tokens).toBeGreaterThan(100);
-    const cut = await runCli(["catalog", "--cwd", repo, "--no-user", "--json", "--budget", "40"], {
-      home: path.join(repo, ".no-home"),
-    });
-    const json = JSON.parse(cut.stdout) as CatalogJson;
+    const cut = await runCli(["catalog", "--cwd", repo, "--no-user", "--json", "--budget", "40"], { home: path.join(repo, ".no-home") });
+    const json = cliJson(cut.stdout) as CatalogJson;
     expect(json.level).toBe("partial");
     expect(json.tokens).toBeLessThanOrEqual(40);
     expect(json.included.length + json.omitted.length).toBe(30);
@@ -97,14 +95,12 @@ describe("skillctx catalog (built CLI)", () => {
   it("--skills adds a folder of skill folders, as the skills option of AgentContext does", async () => {
     const repo = await tempDir();
     const extra = await tempDir({ "group/one/SKILL.md": "---\nname: one\ndescription: The first.\n---\nx\n" });
-    const run = await runCli(["catalog", "--cwd", repo, "--no-user", "--skills", extra, "--json"], {
-      home: path.join(repo, ".no-home"),
-    });
-    expect((JSON.parse(run.stdout) as CatalogJson).included).toEqual(["one"]);
+    const run = await runCli(["catalog", "--cwd", repo, "--no-user", "--skills", extra, "--json"], { home: path.join(repo, ".no-home") });
+    expect((cliJson(run.stdout) as CatalogJson).included).toEqual(["one"]);
     const relative = await runCli(
       ["catalog", "--cwd", repo, "--no-user", "--skills", path.relative(ROOT, extra), "--json"],
       { home: path.join(repo, ".no-home") },
     );
-    expect((JSON.parse(relative.stdout) as CatalogJson).included).toEqual(["one"]);
+    expect((cliJson(relative.stdout) as CatalogJson).included).toEqual(["one"]);
   });
 });

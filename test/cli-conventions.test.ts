@@ -7,10 +7,10 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { pidsWith, uniqueSleep } from "../packages/process/src/test-utils.js";
-import { assertBuilt, CLI, runCli, ROOT, startCli } from "./helpers/cli.js";
+import { assertBuilt, CLI, runCli, ROOT, startCli, cliJson } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("cli-conventions");
-const COMMANDS = ["list", "catalog", "build", "render", "validate", "search", "sync", "serve"];
+const COMMANDS = ["list", "catalog", "build", "context", "render", "validate", "search", "sync", "serve"];
 const skillMd = (name: string, description: string, body = `Body of ${name}.`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
 
@@ -78,7 +78,7 @@ describe("version and help", () => {
     const home = await tempDir();
     const run = await runCli(["help", "--json"], { home });
     expect(run.code).toBe(0);
-    const json = JSON.parse(run.stdout) as {
+    const json = cliJson(run.stdout) as {
       commands: Array<{ name: string; usage: string; options: Array<{ flag: string }> }>;
     };
     expect(json.commands.map((c) => c.name)).toEqual(COMMANDS);
@@ -123,7 +123,7 @@ describe("errors: one line, exit 2 for usage and 1 for failure", () => {
       [["catalog", "--budget", "12k"], "skillctx catalog: --budget must be a whole number"],
       [["build", "--budget=-3"], "skillctx build: --budget must be a whole number"],
       [["render"], "skillctx render: expected exactly one FILE"],
-      [["validate"], "skillctx validate: give at least one PATH"],
+      [["context", "--window", "lots"], "skillctx context: --window must be a number of tokens"],
     ];
     for (const [args, start] of cases) {
       const run = await runCli(args, { home, cwd: home });
@@ -153,7 +153,8 @@ describe("stdout is data, stderr is diagnostics", () => {
     });
     const run = await runCli(["list", "--cwd", repo, "--no-user"], { home: path.join(repo, ".no-home") });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^good +project +on-demand/m);
+    // Name on one line, description under it (every row is project, on-demand: said once at the end).
+    expect(run.stdout).toMatch(/^good\n {4}Fine$/m);
     expect(run.stdout).not.toContain("YAML_INVALID");
     expect(run.stderr).toContain(`${path.join(repo, ".agents/skills/bad/SKILL.md")}:4: error YAML_INVALID`);
   });
@@ -200,7 +201,7 @@ describe("--json on every command", () => {
       const run = await runCli([...args, "--json"], { home: path.join(repo, ".no-home") });
       expect(run.code, `${args[0]}: ${run.stderr}`).toBe(0);
       expect(run.stderr, args[0]).toBe("");
-      check(JSON.parse(run.stdout) as Record<string, unknown>);
+      check(cliJson(run.stdout) as Record<string, unknown>);
     }
   });
 });
@@ -225,22 +226,16 @@ describe("the same flags mean the same thing everywhere", () => {
     const repo = await tempDir({ "AGENTS.md": "# Rules\n", "CLAUDE.md": "# Claude rules\n" });
     const list = async (model: string) =>
       (
-        JSON.parse(
-          (
-            await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], {
-              home: path.join(repo, ".no-home"),
-            })
-          ).stdout,
+        cliJson(
+          (await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], { home: path.join(repo, ".no-home") })).stdout,
         ) as { skills: Array<{ name: string }> }
       ).skills.map((s) => s.name);
     const forClaude = await list("claude-sonnet-4-5");
     const forGpt = await list("gpt-4o");
     expect(forClaude.some((n) => n.startsWith("claude"))).toBe(true);
     expect(forGpt.some((n) => n.startsWith("claude"))).toBe(false);
-    const build = await runCli(["build", "--cwd", repo, "--no-user", "--json", "--model", "gpt-4o"], {
-      home: path.join(repo, ".no-home"),
-    });
-    expect((JSON.parse(build.stdout) as { system: string }).system).not.toContain("Claude rules");
+    const build = await runCli(["build", "--cwd", repo, "--no-user", "--json", "--model", "gpt-4o"], { home: path.join(repo, ".no-home") });
+    expect((cliJson(build.stdout) as { system: string }).system).not.toContain("Claude rules");
   });
 
   it("--trust runs project commands; without it the marker names the --trust flag, never a library option", async () => {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO, runCli } from "./helpers/cli.js";
+import { DEMO, runCli, cliJson } from "./helpers/cli.js";
 import { tempRepo } from "./helpers/temp-repo.js";
 import type { TempRepo } from "./helpers/temp-repo.js";
 
@@ -17,7 +17,7 @@ describe("skillctx build (built CLI)", () => {
       { home: home.dir },
     );
     expect(run.code).toBe(0);
-    const json = JSON.parse(run.stdout) as {
+    const json = cliJson(run.stdout) as {
       steps: Array<{ activated: Array<{ skill: string; trigger: string; match?: string; messageIndex?: number }> }>;
       system: string;
       messages: Array<{ role: string; content: unknown }>;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { countTokens } from "@skillctx/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
-import { assertBuilt, DEMO, ROOT, runCli } from "./helpers/cli.js";
+import { assertBuilt, DEMO, ROOT, runCli, cliJson } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("cli-list");
 beforeAll(assertBuilt);
@@ -41,7 +41,7 @@ describe("skillctx list (built CLI)", () => {
     const run = await runCli(["list", "--cwd", DEMO, "--json"], { home });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
-    const out = JSON.parse(run.stdout) as ListJson;
+    const out = cliJson(run.stdout) as ListJson;
     expect(out.diagnostics).toEqual([]);
     const skills = path.join(DEMO, ".agents/skills");
     // Single-file (legacy) skills live in OpenHands' microagents folder: a loose .md in .agents/skills is no skill.
@@ -84,19 +84,20 @@ describe("skillctx list (built CLI)", () => {
   it("--tokens counts each body (o200k_base), in JSON and in the table", async () => {
     const home = await tempDir();
     const run = await runCli(["list", "--cwd", DEMO, "--json", "--tokens"], { home });
-    const out = JSON.parse(run.stdout) as ListJson;
+    const out = cliJson(run.stdout) as ListJson;
     for (const skill of out.skills) {
       const body = skill.trigger === "always" ? readFileSync(skill.path!, "utf8") : bodyOf(skill.path!);
       expect(skill.tokens, skill.name).toBe(countTokens(body));
     }
-    const table = await runCli(["list", "--cwd", DEMO, "--no-user", "--tokens"], { home });
+    // --wide: one row per skill with every column (the default layout leaves out what is the same on every row).
+    const table = await runCli(["list", "--cwd", DEMO, "--no-user", "--tokens", "--wide"], { home });
     const lines = table.stdout.split("\n");
     expect(lines[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +TOKENS +PATH +DESCRIPTION$/);
     const docker = out.skills.find((s) => s.name === "docker")!;
     expect(lines.find((l) => l.startsWith("docker "))).toMatch(
       new RegExp(` ${docker.tokens} +\\.openhands/microagents/docker\\.md `),
     );
-    const without = await runCli(["list", "--cwd", DEMO, "--no-user"], { home });
+    const without = await runCli(["list", "--cwd", DEMO, "--no-user", "--wide"], { home });
     expect(without.stdout.split("\n")[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +PATH +DESCRIPTION$/);
   });
 
@@ -117,14 +118,14 @@ describe("skillctx list (built CLI)", () => {
     });
     const run = await runCli(["list", "--cwd", repo, "--no-user", "--json"], { home: path.join(repo, ".no-home") });
     expect(run.code, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout) as ListJson;
+    const out = cliJson(run.stdout) as ListJson;
     expect(out.skills.map((s) => [s.name, s.invocation, s.argumentHint])).toEqual([
       ["background", { model: true, user: null }, null],
       ["both", { model: true, user: "/both" }, "[issue-number]"],
       ["deploy", { model: false, user: "/deploy" }, "<env> [--dry-run]"],
       ["nobody", { model: false, user: null }, null],
     ]);
-    const table = await runCli(["list", "--cwd", repo, "--no-user"], { home: path.join(repo, ".no-home") });
+    const table = await runCli(["list", "--cwd", repo, "--no-user", "--wide"], { home: path.join(repo, ".no-home") });
     const rows = Object.fromEntries(
       table.stdout
         .split("\n")
@@ -147,7 +148,7 @@ describe("skillctx list (built CLI)", () => {
     const listed = async (fixture: string) =>
       new Map(
         (
-          JSON.parse(
+          cliJson(
             (
               await runCli(["list", "--cwd", path.join(ROOT, "fixtures/conventions", fixture), "--no-user", "--json"], {
                 home,
@@ -170,7 +171,7 @@ describe("skillctx list (built CLI)", () => {
 
   it("prints an aligned table, user skills included with --user and left out by default", async () => {
     const home = await tempDir({ ".agents/skills/my-notes/SKILL.md": skillMd("my-notes", "A user-level skill") });
-    const run = await runCli(["list", "--cwd", DEMO, "--user"], { home });
+    const run = await runCli(["list", "--cwd", DEMO, "--user", "--wide"], { home });
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
     const rows = lines.slice(1, lines.indexOf(""));
@@ -195,7 +196,7 @@ describe("skillctx list (built CLI)", () => {
 
     // The default, as in the library (docs/decisions.md, "One default for user skills").
     const without = await runCli(["list", "--cwd", DEMO, "--json"], { home });
-    const names = (JSON.parse(without.stdout) as ListJson).skills.map((s) => s.name);
+    const names = (cliJson(without.stdout) as ListJson).skills.map((s) => s.name);
     expect(names).not.toContain("my-notes");
     expect(names).toHaveLength(7);
   });
@@ -205,7 +206,7 @@ describe("skillctx list (built CLI)", () => {
     const home = await tempDir({ ".claude/skills/deploy/SKILL.md": skillMd("deploy", "User deploy") });
     const run = await runCli(["list", "--cwd", project, "--user", "--json"], { home });
     expect(run.code).toBe(0);
-    const out = JSON.parse(run.stdout) as ListJson;
+    const out = cliJson(run.stdout) as ListJson;
     expect(out.skills).toEqual([
       expect.objectContaining({ name: "deploy", description: "Project deploy", scope: "project" }),
     ]);
@@ -224,7 +225,7 @@ describe("skillctx list (built CLI)", () => {
     });
     const run = await runCli(["list", "--cwd", project], { home: path.join(project, ".no-home") });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^good +project +on-demand/m);
+    expect(run.stdout).toMatch(/^good\n {4}Fine$/m);
     expect(run.stderr).toContain(`${path.join(project, ".agents/skills/bad/SKILL.md")}:4: error YAML_INVALID`);
   });
 
@@ -242,7 +243,7 @@ describe("skillctx list (built CLI)", () => {
     });
     const run = await runCli(["list", "--cwd", repo, "--json", "--no-user"], { home: path.join(repo, ".no-home") });
     expect(run.code).toBe(0);
-    const listed = (JSON.parse(run.stdout) as ListJson).skills;
+    const listed = (cliJson(run.stdout) as ListJson).skills;
     expect(listed.map((s) => `${s.name}:${s.trigger}`)).toEqual(["agents:always", "cursor:ts:path", "pdf:on-demand"]);
   });
 });

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseJson } from "../packages/core/src/json/parse-json.js";
+import { cliJson } from "./helpers/cli.js";
 import { runCli } from "../packages/cli/src/run.js";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../eval/selection/fixture/skills");
@@ -59,11 +59,11 @@ describe("skillctx search", () => {
     expect(none.stdout).toContain("words searched: (none: only stop words)");
     expect(none.stdout).toContain("search_skills answers that no skill matches");
     const unknown = await cli(["search", "weather in Oslo", "--cwd", cwd, "--no-user", "--skills", FIXTURE, "--json"]);
-    const value = parseJson(unknown.stdout) as { results: unknown[]; terms: string[] };
+    const value = cliJson(unknown.stdout) as { results: unknown[]; terms: string[] };
     expect(value.terms).toEqual(["weather", "oslo"]);
     expect(value.results).toEqual([]);
     const weak = await cli(["search", "order a pizza", "--cwd", cwd, "--no-user", "--skills", FIXTURE, "--json"]);
-    const weakValue = parseJson(weak.stdout) as { results: { confidence: string }[] };
+    const weakValue = cliJson(weak.stdout) as { results: { confidence: string }[] };
     expect(weakValue.results.length).toBeGreaterThan(0);
     expect(weakValue.results.every((r) => r.confidence === "low")).toBe(true);
     const text = await cli(["search", "order a pizza", "--cwd", cwd, "--no-user", "--skills", FIXTURE]);

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, ROOT, runCli } from "./helpers/cli.js";
+import { assertBuilt, ROOT, runCli, cliJson } from "./helpers/cli.js";
 import type { CliRun } from "./helpers/cli.js";
 
 // End to end: the BUILT CLI in a child process (the root `pnpm test` builds first).
@@ -34,7 +34,7 @@ describe("skillctx validate (built CLI)", () => {
   it("exits 0 for a valid skill and prints a summary", async () => {
     const { code, stdout } = await run("fixtures/validate/valid-skill");
     expect(code).toBe(0);
-    expect(stdout).toBe("1 skill checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n");
+    expect(stdout).toBe("1 skill checked: 1 valid, 0 invalid (0 errors, 0 warnings, 0 info)\n");
   });
 
   it("exits 1 and prints one line per finding: path:line: severity CODE message", async () => {
@@ -42,7 +42,7 @@ describe("skillctx validate (built CLI)", () => {
     expect(code).toBe(1);
     expect(stdout.split("\n")).toEqual([
       "fixtures/validate/name-dir-mismatch/SKILL.md:2: error NAME_DIR_MISMATCH Directory name 'name-dir-mismatch' must match skill name 'another-name'",
-      "1 skill checked: 0 valid, 1 invalid (1 errors, 0 warnings)",
+      "1 skill checked: 0 valid, 1 invalid (1 error, 0 warnings, 0 info)",
       "",
     ]);
     // Without --strict it is list's verdict: list loads the skill under its own name, with a warning.
@@ -62,7 +62,7 @@ describe("skillctx validate (built CLI)", () => {
     expect(code).toBe(1);
     expect(stdout.split("\n")).toEqual([
       expect.stringMatching(/^fixtures\/validate\/no-such-skill: error PATH_NOT_FOUND .*nothing checked$/),
-      "0 skills checked: 0 valid, 0 invalid (1 errors, 0 warnings)",
+      "0 skills checked: 0 valid, 0 invalid (1 error, 0 warnings, 0 info)",
       "",
     ]);
   });
@@ -70,7 +70,7 @@ describe("skillctx validate (built CLI)", () => {
   it("prints JSON with --json, for every skill folder under a parent folder", async () => {
     const { code, stdout } = await run(fixtures, "--json", "--strict");
     expect(code).toBe(1);
-    const json = JSON.parse(stdout) as JsonOutput;
+    const json = cliJson(stdout) as JsonOutput;
     const byName = new Map(json.results.map((r) => [path.basename(r.path), r]));
     expect(byName.get("valid-skill")).toEqual({
       path: path.join(fixtures, "valid-skill"),
@@ -97,7 +97,7 @@ describe("skillctx validate (built CLI)", () => {
   it("without --strict, portability findings are warnings", async () => {
     const { code, stdout } = await run("fixtures/validate/yaml-flow-list", "--json");
     expect(code).toBe(0);
-    const json = JSON.parse(stdout) as JsonOutput;
+    const json = cliJson(stdout) as JsonOutput;
     expect(json.results[0]?.valid).toBe(true);
     expect(json.results[0]?.diagnostics.map((d) => [d.code, d.severity])).toEqual([
       ["METADATA_NOT_STRING", "warning"],
@@ -108,11 +108,11 @@ describe("skillctx validate (built CLI)", () => {
   it.runIf(HAS_CORPUS)("flags exactly 25 skills of the corpus with --strict", async () => {
     const { code, stdout } = await run(corpus, "--strict", "--json");
     expect(code).toBe(1);
-    const json = JSON.parse(stdout) as JsonOutput;
+    const json = cliJson(stdout) as JsonOutput;
     expect(json.results).toHaveLength(246);
     expect(json.results.filter((r) => !r.valid)).toHaveLength(25);
     // Without --strict, fields of other agents' dialects are accepted: fewer skills are invalid, never others.
-    const loose = JSON.parse((await run(corpus, "--json")).stdout) as JsonOutput;
+    const loose = cliJson((await run(corpus, "--json")).stdout) as JsonOutput;
     const strictInvalid = new Set(json.results.filter((r) => !r.valid).map((r) => r.path));
     const looseInvalid = loose.results.filter((r) => !r.valid).map((r) => r.path);
     expect(looseInvalid.length).toBeLessThan(25);
@@ -134,7 +134,7 @@ describe("skillctx validate (built CLI)", () => {
     await skill(".hidden/dot");
     const { code, stdout } = await run(tmp, "--json");
     expect(code).toBe(0);
-    const found = (JSON.parse(stdout) as JsonOutput).results.map((r) => path.relative(tmp, r.path));
+    const found = (cliJson(stdout) as JsonOutput).results.map((r) => path.relative(tmp, r.path));
     expect(found).toEqual(["a", path.join("x", "y", "z", "deep4")]);
   });
 
@@ -146,13 +146,31 @@ describe("skillctx validate (built CLI)", () => {
     expect(stdout).toContain(`${empty}: error MISSING_SKILL_MD`);
   });
 
-  it("exits 2 on bad usage", async () => {
-    const none = await run();
-    expect(none.code).toBe(2);
-    expect(none.stderr).toBe(
-      "skillctx validate: give at least one PATH (a skill folder or a folder of skills) (see skillctx validate --help)\n",
-    );
+  it("checks --cwd with no PATH (issue 37: it exited 2), and exits 2 on bad usage", async () => {
+    const none = await runCli(["validate", "--cwd", path.join(ROOT, "fixtures/validate/valid-skill")], { home: tmp });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe("1 skill checked: 1 valid, 0 invalid (0 errors, 0 warnings, 0 info)\n");
     expect((await run("fixtures/validate/valid-skill", "--bogus")).code).toBe(2);
+  });
+
+  it("counts errors, warnings and info apart, with plurals right, and groups repeats of one code", async () => {
+    const dir = await mkdtemp(path.join(tmp, "counts-"));
+    for (const name of ["a", "b", "c"]) {
+      await mkdir(path.join(dir, name));
+      await writeFile(
+        path.join(dir, name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: Formats the weekly sales report of team ${name}.\ncategory: tools\n---\nBody.\n`,
+      );
+    }
+    const { code, stdout } = await run(dir);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split("\n");
+    // Three skills with the same finding: one line, said once, with where (it was three lines).
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^warning UNEXPECTED_FIELDS Unexpected fields in frontmatter: category\. .* \(3 times: .*a\/SKILL\.md, .*c\/SKILL\.md\)$/,
+    );
+    expect(lines[1]).toBe("3 skills checked: 3 valid, 0 invalid (0 errors, 3 warnings, 0 info)");
   });
 
   it("reports a finding on the same line as list does: one formatter, one way to show paths", async () => {
@@ -201,7 +219,7 @@ describe("skillctx validate agrees with list (built CLI)", () => {
     await rm(repo, { recursive: true, force: true });
     await rm(home, { recursive: true, force: true });
   });
-  const json = (r: CliRun) => JSON.parse(r.stdout) as JsonOutput & { skipped: Array<{ code: string }> };
+  const json = (r: CliRun) => cliJson(r.stdout) as JsonOutput & { skipped: Array<{ code: string }> };
   const rel = (r: CliRun) => json(r).results.map((x) => path.relative(repo, x.path));
 
   it("`validate .` finds opencode's .opencode/skills/<name>/SKILL.md (https://opencode.ai/docs/skills)", async () => {
@@ -227,7 +245,7 @@ describe("skillctx validate agrees with list (built CLI)", () => {
       path.join(".agents/skills/lint"),
       path.join(".claude/skills/review"),
     ]);
-    const listed = JSON.parse((await runCli(["list", "--cwd", repo, "--json"], { home })).stdout) as {
+    const listed = cliJson((await runCli(["list", "--cwd", repo, "--json"], { home })).stdout) as {
       skills: { name: string }[];
     };
     // Every skill list shows is one validate checked, each folder once (the shared one at the path list shows).

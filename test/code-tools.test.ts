@@ -52,7 +52,8 @@ async function context(options: Partial<AgentContextOptions> = {}) {
 }
 
 const names = (tools: { name: string }[]) => tools.map((t) => t.name);
-const SKILL_TOOLS = ["load_skill", "read_skill_resource", "run_skill_script", "unload_skill"];
+// The programmatic skills here have no scripts/ folder: run_skill_script is not offered (issue 37).
+const SKILL_TOOLS = ["load_skill", "read_skill_resource", "unload_skill"];
 
 describe("defineSkill", () => {
   it("makes an on-demand programmatic skill whose body is the instructions", () => {
@@ -479,7 +480,15 @@ describeWithTool("python3")("a programmatic skill with a folder of typed scripts
     const ctx = await fixture.context({ cwd: repo.dir, skills: [skill] });
     await ctx.callTool("load_skill", { name: "greeter" });
     const step = await ctx.buildContext([user("greet Ada")]);
-    expect(names(step.tools)).toEqual([...SKILL_TOOLS, "hello", "greet"]);
+    // This skill has a scripts/ folder and is trusted: run_skill_script is offered.
+    expect(names(step.tools)).toEqual([
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+      "hello",
+      "greet",
+    ]);
     expect(step.diagnostics.find((d) => d.code === "TOOL_NAME_CLASH")?.message).toBe(
       'code tool "hello" is left out: another tool has that name',
     );

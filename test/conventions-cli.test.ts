@@ -6,7 +6,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { itWithTool } from "./helpers/tools-present.js";
-import { runCli } from "./helpers/cli.js";
+import { runCli, cliJson } from "./helpers/cli.js";
 import { useConventionFixtures } from "./helpers/convention-fixture.js";
 
 const fixture = useConventionFixtures();
@@ -26,7 +26,7 @@ async function build(repo: string, cwd: string, args: string[]): Promise<BuildJs
   await mkdir(home, { recursive: true });
   const run = await runCli(["build", "--json", "--cwd", cwd, ...args], { home });
   expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as BuildJson;
+  return cliJson(run.stdout) as BuildJson;
 }
 
 const attached = (json: BuildJson) =>

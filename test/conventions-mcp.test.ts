@@ -29,12 +29,23 @@ describe("serversFromProject", () => {
       ["tracker", false, undefined, path.join(root, ".cursor/mcp.json")],
     ]);
     expect(untrusted.diagnostics.map((d) => [d.code, d.message])).toEqual([
-      ["MCP_SERVER_DUPLICATE", 'MCP server "notes" is declared twice by the project; the first is kept'],
+      [
+        "MCP_SERVER_DUPLICATE",
+        'MCP server "notes" is declared twice by the project with other settings; the first is kept',
+      ],
     ]);
     const trusted = await serversFromProject(root, { trust: { project: true }, vars: { TRACKER_BIN: "/bin/tracker" } });
     expect(trusted.servers.every((s) => s.trusted)).toBe(true);
     expect(trusted.servers[0]?.config).toMatchObject({ type: "stdio", command: "node", cwd: path.join(root, "tools") });
     expect(trusted.servers[2]?.config).toMatchObject({ command: "/bin/tracker", env: { TOKEN: "none" } });
+  });
+
+  it("says nothing of a .cursor/mcp.json that repeats .mcp.json byte for byte (issue 37)", async () => {
+    const config = JSON.stringify({ mcpServers: { notes: { command: "node", args: ["notes.mjs"] } } });
+    const root = await tempDir({ ".mcp.json": config, ".cursor/mcp.json": config });
+    const found = await serversFromProject(root);
+    expect(found.servers.map((s) => [s.name, s.path])).toEqual([["notes", path.join(root, ".mcp.json")]]);
+    expect(found.diagnostics).toEqual([]);
   });
 
   it("finds nothing in a project without configuration, silently", async () => {

@@ -8,7 +8,7 @@ import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { lockfileText, readLockfile } from "../packages/sources/src/lockfile.js";
 import { resolveSources } from "../packages/sources/src/resolve-sources.js";
 import type { RemoteContext, SourceInput } from "../packages/sources/src/types.js";
-import { assertBuilt, runCli } from "./helpers/cli.js";
+import { assertBuilt, runCli, cliJson } from "./helpers/cli.js";
 import { gitRemote, skillMd } from "./helpers/git-remote.js";
 import { indexOf, skillSite } from "./helpers/skill-site.js";
 import type { SkillSite } from "./helpers/skill-site.js";
@@ -208,7 +208,7 @@ describeWithTool("git")("skillctx sync (built CLI)", () => {
 
     const frozenOk = await runCli(["sync", "--cwd", project, "--frozen", "--json"], { home });
     expect(frozenOk.code).toBe(0);
-    expect(JSON.parse(frozenOk.stdout).sources[0].ok).toBe(true);
+    expect(cliJson(frozenOk.stdout).sources[0].ok).toBe(true);
 
     remote.git("tag", "v2");
     remote.git("push", "--quiet", "origin", "v2");

@@ -10,7 +10,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AgentContext } from "@skillctx/engine";
 import { put, useTempDirs } from "../packages/core/src/testing/temp-dir.js";
-import { assertBuilt, runCli } from "./helpers/cli.js";
+import { assertBuilt, runCli, cliJson } from "./helpers/cli.js";
 
 const tempDir = useTempDirs("user-default");
 beforeAll(assertBuilt);
@@ -40,7 +40,7 @@ async function libraryNames(repo: string, home: string, userSkills?: boolean): P
 async function cliNames(repo: string, home: string, flags: string[]): Promise<string[]> {
   const run = await runCli(["list", "--cwd", repo, "--json", ...flags], { home });
   expect(run.code).toBe(0);
-  const out = JSON.parse(run.stdout) as { skills: { name: string; trigger: string }[] };
+  const out = cliJson(run.stdout) as { skills: { name: string; trigger: string }[] };
   return out.skills
     .filter((s) => s.trigger !== "always")
     .map((s) => s.name)

@@ -64,7 +64,7 @@ export default async () => {
     ["list", "--cwd", repo + "/" + evil],
     ["frob" + evil],
   ]) runs.push({ args: args.join(" ").slice(0, 80), ...cli(args) });
-  const json = JSON.parse(runs[1].stdout);
+  const json = JSON.parse(runs[1].stdout).data;
   cleanup();
   return { runs, jsonDescription: json.skills.find((s) => s.name === "colour").description, evil };
 };`,
@@ -125,7 +125,7 @@ export default async () => {
     expect(validateFifo!.code).toBe(1);
     // A FIFO given as a skill source is reported; the repository's own skill still loads.
     expect(skillsFifo!.signal).toBeNull();
-    const listed = JSON.parse(skillsFifo!.stdout) as {
+    const listed = (JSON.parse(skillsFifo!.stdout) as { data: unknown }).data as {
       skills: Array<{ name: string }>;
       diagnostics: Array<{ code: string }>;
     };
@@ -161,10 +161,10 @@ export default async () => {
       expect(run.stderr.length).toBeLessThan(700);
     }
     expect(maxSafe!.code).toBe(0);
-    expect(JSON.parse(maxSafe!.stdout)).toMatchObject({ level: "full", budgetTokens: 9007199254740991 });
+    expect(JSON.parse(maxSafe!.stdout).data).toMatchObject({ level: "full", budgetTokens: 9007199254740991 });
     for (const run of [zero!, one!]) {
       expect(run.code, `${run.args}: ${run.stderr}`).toBe(0);
-      const json = JSON.parse(run.stdout) as { level: string; included: string[]; omitted: string[] };
+      const json = JSON.parse(run.stdout).data as { level: string; included: string[]; omitted: string[] };
       expect(json.included.length + json.omitted.length).toBe(40);
     }
   }, 70_000);

@@ -33,7 +33,8 @@ export default async () => {
   };
   for (let i = 0; i < 2000; i++) servers["flood-" + i] = run;
   put(".mcp.json", JSON.stringify({ mcpServers: servers }));
-  put(".cursor/mcp.json", JSON.stringify({ mcpServers: { ok: run, cursor: run } }));
+  // "ok" again with other settings (an identical copy is silent), so MCP_SERVER_DUPLICATE is told.
+  put(".cursor/mcp.json", JSON.stringify({ mcpServers: { ok: { ...run, timeout: 1234 }, cursor: run } }));
   gitInit();
   const ctx = await AgentContext.create({ cwd: repo, sources: { homeDir: parent }, guidance: false });
   try {

@@ -224,7 +224,7 @@ describeWithTool("git")("the remote cache is pruned by skillctx sync", () => {
         stdout: { write: (t: string) => (out.stdout += t) },
         stderr: { write: (t: string) => (out.stderr += t) },
       });
-      return { code, json: JSON.parse(out.stdout) as { cachePruned: string[]; sources: { commit: string }[] } };
+      return { code, json: JSON.parse(out.stdout).data as { cachePruned: string[]; sources: { commit: string }[] } };
     };
     try {
       const first = await run();

@@ -108,7 +108,7 @@ describe("validate never reads outside the project through a symlink", () => {
   it("the CLI: `validate .` checks the project's skill and says what it did not read", async () => {
     assertBuilt();
     const run = await runCli(["validate", ".", "--cwd", path.join(tmp, "repo"), "--json"], { home: tmp });
-    const out = JSON.parse(run.stdout) as { results: { path: string }[]; skipped: { code: string }[] };
+    const out = JSON.parse(run.stdout).data as { results: { path: string }[]; skipped: { code: string }[] };
     expect(out.results.map((r) => path.basename(r.path))).toEqual(["ok"]);
     expect(out.skipped.map((d) => d.code)).toContain("PATH_OUTSIDE_ROOT");
     expect(run.stdout).not.toContain("Secret body");

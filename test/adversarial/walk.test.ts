@@ -157,7 +157,7 @@ export default async ({ repo, skillDir, home }) => {
     discoveryCodes: [...new Set(found.diagnostics.map((d) => d.code))],
     guidance: guidance.skills.map((s) => s.name),
     listed: loaded.content.split("\\n").filter((l) => l.startsWith("- ")).length,
-    validated: JSON.parse(out).results.length,
+    validated: JSON.parse(out).data.results.length,
   };
 };`,
         { timeoutMs: 30_000, input: { repo, skillDir, home: path.join(base, "home") } },
@@ -209,7 +209,7 @@ export default async () => {
     discovered: found.skills.map((s) => s.name),
     guidance: guidance.skills.map((s) => s.name),
     listed: loaded.content.split("\\n").filter((l) => l.startsWith("- ")).length,
-    validated: JSON.parse(out).results.map((r) => path.basename(r.path)),
+    validated: JSON.parse(out).data.results.map((r) => path.basename(r.path)),
   };
 };`,
       { timeoutMs: 60_000 },
@@ -235,7 +235,7 @@ export default async () => {
   const io = { stdout: { write: (t) => { out += t; } }, stderr: { write: (t) => { out += t; } } };
   const code = await validateCommand.run([top, "--json"], io);
   cleanup();
-  return { code, paths: JSON.parse(out).results.map((r) => path.relative(top, r.path)) };
+  return { code, paths: JSON.parse(out).data.results.map((r) => path.relative(top, r.path)) };
 };`,
       { timeoutMs: 30_000 },
     );

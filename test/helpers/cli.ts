@@ -24,6 +24,8 @@ export interface CliOptions {
   cwd?: string;
   /** More environment variables of the child (beside PATH and HOME). */
   env?: Record<string, string>;
+  /** Node options before the CLI's script (`--import` of a test hook). */
+  nodeArgs?: string[];
 }
 
 /** Throws a clear error when the CLI has not been built (the root `pnpm test` builds first). */
@@ -41,11 +43,15 @@ function childEnv(home: string): NodeJS.ProcessEnv {
  */
 export async function runCli(args: string[], options: CliOptions): Promise<CliRun> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-      cwd: options.cwd ?? ROOT,
-      env: childEnv(options.home),
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [...(options.nodeArgs ?? []), CLI, ...args],
+      {
+        cwd: options.cwd ?? ROOT,
+        env: childEnv(options.home),
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: unknown; stdout?: string; stderr?: string };
@@ -79,4 +85,30 @@ export function startCli(args: string[], options: CliOptions): CliChild {
     child.on("close", (code, signal) => resolve({ code, signal, ms: performance.now() - started }));
   });
   return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** The envelope every command's `--json` prints (docs/cli-json.schema.json). */
+export interface CliEnvelope {
+  command: string;
+  version: string;
+  data: Record<string, unknown>;
+  diagnostics: unknown[];
+}
+
+/**
+ * Reads a command's `--json` output: checks the envelope (`command`, `version`, `data`, `diagnostics`,
+ * nothing else) and returns the command's data with the diagnostics beside it, as tests read them.
+ */
+export function cliJson<T = any>(stdout: string): T {
+  const envelope = JSON.parse(stdout) as CliEnvelope;
+  if (
+    typeof envelope !== "object" ||
+    envelope === null ||
+    Object.keys(envelope).join(",") !== "command,version,data,diagnostics" ||
+    typeof envelope.command !== "string" ||
+    typeof envelope.data !== "object" ||
+    !Array.isArray(envelope.diagnostics)
+  )
+    throw new Error(`not a skillctx --json envelope: ${stdout.slice(0, 200)}`);
+  return { ...envelope.data, diagnostics: envelope.diagnostics } as T;
 }

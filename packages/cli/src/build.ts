@@ -3,7 +3,9 @@ import type { Message } from "@skillctx/engine";
 import { messageText } from "@skillctx/engine";
 import { commandSpec } from "./command-specs.js";
 import { cell } from "./cell.js";
-import { formatDiagnostic, jsonText, printable } from "./format.js";
+import { envelopeText } from "./envelope.js";
+import { writeFindings } from "./findings.js";
+import { printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { hasErrors, openContext } from "./load.js";
@@ -25,18 +27,24 @@ export const buildCommand: CliCommand = {
       const last = steps[steps.length - 1]!;
       if (flags.bool("json")) {
         io.stdout.write(
-          jsonText({
-            steps: steps.map((s) => ({ activated: s.activated, diagnostics: s.diagnostics })),
-            system: last.system,
-            messages: last.messages,
-            tools: last.tools,
-          }),
+          envelopeText(
+            "build",
+            {
+              steps: steps.map((s) => ({ activated: s.activated, diagnostics: s.diagnostics })),
+              system: last.system,
+              messages: last.messages,
+              tools: last.tools,
+            },
+            steps.flatMap((s) => s.diagnostics),
+          ),
         );
       } else {
         io.stdout.write(formatSteps(steps, messages));
-        steps.forEach((step, i) => {
-          for (const d of step.diagnostics) io.stderr.write(`${i === 0 ? "" : `step ${i}: `}${formatDiagnostic(d)}\n`);
-        });
+        writeFindings(
+          steps.flatMap((s) => s.diagnostics),
+          (t) => io.stderr.write(t),
+          { command: "build", columns: io.columns },
+        );
       }
       return steps.some((s) => hasErrors(s.diagnostics)) ? EXIT_FINDINGS : EXIT_OK;
     } finally {

@@ -1,6 +1,8 @@
 import { TOKENIZER } from "@skillctx/core";
 import { commandSpec } from "./command-specs.js";
-import { formatDiagnostic, jsonText, printable } from "./format.js";
+import { envelopeText } from "./envelope.js";
+import { writeFindings } from "./findings.js";
+import { printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { hasErrors, openContext } from "./load.js";
@@ -27,21 +29,24 @@ export const catalogCommand: CliCommand = {
       const omitted = shown?.omitted ?? [];
       if (flags.bool("json")) {
         io.stdout.write(
-          jsonText({
-            format,
-            budgetTokens: budgetTokens ?? null,
-            tokenizer: TOKENIZER,
-            text,
-            tokens,
-            level,
-            included,
-            omitted,
+          envelopeText(
+            "catalog",
+            {
+              format,
+              budgetTokens: budgetTokens ?? null,
+              tokenizer: TOKENIZER,
+              text,
+              tokens,
+              level,
+              included,
+              omitted,
+            },
             diagnostics,
-          }),
+          ),
         );
       } else {
         if (text !== "") io.stdout.write(`${printable(text)}\n`);
-        for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+        writeFindings(diagnostics, (t) => io.stderr.write(t), { command: "catalog", columns: io.columns });
         const total = included.length + omitted.length;
         const budget = budgetTokens === undefined ? "no budget" : `budget ${budgetTokens}`;
         const left = omitted.length > 0 ? `, ${omitted.length} left out (found with search_skills)` : "";

@@ -47,14 +47,15 @@ const LOADING: readonly FlagName[] = [
 export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: "list",
-    summary: "list every skill and guidance file an agent in --cwd sees: scope, trigger, who may invoke it, arguments",
+    summary: "list every skill and guidance file an agent in --cwd sees: trigger, who may invoke it, description",
     usage:
-      "skillctx list [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--tokens] [--json]",
-    flags: [...LOADING, "tokens"],
+      "skillctx list [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--tokens] [--wide] [--json]",
+    flags: [...LOADING, "tokens", "wide"],
     positionals: false,
     notes: [
-      "INVOKE says who may invoke a skill: the model (load_skill), the user (/name, or @name for a Cursor manual rule), both, or - (guidance, always on). ARGS is its argument-hint.",
-      "Diagnostics go to stderr; the exit code is 1 when one of them is an error.",
+      "Each skill is a line with its name, trigger and who may invoke it, then its description, wrapped (two lines at most). INVOKE says who may invoke a skill: the model (load_skill), the user (/name, or @name for a Cursor manual rule), both, or - (guidance, always on). ARGS is its argument-hint.",
+      "A column with the same value on every row (SCOPE: project) is left out and said once at the end. --wide shows one row per skill with every column, the path and the whole description. Piped, the text is laid out for 80 columns whatever the terminal; --json is the contract for scripts.",
+      "Diagnostics go to stderr, repeats of one code grouped, then a count of errors, warnings and info; the exit code is 1 when one of them is an error.",
     ],
     examples: [
       {
@@ -111,6 +112,27 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: "context",
+    summary:
+      "show what the agent gets as a breakdown: system prompt parts, tool definitions and attached knowledge, with tokens and shares of the window",
+    usage:
+      "skillctx context [--cwd DIR] [--user | --no-user] [--trust] [--model MODEL] [--skills PATH]... [--system-prompt FILE] [-m TEXT]... [--touch PATH]... [--window TOKENS] [--json]",
+    flags: [...LOADING, "format", "budget", "message", "touch", "window", "system-prompt"],
+    positionals: false,
+    notes: [
+      "Each part is counted alone with the project's counter (o200k_base): the host prompt, each guidance file, the catalog and the labels and notes around them; each tool definition as JSON; each skill's text attached to the messages, and the conversation's own text. The total is their sum, so the shares add up to it.",
+      "-m plays user messages, then --touch plays a tool call that read PATH (relative to --cwd), so path rules and nested AGENTS.md files show as attachments.",
+    ],
+    examples: [
+      { run: "skillctx context", says: "what an agent in the current folder starts with, as a bar chart" },
+      {
+        run: "skillctx context --touch packages/api/src/index.ts --window 1m",
+        says: "the same after reading a file in packages/api, as shares of a 1M-token window",
+      },
+      { run: "skillctx context --json | jq '.data.parts'", says: "every part with its tokens and share" },
+    ],
+  },
+  {
     name: "render",
     summary: "print a skill file's body with its !`cmd` spans rendered (run only with --trust)",
     usage: "skillctx render FILE [--cwd DIR] [--trust] [--json]",
@@ -128,13 +150,13 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: "validate",
     summary: "validate skill folders (or folders of skill folders) against the Agent Skills specification",
-    usage: "skillctx validate PATH... [--cwd DIR] [--strict] [--json]",
+    usage: "skillctx validate [PATH...] [--cwd DIR] [--strict] [--json]",
     flags: ["cwd", "strict", "json"],
     positionals: true,
     notes: [
-      "PATH (relative to --cwd) is a skill folder, its SKILL.md, or a folder searched for skill folders as list finds them: to depth 4, and in the project skill folders it holds (.agents/skills, .claude/skills, ...). Symlinks inside the project are followed; one that leaves it is not read.",
+      "PATH (relative to --cwd; default: --cwd itself) is a skill folder, its SKILL.md, or a folder searched for skill folders as list finds them: to depth 4, and in the project skill folders it holds (.agents/skills, .claude/skills, ...). Symlinks inside the project are followed; one that leaves it is not read.",
       "Without --strict, what list loads with a warning (no name, a name that is not the spec's or its folder's, extra fields, a value Codex repairs) is a warning; --strict keeps the reference validator's errors. A PATH that does not exist or holds no skill is an error and checks nothing.",
-      "Findings are this command's data: they go to stdout, one line each, as list prints them. Exit 1 when a skill is invalid.",
+      "Findings are this command's data: they go to stdout, one line each, as list prints them (repeats of one code grouped), then a count of errors, warnings and info. Exit 1 when a skill is invalid.",
     ],
     examples: [
       {

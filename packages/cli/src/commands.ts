@@ -13,6 +13,7 @@ const LOADERS: Readonly<Record<string, () => Promise<CliCommand>>> = {
   list: async () => (await import("./list.js")).listCommand,
   catalog: async () => (await import("./catalog.js")).catalogCommand,
   build: async () => (await import("./build.js")).buildCommand,
+  context: async () => (await import("./context.js")).contextCommand,
   render: async () => (await import("./render.js")).renderCommand,
   validate: async () => (await import("./validate.js")).validateCommand,
   search: async () => (await import("./search.js")).searchCommand,

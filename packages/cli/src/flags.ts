@@ -51,7 +51,10 @@ export const FLAGS = {
     value: "PATH",
     help: "also load skills from PATH: a skill folder, a folder of skill folders, or a .md file (repeatable; these win name clashes)",
   },
-  json: { type: "boolean", help: "print one JSON document on stdout (diagnostics included) instead of text" },
+  json: {
+    type: "boolean",
+    help: "print one JSON document on stdout instead of text: { command, version, data, diagnostics } (docs/cli-json.schema.json)",
+  },
   debug: { type: "boolean", help: "print the stack trace of an unexpected error" },
   help: { type: "boolean", short: "h", help: "show this help" },
   // Command-specific flags.
@@ -69,6 +72,26 @@ export const FLAGS = {
     help: "catalog token budget: over it, descriptions are shortened, then names only, then a partial list and search_skills",
   },
   tokens: { type: "boolean", help: "count each skill body's tokens (o200k_base) and show them" },
+  wide: {
+    type: "boolean",
+    help: "one row per skill with every column (scope, arguments, path) and the whole description, however wide",
+  },
+  window: {
+    type: "string",
+    value: "TOKENS",
+    help: "the model's context window the shares are of: a number, or with k or m (200k, 1m; default 200k)",
+  },
+  "system-prompt": {
+    type: "string",
+    value: "FILE",
+    help: "the host's own system prompt, read from FILE: it comes first in system, as the host's systemPrompt option",
+  },
+  touch: {
+    type: "string",
+    multiple: true,
+    value: "PATH",
+    help: "play a tool call that touched PATH (relative to --cwd), so path rules and nested guidance show (repeatable)",
+  },
   strict: { type: "boolean", help: "the reference validator's verdicts exactly (fields of other agents are errors)" },
   explain: { type: "boolean", help: "show which words of the request matched each skill, and in which fields" },
   frozen: {

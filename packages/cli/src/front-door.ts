@@ -1,7 +1,8 @@
-import { createRequire } from "node:module";
 import { COMMAND_SPECS } from "./command-specs.js";
 import type { CommandSpec } from "./command-specs.js";
-import { jsonText, printableLine } from "./format.js";
+import { envelopeText } from "./envelope.js";
+import { printableLine } from "./format.js";
+import { version } from "./version.js";
 import { commandHelp, helpJson, overviewHelp } from "./help.js";
 import { EXIT_OK, EXIT_USAGE } from "./io.js";
 import type { CliIo } from "./io.js";
@@ -54,12 +55,6 @@ export async function frontDoor(argv: string[], io: CliIo): Promise<FrontDoor> {
   return { command, args: rest };
 }
 
-/** The version in @skillctx/cli's package.json (the packages are versioned together), found by the package's own name (the build bundles this file into a chunk, so no relative path holds). */
-export function version(): string {
-  const pkg = createRequire(import.meta.url)("@skillctx/cli/package.json") as { version?: unknown };
-  return typeof pkg.version === "string" ? pkg.version : "unknown";
-}
-
 /** `skillctx help [command] [--json]`. */
 async function help(args: string[], io: CliIo): Promise<number> {
   const json = args.includes("--json");
@@ -71,7 +66,7 @@ async function help(args: string[], io: CliIo): Promise<number> {
     return EXIT_USAGE;
   }
   if (names.length === 0) {
-    io.stdout.write(json ? jsonText(helpJson(COMMAND_SPECS)) : overviewHelp(helpWidth(io.columns)));
+    io.stdout.write(json ? envelopeText("help", helpJson(COMMAND_SPECS), []) : overviewHelp(helpWidth(io.columns)));
     return EXIT_OK;
   }
   const command = COMMAND_SPECS.find((c) => c.name === names[0]);
@@ -81,7 +76,7 @@ async function help(args: string[], io: CliIo): Promise<number> {
     );
     return EXIT_USAGE;
   }
-  io.stdout.write(json ? jsonText(helpJson([command])) : commandHelp(command, helpWidth(io.columns)));
+  io.stdout.write(json ? envelopeText("help", helpJson([command]), []) : commandHelp(command, helpWidth(io.columns)));
   return EXIT_OK;
 }
 

@@ -72,7 +72,8 @@ export async function openContext(
   try {
     // The first step carries what loading reported; with no messages it runs nothing.
     const first = await ctx.buildContext([], io.signal === undefined ? {} : { signal: io.signal });
-    return { ctx, cwd, first, diagnostics: first.diagnostics };
+    const diagnostics = first.diagnostics.map((d) => withTrustHint(d, flags.bool("trust")));
+    return { ctx, cwd, first: { ...first, diagnostics }, diagnostics };
   } catch (error) {
     await ctx.close();
     throw error;
@@ -82,4 +83,13 @@ export async function openContext(
 /** Whether any finding is an error (exit 1). */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
+}
+
+/**
+ * `MCP_SDK_MISSING` under `--trust`: the servers it names start because the project is trusted, so the
+ * hint says both ways out (install the SDK, or leave out --trust and the project's servers do not start).
+ */
+export function withTrustHint(d: Diagnostic, trusted: boolean): Diagnostic {
+  if (d.code !== "MCP_SDK_MISSING" || !trusted) return d;
+  return { ...d, message: `${d.message}; or leave out --trust: the project's MCP servers then do not start` };
 }

@@ -3,7 +3,8 @@ import { diagnostic, parseFrontmatter } from "@skillctx/core";
 import { MAX_SKILL_FILE_BYTES, readTextFile } from "@skillctx/core/internal";
 import { commandDiagnostics, renderCommands } from "@skillctx/render";
 import { commandSpec } from "./command-specs.js";
-import { formatDiagnostic, jsonText, printable } from "./format.js";
+import { envelopeText } from "./envelope.js";
+import { formatDiagnostic, printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { cliTemplates } from "./load.js";
@@ -20,7 +21,7 @@ export const renderCommand: CliCommand = {
     const read = await readTextFile(file, { maxBytes: MAX_SKILL_FILE_BYTES });
     if (!read.ok) {
       const failed = diagnostic(read.code, "error", read.message, { path: file });
-      if (flags.bool("json")) io.stdout.write(jsonText({ path: file, text: null, diagnostics: [failed] }));
+      if (flags.bool("json")) io.stdout.write(envelopeText("render", { path: file, text: null }, [failed]));
       else io.stderr.write(`${formatDiagnostic(failed)}\n`);
       return EXIT_FINDINGS;
     }
@@ -35,7 +36,7 @@ export const renderCommand: CliCommand = {
     io.signal?.throwIfAborted();
     const findings = commandDiagnostics(result, { path: file, lineOffset: bodyLine - 1 });
     if (flags.bool("json")) {
-      io.stdout.write(jsonText({ path: file, text: result.text, diagnostics: findings }));
+      io.stdout.write(envelopeText("render", { path: file, text: result.text }, findings));
     } else {
       io.stdout.write(printable(result.text.endsWith("\n") ? result.text : `${result.text}\n`));
       for (const d of findings) io.stderr.write(`${formatDiagnostic(d)}\n`);

@@ -2,7 +2,9 @@ import { createSkillIndex, DEFAULT_CONFIDENT_SCORE, requestTerms } from "@skillc
 import type { SkillMatch } from "@skillctx/core";
 import { notLoadableReason } from "@skillctx/engine/internal";
 import { commandSpec } from "./command-specs.js";
-import { formatDiagnostic, jsonText, printableLine } from "./format.js";
+import { envelopeText } from "./envelope.js";
+import { writeFindings } from "./findings.js";
+import { printableLine } from "./format.js";
 import { EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { openContext } from "./load.js";
@@ -26,18 +28,21 @@ export const searchCommand: CliCommand = {
       const terms = await requestTerms(request);
       if (flags.bool("json")) {
         io.stdout.write(
-          jsonText({
-            request,
-            terms,
-            confidentScore: DEFAULT_CONFIDENT_SCORE,
-            results: ranked,
+          envelopeText(
+            "search",
+            {
+              request,
+              terms,
+              confidentScore: DEFAULT_CONFIDENT_SCORE,
+              results: ranked,
+            },
             diagnostics,
-          }),
+          ),
         );
         return EXIT_OK;
       }
       io.stdout.write(formatRanking({ request, terms, ranked, explain: flags.bool("explain") }));
-      for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+      writeFindings(diagnostics, (t) => io.stderr.write(t), { command: "search", columns: io.columns });
       return EXIT_OK;
     } finally {
       await ctx.close();

@@ -5,7 +5,9 @@ import { LOCKFILE_NAME, pruneLockfile } from "@skillctx/sources/resolve";
 import { readProjectSources, SOURCES_FILE_NAME } from "@skillctx/sources/resolve";
 import { cacheEntryOf, pruneRemoteCache, resolveSources, sourceKey } from "@skillctx/sources/resolve";
 import { commandSpec } from "./command-specs.js";
-import { formatDiagnostic, jsonText, printable } from "./format.js";
+import { envelopeText } from "./envelope.js";
+import { writeFindings } from "./findings.js";
+import { printable } from "./format.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { parseFlags, resolveCwd } from "./options.js";
@@ -66,7 +68,9 @@ export const syncCommand: CliCommand = {
     }));
     const failed = diagnostics.some((d) => d.severity === "error");
     if (flags.bool("json")) {
-      io.stdout.write(jsonText({ lockfile: LOCKFILE_NAME, frozen, sources, pruned, cachePruned, diagnostics }));
+      io.stdout.write(
+        envelopeText("sync", { lockfile: LOCKFILE_NAME, frozen, sources, pruned, cachePruned }, diagnostics),
+      );
     } else {
       const lines: string[] = [];
       for (const source of sources) {
@@ -82,7 +86,7 @@ export const syncCommand: CliCommand = {
           `cache   ${cachePruned.length} entr${cachePruned.length === 1 ? "y" : "ies"} unused for 30 days removed`,
         );
       if (lines.length > 0) io.stdout.write(`${lines.join("\n")}\n`);
-      for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+      writeFindings(diagnostics, (t) => io.stderr.write(t), { command: "sync", columns: io.columns });
     }
     return failed ? EXIT_FINDINGS : EXIT_OK;
   },

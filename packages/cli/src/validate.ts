@@ -2,8 +2,9 @@ import { validateSkill } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
 import { skillFoldersIn } from "@skillctx/core/internal";
 import { commandSpec } from "./command-specs.js";
-import { formatDiagnostic, jsonText } from "./format.js";
-import { EXIT_FINDINGS, EXIT_OK, UsageError } from "./io.js";
+import { envelopeText } from "./envelope.js";
+import { findingLines, fitted, plural, severityCounts } from "./findings.js";
+import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { parseFlags, resolveCwd } from "./options.js";
 
@@ -24,9 +25,9 @@ interface ValidateResult {
 export const validateCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
     const flags = parseFlags(argv, commandSpec("validate").flags, { positionals: true });
-    const positionals = flags.positionals;
+    // No PATH: the folder the command runs in (--cwd), as `list` reads it.
+    const positionals = flags.positionals.length === 0 ? ["."] : flags.positionals;
     const values = { strict: flags.bool("strict"), json: flags.bool("json") };
-    if (positionals.length === 0) throw new UsageError("give at least one PATH (a skill folder or a folder of skills)");
     const cwd = resolveCwd(flags.string("cwd"));
     const results: ValidateResult[] = [];
     const skipped: Diagnostic[] = [];
@@ -53,37 +54,32 @@ export const validateCommand: CliCommand = {
       }
     }
     if (values.json) {
-      const json = {
+      const data = {
         // Diagnostics as the validator returns them (with whatever it adds, such as the dialect of a field).
         results: results.map((r) => ({ path: r.path, valid: r.valid, diagnostics: r.diagnostics })),
         // What was not checked, and why: a PATH that does not exist or holds no skill, symlinks out of the
         // project, loops.
         skipped,
       };
-      io.stdout.write(jsonText(json));
+      const all = [...skipped, ...results.flatMap((r) => r.diagnostics.map((d) => ({ ...d, path: d.path ?? r.path })))];
+      io.stdout.write(envelopeText("validate", data, all));
     } else {
-      io.stdout.write(formatHuman(results, skipped));
+      io.stdout.write(formatHuman(results, skipped, io.columns));
     }
     const failed = !results.every((r) => r.valid) || skipped.some((d) => d.severity === "error");
     return failed ? EXIT_FINDINGS : EXIT_OK;
   },
 };
 
-function formatHuman(results: ValidateResult[], skipped: Diagnostic[]): string {
-  const lines: string[] = skipped.map((d) => formatDiagnostic(d));
-  let errors = skipped.filter((d) => d.severity === "error").length;
-  let warnings = 0;
-  for (const r of results) {
-    for (const d of r.diagnostics) {
-      lines.push(formatDiagnostic({ ...d, path: d.path ?? r.path }));
-      if (d.severity === "error") errors++;
-      else warnings++;
-    }
-  }
+function formatHuman(results: ValidateResult[], skipped: Diagnostic[], columns: number | undefined): string {
+  const findings = [
+    ...skipped,
+    ...results.flatMap((r) => r.diagnostics.map((d) => ({ ...d, path: d.path ?? r.path }))),
+  ];
+  const lines = findingLines(findings).map((line) => fitted(line, columns));
   const valid = results.filter((r) => r.valid).length;
-  const skills = results.length === 1 ? "1 skill" : `${results.length} skills`;
   lines.push(
-    `${skills} checked: ${valid} valid, ${results.length - valid} invalid (${errors} errors, ${warnings} warnings)`,
+    `${plural(results.length, "skill")} checked: ${valid} valid, ${results.length - valid} invalid (${severityCounts(findings)})`,
   );
   return `${lines.join("\n")}\n`;
 }

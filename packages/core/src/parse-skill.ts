@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { compareCodePoints } from "./code-point-order.js";
 import { diagnostic } from "./diagnostics.js";
-import type { Diagnostic } from "./diagnostics.js";
+import type { Diagnostic, Severity } from "./diagnostics.js";
 import { errorCodeOf, SkillctxError } from "./errors.js";
 import { readFrontmatter } from "./frontmatter.js";
 import { readClaudeCodeFields } from "./claude-code-fields.js";
@@ -124,9 +124,9 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   const diagnostics = [...read.diagnostics];
   const data = read.data ?? {};
   const lineOfKey = read.keyLine;
-  const warn = (key: string | undefined, code: DiagnosticCode, message: string) =>
+  const warn = (key: string | undefined, code: DiagnosticCode, message: string, severity: Severity = "warning") =>
     diagnostics.push(
-      diagnostic(code, "warning", message, { path: file, line: key === undefined ? undefined : lineOfKey(key) }),
+      diagnostic(code, severity, message, { path: file, line: key === undefined ? undefined : lineOfKey(key) }),
     );
   // Called for every field of every skill a scan reads: an indexed loop allocates nothing.
   const take = <T>(key: string, converted: Converted<T>): T | undefined => {
@@ -254,7 +254,7 @@ function readOtherFields(
     format: "skill-md" | "legacy";
     vendor: readonly string[] | undefined;
     take: <T>(key: string, converted: Converted<T>) => T | undefined;
-    warn: (key: string | undefined, code: DiagnosticCode, message: string) => void;
+    warn: (key: string | undefined, code: DiagnosticCode, message: string, severity?: Severity) => void;
     keepExtra: (key: string) => void;
   },
 ): void {
@@ -300,10 +300,12 @@ function readOtherFields(
   for (let i = 0; i < KEPT_QUIET.length; i++) if (Object.hasOwn(data, KEPT_QUIET[i]!)) keepExtra(KEPT_QUIET[i]!);
   if (unknown.length > 0) {
     const sorted = [...unknown].sort(compareCodePoints);
+    let misspelt = false;
     const named = sorted
       .slice(0, MAX_NAMED_UNKNOWN)
       .map((key) => {
         const near = suggestField(key);
+        if (near !== undefined) misspelt = true;
         return near === undefined ? key : `${key} (did you mean ${near}?)`;
       })
       .join(", ");
@@ -318,7 +320,10 @@ function readOtherFields(
       const line = read.keyLine(key) ?? Infinity;
       if (line < firstLine) [first, firstLine] = [key, line];
     }
-    warn(first, "UNKNOWN_FIELDS", `fields skillctx does not use, kept in extra: ${named}${more}`);
+    // Fields of other tools (`category`, `tags`) are normal and only worth a note; a likely misspelling
+    // of a field skillctx reads (`desciption`) changes what the skill does, so it is a warning.
+    const severity = misspelt ? "warning" : "info";
+    warn(first, "UNKNOWN_FIELDS", `fields skillctx does not use, kept in extra: ${named}${more}`, severity);
   }
 }
 

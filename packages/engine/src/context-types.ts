@@ -85,6 +85,11 @@ export interface SkillSet {
   readonly keywords: KeywordMatcher;
   readonly paths: PathMatcher;
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * Skills whose scripts may run (a `scripts/` folder, a trusted scope): `run_skill_script` is offered
+   * only when there is one. Unset (a set made by hand): offered whenever the skill tools are.
+   */
+  readonly runnableScripts?: ReadonlySet<string>;
 }
 
 /**

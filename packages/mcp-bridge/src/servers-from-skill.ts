@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import * as path from "node:path";
 import { diagnostic, isScopeTrusted, type Diagnostic, type Skill, type Trust } from "@skillctx/core";
-import { childPath, readTextFileSync } from "@skillctx/core/internal";
+import { childPath, equalValues, readTextFileSync } from "@skillctx/core/internal";
 import { MCP_MAX_CONFIG_BYTES } from "./limits.js";
 import { headUtf16, safeParseJson } from "@skillctx/core/internal";
 import { processEnv } from "@skillctx/process";
@@ -223,23 +223,27 @@ export function declareBlock(block: { raw: unknown; path: string | undefined }, 
     const parsed = parseServerConfig(name, expanded.value, where);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.config === undefined) continue;
-    if (servers.some((s) => s.name === name)) {
-      diagnostics.push(
-        diagnostic(
-          "MCP_SERVER_DUPLICATE",
-          "warning",
-          `MCP server "${name}" is declared twice by ${owner}; the first is kept`,
-          where,
-        ),
-      );
-      continue;
-    }
     const config = parsed.config;
     // A stdio server starts in its owner's folder unless it names one (relative to that folder): the
     // project root for the project's `.mcp.json` (Claude Code starts project servers there, so a relative
     // path in `args` works), the skill's folder for a skill's own servers (docs/decisions.md).
     if (config.type === "stdio" && ctx.baseDir !== undefined) {
       config.cwd = config.cwd === undefined ? ctx.baseDir : path.resolve(ctx.baseDir, config.cwd);
+    }
+    const first = servers.find((s) => s.name === name);
+    if (first !== undefined) {
+      // The same server declared again with the same settings (`.cursor/mcp.json` a copy of `.mcp.json`)
+      // changes nothing: only a declaration that differs is worth a word.
+      if (equalValues(first.config, config)) continue;
+      diagnostics.push(
+        diagnostic(
+          "MCP_SERVER_DUPLICATE",
+          "warning",
+          `MCP server "${name}" is declared twice by ${owner} with other settings; the first is kept`,
+          where,
+        ),
+      );
+      continue;
     }
     const server: DeclaredServer = { name, config, trusted: ctx.trusted };
     if (ctx.skill !== undefined) server.skill = ctx.skill;

@@ -77,11 +77,14 @@ export function skillctxCliAdapter(): ConformanceAdapter {
   };
 }
 
+const envelopeData = (stdout: string): unknown => (parseJson(stdout) as { data: unknown }).data;
+
 // What the CLI printed, in the runner's terms: guidance from `list --json` (always-on files whose name
 // is a `<guidance name>` of `build`'s prompt) and by text (symlink aliases are not listed).
 function observation(run: CaseRun, build: CliResult, list: CliResult): Observation {
-  const built = parseJson(build.stdout) as { system: string; steps: Array<{ diagnostics: Array<{ code: string }> }> };
-  const listed = parseJson(list.stdout) as {
+  // Each command's --json is an envelope (docs/cli-json.schema.json); the command's own fields are its `data`.
+  const built = envelopeData(build.stdout) as { system: string; steps: Array<{ diagnostics: Array<{ code: string }> }> };
+  const listed = envelopeData(list.stdout) as {
     skills: Array<{ name: string; path: string | null; trigger: string; description: string | null }>;
   };
   const named = new Set([...built.system.matchAll(/<guidance name="([^"]*)"/g)].map((m) => m[1]!));

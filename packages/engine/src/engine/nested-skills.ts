@@ -360,6 +360,8 @@ export function withNestedSkills(base: SkillSet, extra: readonly Skill[]): Skill
     keywords: createKeywordMatcher(skills),
     paths: createPathMatcher(skills),
     diagnostics: base.diagnostics,
+    // The tools stay as they were: a nested skill's scripts are reachable when the loaded set had any.
+    ...(base.runnableScripts !== undefined && { runnableScripts: base.runnableScripts }),
   };
 }
 

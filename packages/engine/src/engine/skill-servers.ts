@@ -113,12 +113,10 @@ export class SkillServerPool implements ToolProvider {
         onToolsChanged: () => this.noteServers(),
       });
     } catch (error) {
-      // The MCP SDK is an optional peer: without it no server starts, and the context says so once.
+      // The MCP SDK is an optional peer: without it no server starts. That is an error only when a server
+      // would start (trusted and enabled); untrusted ones are told as the bridge tells them, SDK or not.
       if (!SkillctxError.isInstance(error) || error.code !== "MCP_SDK_MISSING") throw error;
-      const names = declared.map((server) => server.name).join(", ");
-      this.options.report(
-        diagnostic("MCP_SDK_MISSING", "error", `MCP servers not started (${names}): ${error.message}`),
-      );
+      for (const d of sdkMissingDiagnostics(declared, this.projectServers, error.message)) this.options.report(d);
       return;
     }
     if (this.closed) return bridge.close(); // closed while declaring: start nothing
@@ -347,4 +345,34 @@ function crashReason(bridge: McpBridge, name: string): string | undefined {
   const mention = `"${name}"`;
   const found = bridge.diagnostics.findLast((d) => d.message.includes(mention));
   return found?.message;
+}
+
+/**
+ * What a context says when the MCP SDK is missing: one `MCP_SDK_MISSING` error naming the servers that
+ * would start (trusted, enabled), and for the project's untrusted servers the `MCP_SERVER_UNTRUSTED` note
+ * the bridge gives when the SDK is there (they would not start either way, so they need nothing).
+ */
+export function sdkMissingDiagnostics(
+  declared: readonly DeclaredServer[],
+  projectServers: readonly string[],
+  why: string,
+): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const wouldStart = declared.filter((server) => server.trusted && server.config.enabled !== false);
+  for (const server of declared) {
+    if (server.trusted || !projectServers.includes(server.name)) continue;
+    found.push(
+      diagnostic(
+        "MCP_SERVER_UNTRUSTED",
+        "warning",
+        `MCP server "${server.name}" not started: it is declared by the project's MCP configuration (trust the project scope to allow it)`,
+        { path: server.path },
+      ),
+    );
+  }
+  if (wouldStart.length > 0) {
+    const names = wouldStart.map((server) => server.name).join(", ");
+    found.push(diagnostic("MCP_SDK_MISSING", "error", `MCP servers not started (${names}): ${why}`));
+  }
+  return found;
 }

@@ -10,6 +10,7 @@ import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@sk
 import { loadCommands, loadGuidance } from "@skillctx/compat";
 import { defaultCacheDir, isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
+import { runnableScriptSkills } from "./runnable-scripts.js";
 import type { EmulatedAgent } from "@skillctx/compat";
 import { mergeRemoteSkills } from "@skillctx/sources";
 import type { ResolvedRemote } from "@skillctx/sources";
@@ -187,6 +188,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     keywords: createKeywordMatcher(skills),
     paths,
     diagnostics,
+    runnableScripts: runnableScriptSkills(skills, options.trust),
   };
 }
 

@@ -6,7 +6,7 @@ import { compileAllowedTools } from "./allowed-tools.js";
 import type { AllowedTools } from "./allowed-tools.js";
 import { hostToolDefinition, runHostTool } from "./host-tools.js";
 import type { HostTool } from "./host-tools.js";
-import { searchTool } from "./presets/common.js";
+import { RUN_TOOL, searchTool } from "./presets/common.js";
 import { hasSkillToolWork } from "./skill-tools.js";
 import { notLoadableReason } from "../tool-kit/skill-folder.js";
 import type { SkillToolHost } from "./skill-tools.js";
@@ -38,9 +38,12 @@ type Entry =
   | { kind: "provider"; definition: ToolDefinition; provider: ToolProvider };
 
 interface EntrySet {
+  /** Every tool that answers a call. */
   list: Entry[];
   byName: Map<string, Entry>;
+  /** The definitions offered: those of `list` but a tool that cannot work (see {@link offeredEntries}). */
   definitions: ToolDefinition[];
+  offered: Entry[];
 }
 
 const allowedCache = new WeakMap<Skill, AllowedTools>();
@@ -98,7 +101,7 @@ export class Toolbox {
     }
     if (this.host.toolFilter === "refuse") return set.definitions.slice();
     if (this.filteredFor?.set !== set || this.filteredFor.skill !== skill) {
-      const tools = set.list
+      const tools = set.offered
         .filter((e) => e.kind === "skill" || ownCodeTool(e, skill) || allowed.allows(e.definition.name))
         .map((e) => e.definition);
       this.filteredFor = { set, skill, tools };
@@ -334,7 +337,8 @@ export class Toolbox {
       }
     });
     const list = [...hostEntries, ...skillEntries, ...codeEntries, ...providerEntries];
-    return { list, byName, definitions: list.map((e) => e.definition) };
+    const offered = offeredEntries(list, this.host.skills);
+    return { list, byName, definitions: offered.map((e) => e.definition), offered };
   }
 
   private clash(name: string, what: string, taker: string): void {
@@ -365,4 +369,14 @@ function sameDefinitions(a: readonly ToolDefinition[], b: readonly ToolDefinitio
  */
 export function checkToolFilter(mode: unknown): ToolFilterMode {
   return checkEnum<ToolFilterMode>("tools.filter", mode, ["filter", "refuse", "off"], "refuse");
+}
+
+/**
+ * The entries whose definitions are offered: `run_skill_script` only when a skill's scripts may run (a
+ * `scripts/` folder and a trusted scope, `SkillSet.runnableScripts`). It still answers a call (with the
+ * reason it cannot run), so a model that names it from memory learns why.
+ */
+function offeredEntries(list: Entry[], skills: SkillSet): Entry[] {
+  if (skills.runnableScripts === undefined || skills.runnableScripts.size > 0) return list;
+  return list.filter((e) => e.kind !== "skill" || e.definition.name !== RUN_TOOL);
 }

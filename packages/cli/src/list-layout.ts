@@ -1,0 +1,114 @@
+import { cell } from "./cell.js";
+import { shownPath } from "./format.js";
+import type { ListedSkill, WhoMayInvoke } from "./list.js";
+import { wrap } from "./wrap.js";
+
+/**
+ * The text of `skillctx list`. By default each skill is two parts: a line with its name, trigger and who
+ * may invoke it (and the columns that differ between rows: scope, arguments, tokens), then its
+ * description, indented and wrapped to the width. A column whose value is the same on every row is left
+ * out and said once in the count line. `wide` is one row per skill with every column and the whole
+ * description. Piped output is laid out for {@link PIPED_COLUMNS}, so scripts see the same text whatever
+ * terminal ran them (`--json` is the contract).
+ */
+
+/** The width `list` lays out for when stdout is not a terminal. */
+export const PIPED_COLUMNS = 80;
+/** Lines of description shown per skill (the rest is cut with an ellipsis; `--wide` and `--json` have it all). */
+export const DESCRIPTION_LINES = 2;
+const DESCRIPTION_INDENT = "    ";
+const ARGS_WIDTH = 30;
+
+interface Column {
+  title: string;
+  right?: boolean;
+  /** Left out of the default layout when every row has the same value (the count line says it). */
+  optional?: boolean;
+  /** Only in the wide layout. */
+  wideOnly?: boolean;
+  value(s: ListedSkill): string;
+}
+
+/** The list as text: `columns` is the terminal's width, undefined when piped. */
+export function formatList(
+  skills: readonly ListedSkill[],
+  cwd: string,
+  options: { tokens: boolean; wide: boolean; columns?: number | undefined },
+): string {
+  if (skills.length === 0) return `no skills found for ${cell(cwd)}\n`;
+  const all: Column[] = [
+    { title: "NAME", value: (s) => cell(s.name) },
+    { title: "SCOPE", optional: true, value: (s) => (s.origin === null ? s.scope : `${s.scope}:${s.origin}`) },
+    { title: "TRIGGER", optional: true, value: (s) => s.trigger },
+    { title: "INVOKE", optional: true, value: (s) => invokeCell(s.invocation) },
+    {
+      title: "ARGS",
+      optional: true,
+      value: (s) => (s.argumentHint === null ? "-" : cell(s.argumentHint, ARGS_WIDTH)),
+    },
+    ...(options.tokens
+      ? [{ title: "TOKENS", right: true, value: (s: ListedSkill) => (s.tokens == null ? "?" : String(s.tokens)) }]
+      : []),
+    {
+      title: "PATH",
+      wideOnly: true,
+      value: (s) => (s.path === null ? "(inline)" : cell(shownPath(s.path, cwd))),
+    },
+  ];
+  const count = skills.length === 1 ? "1 skill" : `${skills.length} skills`;
+  if (options.wide) {
+    const shown = [...all, { title: "DESCRIPTION", value: (s: ListedSkill) => cell(s.description ?? "") }];
+    return `${[...table(shown, skills), "", count].join("\n")}\n`;
+  }
+  const same: string[] = [];
+  const shown = all.filter((c) => {
+    if (c.wideOnly === true) return false;
+    if (c.optional !== true || skills.length < 2) return true;
+    const values = new Set(skills.map((s) => c.value(s)));
+    if (values.size > 1) return true;
+    same.push(`${c.title.toLowerCase()} ${[...values][0]!}`);
+    return false;
+  });
+  const width = Math.max(40, options.columns ?? PIPED_COLUMNS);
+  const rows = table(shown, skills);
+  const lines = [rows[0]!];
+  skills.forEach((s, i) => {
+    lines.push(rows[i + 1]!);
+    if (s.description !== null && s.description.trim() !== "") lines.push(...descriptionLines(s.description, width));
+  });
+  const note = same.length === 0 ? "" : ` (every one: ${same.join(", ")})`;
+  const footer = wrap(`${count}${note}; --wide for paths, --json for every field`, width);
+  return `${[...lines, "", ...footer].join("\n")}\n`;
+}
+
+/** The description wrapped under its skill, at most {@link DESCRIPTION_LINES} lines, the last cut with an ellipsis when more is left. */
+export function descriptionLines(description: string, width: number): string[] {
+  const wrapped = wrap(cell(description), width, DESCRIPTION_INDENT);
+  const kept = wrapped.slice(0, DESCRIPTION_LINES);
+  if (wrapped.length > DESCRIPTION_LINES) kept[kept.length - 1] += "…";
+  // A word longer than the line (a URL) is cut too: no line passes the width.
+  return kept.map((line) => ([...line].length > width ? `${[...line].slice(0, width - 1).join("")}…` : line));
+}
+
+function invokeCell(who: WhoMayInvoke): string {
+  if (who.model && who.user !== null) return "model+user";
+  if (who.model) return "model";
+  return who.user !== null ? "user" : "-";
+}
+
+// A header and one line per skill, columns padded to their widest value (the last one is not padded).
+function table(shown: readonly Column[], skills: readonly ListedSkill[]): string[] {
+  const rows = skills.map((s) => shown.map((c) => c.value(s)));
+  const header = shown.map((c) => c.title);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((text, i) => {
+        if (i === cells.length - 1) return text;
+        const pad = " ".repeat(widths[i]! - [...text].length);
+        return shown[i]!.right === true ? pad + text : text + pad;
+      })
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)];
+}
