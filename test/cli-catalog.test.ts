@@ -74,7 +74,9 @@ describe("skillctx catalog (built CLI)", () => {
     expect(full).toMatchObject({ format: "xml", budgetTokens: null, level: "full", omitted: [] });
     expect(full.included).toHaveLength(30);
     expect(full.tokens).toBeGreaterThan(100);
-    const cut = await runCli(["catalog", "--cwd", repo, "--no-user", "--json", "--budget", "40"], { home: path.join(repo, ".no-home") });
+    const cut = await runCli(["catalog", "--cwd", repo, "--no-user", "--json", "--budget", "40"], {
+      home: path.join(repo, ".no-home"),
+    });
     const json = cliJson(cut.stdout) as CatalogJson;
     expect(json.level).toBe("partial");
     expect(json.tokens).toBeLessThanOrEqual(40);
@@ -95,7 +97,9 @@ describe("skillctx catalog (built CLI)", () => {
   it("--skills adds a folder of skill folders, as the skills option of AgentContext does", async () => {
     const repo = await tempDir();
     const extra = await tempDir({ "group/one/SKILL.md": "---\nname: one\ndescription: The first.\n---\nx\n" });
-    const run = await runCli(["catalog", "--cwd", repo, "--no-user", "--skills", extra, "--json"], { home: path.join(repo, ".no-home") });
+    const run = await runCli(["catalog", "--cwd", repo, "--no-user", "--skills", extra, "--json"], {
+      home: path.join(repo, ".no-home"),
+    });
     expect((cliJson(run.stdout) as CatalogJson).included).toEqual(["one"]);
     const relative = await runCli(
       ["catalog", "--cwd", repo, "--no-user", "--skills", path.relative(ROOT, extra), "--json"],

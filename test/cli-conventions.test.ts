@@ -227,14 +227,20 @@ describe("the same flags mean the same thing everywhere", () => {
     const list = async (model: string) =>
       (
         cliJson(
-          (await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], { home: path.join(repo, ".no-home") })).stdout,
+          (
+            await runCli(["list", "--cwd", repo, "--no-user", "--json", "--model", model], {
+              home: path.join(repo, ".no-home"),
+            })
+          ).stdout,
         ) as { skills: Array<{ name: string }> }
       ).skills.map((s) => s.name);
     const forClaude = await list("claude-sonnet-4-5");
     const forGpt = await list("gpt-4o");
     expect(forClaude.some((n) => n.startsWith("claude"))).toBe(true);
     expect(forGpt.some((n) => n.startsWith("claude"))).toBe(false);
-    const build = await runCli(["build", "--cwd", repo, "--no-user", "--json", "--model", "gpt-4o"], { home: path.join(repo, ".no-home") });
+    const build = await runCli(["build", "--cwd", repo, "--no-user", "--json", "--model", "gpt-4o"], {
+      home: path.join(repo, ".no-home"),
+    });
     expect((cliJson(build.stdout) as { system: string }).system).not.toContain("Claude rules");
   });
 

@@ -111,10 +111,15 @@ it("skillctx search and --explain print no raw ESC/OSC sequences from skill name
     request: "fill \u001b[31m pdf",
     terms: ["pdf", "\u001b[1mfill"],
     ranked: [
-      { name, score: 3.2, description: "d", matched: [{ term: "pdf\u001b[0m", fields: ["name\u001b[5m"] }] },
-      { name: "other\nFAKE ROW", score: 1, description: "d", matched: [] },
+      {
+        name,
+        score: 3.2,
+        confidence: "high",
+        description: "d",
+        matched: [{ term: "pdf\u001b[0m", fields: ["name\u001b[5m"] }],
+      },
+      { name: "other\nFAKE ROW", score: 1, confidence: "low", description: "d", matched: [] },
     ] as never,
-    returned: new Set([name]),
     explain: true,
   });
   expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);

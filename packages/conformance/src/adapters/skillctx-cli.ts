@@ -83,7 +83,10 @@ const envelopeData = (stdout: string): unknown => (parseJson(stdout) as { data: 
 // is a `<guidance name>` of `build`'s prompt) and by text (symlink aliases are not listed).
 function observation(run: CaseRun, build: CliResult, list: CliResult): Observation {
   // Each command's --json is an envelope (docs/cli-json.schema.json); the command's own fields are its `data`.
-  const built = envelopeData(build.stdout) as { system: string; steps: Array<{ diagnostics: Array<{ code: string }> }> };
+  const built = envelopeData(build.stdout) as {
+    system: string;
+    steps: Array<{ diagnostics: Array<{ code: string }> }>;
+  };
   const listed = envelopeData(list.stdout) as {
     skills: Array<{ name: string; path: string | null; trigger: string; description: string | null }>;
   };

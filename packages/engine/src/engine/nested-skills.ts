@@ -16,13 +16,7 @@ import {
   mayReadOutsideProject,
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, Trust } from "@skillctx/core";
-import {
-  isInside,
-  loadSkillSources,
-  projectRoot,
-  realPathOrSelf,
-  toPosix,
-} from "@skillctx/core/internal";
+import { isInside, loadSkillSources, projectRoot, realPathOrSelf, toPosix } from "@skillctx/core/internal";
 import { budgetedNote, NestedNoteBudget } from "./nested-note-budget.js";
 import { yieldToLocal } from "./name-precedence.js";
 import type { NameHolders } from "./name-precedence.js";
