@@ -56,7 +56,8 @@ function lastToolResult(options: CallOptions): { toolName: string; output: { typ
   return (last.content as Array<{ toolName: string; output: { type: string; value?: unknown } }>).at(-1)!;
 }
 
-const SKILL_TOOLS = ["load_skill", "read_skill_resource", "run_skill_script", "unload_skill"];
+// run_skill_script is offered only when a skill has scripts that may run (none here).
+const SKILL_TOOLS = ["load_skill", "read_skill_resource", "unload_skill"];
 const fixture = useEngineFixture();
 
 const calc = defineSkill({

@@ -24,6 +24,9 @@ import {
 } from "./helpers/agent-scenario.js";
 import { breakpoints, useFakeProvider, withoutCacheControl } from "./helpers/adapter-requests.js";
 
+/** allowed-tools narrowing the listed tools (`tools.filter: "filter"`; the default, "refuse", keeps them). */
+const FILTER = { tools: { filter: "filter" } } as const;
+
 const { default: Anthropic } = skillctxDependency<typeof import("@anthropic-ai/sdk")>("@anthropic-ai/sdk");
 type MessageParam = import("@anthropic-ai/sdk").Anthropic.MessageParam;
 type Client = InstanceType<typeof Anthropic>;
@@ -96,7 +99,7 @@ function expectStablePrefix(requests: RecordedRequest[]): void {
 describe("Messages API loop through the official client", () => {
   it("keyword attachment, path rule inside the tool_result, load_skill with its MCP tool mid-run, a refused tool, a resumed context", async () => {
     const log: string[] = [];
-    const ctx = await scenario.context(log);
+    const ctx = await scenario.context(log, FILTER);
     const { client, provider } = await setup();
     provider.script(...scriptOf(RUN));
     const history: MessageParam[] = [{ role: "user", content: USER_TEXT }];
@@ -179,7 +182,7 @@ describe("Messages API loop through the official client", () => {
     // A resumed context sends the same bytes, and the loaded skill's MCP tool again.
     const saved = ctx.state;
     await ctx.close();
-    const resumed = await scenario.context(log, { conversation: { state: saved } });
+    const resumed = await scenario.context(log, { ...FILTER, conversation: { state: saved } });
     provider.script(...scriptOf(RESUMED_RUN));
     history.push({ role: "user", content: RESUMED_USER_TEXT });
     await loop(resumed, client, history);

@@ -2,6 +2,7 @@
 // window; the shares add up to the total it prints), --touch plays a tool call so a package's
 // path-triggered AGENTS.md shows; `list` reads at 80 columns (name, trigger, who may invoke on one line,
 // at least 40 characters of each description under it).
+import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
@@ -40,7 +41,9 @@ async function monorepo(): Promise<string> {
 describe("skillctx context (built CLI)", () => {
   it("the parts add up to the total; the shares to its share; --touch shows the package's AGENTS.md", async () => {
     const cwd = await monorepo();
-    const before = await runCli(["context", "--cwd", cwd, "--window", "200k", "--json"], { home: cwd });
+    const before = await runCli(["context", "--cwd", cwd, "--window", "200k", "--json"], {
+      home: path.join(cwd, ".no-home"),
+    });
     expect(before.code, before.stderr).toBe(0);
     const plain = cliJson<ContextData>(before.stdout);
     expect(plain.window).toBe(200_000);
@@ -53,7 +56,9 @@ describe("skillctx context (built CLI)", () => {
     );
     expect(plain.parts.some((p) => p.name === "packages/x/AGENTS.md")).toBe(false);
 
-    const touched = await runCli(["context", "--cwd", cwd, "--touch", "packages/x/src/a.ts", "--json"], { home: cwd });
+    const touched = await runCli(["context", "--cwd", cwd, "--touch", "packages/x/src/a.ts", "--json"], {
+      home: path.join(cwd, ".no-home"),
+    });
     expect(touched.code, touched.stderr).toBe(0);
     const view = cliJson<ContextData>(touched.stdout);
     const attached = view.parts.find((p) => p.kind === "attachment");
@@ -68,7 +73,7 @@ describe("skillctx context (built CLI)", () => {
   it("prints a bar chart whose rows add up to the total it prints", async () => {
     const cwd = await monorepo();
     const run = await runCli(["context", "--cwd", cwd, "--touch", "packages/x/src/a.ts", "--window", "1m"], {
-      home: cwd,
+      home: path.join(cwd, ".no-home"),
     });
     expect(run.code, run.stderr).toBe(0);
     const total = Number(/^ {2}([\d,]+) of 1m tokens/m.exec(run.stdout)?.[1]?.replace(/,/g, ""));
@@ -85,7 +90,7 @@ describe("skillctx context (built CLI)", () => {
 describe("skillctx list at 80 columns", () => {
   it("name, trigger and who may invoke on one line, 40+ characters of description under it, no line past 80", async () => {
     const cwd = await monorepo();
-    const run = await runCli(["list", "--cwd", cwd], { home: cwd });
+    const run = await runCli(["list", "--cwd", cwd], { home: path.join(cwd, ".no-home") });
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.split("\n");
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);

@@ -4,7 +4,7 @@
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFixture, removeTempDirs, tempDir } from "../packages/compat/src/testing/temp-repo.js";
-import { assertBuilt, runCli } from "./helpers/cli.js";
+import { assertBuilt, cliJson, runCli } from "./helpers/cli.js";
 
 beforeAll(assertBuilt);
 afterAll(removeTempDirs);
@@ -23,7 +23,7 @@ describe("exit codes of list, build and catalog (built CLI)", () => {
       expect(run.stderr).not.toMatch(/\berror\b|ENOTDIR|READ_FAILED/);
     }
     const built = await runCli(["build", "--cwd", repo, "--json"], { home });
-    expect((JSON.parse(built.stdout) as { system: string }).system).toContain(".clinerules");
+    expect(cliJson<{ system: string }>(built.stdout).system).toContain(".clinerules");
   });
 
   it("a skill with an error finding: exit 1 from each, the finding on stderr", async () => {

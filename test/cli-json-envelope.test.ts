@@ -35,7 +35,7 @@ describe("--json envelope (built CLI)", () => {
       ["help", ["help"]],
     ];
     for (const [command, args] of runs) {
-      const run = await runCli([...args, "--json"], { home: cwd });
+      const run = await runCli([...args, "--json"], { home: path.join(cwd, ".no-home") });
       expect(run.code, `${command}: ${run.stderr}`).toBe(0);
       const value = JSON.parse(run.stdout) as { command: string; version: string };
       const valid = validate(value);

@@ -30,7 +30,10 @@ describe("MCP SDK missing (built CLI)", () => {
   it("list, build and catalog exit 0 on untrusted .mcp.json servers; nothing is an error", async () => {
     const cwd = await repo();
     for (const command of ["list", "build", "catalog"]) {
-      const run = await runCli([command, "--cwd", cwd, "--json"], { home: cwd, nodeArgs: NO_SDK });
+      const run = await runCli([command, "--cwd", cwd, "--json"], {
+        home: path.join(cwd, ".no-home"),
+        nodeArgs: NO_SDK,
+      });
       expect(run.code, `${command}: ${run.stderr}`).toBe(0);
       const codes = (cliJson(run.stdout) as { diagnostics: Array<{ code: string; severity: string }> }).diagnostics;
       expect(
@@ -50,7 +53,7 @@ describe("MCP SDK missing (built CLI)", () => {
 
   it("with --trust the servers would start: MCP_SDK_MISSING, exit 1, the hint names the install and --trust", async () => {
     const cwd = await repo();
-    const run = await runCli(["list", "--cwd", cwd, "--trust"], { home: cwd, nodeArgs: NO_SDK });
+    const run = await runCli(["list", "--cwd", cwd, "--trust"], { home: path.join(cwd, ".no-home"), nodeArgs: NO_SDK });
     expect(run.code).toBe(1);
     const line = run.stderr.split("\n").find((l) => l.includes("MCP_SDK_MISSING"));
     expect(line).toContain("error MCP_SDK_MISSING MCP servers not started (playwright)");

@@ -134,12 +134,23 @@ describe("AgentContext: keyword and task triggers", () => {
     expect(second.messages[2]!.content).toBe("Now the container again, docker please");
   });
 
-  it("matches whole tokens only", async () => {
-    const ctx = await context(await demoRepo());
+  it("matches whole tokens only, for every skill but OpenHands' legacy microagents", async () => {
+    // A SKILL.md keyword skill: whole tokens (the demo's legacy microagent matches substrings, below).
+    const repo = await tempRepo({
+      ".agents/skills/docker/SKILL.md":
+        "---\nname: docker\ndescription: Docker rules.\ntriggers:\n  - docker\n---\nUse multi-stage builds.\n",
+    });
+    repos.push(repo);
+    const ctx = await context(repo);
     expect((await ctx.buildContext([user("see github.com/dockerfile-lint")])).activated).toEqual([]);
     expect(
       (await ctx.buildContext([user("see github.com/dockerfile-lint"), user("my_docker_setup")])).activated,
     ).toEqual([{ skill: "docker", trigger: "keyword", match: "docker", messageIndex: 1 }]);
+    // OpenHands' match_trigger is a case-insensitive substring test: the demo's legacy microagent fires inside a word.
+    const legacy = await context(await demoRepo());
+    expect((await legacy.buildContext([user("see github.com/dockerfile-lint")])).activated).toEqual([
+      { skill: "docker", trigger: "keyword", match: "docker", messageIndex: 0 },
+    ]);
   });
 
   it("scans only user messages", async () => {

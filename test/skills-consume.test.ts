@@ -41,7 +41,7 @@ async function servedProject(): Promise<string> {
   });
 }
 
-const withoutOrigin = (text: string | undefined) => (text ?? "").replaceAll('(from "team") ', "");
+const withoutOrigin = (text: string | undefined) => (text ?? "").replaceAll("(from &quot;team&quot;) ", "");
 
 describe.each(["stdio", "http"] as const)("skills consumed over MCP (%s)", (transport) => {
   it("gives the consumer the server's catalog and digests, labelled with the origin, untrusted", async () => {
@@ -55,7 +55,7 @@ describe.each(["stdio", "http"] as const)("skills consumed over MCP (%s)", (tran
     expect(ctx.skills.map((s) => s.name)).toEqual(serverSide.skills.map((s) => s.name));
     expect(ctx.skills.every((s) => s.source.scope === "remote" && s.source.origin === "team")).toBe(true);
     // Identical catalogs, but for the origin label that tells the model where each skill comes from.
-    expect(ctx.catalog?.text).toContain('(from "team") Deploy the service to staging');
+    expect(ctx.catalog?.text).toContain("(from &quot;team&quot;) Deploy the service to staging");
     expect(withoutOrigin(ctx.catalog?.text)).toBe(serverSide.catalog?.text);
     for (const skill of ctx.skills) {
       const local = serverSide.skills.find((s) => s.name === skill.name)!;
@@ -162,7 +162,7 @@ describe("name clashes", () => {
     expect(ctx.skills.map((s) => s.name)).toEqual(["deploy", "review", "team:review"]);
     expect(ctx.skills.find((s) => s.name === "review")!.description).toBe("Local review");
     expect(ctx.catalog?.text).toContain(
-      '<name>team:review</name>\n<description>(from "team") Served review</description>',
+      "<name>team:review</name>\n<description>(from &quot;team&quot;) Served review</description>",
     );
     const step = await ctx.buildContext([]);
     expect(step.diagnostics.some((d) => d.code === "NAME_CLASH" && d.message.includes('"team:review"'))).toBe(true);

@@ -40,6 +40,7 @@ export const SLOW_TEST_FILES: readonly string[] = [
   "test/adversarial/serve-http-bounded.test.ts",
   "test/adversarial/cache-lock-processes.test.ts",
   "test/adversarial/cache-files.test.ts",
+  "test/adversarial/disk-cache.test.ts",
   "test/adversarial/home-not-project.test.ts",
   "test/adversarial/sources.test.ts",
   "test/adversarial/sub-agent.test.ts",

@@ -1,6 +1,6 @@
 import { cell } from "./cell.js";
 import { shownPath } from "./format.js";
-import type { ListedSkill, WhoMayInvoke } from "./list.js";
+import type { ListedSkill, WhoMayInvoke } from "./listed-skill.js";
 import { wrap } from "./wrap.js";
 
 /**

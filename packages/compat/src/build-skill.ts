@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { mayReadOutsideProject } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillFormat, Trigger, Trust } from "@skillctx/core";
-import type { Candidate } from "./candidates.js";
+import type { Candidate } from "./candidate.js";
 import { guidanceName } from "./formats.js";
 import type { RuleKind } from "./formats.js";
 import { folderGlob } from "./globs.js";

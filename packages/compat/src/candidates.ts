@@ -1,5 +1,4 @@
 import * as path from "node:path";
-import type { Diagnostic } from "@skillctx/core";
 import {
   CLAUDE_RULES_DIR,
   COPILOT_RULES_DIR,
@@ -13,7 +12,7 @@ import {
   WINDSURF_RULES_DIR,
   classifyNestedPath,
 } from "./formats.js";
-import type { FileKindSpec, RuleKind } from "./formats.js";
+import type { RuleKind } from "./formats.js";
 import {
   gateOverride,
   groupByLower,
@@ -25,58 +24,14 @@ import {
   subfolder,
 } from "./folder-entries.js";
 import type { Entry } from "./folder-entries.js";
+import type { Candidate, Placement, ScanOptions } from "./candidate.js";
+export type { Candidate, Placement, ScanOptions } from "./candidate.js";
 import { sortClineRules } from "./cline-rules.js";
 import { listRuleFiles } from "./rule-files.js";
 import { rooCandidates } from "./roo-rules.js";
 
-/**
- * How a folder's guidance relates to cwd: `level` folders are cwd and its parents up to the root
- * (`up` is the path from the folder down to cwd); `nested` folders lie below cwd (`down` is their
- * path from cwd).
- */
-export type Placement = { type: "level"; up: string } | { type: "nested"; down: string };
-
-/** A guidance source found on disk, not yet read. */
-export type Candidate =
-  | {
-      type: "file";
-      spec: FileKindSpec;
-      file: string;
-      /** Root-relative folder the guidance belongs to (`""` for the root). */
-      folder: string;
-      place: Placement;
-      /** Same-kind files in the folder that lose to `file` (`AGENT.md` beside `AGENTS.md`). */
-      shadowed: string[];
-      /** A file of the user's home folder (`~/.claude/CLAUDE.md`, `~/.codex/AGENTS.md`): user scope. */
-      user?: true;
-    }
-  | {
-      type: "clinerules-dir";
-      dir: string;
-      files: string[];
-      folder: string;
-      place: Placement;
-      /** `clinerules` for `.clinerules/`, `cline-rules` for `.cline/rules/` (and `~/.cline/rules/`). */
-      kind: "clinerules" | "cline-rules" | "roo-rules";
-      user?: true;
-    }
-  | { type: "rule"; kind: RuleKind; file: string; rule: string; folder: string; place: Placement; user?: true };
-
 /** The folder name user guidance is listed under (`claude:~`, `agents:~`). */
 export const USER_FOLDER = "~";
-
-/** How rule folders are walked. */
-export interface ScanOptions {
-  /** Real path of the project root: rule folders are not followed out of it. Unset: followed anywhere. */
-  containRoot?: string | undefined;
-  /** Where the walks report what they skipped. */
-  diagnostics?: Diagnostic[] | undefined;
-  /**
-   * Codex is the agent (a Codex-family model, or `emulate: "codex"`): AGENTS.override.md replaces
-   * AGENTS.md in its folder. Otherwise the override is left out with a `GUIDANCE_AGENT_ONLY` note.
-   */
-  codex?: boolean | undefined;
-}
 
 /** Every guidance source in one level folder: the single-file kinds, `.clinerules`, Copilot and Cursor rules. */
 export async function scanLevel(

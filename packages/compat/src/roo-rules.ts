@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { diagnostic } from "@skillctx/core";
-import type { Candidate, Placement, ScanOptions } from "./candidates.js";
+import type { Candidate, Placement, ScanOptions } from "./candidate.js";
 import { groupByLower, listEntries, subfolder } from "./folder-entries.js";
 import type { Entry } from "./folder-entries.js";
 import { MD_SUFFIX } from "./formats.js";

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { compareCodePoints, diagnostic } from "@skillctx/core";
 import { walk } from "@skillctx/core/internal";
 import { isOrdinaryFolder } from "./formats.js";
-import type { ScanOptions } from "./candidates.js";
+import type { ScanOptions } from "./candidate.js";
 
 /** Deepest rule file below a rule folder (`.cursor/rules/a/b/.../x.mdc`), the rule folder being depth 0. */
 const RULE_MAX_DEPTH = 8;

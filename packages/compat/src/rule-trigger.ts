@@ -1,6 +1,6 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic, Trigger } from "@skillctx/core";
-import type { Placement } from "./candidates.js";
+import type { Placement } from "./candidate.js";
 import { compileGlob, folderGlob, limitGlobList, normalizeGlob, relocateGlob } from "@skillctx/core/internal";
 import type { RuleHeader, RuleFormat } from "./rule-header.js";
 

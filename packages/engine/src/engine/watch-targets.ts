@@ -26,6 +26,9 @@ export const PROJECT_WATCH_TARGETS: readonly string[] = [
   ".cursorrules",
   ".windsurfrules",
   ".clinerules",
+  ".roorules",
+  ".cline/rules",
+  ".roo/rules",
   ".github/copilot-instructions.md",
   ".cursor/rules",
   ".github/instructions",
@@ -41,6 +44,7 @@ export const PROJECT_WATCH_TARGETS: readonly string[] = [
 /** The user's guidance and commands (read with user guidance on), relative to the home folder. */
 export const USER_GUIDANCE_TARGETS: readonly string[] = [
   ".claude/claude.md",
+  ".cline/rules",
   ".claude/rules",
   ".codex/agents.override.md",
   ".codex/agents.md",
