@@ -126,3 +126,34 @@ it("skillctx search and --explain print no raw ESC/OSC sequences from skill name
   expect(text).toContain("pdf\\x1b]0;owned\\x07");
   expect(text.split("\n").some((line) => line.startsWith("FAKE"))).toBe(false);
 });
+
+it("skillctx serve prints the served folder and its log lines through the terminal filter", async () => {
+  const { mkdtemp } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { startCli } = await import("../helpers/cli.js");
+  const base = await mkdtemp(path.join(tmpdir(), "skillctx-serve-esc-"));
+  try {
+    // A folder whose name clears the screen and retitles the terminal when printed raw.
+    const cwd = path.join(base, "repo\u001b]0;owned\u0007\u001b[2J");
+    await mkdir(path.join(cwd, ".agents/skills/one"), { recursive: true });
+    await writeFile(path.join(cwd, ".agents/skills/one/SKILL.md"), "---\nname: one\ndescription: One.\n---\nBody.\n");
+    const home = path.join(base, "home");
+    await mkdir(home);
+    const cli = startCli(["serve", "--cwd", cwd, "--no-user", "--http", "0"], { home });
+    try {
+      for (let i = 0; i < 300 && !/listening on/.test(cli.stderr()); i++) {
+        if (cli.child.exitCode !== null) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const stderr = cli.stderr();
+      expect(stderr).toMatch(/skillctx serve: 1 skill from /);
+      expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(stderr).toContain("repo\\x1b]0;owned\\x07");
+    } finally {
+      cli.child.kill("SIGTERM");
+      await cli.exited;
+    }
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+});

@@ -2,7 +2,7 @@ import { SkillctxError } from "@skillctx/core";
 import { errorText, readTextFile } from "@skillctx/core/internal";
 import * as path from "node:path";
 import { commandSpec } from "./command-specs.js";
-import { formatDiagnostic } from "./format.js";
+import { formatDiagnostic, printableLine } from "./format.js";
 import { EXIT_OK, UsageError } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { cliTemplates } from "./load.js";
@@ -57,7 +57,7 @@ export const serveCommand: CliCommand = {
     });
     for (const d of skills.diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
     const count = skills.index.skills.length;
-    io.stderr.write(`skillctx serve: ${count === 1 ? "1 skill" : `${count} skills`} from ${cwd}\n`);
+    io.stderr.write(`skillctx serve: ${count === 1 ? "1 skill" : `${count} skills`} from ${printableLine(cwd)}\n`);
     try {
       if (port !== undefined) {
         const http = await serveSkillsHttp(skills, {
@@ -66,7 +66,8 @@ export const serveCommand: CliCommand = {
           sessions: flags.bool("sessions"),
           allowedHosts: flags.list("allow-host"),
           auth,
-          log: (line) => io.stderr.write(`skillctx serve: ${line}\n`),
+          // A log line quotes request paths and error text: through the one terminal filter like every other line.
+          log: (line) => io.stderr.write(`skillctx serve: ${printableLine(line)}\n`),
         }).catch((error: unknown) => {
           if (error instanceof TypeError || (SkillctxError.isInstance(error) && error.code === "INVALID_OPTIONS"))
             throw new UsageError(errorText(error));
