@@ -127,4 +127,41 @@ describe("skillctx list at 80 columns", () => {
     expect(wide).toContain(long);
     expect(wide).toContain(".claude/skills/s0/SKILL.md");
   });
+
+  it("keeps the header and every row within 80 columns when names are 36+ characters and every column differs", () => {
+    const names = [
+      "a-skill-name-of-thirty-six-characters",
+      "review-the-pull-request-with-every-check-a-team-asks-for",
+      "x".repeat(90),
+      "short",
+    ];
+    const skills = names.map((name, i) => ({
+      name,
+      scope: (i % 2 === 0 ? "project" : "user") as "project" | "user",
+      origin: i === 1 ? "plugin-x" : null,
+      path: `/r/.claude/skills/s${i}/SKILL.md`,
+      trigger: (i % 2 === 0 ? "on-demand" : "keyword") as "on-demand" | "keyword",
+      description: "Does the thing the name says, in as many words as it takes to say it.",
+      invocation: { model: i !== 1, user: i === 2 ? null : `/s${i}` },
+      argumentHint: i === 0 ? "[pr-number]" : null,
+      tokens: 1234 * (i + 1),
+    }));
+    const text = formatList(skills, "/r", { tokens: true, wide: false, columns: 80 });
+    const lines = text.split("\n");
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
+    expect(lines[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +TOKENS$/);
+    // A name that does not fit beside the other columns has a line of its own, whole when it fits in 80;
+    // its columns follow on the next line, under their titles.
+    const at = lines.indexOf(names[1]!);
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toMatch(/^ +user:plugin-x +keyword +user +- +2468$/);
+    expect(lines[at + 1]!.indexOf("user:")).toBe(lines[0]!.indexOf("SCOPE"));
+    expect(lines.some((l) => l.startsWith(names[0]!))).toBe(true);
+    // Longer than the line: cut with an ellipsis (--wide and --json have it whole).
+    expect(lines).toContain(`${"x".repeat(79)}…`);
+    expect(lines.some((l) => /^short +user +keyword +model\+user +- +4936$/.test(l))).toBe(true);
+    // --wide keeps every name whole.
+    const wide = formatList(skills, "/r", { tokens: true, wide: true, columns: 80 });
+    for (const name of names) expect(wide).toContain(name);
+  });
 });

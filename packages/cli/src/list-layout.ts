@@ -1,3 +1,4 @@
+import { fitCodePoints } from "@skillctx/core/internal";
 import { cell } from "./cell.js";
 import { shownPath } from "./format.js";
 import type { ListedSkill, WhoMayInvoke } from "./listed-skill.js";
@@ -58,7 +59,7 @@ export function formatList(
   const count = skills.length === 1 ? "1 skill" : `${skills.length} skills`;
   if (options.wide) {
     const shown = [...all, { title: "DESCRIPTION", value: (s: ListedSkill) => cell(s.description ?? "") }];
-    return `${[...table(shown, skills), "", count].join("\n")}\n`;
+    return `${[...table(shown, skills).flat(), "", count].join("\n")}\n`;
   }
   const same: string[] = [];
   const shown = all.filter((c) => {
@@ -70,10 +71,10 @@ export function formatList(
     return false;
   });
   const width = Math.max(40, options.columns ?? PIPED_COLUMNS);
-  const rows = table(shown, skills);
-  const lines = [rows[0]!];
+  const [header, ...rows] = table(shown, skills, width);
+  const lines = [...header!];
   skills.forEach((s, i) => {
-    lines.push(rows[i + 1]!);
+    lines.push(...rows[i]!);
     if (s.description !== null && s.description.trim() !== "") lines.push(...descriptionLines(s.description, width));
   });
   const note = same.length === 0 ? "" : ` (every one: ${same.join(", ")})`;
@@ -96,19 +97,33 @@ function invokeCell(who: WhoMayInvoke): string {
   return who.user !== null ? "user" : "-";
 }
 
-// A header and one line per skill, columns padded to their widest value (the last one is not padded).
-function table(shown: readonly Column[], skills: readonly ListedSkill[]): string[] {
+/**
+ * The header's lines, then each skill's lines: columns padded to their widest value (the last one is not
+ * padded). Within `width`, NAME gives way: it is as wide as the other columns leave room for, and a longer
+ * name goes on a line of its own, its row's other columns on the next; any line still past the width
+ * (wide SCOPE or ARGS values) is cut with an ellipsis.
+ */
+function table(shown: readonly Column[], skills: readonly ListedSkill[], width = Number.POSITIVE_INFINITY): string[][] {
   const rows = skills.map((s) => shown.map((c) => c.value(s)));
   const header = shown.map((c) => c.title);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => [...r[i]!].length)));
+  const others = widths.slice(1).reduce((n, w) => n + w + 2, 0);
+  widths[0] = Math.max(header[0]!.length, Math.min(widths[0]!, width - others));
   const line = (cells: string[]) =>
-    cells
-      .map((text, i) => {
-        if (i === cells.length - 1) return text;
-        const pad = " ".repeat(widths[i]! - [...text].length);
-        return shown[i]!.right === true ? pad + text : text + pad;
-      })
-      .join("  ")
-      .trimEnd();
-  return [line(header), ...rows.map(line)];
+    fitCodePoints(
+      cells
+        .map((text, i) => {
+          if (i === cells.length - 1) return text;
+          const pad = " ".repeat(Math.max(0, widths[i]! - [...text].length));
+          return shown[i]!.right === true ? pad + text : text + pad;
+        })
+        .join("  ")
+        .trimEnd(),
+      width,
+    );
+  const skillLines = (cells: string[]) =>
+    cells.length > 1 && [...cells[0]!].length > widths[0]!
+      ? [fitCodePoints(cells[0]!, width), line(["", ...cells.slice(1)])]
+      : [line(cells)];
+  return [[line(header)], ...rows.map(skillLines)];
 }
