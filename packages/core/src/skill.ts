@@ -123,9 +123,15 @@ export type TriggerType = Trigger["type"];
 export type SkillScope = z.infer<Schemas["SkillScopeSchema"]>;
 export type SkillFormat = z.infer<Schemas["SkillFormatSchema"]>;
 export type SkillSource = z.infer<Schemas["SkillSourceSchema"]>;
-export type Skill = z.infer<Schemas["SkillSchema"]>;
-/** What callers may pass where a Skill is expected (defaults filled in by the schema). */
-export type SkillInit = z.input<Schemas["SkillSchema"]>;
+/**
+ * One skill, whatever format it came from: the output of `SkillSchema`. Declared as an interface that
+ * extends the inferred type (same members, same meaning) so that TypeScript, TypeDoc and the API report
+ * name it `Skill`: an alias of `z.infer<...>` has no declaration of its own and prints as its members
+ * (TypeScript names only a type with a declaration behind it; see docs/decisions.md, "Named types").
+ */
+export interface Skill extends z.infer<Schemas["SkillSchema"]> {}
+/** What callers may pass where a Skill is expected (defaults filled in by the schema); an interface for the same reason as {@link Skill}. */
+export interface SkillInit extends z.input<Schemas["SkillSchema"]> {}
 
 /**
  * The slot where the host's runtime data of a programmatic skill lives (tools, state: see skillctx's
