@@ -11,9 +11,11 @@ export interface QuotedValue {
   /**
    * Why it was quoted: `colon` for a plain value with an unquoted `: ` (or a trailing `:`), `flow` for a
    * value that opens like a flow collection or a reserved indicator (`[`, `{`, `@`, `` ` ``) but is not valid
-   * YAML on its own line, such as `tags: [next,@supabase/ssr]`.
+   * YAML on its own line, such as `tags: [next,@supabase/ssr]`; `no-space` for a top-level `name:` or
+   * `description:` line with no space after the colon (`name:no-space-name`), read as Gemini CLI's line
+   * reader reads it.
    */
-  kind: "colon" | "flow";
+  kind: "colon" | "flow" | "no-space";
 }
 
 /** Options for {@link quoteColonValues}. */
@@ -46,8 +48,8 @@ export function quoteColonValues(
 ): { text: string; quoted: QuotedValue[] } | undefined {
   const flowLike = options.flowLike ?? false;
   const lines = block.split("\n");
+  const quoted: QuotedValue[] = spaceAfterKey(lines);
   const scanner = new FrontmatterScanner();
-  const quoted: QuotedValue[] = [];
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
@@ -94,6 +96,25 @@ export function quoteColonValues(
   }
   if (quoted.length === 0) return undefined;
   return { text: lines.join("\n"), quoted };
+}
+
+/**
+ * Gemini CLI's fallback line reader (google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts,
+ * `parseSimpleFrontmatter`, run when js-yaml rejects the block) matches `name:` and `description:` at
+ * the start of a line with or without a space, so `name:no-space-name` names the skill. Strict YAML reads
+ * that line as one plain scalar and the block breaks. Such top-level lines (column 0, a value that does
+ * not open with a quote) are rewritten in place as `key: "value"`, one line for one line. Changes `lines`.
+ */
+function spaceAfterKey(lines: string[]): QuotedValue[] {
+  const quoted: QuotedValue[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^(name|description):([^\s"'].*)$/.exec(lines[i]!);
+    if (match === null) continue;
+    const value = match[2]!.replace(/[ \t]+$/, "");
+    lines[i] = `${match[1]!}: "${escapeQuoted(value)}"`;
+    quoted.push({ line: i, value, kind: "no-space" });
+  }
+  return quoted;
 }
 
 function plainRepair(whole: string, flowLike: boolean): QuotedValue["kind"] | undefined {

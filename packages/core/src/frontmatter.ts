@@ -312,13 +312,21 @@ export function yamlMessage(message: string): string {
 
 /**
  * The warning for a value strict YAML rejects that was read as a quoted string (Codex reads it so):
- * `YAML_UNQUOTED_COLON` for an unquoted `: `, `YAML_UNQUOTED_FLOW` for a broken flow-like value.
+ * `YAML_UNQUOTED_COLON` for an unquoted `: `, `YAML_UNQUOTED_FLOW` for a broken flow-like value,
+ * `YAML_KEY_NO_SPACE` for a `name:value` / `description:value` line.
  * @internal Shared with the validator, which reports the same repair.
  */
 export function recoveredValue(
   q: QuotedValue,
   where: { path: string | undefined; line: number | undefined },
 ): Diagnostic {
+  if (q.kind === "no-space")
+    return diagnostic(
+      "YAML_KEY_NO_SPACE",
+      "warning",
+      `key with no space after its ':' read as Gemini CLI reads it: ${truncate(q.value)}`,
+      where,
+    );
   return q.kind === "colon"
     ? diagnostic(
         "YAML_UNQUOTED_COLON",

@@ -162,6 +162,14 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
       );
   }
 
+  if (name.includes(":")) {
+    // `:` separates an origin from a name in qualified names (`<origin>:<name>`); Gemini CLI sanitises it
+    // to `-` (google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts, `loadSkillFromFile`).
+    const written = name;
+    name = name.replaceAll(":", "-");
+    warn("name", "NAME_COLON", `name '${written}' has a ':', which separates an origin from a name; read as '${name}'`);
+  }
+
   let description = take("description", stringField("description", data.description));
   if (description !== undefined && description.length > MAX_DESCRIPTION_LENGTH) {
     const length = codePoints(description);
