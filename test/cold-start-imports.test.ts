@@ -159,7 +159,7 @@ describe("a cold import loads no heavy dependency", () => {
     expect(heavyIn(modules)).toEqual([]);
   });
 
-  it("AgentContext.create and a catalog load neither node:crypto nor node:child_process; a spawn and a step do", async () => {
+  it("AgentContext.create and a catalog load neither node:crypto (without the persistent cache) nor node:child_process; a spawn and a step do", async () => {
     const skills = await tempDir({ "pdf/SKILL.md": "---\nname: pdf\ndescription: Reads PDF files.\n---\n# PDF\n" });
     const cwd = await tempDir();
     const builtins = `const loaded = (name) => process.moduleLoadList.includes("NativeModule " + name);`;
@@ -170,7 +170,8 @@ describe("a cold import loads no heavy dependency", () => {
         "-e",
         `${builtins}
          const { AgentContext } = await import(${JSON.stringify(`file://${ROOT}packages/skillctx/dist/index.js`)});
-         const ctx = await AgentContext.create({ cwd: ${JSON.stringify(cwd)}, skills: [${JSON.stringify(skills)}] });
+         // The persistent scan cache (on by default) checks its file's SHA-256, so it loads node:crypto: off here.
+         const ctx = await AgentContext.create({ cwd: ${JSON.stringify(cwd)}, skills: [${JSON.stringify(skills)}], sources: { persistentCache: false } });
          if (ctx.catalog?.included.length !== 1) throw new Error("expected one skill");
          const created = { crypto: loaded("crypto"), childProcess: loaded("child_process") };
          await ctx.buildContext([{ role: "user", content: "hello" }]);

@@ -9,6 +9,8 @@ import type { Skill } from "../../packages/core/src/skill.js";
 export interface Ranked {
   name: string;
   score: number;
+  /** skillctx only: every requested word it matched is in text the skill keeps in passing (body, references). */
+  inPassingOnly?: boolean;
 }
 
 /** A ranking under evaluation, over one set's skills. */
@@ -80,7 +82,8 @@ export function winkFloor(): Searcher {
 
 /** skillctx's index, ranking only (no cut-off); weights per search for the leave-one-out choice. */
 export function skillctxSearcher(): Searcher {
-  const index = createSkillIndex({ minScore: 0 });
+  // confidentScore 0: `confidence` then says only whether the skill says a requested word of itself.
+  const index = createSkillIndex({ minScore: 0, confidentScore: 0 });
   let list: readonly Skill[] = [];
   return {
     label: "skillctx",
@@ -90,7 +93,7 @@ export function skillctxSearcher(): Searcher {
     },
     async search(query, weights) {
       const found = await index.search(list, query, { minScore: 0, limit: 10, weights });
-      return found.map((m) => ({ name: m.name, score: m.score }));
+      return found.map((m) => ({ name: m.name, score: m.score, inPassingOnly: m.confidence === "low" }));
     },
   };
 }

@@ -104,6 +104,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { resolveGitSource } from "@skillctx/sources/git-source";
 import { resolveUrlSource } from "@skillctx/sources/url-source";
 import { locationKey } from "@skillctx/sources/cache-dir";

@@ -75,6 +75,7 @@ export default async ({ server }) => {
   const marker = path.join(dir, "server-starts.txt");
   const counter = path.join(dir, "counter.txt");
   mkdirSync(path.join(dir, ".agents/skills"), { recursive: true });
+  mkdirSync(path.join(dir, ".openhands/microagents"), { recursive: true });
   // A project skill whose MCP server records each start, and one whose command records each render.
   writeFileSync(path.join(dir, ".openhands/microagents/calc.md"), [
     "---", "triggers: [calculate]", "mcp_tools:", "  mcpServers:", "    calc:", "      command: sh",
@@ -222,9 +223,10 @@ describe("adversarial: skill files that vanish", () => {
       `${PRELUDE}
 export default async () => {
   mkdirSync(path.join(dir, ".agents/skills"), { recursive: true });
-  for (let i = 0; i < 50; i++) writeFileSync(path.join(dir, ".agents/skills/s" + i + ".md"), "---\\ntriggers: [word" + i + "]\\n---\\nBody " + i + ".\\n");
+  mkdirSync(path.join(dir, ".openhands/microagents"), { recursive: true });
+  for (let i = 0; i < 50; i++) writeFileSync(path.join(dir, ".openhands/microagents/s" + i + ".md"), "---\\ntriggers: [word" + i + "]\\n---\\nBody " + i + ".\\n");
   const ctx = await AgentContext.create({ cwd: dir, guidance: false });
-  for (let i = 0; i < 50; i += 2) rmSync(path.join(dir, ".agents/skills/s" + i + ".md"));
+  for (let i = 0; i < 50; i += 2) rmSync(path.join(dir, ".openhands/microagents/s" + i + ".md"));
   let step, rejected = false;
   try {
     step = await ctx.buildContext([{ role: "user", content: Array.from({ length: 50 }, (_, i) => "word" + i).join(" ") }]);
@@ -246,6 +248,7 @@ describe("adversarial: task-input injection", () => {
       `${PRELUDE}
 export default async () => {
   mkdirSync(path.join(dir, ".agents/skills"), { recursive: true });
+  mkdirSync(path.join(dir, ".openhands/microagents"), { recursive: true });
   writeFileSync(path.join(dir, ".openhands/microagents/bug.md"), [
     "---", "name: bug", "inputs:", "  - name: title", "    description: The title", "---",
     "Branch: !\`echo rendered-ok\`", "Title: \${title}", "",

@@ -15,7 +15,7 @@ import { discoverSkills } from "../../packages/core/src/discover-skills.js";
 import { useTempDirs } from "../../packages/core/src/testing/temp-dir.js";
 import { loadCommands } from "../../packages/compat/src/load-commands.js";
 import { loadGuidance } from "../../packages/compat/src/load-guidance.js";
-import { assertBuilt, runCli } from "../helpers/cli.js";
+import { assertBuilt, cliJson, runCli } from "../helpers/cli.js";
 
 const tempDir = useTempDirs("adv-home");
 beforeAll(assertBuilt);
@@ -44,7 +44,7 @@ describe("home is never a project", () => {
     for (const cwd of [dir, path.join(dir, "scratch")]) {
       const listed = await runCli(["list", "--cwd", cwd, "--no-user", "--json"], { home: dir, cwd });
       expect(listed.code, listed.stderr).toBe(0);
-      expect((JSON.parse(listed.stdout) as Listed).skills).toEqual([]);
+      expect(cliJson<Listed>(listed.stdout).skills).toEqual([]);
       const built = await runCli(["build", "--cwd", cwd, "--no-user", "-m", "hello", "--json"], { home: dir, cwd });
       expect(built.code, built.stderr).toBe(0);
       for (const marker of ["HOME GUIDANCE", "NESTED IN HOME", "Home skill.", "Agents skill.", "/deploy"])
@@ -56,7 +56,7 @@ describe("home is never a project", () => {
     const dir = await home();
     const listed = await runCli(["list", "--cwd", dir, "--user", "--json"], { home: dir, cwd: dir });
     expect(listed.code, listed.stderr).toBe(0);
-    const skills = (JSON.parse(listed.stdout) as Listed).skills;
+    const skills = cliJson<Listed>(listed.stdout).skills;
     expect(skills.filter((s) => s.scope === "project")).toEqual([]);
     expect(skills.map((s) => s.name)).toEqual(expect.arrayContaining(["homeskill", "agentskill"]));
   });

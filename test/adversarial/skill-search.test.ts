@@ -53,16 +53,16 @@ export default async () => {
     );
     const value = expectBounded(result, { ms: 20_000, mb: 600 }, "stuffed skill");
     expect(value.answerable).toBeGreaterThan(30);
-    // The stuffed skill matches every request; it is first in at most a sixth of them (4 of 36 measured;
-    // 22 of 36 before each word counted once per field, b = 1 and the description cap).
-    expect(value.hostileFirst).toBeLessThanOrEqual(Math.floor(value.answerable / 6));
+    // The stuffed skill matches every request; it is first in at most a fifth of them (4 of 36 measured
+    // before issue 33, 7 after it weighted bodies 1.5 as the held-out sets chose; 22 of 36 before each word
+    // counted once per field, b = 1 and the description cap).
+    expect(value.hostileFirst).toBeLessThanOrEqual(Math.floor(value.answerable / 5));
     expect(value.rightFirst).toBeGreaterThanOrEqual(Math.ceil(value.answerable * 0.8));
   });
 
-  it("a skill whose body holds every word of the requests no skill serves does not answer them", async () => {
-    // A word only that skill uses passes the cut-off when the skill says it in its name, description,
-    // when_to_use or keywords, never when only its body does (a body mentions many things in passing): a
-    // body of every no-skill request's words, said once each, earns no answer.
+  it("a skill whose body holds every word of the requests no skill serves is never a confident answer to them", async () => {
+    // A body mentions many things in passing: a body of every no-skill request's words, said once each,
+    // earns at most a weak match (confidence "low"), never a confident one.
     const result = await runIsolated<{ none: number; answered: string[] }>(
       `${PRELUDE}
 export default async () => {
@@ -70,7 +70,11 @@ export default async () => {
   const hostile = inline("zz-claims", "Helps with everything.", noSkill.join(". "));
   const index = createSkillIndex();
   const answered = [];
-  for (const query of noSkill) if ((await index.search([...skills, hostile], query)).length > 0) answered.push(query);
+  // Search ranks always (issue 33): an answer is a result marked confident, not merely a result.
+  for (const query of noSkill) {
+    const [top] = await index.search([...skills, hostile], query);
+    if (top !== undefined && top.confidence === "high") answered.push(query + " -> " + top.name);
+  }
   return { none: noSkill.length, answered };
 };`,
       { timeoutMs: 60_000 },

@@ -59,7 +59,7 @@ describe("skill server against hostile clients and folders", () => {
       `${PRELUDE}
 export default async function run() {
   try {
-    const server = await createSkillServer({ cwd: base, context: { sources: { userSkills: false, homeDir: base } } });
+    const server = await createSkillServer({ cwd: base, context: { sources: { userSkills: false, homeDir: path.join(base, ".no-home") } } });
     const client = await connect(server);
     const list = await client.request({ method: "skills/list", params: {} }, SkillsListResultSchema);
     const files = list.skills.flatMap((s) => (s.resources ?? []).map((r) => r.uri));
@@ -104,7 +104,7 @@ export default async function run() {
       `${PRELUDE}
 export default async function run() {
   try {
-    const server = await createSkillServer({ cwd: base, context: { sources: { userSkills: false, homeDir: base } }, pageSize: 1 });
+    const server = await createSkillServer({ cwd: base, context: { sources: { userSkills: false, homeDir: path.join(base, ".no-home") } }, pageSize: 1 });
     const client = await connect(server);
     const huge = "A".repeat(1024 * 1024);
     const codes = {
@@ -146,7 +146,7 @@ export default async function run() {
       `${PRELUDE}
 export default async function run() {
   try {
-    const server = await createSkillServer({ cwd: base, context: { sources: { userSkills: false, homeDir: base } } });
+    const server = await createSkillServer({ cwd: base, context: { sources: { userSkills: false, homeDir: path.join(base, ".no-home") } } });
     const client = await connect(server);
     const calls = [];
     for (let i = 0; i < 10000; i++) {
@@ -177,7 +177,7 @@ export default async function run() {
       `${PRELUDE}
 import { StreamableHTTPClientTransport } from ${JSON.stringify(sdk("client/streamableHttp.js"))};
 export default async function run() {
-  const server = await createSkillServer({ cwd: base, context: { sources: { userSkills: false, homeDir: base } } });
+  const server = await createSkillServer({ cwd: base, context: { sources: { userSkills: false, homeDir: path.join(base, ".no-home") } } });
   const http = await serveSkillsHttp(server, { port: 0, sessions: true });
   try {
     const post = (body, headers = {}) => fetch(http.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body }).then((r) => r.status);

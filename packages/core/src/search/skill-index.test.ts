@@ -74,9 +74,13 @@ describe("createSkillIndex", () => {
     // One generic word shared with a body: still returned, marked low.
     const weak = await index.search(SKILLS, "order the sandwiches");
     expect(weak.map((m) => [m.name, m.confidence])).toEqual([["docker-images", "low"]]);
-    // The mark follows the index's confidentScore.
+    // The mark follows the index's confidentScore, and a word met only in the body stays weak at any score.
     const trusting = createSkillIndex({ confidentScore: 0 });
-    expect((await trusting.search(SKILLS, "order the sandwiches"))[0]?.confidence).toBe("high");
+    expect((await trusting.search(SKILLS, "order the sandwiches"))[0]?.confidence).toBe("low");
+    expect((await trusting.search(SKILLS, "fill in the pdf form"))[0]).toMatchObject({
+      name: "pdf-forms",
+      confidence: "high",
+    });
     expect(DEFAULT_CONFIDENT_SCORE).toBeGreaterThan(0);
   });
 

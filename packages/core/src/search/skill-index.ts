@@ -210,7 +210,7 @@ class LexicalSkillIndex implements SkillIndex {
       name: indexed.skill.name,
       ...(description !== undefined && { description }),
       score: Math.round(result.score * 1000) / 1000,
-      confidence: result.score >= confidentScore ? "high" : "low",
+      confidence: result.score >= confidentScore && saysItself(matched) ? "high" : "low",
       matched,
     };
   }
@@ -400,4 +400,12 @@ const LIBRARIES: Promise<Libraries> = Promise.resolve({ stem: singular });
 
 export function libraries(): Promise<Libraries> {
   return LIBRARIES;
+}
+
+// Text a skill keeps in passing (its body, its reference files, its file names) mentions many things: a
+// match there ranks, but a confident answer needs a requested word the skill says of itself (its name,
+// description, when_to_use, keywords or headings). A body stuffed with every request's words stays a weak match.
+const IN_PASSING = new Set(["body", "references", "files"]);
+function saysItself(matched: readonly { fields: readonly string[] }[]): boolean {
+  return matched.some((m) => m.fields.some((field) => !IN_PASSING.has(field)));
 }
