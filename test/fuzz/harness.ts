@@ -149,7 +149,12 @@ const tried = new Map<string, number>();
  * Runs `check` on RUNS inputs of `arbitrary` (synchronously or not). Each input: only a result or a
  * SkillctxError; at most MAX_MS_PER_INPUT; the heap grows at most MAX_HEAP_GROWTH_BYTES.
  */
-export async function fuzz<T>(target: string, arbitrary: fc.Arbitrary<T>, check: (input: T) => unknown): Promise<void> {
+/** Runs `check` on RUNS inputs under the invariants; returns how many inputs it tried (a test asserts all ran). */
+export async function fuzz<T>(
+  target: string,
+  arbitrary: fc.Arbitrary<T>,
+  check: (input: T) => unknown,
+): Promise<number> {
   let count = 0;
   const property = fc.asyncProperty(arbitrary, async (input) => {
     count++;
@@ -173,6 +178,7 @@ export async function fuzz<T>(target: string, arbitrary: fc.Arbitrary<T>, check:
   } finally {
     tried.set(target, (tried.get(target) ?? 0) + count);
   }
+  return count;
 }
 
 /** One line per target: inputs tried. */

@@ -1,3 +1,4 @@
+import { saysItself } from "./confidence.js";
 import { compareCodePoints } from "../code-point-order.js";
 import { MAX_SEARCH_QUERY_CHARS } from "../limits.js";
 import type { Skill } from "../skill.js";
@@ -400,12 +401,4 @@ const LIBRARIES: Promise<Libraries> = Promise.resolve({ stem: singular });
 
 export function libraries(): Promise<Libraries> {
   return LIBRARIES;
-}
-
-// Text a skill keeps in passing (its body, its reference files, its file names) mentions many things: a
-// match there ranks, but a confident answer needs a requested word the skill says of itself (its name,
-// description, when_to_use, keywords or headings). A body stuffed with every request's words stays a weak match.
-const IN_PASSING = new Set(["body", "references", "files"]);
-function saysItself(matched: readonly { fields: readonly string[] }[]): boolean {
-  return matched.some((m) => m.fields.some((field) => !IN_PASSING.has(field)));
 }
