@@ -15,8 +15,8 @@ import {
   DEFAULT_CONFIDENT_SCORE,
   DEFAULT_FIELD_WEIGHTS,
   DEFAULT_SUGGEST_SCORE,
-} from "../../packages/core/src/search/skill-index.js";
-import type { FieldWeights } from "../../packages/core/src/search/skill-index.js";
+} from "../../packages/core/src/search/search-options.js";
+import type { FieldWeights } from "../../packages/core/src/search/search-options.js";
 import { figures, median } from "./metrics.js";
 import type { Figures } from "./metrics.js";
 import { miniSearchFloor, skillctxSearcher, winkFloor } from "./searchers.js";
