@@ -38,9 +38,27 @@ export interface TermMatch<F extends string> {
   match: Record<string, F[]>;
 }
 
+/**
+ * One term's postings: flat arrays, one entry per (document, field) holding the term, in the order they were
+ * added (a document's entries together, its fields in order). A removed document's entries stay until the
+ * term is next searched (`live` counts per field what is not removed: the document frequency of BM25's IDF).
+ * Flat arrays rather than maps of maps: building the index of 20,000 skills allocates a few arrays per term,
+ * not a map per (term, field).
+ */
+interface Postings {
+  /** document number × FIELD_SLOTS + field number */
+  entries: number[];
+  occurrences: number[];
+  live: number[];
+  /** entries of removed documents */
+  dead: number;
+}
+
+// Field numbers take the low bits of a posting entry.
+const FIELD_SLOTS = 16;
+
 export class TermIndex<F extends string> {
-  // term → field number → document number → occurrences
-  private readonly postings = new Map<string, Map<number, Map<number, number>>>();
+  private readonly postings = new Map<string, Postings>();
   private readonly numbers = new Map<string, number>();
   private readonly ids = new Map<number, string>();
   // document number → length of each field (its distinct words)
@@ -49,6 +67,7 @@ export class TermIndex<F extends string> {
   private next = 0;
 
   constructor(private readonly options: TermIndexOptions<F>) {
+    if (options.fields.length > FIELD_SLOTS) throw new Error(`TermIndex: at most ${FIELD_SLOTS} fields`);
     this.averageLength = options.fields.map(() => 0);
   }
 
@@ -76,9 +95,10 @@ export class TermIndex<F extends string> {
       lengths[fieldNumber] = length;
       // The running average MiniSearch keeps (its floating-point steps too, so scores stay equal).
       this.averageLength[fieldNumber] = (this.averageLength[fieldNumber]! * count + length) / (count + 1);
+      const entry = number * FIELD_SLOTS + fieldNumber;
       for (const word of words) {
         const term = this.options.processTerm(word);
-        if (term) this.addTerm(term, fieldNumber, number);
+        if (term) this.addTerm(term, entry, fieldNumber);
       }
     });
   }
@@ -96,9 +116,15 @@ export class TermIndex<F extends string> {
       const length = lengths[fieldNumber] ?? 0;
       this.averageLength[fieldNumber] =
         count === 1 ? 0 : (this.averageLength[fieldNumber]! * count - length) / (count - 1);
+      const seen = new Set<string>();
       for (const word of this.options.tokenize(doc[field])) {
         const term = this.options.processTerm(word);
-        if (term) this.removeTerm(term, fieldNumber, number);
+        if (!term || seen.has(term)) continue;
+        seen.add(term);
+        const postings = this.postings.get(term);
+        if (postings === undefined) continue;
+        postings.live[fieldNumber]! -= 1;
+        postings.dead++;
       }
     });
     this.numbers.delete(id);
@@ -118,26 +144,31 @@ export class TermIndex<F extends string> {
   ): TermMatch<F>[] {
     const found = new Map<number, TermMatch<F>>();
     const total = this.ids.size;
+    const { fields } = this.options;
     for (const term of terms) {
-      const byField = this.postings.get(term);
-      if (byField === undefined) continue;
-      this.options.fields.forEach((field, fieldNumber) => {
-        const docs = byField.get(fieldNumber);
-        if (docs === undefined) return;
-        const weight = (weights[field] || 1) * (boosts?.get(term) ?? 1);
-        const idf = Math.log(1 + (total - docs.size + 0.5) / (docs.size + 0.5));
-        for (const [number, occurrences] of docs) {
-          const score = weight * this.bm25(idf, occurrences, this.lengths.get(number)![fieldNumber]!, fieldNumber);
-          const result = found.get(number);
-          if (result === undefined) {
-            found.set(number, { id: this.ids.get(number)!, score, queryTerms: [term], match: { [term]: [field] } });
-            continue;
-          }
-          result.score += score;
-          if (result.queryTerms.at(-1) !== term) result.queryTerms.push(term);
-          (result.match[term] ??= []).push(field);
-        }
+      const postings = this.live(term);
+      if (postings === undefined) continue;
+      const boost = boosts?.get(term) ?? 1;
+      const factor = fields.map((field, fieldNumber) => {
+        const docs = postings.live[fieldNumber]!;
+        return (weights[field] || 1) * boost * Math.log(1 + (total - docs + 0.5) / (docs + 0.5));
       });
+      const { entries, occurrences } = postings;
+      for (let i = 0; i < entries.length; i++) {
+        const fieldNumber = entries[i]! % FIELD_SLOTS;
+        const number = (entries[i]! - fieldNumber) / FIELD_SLOTS;
+        const field = fields[fieldNumber]!;
+        const score =
+          factor[fieldNumber]! * this.bm25(occurrences[i]!, this.lengths.get(number)![fieldNumber]!, fieldNumber);
+        const result = found.get(number);
+        if (result === undefined) {
+          found.set(number, { id: this.ids.get(number)!, score, queryTerms: [term], match: { [term]: [field] } });
+          continue;
+        }
+        result.score += score;
+        if (result.queryTerms.at(-1) !== term) result.queryTerms.push(term);
+        (result.match[term] ??= []).push(field);
+      }
     }
     const results = [...found.values()];
     // Times the number of request terms matched (MiniSearch's), each counted at its boost.
@@ -149,28 +180,48 @@ export class TermIndex<F extends string> {
     return results.sort((a, b) => b.score - a.score);
   }
 
-  private bm25(idf: number, occurrences: number, length: number, fieldNumber: number): number {
+  // BM25 of one match without its IDF (the caller multiplies by it).
+  private bm25(occurrences: number, length: number, fieldNumber: number): number {
     const { k, b, d } = this.options.bm25;
     const norm = 1 - b + (b * length) / this.averageLength[fieldNumber]!;
-    return idf * (d + (occurrences * (k + 1)) / (occurrences + k * norm));
+    return d + (occurrences * (k + 1)) / (occurrences + k * norm);
   }
 
-  private addTerm(term: string, fieldNumber: number, number: number): void {
-    let byField = this.postings.get(term);
-    if (byField === undefined) this.postings.set(term, (byField = new Map()));
-    let docs = byField.get(fieldNumber);
-    if (docs === undefined) byField.set(fieldNumber, (docs = new Map()));
-    docs.set(number, (docs.get(number) ?? 0) + 1);
+  // The postings of `term` without the entries of removed documents (dropped here, once they are many).
+  private live(term: string): Postings | undefined {
+    const postings = this.postings.get(term);
+    if (postings === undefined || postings.dead === 0) return postings;
+    if (postings.dead === postings.entries.length) {
+      this.postings.delete(term);
+      return undefined;
+    }
+    const entries: number[] = [];
+    const occurrences: number[] = [];
+    postings.entries.forEach((entry, i) => {
+      if (this.ids.has((entry - (entry % FIELD_SLOTS)) / FIELD_SLOTS)) {
+        entries.push(entry);
+        occurrences.push(postings.occurrences[i]!);
+      }
+    });
+    postings.entries = entries;
+    postings.occurrences = occurrences;
+    postings.dead = 0;
+    return postings;
   }
 
-  private removeTerm(term: string, fieldNumber: number, number: number): void {
-    const byField = this.postings.get(term);
-    const docs = byField?.get(fieldNumber);
-    const occurrences = docs?.get(number);
-    if (byField === undefined || docs === undefined || occurrences === undefined) return;
-    if (occurrences > 1) docs.set(number, occurrences - 1);
-    else docs.delete(number);
-    if (docs.size === 0) byField.delete(fieldNumber);
-    if (byField.size === 0) this.postings.delete(term);
+  private addTerm(term: string, entry: number, fieldNumber: number): void {
+    let postings = this.postings.get(term);
+    if (postings === undefined) {
+      postings = { entries: [], occurrences: [], live: this.options.fields.map(() => 0), dead: 0 };
+      this.postings.set(term, postings);
+    }
+    const last = postings.entries.length - 1;
+    // A document's entries are added together: the same term again in the same field is the last entry.
+    if (last >= 0 && postings.entries[last] === entry) postings.occurrences[last]! += 1;
+    else {
+      postings.entries.push(entry);
+      postings.occurrences.push(1);
+      postings.live[fieldNumber]! += 1;
+    }
   }
 }
