@@ -65,6 +65,10 @@ export class TermIndex<F extends string> {
   private readonly lengths = new Map<number, number[]>();
   private readonly averageLength: number[];
   private next = 0;
+  // Posting entries in all, and those of removed documents: past half dead, every term is compacted (a term that
+  // is never searched would otherwise keep its dead entries for as long as the index lives).
+  private entries = 0;
+  private dead = 0;
 
   constructor(private readonly options: TermIndexOptions<F>) {
     if (options.fields.length > FIELD_SLOTS) throw new Error(`TermIndex: at most ${FIELD_SLOTS} fields`);
@@ -74,6 +78,11 @@ export class TermIndex<F extends string> {
   /** How many documents the index holds. */
   get size(): number {
     return this.ids.size;
+  }
+
+  /** Posting entries kept, those of removed documents not yet dropped included. */
+  get postingEntries(): number {
+    return this.entries;
   }
 
   has(id: string): boolean {
@@ -125,11 +134,13 @@ export class TermIndex<F extends string> {
         if (postings === undefined) continue;
         postings.live[fieldNumber]! -= 1;
         postings.dead++;
+        this.dead++;
       }
     });
     this.numbers.delete(id);
     this.ids.delete(number);
     this.lengths.delete(number);
+    if (this.dead * 2 > this.entries) for (const term of [...this.postings.keys()]) this.live(term);
   }
 
   /**
@@ -149,17 +160,17 @@ export class TermIndex<F extends string> {
       const postings = this.live(term);
       if (postings === undefined) continue;
       const boost = boosts?.get(term) ?? 1;
-      const factor = fields.map((field, fieldNumber) => {
-        const docs = postings.live[fieldNumber]!;
-        return (weights[field] || 1) * boost * Math.log(1 + (total - docs + 0.5) / (docs + 0.5));
-      });
+      // Multiplied in MiniSearch's order (weight × (IDF × term frequency part)): the same scores to the last bit.
+      const weight = fields.map((field) => (weights[field] || 1) * boost);
+      const idf = postings.live.map((docs) => Math.log(1 + (total - docs + 0.5) / (docs + 0.5)));
       const { entries, occurrences } = postings;
       for (let i = 0; i < entries.length; i++) {
         const fieldNumber = entries[i]! % FIELD_SLOTS;
         const number = (entries[i]! - fieldNumber) / FIELD_SLOTS;
         const field = fields[fieldNumber]!;
         const score =
-          factor[fieldNumber]! * this.bm25(occurrences[i]!, this.lengths.get(number)![fieldNumber]!, fieldNumber);
+          weight[fieldNumber]! *
+          this.bm25(idf[fieldNumber]!, occurrences[i]!, this.lengths.get(number)![fieldNumber]!, fieldNumber);
         const result = found.get(number);
         if (result === undefined) {
           found.set(number, { id: this.ids.get(number)!, score, queryTerms: [term], match: { [term]: [field] } });
@@ -180,18 +191,19 @@ export class TermIndex<F extends string> {
     return results.sort((a, b) => b.score - a.score);
   }
 
-  // BM25 of one match without its IDF (the caller multiplies by it).
-  private bm25(occurrences: number, length: number, fieldNumber: number): number {
+  private bm25(idf: number, occurrences: number, length: number, fieldNumber: number): number {
     const { k, b, d } = this.options.bm25;
     const norm = 1 - b + (b * length) / this.averageLength[fieldNumber]!;
-    return d + (occurrences * (k + 1)) / (occurrences + k * norm);
+    return idf * (d + (occurrences * (k + 1)) / (occurrences + k * norm));
   }
 
   // The postings of `term` without the entries of removed documents (dropped here, once they are many).
   private live(term: string): Postings | undefined {
     const postings = this.postings.get(term);
     if (postings === undefined || postings.dead === 0) return postings;
+    this.dead -= postings.dead;
     if (postings.dead === postings.entries.length) {
+      this.entries -= postings.entries.length;
       this.postings.delete(term);
       return undefined;
     }
@@ -203,6 +215,7 @@ export class TermIndex<F extends string> {
         occurrences.push(postings.occurrences[i]!);
       }
     });
+    this.entries -= postings.entries.length - entries.length;
     postings.entries = entries;
     postings.occurrences = occurrences;
     postings.dead = 0;
@@ -221,6 +234,7 @@ export class TermIndex<F extends string> {
     else {
       postings.entries.push(entry);
       postings.occurrences.push(1);
+      this.entries++;
       postings.live[fieldNumber]! += 1;
     }
   }
