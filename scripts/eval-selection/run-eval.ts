@@ -15,8 +15,8 @@ import {
   DEFAULT_CONFIDENT_SCORE,
   DEFAULT_FIELD_WEIGHTS,
   DEFAULT_SUGGEST_SCORE,
-} from "../../packages/core/src/search/skill-index.js";
-import type { FieldWeights } from "../../packages/core/src/search/skill-index.js";
+} from "../../packages/core/src/search/search-options.js";
+import type { FieldWeights } from "../../packages/core/src/search/search-options.js";
 import { figures, median } from "./metrics.js";
 import type { Figures } from "./metrics.js";
 import { miniSearchFloor, skillctxSearcher, winkFloor } from "./searchers.js";
@@ -84,7 +84,8 @@ for (const set of sets) {
     `  ${set.name}: ${set.skills.length} skills, ${set.requests.length} requests (${none} no-skill)` +
       (set.unlabelled.length > 0
         ? `, ${set.unlabelled.length} left out (label names no loaded skill: ${set.unlabelled.slice(0, 5).join(", ")})`
-        : ""),
+        : "") +
+      (set.shadowed.length > 0 ? `; not loaded, another skill has the name: ${set.shadowed.join(", ")}` : ""),
   );
   await Promise.all(set.skills.map((skill) => readSkillContent(skill).catch(() => "")));
   const floors = [];

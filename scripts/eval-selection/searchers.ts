@@ -2,7 +2,7 @@ import MiniSearch from "minisearch";
 import winkBm25 from "wink-bm25-text-search";
 import { readSkillContent } from "../../packages/core/src/lazy-content.js";
 import { createSkillIndex } from "../../packages/core/src/search/skill-index.js";
-import type { FieldWeights } from "../../packages/core/src/search/skill-index.js";
+import type { FieldWeights } from "../../packages/core/src/search/search-options.js";
 import type { Skill } from "../../packages/core/src/skill.js";
 
 /** One ranked answer: skill names best first with their scores (no cut-off applied). */

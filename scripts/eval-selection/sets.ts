@@ -28,6 +28,8 @@ export interface EvalSet {
   requests: Labelled[];
   /** Requests left out because a label names a folder with no loaded skill. */
   unlabelled: string[];
+  /** SKILL.md folders not loaded because another skill of the set has their name (NAME_CLASH: the first wins). */
+  shadowed: string[];
 }
 
 export async function loadSets(root: string, corpus: string): Promise<EvalSet[]> {
@@ -61,6 +63,9 @@ async function loadSet(name: string, skillsRoot: string, requestsFile: string): 
   const loaded = await loadSkills(folders);
   // SKILL.md skills only: the collections' README and LICENSE files are not skills.
   const skills = loaded.skills.filter((skill) => skill.source.format === "skill-md");
+  const shadowed = loaded.diagnostics
+    .filter((d) => d.code === "NAME_CLASH" && d.path !== undefined)
+    .map((d) => path.relative(skillsRoot, path.dirname(d.path!)));
   const byFolder = new Map<string, string>();
   for (const skill of skills)
     if (skill.dir !== undefined) byFolder.set(path.relative(skillsRoot, skill.dir), skill.name);
@@ -92,5 +97,5 @@ async function loadSet(name: string, skillsRoot: string, requestsFile: string): 
       ) as Labelled["answerIn"];
       requests.push({ id, request: text, expect: [...new Set(expect as string[])], answerIn });
     });
-  return { name, root: skillsRoot, skills, requests, unlabelled };
+  return { name, root: skillsRoot, skills, requests, unlabelled, shadowed };
 }

@@ -15,7 +15,8 @@ const url = (file: string) => JSON.stringify(pathToFileURL(path.join(ROOT, file)
 
 const PRELUDE = `
 import { readFileSync } from "node:fs";
-import { createSkillIndex, requestTerms } from ${url("packages/core/src/search/skill-index.ts")};
+import { createSkillIndex } from ${url("packages/core/src/search/skill-index.ts")};
+import { requestTerms } from ${url("packages/core/src/search/query-terms.ts")};
 import { loadSkills } from ${url("packages/core/src/load-skills.ts")};
 const fixture = ${JSON.stringify(path.join(ROOT, "eval/selection/fixture"))};
 const skills = (await loadSkills([fixture + "/skills"])).skills;

@@ -16,14 +16,14 @@ export { countTokens, estimateTokens, tokenCounting, TOKENIZER } from "./tokens.
 export type { TokenCounting } from "./tokens.js";
 export { buildCatalog, renderCatalog } from "./catalog.js";
 export { promptAttr, promptLine, promptQuote } from "./text/prompt-text.js";
+export { createSkillIndex } from "./search/skill-index.js";
 export {
-  createSkillIndex,
   DEFAULT_CONFIDENT_SCORE,
   DEFAULT_FIELD_WEIGHTS,
   DEFAULT_MIN_SEARCH_SCORE,
   DEFAULT_SUGGEST_SCORE,
-  requestTerms,
-} from "./search/skill-index.js";
+} from "./search/search-options.js";
+export { requestTerms } from "./search/query-terms.js";
 export { parseFrontmatter } from "./frontmatter.js";
 export { splitFrontmatter } from "./frontmatter-split.js";
 export { parseSkill, safeParseSkill } from "./parse-skill.js";
@@ -47,7 +47,7 @@ export type {
   SkillIndexOptions,
   SkillIndexSearchOptions,
   SkillMatch,
-} from "./search/skill-index.js";
+} from "./search/search-options.js";
 export type { EmbedTexts } from "./search/fusion.js";
 export type { DocumentSources, SearchField } from "./search/skill-document.js";
 export type { ParsedFrontmatter, ParseFrontmatterOptions } from "./frontmatter.js";

@@ -131,3 +131,8 @@ function capCatalog(text: string | undefined): string {
 function cap(text: string | undefined): string {
   return text === undefined ? "" : headUtf16(text, MAX_INDEXED_FIELD_CHARS);
 }
+
+/** What a skill's vector is made of: what it is for, not its whole body. */
+export function embeddingText(doc: SkillDocument): string {
+  return [doc.name, doc.description, doc.whenToUse, doc.keywords, doc.headings].filter((t) => t !== "").join("\n");
+}

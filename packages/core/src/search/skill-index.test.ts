@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Skill } from "../skill.js";
-import { createSkillIndex, DEFAULT_CONFIDENT_SCORE, DEFAULT_MIN_SEARCH_SCORE } from "./skill-index.js";
+import { DEFAULT_CONFIDENT_SCORE, DEFAULT_MIN_SEARCH_SCORE } from "./search-options.js";
+import { createSkillIndex } from "./skill-index.js";
 
 function skill(name: string, description: string, content = "", extra: Partial<Skill> = {}): Skill {
   return {

@@ -97,6 +97,22 @@ describe("TermIndex scores as MiniSearch does", () => {
     expect(ours.search(["pdf"], WEIGHTS).map((r) => r.id)).toEqual(["a"]);
   });
 
+  it("drops the entries of replaced documents even for terms never searched (a long-lived index stays bounded)", () => {
+    const { ours, mini } = both();
+    ours.add("kept", { title: "pdf", text: "cache" });
+    mini.add({ id: "kept", title: "pdf", text: "cache" });
+    for (let i = 0; i < 1_000; i++) {
+      const before = { title: `zebra ${i % 7 === 0 ? "forms" : "deploy"}`, text: "review docker" };
+      if (i > 0)
+        ours.remove("edited", { title: `zebra ${(i - 1) % 7 === 0 ? "forms" : "deploy"}`, text: "review docker" });
+      ours.add("edited", before);
+    }
+    mini.add({ id: "edited", title: "zebra deploy", text: "review docker" });
+    // Six entries are live (pdf, cache, zebra, deploy, review, docker); the dead ones never outnumber them much.
+    expect(ours.postingEntries).toBeLessThanOrEqual(12);
+    expectSame(ours, mini, ["zebra", "deploy", "review", "pdf", "form"]);
+  });
+
   it("forgets a removed document's terms and lengths", () => {
     const { ours } = both();
     ours.add("a", { title: "zebra", text: "" });

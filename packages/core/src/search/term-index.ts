@@ -38,23 +38,51 @@ export interface TermMatch<F extends string> {
   match: Record<string, F[]>;
 }
 
+/**
+ * One term's postings: flat arrays, one entry per (document, field) holding the term, in the order they were
+ * added (a document's entries together, its fields in order). A removed document's entries stay until the
+ * term is next searched (`live` counts per field what is not removed: the document frequency of BM25's IDF).
+ * Flat arrays rather than maps of maps: building the index of 20,000 skills allocates a few arrays per term,
+ * not a map per (term, field).
+ */
+interface Postings {
+  /** document number × FIELD_SLOTS + field number */
+  entries: number[];
+  occurrences: number[];
+  live: number[];
+  /** entries of removed documents */
+  dead: number;
+}
+
+// Field numbers take the low bits of a posting entry.
+const FIELD_SLOTS = 16;
+
 export class TermIndex<F extends string> {
-  // term → field number → document number → occurrences
-  private readonly postings = new Map<string, Map<number, Map<number, number>>>();
+  private readonly postings = new Map<string, Postings>();
   private readonly numbers = new Map<string, number>();
   private readonly ids = new Map<number, string>();
   // document number → length of each field (its distinct words)
   private readonly lengths = new Map<number, number[]>();
   private readonly averageLength: number[];
   private next = 0;
+  // Posting entries in all, and those of removed documents: past half dead, every term is compacted (a term that
+  // is never searched would otherwise keep its dead entries for as long as the index lives).
+  private entries = 0;
+  private dead = 0;
 
   constructor(private readonly options: TermIndexOptions<F>) {
+    if (options.fields.length > FIELD_SLOTS) throw new Error(`TermIndex: at most ${FIELD_SLOTS} fields`);
     this.averageLength = options.fields.map(() => 0);
   }
 
   /** How many documents the index holds. */
   get size(): number {
     return this.ids.size;
+  }
+
+  /** Posting entries kept, those of removed documents not yet dropped included. */
+  get postingEntries(): number {
+    return this.entries;
   }
 
   has(id: string): boolean {
@@ -76,9 +104,10 @@ export class TermIndex<F extends string> {
       lengths[fieldNumber] = length;
       // The running average MiniSearch keeps (its floating-point steps too, so scores stay equal).
       this.averageLength[fieldNumber] = (this.averageLength[fieldNumber]! * count + length) / (count + 1);
+      const entry = number * FIELD_SLOTS + fieldNumber;
       for (const word of words) {
         const term = this.options.processTerm(word);
-        if (term) this.addTerm(term, fieldNumber, number);
+        if (term) this.addTerm(term, entry, fieldNumber);
       }
     });
   }
@@ -96,14 +125,22 @@ export class TermIndex<F extends string> {
       const length = lengths[fieldNumber] ?? 0;
       this.averageLength[fieldNumber] =
         count === 1 ? 0 : (this.averageLength[fieldNumber]! * count - length) / (count - 1);
+      const seen = new Set<string>();
       for (const word of this.options.tokenize(doc[field])) {
         const term = this.options.processTerm(word);
-        if (term) this.removeTerm(term, fieldNumber, number);
+        if (!term || seen.has(term)) continue;
+        seen.add(term);
+        const postings = this.postings.get(term);
+        if (postings === undefined) continue;
+        postings.live[fieldNumber]! -= 1;
+        postings.dead++;
+        this.dead++;
       }
     });
     this.numbers.delete(id);
     this.ids.delete(number);
     this.lengths.delete(number);
+    if (this.dead * 2 > this.entries) for (const term of [...this.postings.keys()]) this.live(term);
   }
 
   /**
@@ -118,26 +155,31 @@ export class TermIndex<F extends string> {
   ): TermMatch<F>[] {
     const found = new Map<number, TermMatch<F>>();
     const total = this.ids.size;
+    const { fields } = this.options;
     for (const term of terms) {
-      const byField = this.postings.get(term);
-      if (byField === undefined) continue;
-      this.options.fields.forEach((field, fieldNumber) => {
-        const docs = byField.get(fieldNumber);
-        if (docs === undefined) return;
-        const weight = (weights[field] || 1) * (boosts?.get(term) ?? 1);
-        const idf = Math.log(1 + (total - docs.size + 0.5) / (docs.size + 0.5));
-        for (const [number, occurrences] of docs) {
-          const score = weight * this.bm25(idf, occurrences, this.lengths.get(number)![fieldNumber]!, fieldNumber);
-          const result = found.get(number);
-          if (result === undefined) {
-            found.set(number, { id: this.ids.get(number)!, score, queryTerms: [term], match: { [term]: [field] } });
-            continue;
-          }
-          result.score += score;
-          if (result.queryTerms.at(-1) !== term) result.queryTerms.push(term);
-          (result.match[term] ??= []).push(field);
+      const postings = this.live(term);
+      if (postings === undefined) continue;
+      const boost = boosts?.get(term) ?? 1;
+      // Multiplied in MiniSearch's order (weight × (IDF × term frequency part)): the same scores to the last bit.
+      const weight = fields.map((field) => (weights[field] || 1) * boost);
+      const idf = postings.live.map((docs) => Math.log(1 + (total - docs + 0.5) / (docs + 0.5)));
+      const { entries, occurrences } = postings;
+      for (let i = 0; i < entries.length; i++) {
+        const fieldNumber = entries[i]! % FIELD_SLOTS;
+        const number = (entries[i]! - fieldNumber) / FIELD_SLOTS;
+        const field = fields[fieldNumber]!;
+        const score =
+          weight[fieldNumber]! *
+          this.bm25(idf[fieldNumber]!, occurrences[i]!, this.lengths.get(number)![fieldNumber]!, fieldNumber);
+        const result = found.get(number);
+        if (result === undefined) {
+          found.set(number, { id: this.ids.get(number)!, score, queryTerms: [term], match: { [term]: [field] } });
+          continue;
         }
-      });
+        result.score += score;
+        if (result.queryTerms.at(-1) !== term) result.queryTerms.push(term);
+        (result.match[term] ??= []).push(field);
+      }
     }
     const results = [...found.values()];
     // Times the number of request terms matched (MiniSearch's), each counted at its boost.
@@ -155,22 +197,45 @@ export class TermIndex<F extends string> {
     return idf * (d + (occurrences * (k + 1)) / (occurrences + k * norm));
   }
 
-  private addTerm(term: string, fieldNumber: number, number: number): void {
-    let byField = this.postings.get(term);
-    if (byField === undefined) this.postings.set(term, (byField = new Map()));
-    let docs = byField.get(fieldNumber);
-    if (docs === undefined) byField.set(fieldNumber, (docs = new Map()));
-    docs.set(number, (docs.get(number) ?? 0) + 1);
+  // The postings of `term` without the entries of removed documents (dropped here, once they are many).
+  private live(term: string): Postings | undefined {
+    const postings = this.postings.get(term);
+    if (postings === undefined || postings.dead === 0) return postings;
+    this.dead -= postings.dead;
+    if (postings.dead === postings.entries.length) {
+      this.entries -= postings.entries.length;
+      this.postings.delete(term);
+      return undefined;
+    }
+    const entries: number[] = [];
+    const occurrences: number[] = [];
+    postings.entries.forEach((entry, i) => {
+      if (this.ids.has((entry - (entry % FIELD_SLOTS)) / FIELD_SLOTS)) {
+        entries.push(entry);
+        occurrences.push(postings.occurrences[i]!);
+      }
+    });
+    this.entries -= postings.entries.length - entries.length;
+    postings.entries = entries;
+    postings.occurrences = occurrences;
+    postings.dead = 0;
+    return postings;
   }
 
-  private removeTerm(term: string, fieldNumber: number, number: number): void {
-    const byField = this.postings.get(term);
-    const docs = byField?.get(fieldNumber);
-    const occurrences = docs?.get(number);
-    if (byField === undefined || docs === undefined || occurrences === undefined) return;
-    if (occurrences > 1) docs.set(number, occurrences - 1);
-    else docs.delete(number);
-    if (docs.size === 0) byField.delete(fieldNumber);
-    if (byField.size === 0) this.postings.delete(term);
+  private addTerm(term: string, entry: number, fieldNumber: number): void {
+    let postings = this.postings.get(term);
+    if (postings === undefined) {
+      postings = { entries: [], occurrences: [], live: this.options.fields.map(() => 0), dead: 0 };
+      this.postings.set(term, postings);
+    }
+    const last = postings.entries.length - 1;
+    // A document's entries are added together: the same term again in the same field is the last entry.
+    if (last >= 0 && postings.entries[last] === entry) postings.occurrences[last]! += 1;
+    else {
+      postings.entries.push(entry);
+      postings.occurrences.push(1);
+      this.entries++;
+      postings.live[fieldNumber]! += 1;
+    }
   }
 }
