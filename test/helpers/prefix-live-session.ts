@@ -47,6 +47,9 @@ function modelTurns(): ScriptedTurn[] {
   return turns;
 }
 
+/** The names of the tools the scripted model calls over the session, in order. */
+export const scriptedCalls = (): string[] => modelTurns().flatMap((turn) => (turn.calls ?? []).map((c) => c.name));
+
 /** For a test file: the scenario and a fake provider, both reset after each test. */
 export function usePrefixLiveSession() {
   const scenario = useScenario();
@@ -71,6 +74,9 @@ export function usePrefixLiveSession() {
   }
 
   /** A context with the defaults plus hot reload (`sources.watch`), resumed from `state` when given. */
+  /** Sees each context the driver opens (the first, and the resumed one), before its first step. */
+  let observe: ((ctx: AgentContext) => void) | undefined;
+
   async function open(state?: unknown): Promise<Live> {
     let waiting: (() => void) | undefined;
     const ctx = await scenario.context([], {
@@ -82,6 +88,7 @@ export function usePrefixLiveSession() {
       },
       ...(state !== undefined && { conversation: { state: state as never } }),
     });
+    observe?.(ctx);
     return {
       ctx,
       stale: () =>
@@ -149,11 +156,14 @@ export function usePrefixLiveSession() {
   /**
    * The whole session through `client`: REQUESTS requests, all to the client's API, each beginning with
    * the previous one (system and tools the same bytes), and the session's changes seen by the model.
+   * `watch` sees each context the session opens, before its first step.
    */
   async function run(
     label: string,
     client: PrefixClient,
-  ): Promise<{ steps: ContextStep[]; requests: RecordedRequest[]; share: number }> {
+    watch?: (ctx: AgentContext) => void,
+  ): Promise<{ steps: ContextStep[]; requests: RecordedRequest[]; share: number; folders: string[] }> {
+    observe = watch;
     const provider = await started();
     const steps = await drive(client.connect(provider));
     const requests = provider.requests;
@@ -161,7 +171,7 @@ export function usePrefixLiveSession() {
     expect(requests.every((r) => r.api === client.api)).toBe(true);
     const { share } = checkPrefixes(`${label}, live`, requests);
     expectSessionChanged(steps);
-    return { steps, requests, share };
+    return { steps, requests, share, folders: [scenario.copy.cwd, scenario.copy.skills] };
   }
 
   return { run };
