@@ -32,7 +32,10 @@ for (const file of existsSync(interfaces) ? readdirSync(interfaces) : []) {
   const page = readFileSync(path.join(interfaces, file), "utf8");
   for (const member of page.matchAll(/<section class="tsd-panel tsd-member[^"]*">([\s\S]*?)<\/section>/g)) {
     const signature = member[1].match(/<div class="tsd-signature[^"]*">([\s\S]*?)<\/div>/)?.[1] ?? "";
-    const shown = signature.replace(/<[^>]+>/g, "").replace(/&[a-z]+;/g, " ").replace(/\s+/g, " ");
+    const shown = signature
+      .replace(/<[^>]+>/g, "")
+      .replace(/&[a-z]+;/g, " ")
+      .replace(/\s+/g, " ");
     if ((shown.match(/\{/g) ?? []).length >= 2 && shown.length > 200) inlined.push(`${file}: ${shown.slice(0, 80)}…`);
   }
 }
