@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `pnpm reference`: the API reference. TypeDoc (typedoc.json) writes docs/api/ from the doc comments;
 // then the index page and the options page are opened in headless Chromium (Debian's `chromium`, or
-// SKILLCTX_CHROMIUM) and checked as a reader sees them, after their scripts ran: the introduction and
+// SKILLCTX_CHROMIUM) and checked as a reader sees them (and, without a browser, no interface member of
+// the main entry prints a nested inline object type), after their scripts ran: the introduction and
 // the first loop on the index, the navigation built, and on the options page every option with its
 // default and an example. Without Chromium the page check is skipped with a note (it fails instead
 // when SKILLCTX_REQUIRE_TOOLS=1, as in CI). `--no-typedoc` checks pages already generated.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +20,28 @@ if (!process.argv.includes("--no-typedoc")) {
   // typedoc's package.json exports no bin path; its folder holds it.
   const pkg = createRequire(import.meta.url).resolve("typedoc/package.json");
   execFileSync(process.execPath, [path.join(path.dirname(pkg), "bin/typedoc")], { cwd: root, stdio: "inherit" });
+}
+
+// Named types, not inlined ones: no member of an interface page of the main entry prints a nested object
+// type of its own (a schema type that is an alias of z.infer prints every member where it is used; an
+// interface over it is linked by name). Read from the generated files: no browser needed.
+const inlined = [];
+const interfaces = path.join(out, "interfaces");
+for (const file of existsSync(interfaces) ? readdirSync(interfaces) : []) {
+  if (!file.startsWith("skillctx.")) continue;
+  const page = readFileSync(path.join(interfaces, file), "utf8");
+  for (const member of page.matchAll(/<section class="tsd-panel tsd-member[^"]*">([\s\S]*?)<\/section>/g)) {
+    const signature = member[1].match(/<div class="tsd-signature[^"]*">([\s\S]*?)<\/div>/)?.[1] ?? "";
+    const shown = signature
+      .replace(/<[^>]+>/g, "")
+      .replace(/&[a-z]+;/g, " ")
+      .replace(/\s+/g, " ");
+    if ((shown.match(/\{/g) ?? []).length >= 2 && shown.length > 200) inlined.push(`${file}: ${shown.slice(0, 80)}…`);
+  }
+}
+if (inlined.length > 0) {
+  console.error(`reference: members that print an inline object type (name the type):\n${inlined.join("\n")}`);
+  process.exit(1);
 }
 
 const chromium = process.env.SKILLCTX_CHROMIUM ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);

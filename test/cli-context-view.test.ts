@@ -1,13 +1,12 @@
 // Issue 37: `skillctx context` shows what the agent gets (each part with its tokens and share of the
 // window; the shares add up to the total it prints), --touch plays a tool call so a package's
 // path-triggered AGENTS.md shows; `list` reads at 80 columns (name, trigger, who may invoke on one line,
-// at least 40 characters of each description under it).
+// at least 40 characters of each description under it; the layout itself: test/cli-list-layout.test.ts).
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
 import { assertBuilt, cliJson, runCli } from "./helpers/cli.js";
-import { formatList } from "../packages/cli/src/list-layout.js";
 
 const tempDir = useTempDirs("cli-context");
 beforeAll(assertBuilt);
@@ -102,66 +101,5 @@ describe("skillctx list at 80 columns", () => {
     // SCOPE is project on every row: said once, not a column.
     expect(run.stdout).not.toMatch(/^NAME.*SCOPE/m);
     expect(run.stdout).toContain("every one: scope project");
-  });
-
-  it("keeps 40 characters of every description at 80 columns however long the names (the layout itself)", () => {
-    const long = "Analyze a GitHub pull request and write a review with the risks, the tests to add and the questions";
-    const skills = Array.from({ length: 3 }, (_, i) => ({
-      name: `a-rather-long-skill-name-from-a-plugin-${i}`,
-      scope: "project" as const,
-      origin: null,
-      path: `/r/.claude/skills/s${i}/SKILL.md`,
-      trigger: "on-demand" as const,
-      description: long,
-      invocation: { model: true, user: `/s${i}` },
-      argumentHint: i === 0 ? "[pr-number]" : null,
-    }));
-    const text = formatList(skills, "/r", { tokens: false, wide: false, columns: 80 });
-    const descriptions = text.split("\n").filter((l) => l.startsWith("    "));
-    expect(descriptions.length).toBeGreaterThanOrEqual(3);
-    for (const line of text.split("\n")) expect([...line].length).toBeLessThanOrEqual(80);
-    expect(descriptions[0]!.trim().length).toBeGreaterThanOrEqual(40);
-    // ARGS differs between rows, so it stays; --wide has PATH and the whole description on one row.
-    expect(text.split("\n")[0]).toMatch(/ARGS/);
-    const wide = formatList(skills, "/r", { tokens: false, wide: true, columns: 80 });
-    expect(wide).toContain(long);
-    expect(wide).toContain(".claude/skills/s0/SKILL.md");
-  });
-
-  it("keeps the header and every row within 80 columns when names are 36+ characters and every column differs", () => {
-    const names = [
-      "a-skill-name-of-thirty-six-characters",
-      "review-the-pull-request-with-every-check-a-team-asks-for",
-      "x".repeat(90),
-      "short",
-    ];
-    const skills = names.map((name, i) => ({
-      name,
-      scope: (i % 2 === 0 ? "project" : "user") as "project" | "user",
-      origin: i === 1 ? "plugin-x" : null,
-      path: `/r/.claude/skills/s${i}/SKILL.md`,
-      trigger: (i % 2 === 0 ? "on-demand" : "keyword") as "on-demand" | "keyword",
-      description: "Does the thing the name says, in as many words as it takes to say it.",
-      invocation: { model: i !== 1, user: i === 2 ? null : `/s${i}` },
-      argumentHint: i === 0 ? "[pr-number]" : null,
-      tokens: 1234 * (i + 1),
-    }));
-    const text = formatList(skills, "/r", { tokens: true, wide: false, columns: 80 });
-    const lines = text.split("\n");
-    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
-    expect(lines[0]).toMatch(/^NAME +SCOPE +TRIGGER +INVOKE +ARGS +TOKENS$/);
-    // A name that does not fit beside the other columns has a line of its own, whole when it fits in 80;
-    // its columns follow on the next line, under their titles.
-    const at = lines.indexOf(names[1]!);
-    expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toMatch(/^ +user:plugin-x +keyword +user +- +2468$/);
-    expect(lines[at + 1]!.indexOf("user:")).toBe(lines[0]!.indexOf("SCOPE"));
-    expect(lines.some((l) => l.startsWith(names[0]!))).toBe(true);
-    // Longer than the line: cut with an ellipsis (--wide and --json have it whole).
-    expect(lines).toContain(`${"x".repeat(79)}…`);
-    expect(lines.some((l) => /^short +user +keyword +model\+user +- +4936$/.test(l))).toBe(true);
-    // --wide keeps every name whole.
-    const wide = formatList(skills, "/r", { tokens: true, wide: true, columns: 80 });
-    for (const name of names) expect(wide).toContain(name);
   });
 });

@@ -7,29 +7,15 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  fromOpenAIInput,
-  fromOpenAIMessages,
-  runOpenAIResponsesCalls,
-  runOpenAIToolCalls,
-  toOpenAIChatRequest,
-  toOpenAIResponsesRequest,
-} from "skillctx/openai";
-import type { OpenAIResponsesItem } from "skillctx/openai";
-import { fromAnthropicMessages, runAnthropicToolUses, toAnthropicRequest } from "skillctx/anthropic";
 import type { AgentContext, AgentContextOptions, ContextStep } from "skillctx";
 import { put } from "../packages/core/src/testing/temp-dir.js";
-import { skillctxDependency } from "./helpers/tools-fixture.js";
-import type { FakeProvider, ScriptedTurn } from "./helpers/fake-provider.js";
+import type { FakeProvider, RecordedRequest, ScriptedTurn } from "./helpers/fake-provider.js";
 import { useScenario } from "./helpers/agent-scenario.js";
-import { breakpoints, useFakeProvider, withoutCacheControl } from "./helpers/adapter-requests.js";
+import { breakpoints, useFakeProvider } from "./helpers/adapter-requests.js";
 import { withDefaults } from "./helpers/options.js";
-import { expectPrefixes, rawPrefixShare, report, serialise } from "./helpers/prefix-compare.js";
-
-const { default: OpenAI } = skillctxDependency<typeof import("openai")>("openai");
-const { default: Anthropic } = skillctxDependency<typeof import("@anthropic-ai/sdk")>("@anthropic-ai/sdk");
-type ChatMessage = import("openai").OpenAI.Chat.ChatCompletionMessageParam;
-type MessageParam = import("@anthropic-ai/sdk").Anthropic.MessageParam;
+import { checkPrefixes, comparableOf } from "./helpers/prefix-compare.js";
+import { anthropicMessages, chatCompletions, openaiResponses } from "./helpers/prefix-clients.js";
+import type { PrefixClient } from "./helpers/prefix-clients.js";
 
 const REQUESTS = 30;
 const INVOICE_TEXT = "An invoice names the seller, the buyer and the tax.";
@@ -96,45 +82,28 @@ async function session(
   return { ctx, provider };
 }
 
-/** Drives `REQUESTS` requests: after a text answer, the next follow-up is the user's turn. */
-async function drive(step: (followUp: () => string) => Promise<void>): Promise<void> {
-  const followUps = [...USER_FOLLOW_UPS];
-  for (let k = 0; k < REQUESTS; k++) await step(() => followUps.shift()!);
-}
-
 /**
- * 30 Chat Completions requests through the official client, the model's tool calls run by the context;
- * checks that there are 30 and that each begins with the previous one, and reports the shares as `label`.
+ * `REQUESTS` requests through `client` (after a text answer, the next follow-up is the user's turn);
+ * checks that there are that many and that each begins with the previous one, and reports the shares as `label`.
  */
-async function chatCompletionsSession(label: string, options?: Parameters<typeof session>[0]) {
+async function clientSession(
+  label: string,
+  client: PrefixClient,
+  options?: Parameters<typeof session>[0],
+): Promise<{ requests: RecordedRequest[]; steps: ContextStep[]; result: { share: number } }> {
   const { ctx, provider } = await session(options);
-  const client = new OpenAI({ baseURL: provider.openaiURL, apiKey: "test", maxRetries: 0 });
-  const history: ChatMessage[] = [{ role: "user", content: "Please fill the tax form for Ada." }];
+  const send = client.connect(provider);
+  const followUps = [...USER_FOLLOW_UPS];
   const steps: ContextStep[] = [];
-  await drive(async (followUp) => {
-    const step = await ctx.buildContext(fromOpenAIMessages(history));
-    steps.push(step);
-    const message = (await client.chat.completions.create({ model: "gpt-test", ...toOpenAIChatRequest(step) }))
-      .choices[0]!.message;
-    history.push(message);
-    if (message.tool_calls !== undefined && message.tool_calls.length > 0)
-      history.push(...(await runOpenAIToolCalls(ctx, message.tool_calls)));
-    else history.push({ role: "user", content: followUp() });
-  });
+  for (let k = 0; k < REQUESTS; k++) steps.push(await send(ctx, () => followUps.shift()!));
   const requests = provider.requests;
   expect(requests).toHaveLength(REQUESTS);
-  const comparable = requests.map((r) => {
-    const [system, ...messages] = r.body.messages as unknown[];
-    return { fixed: JSON.stringify([system, r.body.tools]), messages: serialise(messages) };
-  });
-  const result = expectPrefixes(comparable);
-  report(label, requests, result, rawPrefixShare(requests));
-  return { requests, steps, result };
+  return { requests, steps, result: checkPrefixes(label, requests) };
 }
 
 describe("30 requests: each request begins with the previous one", () => {
   it("Chat Completions", async () => {
-    const { requests, steps, result } = await chatCompletionsSession("chat");
+    const { steps, result } = await clientSession("chat", chatCompletions);
     expectSessionFired(steps);
     expect(result.share).toBeGreaterThan(0.8);
   });
@@ -142,7 +111,7 @@ describe("30 requests: each request begins with the previous one", () => {
   it("Chat Completions with suggestions on and search_skills always offered (issue 26)", async () => {
     // A low suggestion score, so that the scripted user messages get notes: the point is that a note
     // changes neither `system` nor the tools, and stays the same bytes on its message.
-    const { requests, steps } = await chatCompletionsSession("chat+suggestions", {
+    const { requests, steps } = await clientSession("chat+suggestions", chatCompletions, {
       catalog: { search: { tool: "always", suggest: { minScore: 0.5, maxSkills: 2 } } },
     });
     const notes = steps.flatMap((step) => step.attachments.filter((a) => a.text.includes("may apply to this message")));
@@ -153,56 +122,15 @@ describe("30 requests: each request begins with the previous one", () => {
   });
 
   it("Responses API", async () => {
-    const { ctx, provider } = await session();
-    const client = new OpenAI({ baseURL: provider.openaiURL, apiKey: "test", maxRetries: 0 });
-    const items: OpenAIResponsesItem[] = [{ role: "user", content: "Please fill the tax form for Ada." }];
-    const steps: ContextStep[] = [];
-    await drive(async (followUp) => {
-      const step = await ctx.buildContext(fromOpenAIInput(items));
-      steps.push(step);
-      const response = await client.responses.create({ model: "gpt-test", ...toOpenAIResponsesRequest(step) });
-      const outputs = await runOpenAIResponsesCalls(ctx, response.output);
-      items.push(...response.output, ...outputs);
-      if (outputs.length === 0) items.push({ role: "user", content: followUp() });
-    });
-    const requests = provider.requests;
-    const result = expectPrefixes(
-      requests.map((r) => ({
-        fixed: JSON.stringify([r.body.instructions, r.body.tools]),
-        messages: serialise(r.body.input as unknown[]),
-      })),
-    );
-    report("responses", requests, result, rawPrefixShare(requests));
+    const { steps } = await clientSession("responses", openaiResponses);
     expectSessionFired(steps);
   });
 
   it("Anthropic, with the breakpoints on the repeated prefix", async () => {
-    const { ctx, provider } = await session();
-    const client = new Anthropic({ baseURL: provider.url, apiKey: "test", maxRetries: 0 });
-    const history: MessageParam[] = [{ role: "user", content: "Please fill the tax form for Ada." }];
-    const steps: ContextStep[] = [];
-    await drive(async (followUp) => {
-      const step = await ctx.buildContext(fromAnthropicMessages(history));
-      steps.push(step);
-      const response = await client.messages.create({
-        model: "claude-test",
-        max_tokens: 1024,
-        ...toAnthropicRequest(step),
-      });
-      history.push({ role: "assistant", content: response.content });
-      if (response.stop_reason === "tool_use")
-        history.push({ role: "user", content: await runAnthropicToolUses(ctx, response.content) });
-      else history.push({ role: "user", content: followUp() });
-    });
-    const requests = provider.requests;
-    type Messages = Parameters<typeof breakpoints>[0];
-    const comparable = requests.map((r) => ({
-      fixed: JSON.stringify([r.body.system, r.body.tools]),
-      messages: serialise(withoutCacheControl(r.body.messages as Messages)),
-    }));
-    const result = expectPrefixes(comparable);
-    report("anthropic", requests, result, rawPrefixShare(requests));
+    const { requests, steps } = await clientSession("anthropic", anthropicMessages);
     expectSessionFired(steps);
+    type Messages = Parameters<typeof breakpoints>[0];
+    const comparable = requests.map(comparableOf);
 
     const ephemeral = { type: "ephemeral" };
     for (let k = 0; k < requests.length; k++) {

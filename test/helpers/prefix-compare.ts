@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import type { RecordedRequest } from "./fake-provider.js";
+import { withoutCacheControl } from "./adapter-requests.js";
 
 export interface Comparable {
   /** The serialised parts that must stay the same bytes (system, tools). */
@@ -67,3 +68,32 @@ export function rawPrefixShare(requests: RecordedRequest[]): number {
 }
 
 export const serialise = (list: unknown[]) => list.map((element) => JSON.stringify(element));
+
+/**
+ * A recorded request as the prefix check reads it, by API: the system (Chat Completions' first message,
+ * the Responses `instructions`, Anthropic's `system`) and the tools as the fixed part, the rest of the
+ * message list element by element (Anthropic's breakpoints taken out: they move by design).
+ */
+export function comparableOf(request: RecordedRequest): Comparable {
+  const body = request.body;
+  switch (request.api) {
+    case "chat": {
+      const [system, ...messages] = body.messages as unknown[];
+      expect(system).toMatchObject({ role: "system" });
+      return { fixed: JSON.stringify([system, body.tools]), messages: serialise(messages) };
+    }
+    case "responses":
+      return { fixed: JSON.stringify([body.instructions, body.tools]), messages: serialise(body.input as unknown[]) };
+    case "anthropic": {
+      const messages = withoutCacheControl(body.messages as Parameters<typeof withoutCacheControl>[0]);
+      return { fixed: JSON.stringify([body.system, body.tools]), messages: serialise(messages) };
+    }
+  }
+}
+
+/** Checks that each of `requests` begins with the previous one and prints the shares as `label`. */
+export function checkPrefixes(label: string, requests: RecordedRequest[]): { share: number; perRequest: number[] } {
+  const result = expectPrefixes(requests.map(comparableOf));
+  report(label, requests, result, rawPrefixShare(requests));
+  return result;
+}

@@ -1,9 +1,11 @@
 /**
- * The session of the live prefix-stability tests (issue 37, "a prefix that survives"), shared by the
- * official-client test (`prefix-stability-live.test.ts`) and the framework one
- * (`prefix-stability-live-frameworks.test.ts`): the scripted model turns, a git project with a nested
- * skill folder, a context with hot reload, and a driver that makes the mid-session changes (a skill edited
- * and one added at request 12, a save / close / resume with a skill added at request 20).
+ * The session of the live prefix-stability tests (issue 37, "a prefix that survives"), one driver for
+ * every client (`prefix-stability-live.test.ts`: the official OpenAI and Anthropic clients;
+ * `prefix-stability-live-frameworks.test.ts`: the AI SDK, OpenAI Agents JS and LangChain): the scripted
+ * model turns, a git project with a nested skill folder, a context with hot reload, the mid-session
+ * changes (a skill edited and one added at request 12; at request 20 a save / close, a skill edited and
+ * one added while no context runs, and a resume from the saved `ctx.state`), and the checks. A client
+ * brings only its `send` (test/helpers/prefix-clients.ts).
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -11,18 +13,21 @@ import path from "node:path";
 import { expect } from "vitest";
 import type { AgentContext, ContextStep } from "skillctx";
 import { put } from "../../packages/core/src/testing/temp-dir.js";
-import type { FakeProvider, ScriptedTurn } from "./fake-provider.js";
+import type { FakeProvider, RecordedRequest, ScriptedTurn } from "./fake-provider.js";
 import { useScenario } from "./agent-scenario.js";
 import { useFakeProvider } from "./adapter-requests.js";
+import { checkPrefixes } from "./prefix-compare.js";
+import type { PrefixClient, Send } from "./prefix-clients.js";
 
 export const REQUESTS = 30;
 /** Before this request, a skill is edited and one added, and the step waits for the watcher to see them. */
 const HOT_RELOAD_AT = 12;
-/** Before this request, the context is saved, closed, a skill is added, and a new context resumes. */
+/** Before this request, the context is saved and closed, a skill is added and one edited, and a new context resumes. */
 const RESUME_AT = 20;
 const EDITED = "Extract tables from a PDF, edited mid-session.";
 const ADDED = "Summarise release notes, added mid-session.";
 const AWAY = "Check invoices, added while no context ran.";
+const AWAY_EDIT = "Summarise release notes, edited while no context ran.";
 
 const skillMd = (name: string, description: string) =>
   `---\nname: ${name}\ndescription: ${description}\n---\nThe ${name} body.\n`;
@@ -41,6 +46,9 @@ function modelTurns(): ScriptedTurn[] {
     turns.push(i % 4 === 3 ? { text: `Answer ${i}.` } : { calls: [read(`src/module-${i}.ts`)] });
   return turns;
 }
+
+/** The names of the tools the scripted model calls over the session, in order. */
+export const scriptedCalls = (): string[] => modelTurns().flatMap((turn) => (turn.calls ?? []).map((c) => c.name));
 
 /** For a test file: the scenario and a fake provider, both reset after each test. */
 export function usePrefixLiveSession() {
@@ -66,6 +74,9 @@ export function usePrefixLiveSession() {
   }
 
   /** A context with the defaults plus hot reload (`sources.watch`), resumed from `state` when given. */
+  /** Sees each context the driver opens (the first, and the resumed one), before its first step. */
+  let observe: ((ctx: AgentContext) => void) | undefined;
+
   async function open(state?: unknown): Promise<Live> {
     let waiting: (() => void) | undefined;
     const ctx = await scenario.context([], {
@@ -77,6 +88,7 @@ export function usePrefixLiveSession() {
       },
       ...(state !== undefined && { conversation: { state: state as never } }),
     });
+    observe?.(ctx);
     return {
       ctx,
       stale: () =>
@@ -94,9 +106,7 @@ export function usePrefixLiveSession() {
    * Drives REQUESTS steps; `send` makes one request from the step and reports whether the model called
    * tools (else the user writes again). Makes the mid-session changes and the resume.
    */
-  async function drive(
-    send: (ctx: AgentContext, followUp: () => string) => Promise<ContextStep>,
-  ): Promise<ContextStep[]> {
+  async function drive(send: Send): Promise<ContextStep[]> {
     const skills = scenario.copy.skills;
     let live = await open();
     const steps: ContextStep[] = [];
@@ -112,6 +122,7 @@ export function usePrefixLiveSession() {
         const saved = JSON.parse(JSON.stringify(live.ctx.state));
         await live.ctx.close();
         await put(skills, "invoice-check/SKILL.md", skillMd("invoice-check", AWAY));
+        await writeFile(path.join(skills, "late-notes/SKILL.md"), skillMd("late-notes", AWAY_EDIT));
         live = await open(saved);
       }
       steps.push(await send(live.ctx, () => `Follow-up ${n++}.`));
@@ -128,7 +139,7 @@ export function usePrefixLiveSession() {
     expect(texts.some((t) => t.startsWith("<nested_skills") && t.includes("pay-rules"))).toBe(true);
     const updates = texts.filter((t) => t.includes("<skills_update>"));
     expect(updates.some((t) => t.includes(EDITED) && t.includes(ADDED))).toBe(true);
-    expect(updates.some((t) => t.includes(AWAY))).toBe(true);
+    expect(updates.some((t) => t.includes(AWAY) && t.includes(AWAY_EDIT))).toBe(true);
     expect(steps[0]!.system).not.toContain(ADDED);
     expect(steps.at(-1)!.system).toBe(steps[0]!.system);
     expect(steps.flatMap((s) => s.activated.map((a) => `${a.skill}:${a.trigger}`))).toEqual(
@@ -142,5 +153,26 @@ export function usePrefixLiveSession() {
     return providers.start(modelTurns());
   }
 
-  return { drive, started, expectSessionChanged };
+  /**
+   * The whole session through `client`: REQUESTS requests, all to the client's API, each beginning with
+   * the previous one (system and tools the same bytes), and the session's changes seen by the model.
+   * `watch` sees each context the session opens, before its first step.
+   */
+  async function run(
+    label: string,
+    client: PrefixClient,
+    watch?: (ctx: AgentContext) => void,
+  ): Promise<{ steps: ContextStep[]; requests: RecordedRequest[]; share: number; folders: string[] }> {
+    observe = watch;
+    const provider = await started();
+    const steps = await drive(client.connect(provider));
+    const requests = provider.requests;
+    expect(requests).toHaveLength(REQUESTS);
+    expect(requests.every((r) => r.api === client.api)).toBe(true);
+    const { share } = checkPrefixes(`${label}, live`, requests);
+    expectSessionChanged(steps);
+    return { steps, requests, share, folders: [scenario.copy.cwd, scenario.copy.skills] };
+  }
+
+  return { run };
 }

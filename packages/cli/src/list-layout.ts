@@ -8,9 +8,11 @@ import { wrap } from "./wrap.js";
  * The text of `skillctx list`. By default each skill is two parts: a line with its name, trigger and who
  * may invoke it (and the columns that differ between rows: scope, arguments, tokens), then its
  * description, indented and wrapped to the width. A column whose value is the same on every row is left
- * out and said once in the count line. `wide` is one row per skill with every column and the whole
- * description. Piped output is laid out for {@link PIPED_COLUMNS}, so scripts see the same text whatever
- * terminal ran them (`--json` is the contract).
+ * out and said once in the count line. When scope, arguments and tokens would leave the names too little
+ * room, the widest of them leave the row for lines of their own under it (`scope user:plugin`,
+ * `args [pr]`), so that most names still fit beside their trigger. `wide` is one row per skill with every
+ * column and the whole description. Piped output is laid out for {@link PIPED_COLUMNS}, so scripts see
+ * the same text whatever terminal ran them (`--json` is the contract).
  */
 
 /** The width `list` lays out for when stdout is not a terminal. */
@@ -27,7 +29,11 @@ interface Column {
   optional?: boolean;
   /** Only in the wide layout. */
   wideOnly?: boolean;
+  /** May leave the row for a line under it when the row leaves the names too little room. */
+  movable?: boolean;
   value(s: ListedSkill): string;
+  /** The value on a line of its own, when `value` is cut to fit a column. */
+  whole?(s: ListedSkill): string;
 }
 
 /** The list as text: `columns` is the terminal's width, undefined when piped. */
@@ -39,16 +45,30 @@ export function formatList(
   if (skills.length === 0) return `no skills found for ${cell(cwd)}\n`;
   const all: Column[] = [
     { title: "NAME", value: (s) => cell(s.name) },
-    { title: "SCOPE", optional: true, value: (s) => (s.origin === null ? s.scope : `${s.scope}:${s.origin}`) },
+    {
+      title: "SCOPE",
+      optional: true,
+      movable: true,
+      value: (s) => (s.origin === null ? s.scope : `${s.scope}:${s.origin}`),
+    },
     { title: "TRIGGER", optional: true, value: (s) => s.trigger },
     { title: "INVOKE", optional: true, value: (s) => invokeCell(s.invocation) },
     {
       title: "ARGS",
       optional: true,
+      movable: true,
       value: (s) => (s.argumentHint === null ? "-" : cell(s.argumentHint, ARGS_WIDTH)),
+      whole: (s) => (s.argumentHint === null ? "-" : cell(s.argumentHint)),
     },
     ...(options.tokens
-      ? [{ title: "TOKENS", right: true, value: (s: ListedSkill) => (s.tokens == null ? "?" : String(s.tokens)) }]
+      ? [
+          {
+            title: "TOKENS",
+            right: true,
+            movable: true,
+            value: (s: ListedSkill) => (s.tokens == null ? "?" : String(s.tokens)),
+          },
+        ]
       : []),
     {
       title: "PATH",
@@ -71,10 +91,12 @@ export function formatList(
     return false;
   });
   const width = Math.max(40, options.columns ?? PIPED_COLUMNS);
-  const [header, ...rows] = table(shown, skills, width);
+  const { row, under } = splitRow(shown, skills, width);
+  const [header, ...rows] = table(row, skills, width);
   const lines = [...header!];
   skills.forEach((s, i) => {
     lines.push(...rows[i]!);
+    lines.push(...underLines(under, s, width));
     if (s.description !== null && s.description.trim() !== "") lines.push(...descriptionLines(s.description, width));
   });
   const note = same.length === 0 ? "" : ` (every one: ${same.join(", ")})`;
@@ -91,6 +113,45 @@ export function descriptionLines(description: string, width: number): string[] {
   return kept.map((line) => ([...line].length > width ? `${[...line].slice(0, width - 1).join("")}…` : line));
 }
 
+/** The share of names the name column should hold whole beside the other columns. */
+const NAMES_BESIDE = 0.75;
+
+/**
+ * The columns of the row line, and those moved under it. The name column wants the width that holds
+ * {@link NAMES_BESIDE} of the names (at most half the line); while the other columns leave it less, the
+ * widest movable column (scope, arguments, tokens) moves to the line under the row. Name, trigger and who
+ * may invoke always stay on the row.
+ */
+function splitRow(
+  shown: readonly Column[],
+  skills: readonly ListedSkill[],
+  width: number,
+): { row: Column[]; under: Column[] } {
+  const widthOf = (c: Column) => Math.max(c.title.length, ...skills.map((s) => [...c.value(s)].length));
+  const names = skills.map((s) => [...shown[0]!.value(s)].length).sort((a, b) => a - b);
+  const wanted = names[Math.max(0, Math.ceil(names.length * NAMES_BESIDE) - 1)]!;
+  const nameRoom = Math.max(shown[0]!.title.length, Math.min(wanted, Math.floor(width / 2)));
+  const row = [...shown];
+  const moved = new Set<Column>();
+  const others = () => row.slice(1).reduce((n, c) => n + widthOf(c) + 2, 0);
+  while (others() > width - nameRoom) {
+    const movable = row.filter((c) => c.movable === true);
+    if (movable.length === 0) break;
+    const widest = movable.reduce((a, b) => (widthOf(b) > widthOf(a) ? b : a));
+    row.splice(row.indexOf(widest), 1);
+    moved.add(widest);
+  }
+  return { row, under: shown.filter((c) => moved.has(c)) };
+}
+
+/** The moved columns of one skill, one line each (`scope user:plugin-x`), whole up to the width; "-" values left out. */
+function underLines(under: readonly Column[], s: ListedSkill, width: number): string[] {
+  return under.flatMap((c) => {
+    const value = (c.whole ?? c.value)(s);
+    return value === "-" ? [] : [fitCodePoints(`${DESCRIPTION_INDENT}${c.title.toLowerCase()} ${value}`, width)];
+  });
+}
+
 function invokeCell(who: WhoMayInvoke): string {
   if (who.model && who.user !== null) return "model+user";
   if (who.model) return "model";
@@ -98,8 +159,8 @@ function invokeCell(who: WhoMayInvoke): string {
 }
 
 /**
- * The header's lines, then each skill's lines: columns padded to their widest value (the last one is not
- * padded). Within `width`, NAME gives way: it is as wide as the other columns leave room for, and a longer
+ * The header's lines, then each skill's lines: columns padded to their widest value (the last one only
+ * when it is right-aligned). Within `width`, NAME gives way: it is as wide as the other columns leave room for, and a longer
  * name goes on a line of its own, its row's other columns on the next; any line still past the width
  * (wide SCOPE or ARGS values) is cut with an ellipsis.
  */
@@ -113,9 +174,9 @@ function table(shown: readonly Column[], skills: readonly ListedSkill[], width =
     fitCodePoints(
       cells
         .map((text, i) => {
-          if (i === cells.length - 1) return text;
           const pad = " ".repeat(Math.max(0, widths[i]! - [...text].length));
-          return shown[i]!.right === true ? pad + text : text + pad;
+          if (shown[i]!.right === true) return pad + text;
+          return i === cells.length - 1 ? text : text + pad;
         })
         .join("  ")
         .trimEnd(),

@@ -24,7 +24,11 @@ export const diagnosticSchemas = lazySchemas((z) => {
 type Schemas = ReturnType<typeof diagnosticSchemas>;
 
 export type Severity = z.infer<Schemas["SeveritySchema"]>;
-export type Diagnostic = z.infer<Schemas["DiagnosticSchema"]>;
+/**
+ * A finding about one file: never thrown, always returned beside the good results. An interface over the
+ * schema's type, so that it is named where used (docs/decisions.md, "Named types").
+ */
+export interface Diagnostic extends z.infer<Schemas["DiagnosticSchema"]> {}
 
 /**
  * Where a finding goes: the one place a context (or a command) collects diagnostics, passed down

@@ -116,22 +116,79 @@ export const skillSchemas = lazySchemas((z) => {
 });
 
 type Schemas = ReturnType<typeof skillSchemas>;
+type TriggerOutput = z.infer<Schemas["TriggerSchema"]>;
+type TriggerInput = z.input<Schemas["TriggerSchema"]>;
 
-export type SkillInput = z.infer<Schemas["SkillInputSchema"]>;
-export type Trigger = z.infer<Schemas["TriggerSchema"]>;
+/*
+ * The types of the schemas are declared as interfaces that extend the inferred types (the same members,
+ * still derived from the schema), and the unions as unions of such interfaces, so that TypeScript,
+ * TypeDoc and the API report name them where they are used: an alias of `z.infer<...>` has no declaration
+ * of its own and prints as its members (see docs/decisions.md, "Named types").
+ */
+
+/** An input of a task skill (OpenHands `inputs:`). */
+export interface SkillInput extends z.infer<Schemas["SkillInputSchema"]> {}
+/** An input of a task skill as given in code: `description` may be left out (it defaults to ""). */
+export interface SkillInputInit extends z.input<Schemas["SkillInputSchema"]> {}
+
+/** Injected into the system prompt every step (repository guidance). */
+export interface AlwaysTrigger extends Extract<TriggerOutput, { type: "always" }> {}
+/** Attached to the user message that mentions one of the keywords. */
+export interface KeywordTrigger extends Extract<TriggerOutput, { type: "keyword" }> {}
+/** A keyword skill with inputs; `/<name>` is always one of its keywords. */
+export interface TaskTrigger extends Extract<TriggerOutput, { type: "task" }> {
+  inputs: SkillInput[];
+}
+/** Attached to the tool result of a call that touched a file matching a glob (relative to `base`, else cwd). */
+export interface PathTrigger extends Extract<TriggerOutput, { type: "path" }> {}
+/** Listed in the catalog; the model loads it with a tool (Agent Skills default). */
+export interface OnDemandTrigger extends Extract<TriggerOutput, { type: "on-demand" }> {}
+/** Invoked by the user only, as `/<name>` (a command file) or `@<name>` (a Cursor manual rule); never listed. */
+export interface CommandTrigger extends Extract<TriggerOutput, { type: "command" }> {}
+/** How a skill enters the context, tagged on `type`. */
+export type Trigger = AlwaysTrigger | KeywordTrigger | TaskTrigger | PathTrigger | OnDemandTrigger | CommandTrigger;
+
+/** A task trigger as given in code: its inputs' descriptions may be left out. */
+export interface TaskTriggerInit extends Extract<TriggerInput, { type: "task" }> {
+  inputs: SkillInputInit[];
+}
+/** A command trigger as given in code: `prefix` may be left out (it defaults to "/"). */
+export interface CommandTriggerInit extends Extract<TriggerInput, { type: "command" }> {}
+/** A trigger as given in code (defaults filled in by the schema). */
+export type TriggerInit =
+  | AlwaysTrigger
+  | KeywordTrigger
+  | TaskTriggerInit
+  | PathTrigger
+  | OnDemandTrigger
+  | CommandTriggerInit;
+
 export type TriggerType = Trigger["type"];
 export type SkillScope = z.infer<Schemas["SkillScopeSchema"]>;
 export type SkillFormat = z.infer<Schemas["SkillFormatSchema"]>;
-export type SkillSource = z.infer<Schemas["SkillSourceSchema"]>;
 /**
- * One skill, whatever format it came from: the output of `SkillSchema`. Declared as an interface that
- * extends the inferred type (same members, same meaning) so that TypeScript, TypeDoc and the API report
- * name it `Skill`: an alias of `z.infer<...>` has no declaration of its own and prints as its members
- * (TypeScript names only a type with a declaration behind it; see docs/decisions.md, "Named types").
+ * Where a skill came from: the repository, the user's folders, the host's code, or a remote source
+ * (an MCP server, a git repository, a well-known URL), whose `origin` names it.
  */
-export interface Skill extends z.infer<Schemas["SkillSchema"]> {}
-/** What callers may pass where a Skill is expected (defaults filled in by the schema); an interface for the same reason as {@link Skill}. */
-export interface SkillInit extends z.input<Schemas["SkillSchema"]> {}
+export interface SkillSource extends z.infer<Schemas["SkillSourceSchema"]> {}
+
+/** One skill, whatever format it came from: the output of `SkillSchema`. */
+export interface Skill extends z.infer<Schemas["SkillSchema"]> {
+  source: SkillSource;
+  trigger: Trigger;
+  inputs?: SkillInput[] | undefined;
+}
+/** What callers may pass where a Skill is expected (defaults filled in by the schema). */
+export interface SkillInit extends z.input<Schemas["SkillSchema"]> {
+  source: SkillSource;
+  trigger: TriggerInit;
+  inputs?: SkillInputInit[] | undefined;
+}
+
+// The named unions are the schema's, member for member: each assignment fails to compile when they drift.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const triggersMatch: [Same<Trigger, TriggerOutput>, Same<TriggerInit, TriggerInput>] = [true, true];
+void triggersMatch;
 
 /**
  * The slot where the host's runtime data of a programmatic skill lives (tools, state: see skillctx's

@@ -29,15 +29,25 @@ export type {
   Diagnostic,
   Severity,
   Trigger,
+  TriggerInit,
+  AlwaysTrigger,
+  KeywordTrigger,
+  TaskTrigger,
+  TaskTriggerInit,
+  PathTrigger,
+  OnDemandTrigger,
+  CommandTrigger,
+  CommandTriggerInit,
   SkillSource,
   SkillScope,
   SkillFormat,
   SkillInput,
+  SkillInputInit,
   SkillctxErrorCode,
   DiagnosticCode,
   SkillctxErrorOptions,
 } from "@skillctx/core";
-export type { ContextState, Attachment, Carrier } from "./engine/state.js";
+export type { ContextState, Attachment, Carrier, SentCatalog } from "./engine/state.js";
 export type { Templates, InjectionInfo, GuidanceEntry, NestedCatalogInfo } from "./engine/templates.js";
 export type { McpLimits, McpSettings } from "./engine/skill-servers.js";
 export type { SkillSearchSettings, SuggestSettings } from "./tools/search-skills.js";
@@ -45,7 +55,7 @@ export type { GuidanceSettings } from "./engine/skill-set.js";
 export type { EmulatedAgent } from "@skillctx/compat";
 export type { InputValues } from "./engine/task-inputs.js";
 export type { NestedSkillsSetting } from "./engine/nested-skills.js";
-export type { Message, ContentPart, TextPart, ToolCall } from "./messages.js";
+export type { Message, ContentPart, TextPart, OtherPart, ToolCall } from "./messages.js";
 export type { ToolResult } from "./context-types.js";
 export type { HostTool } from "./tools/host-tools.js";
 export type { SkillToolSettings, ToolFilterMode } from "./tool-kit/tool-settings.js";

@@ -22,10 +22,29 @@ export const messageSchemas = lazySchemas((z) => {
 
 type Schemas = ReturnType<typeof messageSchemas>;
 
-export type TextPart = z.infer<Schemas["TextPartSchema"]>;
-export type ContentPart = z.infer<Schemas["ContentPartSchema"]>;
-export type ToolCall = z.infer<Schemas["ToolCallSchema"]>;
-export type Message = z.infer<Schemas["MessageSchema"]>;
+type ContentPartOutput = z.infer<Schemas["ContentPartSchema"]>;
+
+// Interfaces over the inferred types, so that TypeDoc, editors and the API report name them where they are
+// used (docs/decisions.md, "Named types").
+
+/** A text part of a message. */
+export interface TextPart extends z.infer<Schemas["TextPartSchema"]> {}
+/** A part of another type (an image, a file, ...): passed through untouched. */
+export interface OtherPart extends Exclude<ContentPartOutput, z.infer<Schemas["TextPartSchema"]>> {}
+/** A part of a message's content. */
+export type ContentPart = TextPart | OtherPart;
+/** A tool call of an assistant message. */
+export interface ToolCall extends z.infer<Schemas["ToolCallSchema"]> {}
+/** One message of the conversation, in skillctx's neutral shape (adapters convert to and from others). */
+export interface Message extends z.infer<Schemas["MessageSchema"]> {
+  content: string | ContentPart[];
+  toolCalls?: ToolCall[] | undefined;
+}
+
+// The named union is the schema's, member for member: the assignment fails to compile when they drift.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const partsMatch: Same<ContentPart, ContentPartOutput> = true;
+void partsMatch;
 
 /** The text of a message: the string content, or its text parts joined by a newline. */
 export function messageText(message: Message): string {

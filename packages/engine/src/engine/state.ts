@@ -82,10 +82,21 @@ export const stateSchemas = lazySchemas((z) => {
 
 type Schemas = ReturnType<typeof stateSchemas>;
 
-export type Attachment = z.infer<Schemas["AttachmentSchema"]>;
-export type Carrier = z.infer<Schemas["CarrierSchema"]>;
-export type SentCatalog = z.infer<Schemas["SentCatalogSchema"]>;
-export type ContextState = z.infer<Schemas["ContextStateSchema"]>;
+// Interfaces over the inferred types, so that TypeDoc, editors and the API report name them where they are
+// used (docs/decisions.md, "Named types").
+
+/** Text attached to one message, frozen at first activation. */
+export interface Attachment extends z.infer<Schemas["AttachmentSchema"]> {}
+/** Where the body of a skill that must survive condensation is now (see `ContextState.carriers`). */
+export interface Carrier extends z.infer<Schemas["CarrierSchema"]> {}
+/** What the model was told of the skills: the `system` first sent and each skill's fingerprint. */
+export interface SentCatalog extends z.infer<Schemas["SentCatalogSchema"]> {}
+/** Everything a context needs to resume a conversation: plain JSON. Pass it back as `conversation.state`. */
+export interface ContextState extends z.infer<Schemas["ContextStateSchema"]> {
+  attachments: Attachment[];
+  carriers?: Carrier[] | undefined;
+  told?: SentCatalog | undefined;
+}
 
 export function emptyState(): ContextState {
   return { version: 1, attachments: [], scanned: [], rendered: {} };
