@@ -179,6 +179,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
   // Globs the matcher refused (GLOB_TOO_COMPLEX, ...): reported once per load, in the next step.
   diagnostics.push(...paths.diagnostics);
 
+  let runnable: ReadonlySet<string> | undefined;
   return {
     skills,
     byName: new Map(skills.map((skill) => [skill.name, skill])),
@@ -188,7 +189,12 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     keywords: createKeywordMatcher(skills),
     paths,
     diagnostics,
-    runnableScripts: runnableScriptSkills(skills, options.trust),
+    // One `stat` per skill, taken when the tools are first listed rather than by every load: creating a
+    // context and reading its catalog (`skillctx list`) never list tools (docs/decisions.md, issue 36).
+    get runnableScripts() {
+      runnable ??= runnableScriptSkills(skills, options.trust);
+      return runnable;
+    },
   };
 }
 
