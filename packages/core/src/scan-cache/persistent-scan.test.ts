@@ -279,6 +279,27 @@ describe("the persistent scan cache file", () => {
     expect(statSync(path.join(cacheDir, file!)).ino).not.toBe(before.ino);
   });
 
+  it("with `true` and a homeDir, lives in that home's cache folder (as AgentContext's default does)", async () => {
+    const root = temp();
+    const home = path.join(root, "home");
+    put(path.join(root, "project", ".agents", "skills", "alpha", "SKILL.md"), skill("alpha", "A."));
+    vi.stubEnv("SKILLCTX_CACHE_DIR", undefined);
+    vi.stubEnv("XDG_CACHE_HOME", undefined);
+    try {
+      const result = await discoverSkills({
+        cwd: path.join(root, "project"),
+        homeDir: home,
+        rootMarkers: [],
+        cache: createSkillCache(),
+        persistentCache: true,
+      });
+      expect(result.skills.map((s) => s.name)).toEqual(["alpha"]);
+      expect(readdirSync(path.join(home, ".cache", "skillctx"))).toEqual([expect.stringMatching(/^scan-[0-9a-f]{16}\.bin$/)]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("holding a __proto__ key is ignored whole", async () => {
     const root = temp();
     const skills = path.join(root, "skills");

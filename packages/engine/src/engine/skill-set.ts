@@ -8,7 +8,7 @@ import {
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@skillctx/core";
 import { loadCommands, loadGuidance } from "@skillctx/compat";
-import { defaultCacheDir, isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
+import { isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
 import { runnableScriptSkills } from "./runnable-scripts.js";
 import type { EmulatedAgent } from "@skillctx/compat";
@@ -224,11 +224,11 @@ async function loadRemoteSkills(
   return skills;
 }
 
-// The scan's persistent cache: off only when asked; its folder given, or the default one (under `homeDir` when given).
-function persistentCacheOf(sources: SkillSetSources): false | { dir: string } {
+// The scan's persistent cache: off only when asked; its folder given, or the default one (discoverSkills puts
+// it under `homeDir` when given).
+function persistentCacheOf(sources: SkillSetSources): boolean | { dir: string } {
   const setting = sources.persistentCache ?? true;
   if (setting === false) return false;
   if (typeof setting === "object" && setting.dir !== undefined) return { dir: setting.dir };
-  const env = sources.homeDir === undefined ? process.env : { ...process.env, HOME: sources.homeDir };
-  return { dir: defaultCacheDir(env) };
+  return true;
 }
