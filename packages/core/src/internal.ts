@@ -120,4 +120,3 @@ export type { Zod, z } from "./zod-lib.js";
 
 // --- node:crypto, loaded on first use (crypto-lib.ts) ---
 export { createHash, randomBytes, randomUUID } from "./crypto-lib.js";
-

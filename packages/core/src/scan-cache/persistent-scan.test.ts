@@ -294,7 +294,9 @@ describe("the persistent scan cache file", () => {
         persistentCache: true,
       });
       expect(result.skills.map((s) => s.name)).toEqual(["alpha"]);
-      expect(readdirSync(path.join(home, ".cache", "skillctx"))).toEqual([expect.stringMatching(/^scan-[0-9a-f]{16}\.bin$/)]);
+      expect(readdirSync(path.join(home, ".cache", "skillctx"))).toEqual([
+        expect.stringMatching(/^scan-[0-9a-f]{16}\.bin$/),
+      ]);
     } finally {
       vi.unstubAllEnvs();
     }
