@@ -64,11 +64,11 @@ const DIRECT: Record<DirectMode, { args: string[]; expect: RegExp; env?: Record<
   "cli-help": { args: [BIN, "--help"], expect: /skillctx/ },
   // The bin turns on Node's compile cache (Node 22.1+), kept in a folder of this run (TMPDIR below): the first
   // (dropped) sample writes it, as a user's first run does.
-  "cli-list": { args: [BIN, "list", "--cwd", DEMO_REPO], expect: /\n7 skills\n$/ },
+  "cli-list": { args: [BIN, "list", "--cwd", DEMO_REPO], expect: /^7 skills\b/m },
   // What a first run pays (no compile cache; Node's own switch), reported beside the target.
   "cli-list-uncached": {
     args: [BIN, "list", "--cwd", DEMO_REPO],
-    expect: /\n7 skills\n$/,
+    expect: /^7 skills\b/m,
     env: { NODE_DISABLE_COMPILE_CACHE: "1" },
   },
   "import-e": { args: ["--input-type=module", "-e", 'await import("skillctx")'], expect: /^$/ },
