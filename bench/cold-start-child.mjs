@@ -13,7 +13,8 @@
 // time on a busy machine. The parent measures the wall time of the process.
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
-import { naiveAsync, naiveSync } from "./naive-loader.mjs";
+import { cpuMs as cpuNow, round } from "./child-clock.mjs";
+import { naiveAsync, naiveCatalog, naiveSync } from "./naive-loader.mjs";
 
 const started = performance.now();
 const [mode, dirArg = ".", cwd] = process.argv.slice(2);
@@ -51,12 +52,7 @@ if (mode === "empty") {
   const matter = require("gray-matter");
   imported = performance.now();
   importCpuMs = cpuMs();
-  const skills = mode === "naive" ? await naiveAsync(matter, dir) : naiveSync(matter, dir);
-  count = skills.length;
-  // The catalog such a loader builds: one line per skill, by name.
-  skills.sort((a, b) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0));
-  const catalog = skills.map((s) => `- ${String(s.name)}: ${String(s.description)}`).join("\n");
-  if (catalog.length === 0) throw new Error("empty catalog");
+  count = naiveCatalog(mode === "naive" ? await naiveAsync(matter, dir) : naiveSync(matter, dir));
 } else {
   throw new Error(`unknown mode ${mode}`);
 }
@@ -72,12 +68,7 @@ const report = {
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);
 
-// CPU time of the process so far (user + system, every thread), in ms.
+// CPU time of the process so far (user + system, every thread), in ms, rounded.
 function cpuMs() {
-  const cpu = process.cpuUsage();
-  return round((cpu.user + cpu.system) / 1000);
-}
-
-function round(ms) {
-  return Math.round(ms * 10) / 10;
+  return round(cpuNow());
 }

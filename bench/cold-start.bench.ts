@@ -30,6 +30,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, bench, describe } from "vitest";
 import { ensureSkills } from "./generate-skills.js";
+import { loadText, medianAfterWarmup } from "./samples.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CHILD = path.join(ROOT, "bench/cold-start-child.mjs");
@@ -63,11 +64,11 @@ const DIRECT: Record<DirectMode, { args: string[]; expect: RegExp; env?: Record<
   "cli-help": { args: [BIN, "--help"], expect: /skillctx/ },
   // The bin turns on Node's compile cache (Node 22.1+), kept in a folder of this run (TMPDIR below): the first
   // (dropped) sample writes it, as a user's first run does.
-  "cli-list": { args: [BIN, "list", "--cwd", DEMO_REPO], expect: /\n7 skills\n$/ },
+  "cli-list": { args: [BIN, "list", "--cwd", DEMO_REPO], expect: /^7 skills\b/m },
   // What a first run pays (no compile cache; Node's own switch), reported beside the target.
   "cli-list-uncached": {
     args: [BIN, "list", "--cwd", DEMO_REPO],
-    expect: /\n7 skills\n$/,
+    expect: /^7 skills\b/m,
     env: { NODE_DISABLE_COMPILE_CACHE: "1" },
   },
   "import-e": { args: ["--input-type=module", "-e", 'await import("skillctx")'], expect: /^$/ },
@@ -170,15 +171,8 @@ afterAll(() => {
   rmSync(cwd, { recursive: true, force: true });
   rmSync(cacheHome, { recursive: true, force: true });
   // Warm-up iterations record samples too; the first of each mode (cold disk cache) is dropped.
-  const median = (mode: Mode, field: keyof Sample): number => {
-    const values = (samples.get(mode) ?? [])
-      .slice(1)
-      .map((s) => s[field])
-      .sort((a, b) => a - b);
-    if (values.length === 0) return Number.NaN;
-    const mid = Math.floor(values.length / 2);
-    return values.length % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
-  };
+  const median = (mode: Mode, field: keyof Sample): number =>
+    medianAfterWarmup((samples.get(mode) ?? []).map((s) => s[field]));
   const ms = (value: number) => `${value.toFixed(1).padStart(7)} ms`;
   const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
   const startup = median("empty", "wallMs");
@@ -187,7 +181,7 @@ afterAll(() => {
   const scanRatio = median("scan", "workMs") / median("naive-sync", "workMs");
   const lines = [
     "",
-    `cold start (medians of ${(samples.get("full")?.length ?? 1) - 1} fresh processes per mode; wall = whole child process, in-process = performance.now() inside it)`,
+    `cold start (${process.version}, ${loadText()}; medians of ${(samples.get("full")?.length ?? 1) - 1} fresh processes per mode; wall = whole child process, in-process = performance.now() inside it)`,
     `  node -e 0                          wall ${ms(startup)}`,
     `  import gray-matter (naive)         wall ${ms(median("import-naive", "wallMs"))}   in-process ${ms(median("import-naive", "importMs"))}`,
     `  import("skillctx")                 wall ${ms(median("import", "wallMs"))}   in-process ${ms(importIn)}   ` +

@@ -1,6 +1,6 @@
 // The naive loader the benchmarks compare against: a recursive readdir, every SKILL.md read whole and
 // parsed with gray-matter, bodies kept, as such loaders do. Used by the fresh-process scripts
-// (scan-fresh.mjs, cold-start-child.mjs). A fresh options object goes to every gray-matter call: it
+// (scan-fresh.mjs, cold-start-child.mjs, peers-child.mjs). A fresh options object goes to every gray-matter call: it
 // caches results by content only when called without options, which would flatter repeated runs.
 import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
@@ -39,4 +39,15 @@ export async function naiveAsync(matter, root) {
 
 function entryOf(parsed) {
   return { name: parsed.data.name, description: parsed.data.description, content: parsed.content };
+}
+
+/**
+ * The catalog such a loader builds: the skills sorted by name, one `- name: description` line each.
+ * Returns how many skills it lists; throws on an empty catalog (a run that found nothing measured nothing).
+ */
+export function naiveCatalog(skills) {
+  skills.sort((a, b) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0));
+  const text = skills.map((s) => `- ${String(s.name)}: ${String(s.description)}`).join("\n");
+  if (text.length === 0) throw new Error("empty catalog");
+  return skills.length;
 }

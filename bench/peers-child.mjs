@@ -11,7 +11,8 @@
 // user + system), maxRssMb (process.resourceUsage().maxRSS, the whole process).
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
-import { naiveAsync } from "./naive-loader.mjs";
+import { cpuMs, round } from "./child-clock.mjs";
+import { naiveAsync, naiveCatalog } from "./naive-loader.mjs";
 
 const [mode, dirArg, cwd, cacheDir] = process.argv.slice(2);
 const dir = resolve(dirArg);
@@ -30,9 +31,7 @@ const mark = () => {
 if (mode === "naive") {
   const matter = require("gray-matter");
   mark();
-  const skills = await naiveAsync(matter, dir);
-  skills.sort((a, b) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0));
-  count = catalogOf(skills);
+  count = naiveCatalog(await naiveAsync(matter, dir));
 } else if (mode === "agents-core" || mode === "warm-agents-core") {
   const { localDirLazySkillSource } = await import("@openai/agents-core/sandbox/local");
   mark();
@@ -41,7 +40,7 @@ if (mode === "naive") {
     index();
     mark();
   }
-  count = catalogOf(index());
+  count = naiveCatalog(index());
 } else if (mode === "core") {
   const { buildCatalog, createSkillCache, loadSkills } = await import("@skillctx/core");
   mark();
@@ -76,19 +75,3 @@ const report = {
   maxRssMb: round(process.resourceUsage().maxRSS / 1024),
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);
-
-// The catalog such a loader builds: one line per skill, by name.
-function catalogOf(skills) {
-  const text = skills.map((s) => `- ${String(s.name)}: ${String(s.description)}`).join("\n");
-  if (text.length === 0) throw new Error("empty catalog");
-  return skills.length;
-}
-
-function cpuMs() {
-  const cpu = process.cpuUsage();
-  return (cpu.user + cpu.system) / 1000;
-}
-
-function round(ms) {
-  return Math.round(ms * 10) / 10;
-}

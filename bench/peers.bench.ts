@@ -15,9 +15,11 @@
  * demo repository, whole processes.
  *
  * Work times are medians of in-process performance.now(); CPU times (user + system after the import) are
- * printed beside them, steadier on a shared machine. Targets (the issue's "Done when") are printed, never
- * asserted. Iterations: PEERS_ITERATIONS (default 10); sizes: PEERS_SIZES (default "1000,10000"). Run: `pnpm bench`, or after `pnpm build`
- * `npx vitest bench --run bench/peers.bench.ts`.
+ * printed beside them, steadier on a shared machine, with the load average when the run started and ended.
+ * Targets (the issue's "Done when") are printed, never asserted. Iterations per size: PEERS_ITERATIONS (default
+ * 10 at 1,000 skills and 3 at 10,000, where one iteration is about ten times as long); sizes: PEERS_SIZES
+ * (default "1000,10000"). The skills are generated once into .bench-data/ (bench/generate-skills.ts) and kept.
+ * Run: `pnpm bench`, or after `pnpm build` `npx vitest bench --run bench/peers.bench.ts`.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -26,14 +28,21 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, bench, describe } from "vitest";
 import { BENCH_DATA, ensureSkills } from "./generate-skills.js";
+import { loadText, medianAfterWarmup } from "./samples.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CHILD = path.join(ROOT, "bench/peers-child.mjs");
 const BIN = path.join(ROOT, "packages/skillctx/bin/skillctx.js");
 const DEMO_REPO = path.join(ROOT, "fixtures/demo-repo");
-const ITERATIONS = Number(process.env["PEERS_ITERATIONS"] ?? "10");
+const ITERATIONS = process.env["PEERS_ITERATIONS"] === undefined ? undefined : Number(process.env["PEERS_ITERATIONS"]);
 // PEERS_SIZES=1000 runs one size (10,000 skills take about ten times as long).
-const SIZES = (process.env["PEERS_SIZES"] ?? "1000,10000").split(",").map(Number);
+// PEERS_SIZES=none runs only the `skillctx list` comparison.
+const SIZES = (process.env["PEERS_SIZES"] ?? "1000,10000")
+  .split(",")
+  .filter((size) => size !== "none")
+  .map(Number);
+const iterationsAt = (size: number) => ITERATIONS ?? (size > 1_000 ? 3 : 10);
+const loadAtStart = loadText();
 
 const MODES = ["naive", "agents-core", "core", "create", "create-cached", "warm", "warm-agents-core"] as const;
 type Mode = (typeof MODES)[number];
@@ -73,7 +82,7 @@ function run(size: number, mode: Mode): void {
 const repo = path.join(BENCH_DATA, "repo-1000");
 if (!existsSync(path.join(repo, ".agents/skills"))) {
   mkdirSync(path.join(repo, ".agents"), { recursive: true });
-  cpSync(dirs.get(1_000)!, path.join(repo, ".agents/skills"), { recursive: true });
+  cpSync(dirs.get(1_000) ?? (await ensureSkills(1_000)), path.join(repo, ".agents/skills"), { recursive: true });
 }
 const cliEnv = { ...process.env, SKILLCTX_CACHE_DIR: path.join(scratch, "cli-cache"), TMPDIR: scratch };
 
@@ -86,7 +95,7 @@ function list(key: "list-demo" | "list-1000", cwdOf: string, expect: RegExp): vo
 }
 
 let flip = 0;
-const OPTIONS = { time: 0, iterations: ITERATIONS, warmupIterations: 1, warmupTime: 0 };
+const optionsAt = (size: number) => ({ time: 0, iterations: iterationsAt(size), warmupIterations: 1, warmupTime: 0 });
 
 for (const size of SIZES) {
   describe(`peers: ${size.toLocaleString("en")} skills, fresh processes`, () => {
@@ -97,7 +106,7 @@ for (const size of SIZES) {
         // The cached run needs a cache written by an earlier process: the warm-up iteration writes it.
         for (const mode of order) run(size, mode);
       },
-      OPTIONS,
+      optionsAt(size),
     );
   });
 }
@@ -105,30 +114,25 @@ describe("peers: skillctx list, 1,000-skill repository (second run) against the 
   bench(
     "list demo | list 1,000",
     () => {
-      list("list-demo", DEMO_REPO, /\n7 skills\n$/);
-      list("list-1000", repo, /\n1000 skills\n$/);
+      // The count line opens with the count, then what every row shares (list-layout.ts).
+      list("list-demo", DEMO_REPO, /^7 skills\b/m);
+      list("list-1000", repo, /^1000 skills\b/m);
     },
-    OPTIONS,
+    optionsAt(1_000),
   );
 });
 
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
   // The first sample of each (the warm-up, which also writes the caches) is dropped.
-  const median = (key: string, field: keyof Sample): number => {
-    const values = (samples.get(key) ?? [])
-      .slice(1)
-      .map((s) => s[field])
-      .sort((a, b) => a - b);
-    if (values.length === 0) return Number.NaN;
-    const mid = Math.floor(values.length / 2);
-    return values.length % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
-  };
+  const median = (key: string, field: keyof Sample): number =>
+    medianAfterWarmup((samples.get(key) ?? []).map((s) => s[field]));
   const x = (n: number) => `${n.toFixed(2)}×`;
   const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
   const lines = [
     "",
-    `peers (${process.version}; medians of ${ITERATIONS} fresh processes per mode; ratios of in-process work time, CPU-time ratios in brackets)`,
+    `peers (${process.version}; medians of fresh processes per mode, the warm-up dropped; ratios of in-process work time, CPU-time ratios in brackets)`,
+    `  at the start: ${loadAtStart}; at the end: ${loadText()}`,
   ];
   for (const size of SIZES) {
     const k = (mode: Mode) => `${size}:${mode}`;
@@ -137,7 +141,7 @@ afterAll(() => {
     const row = (label: string, mode: Mode, base: Mode = "naive") =>
       `  ${label.padEnd(44)} ${median(k(mode), "workMs").toFixed(1).padStart(8)} ms  ${x(ratio(mode, base)).padStart(7)} naive [${x(ratio(mode, base, "workCpuMs"))}]  ${x(ratio(mode, "agents-core")).padStart(7)} agents-core  maxRSS ${median(k(mode), "maxRssMb").toFixed(1)} MB`;
     lines.push(
-      `${size.toLocaleString("en")} skills`,
+      `${size.toLocaleString("en")} skills (${iterationsAt(size)} iterations)`,
       row("naive readFile + gray-matter + catalog", "naive"),
       row("@openai/agents-core getIndex + catalog", "agents-core"),
       row("skillctx loadSkills + buildCatalog", "core"),

@@ -2,6 +2,8 @@
 // scripts/ folder and a trusted scope; a call made anyway (a model naming it from memory) still gets
 // the reason it cannot run.
 import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { AgentContext } from "skillctx";
 import { afterEach, describe, expect, it } from "vitest";
 import { useTempDirs } from "../packages/core/src/testing/temp-dir.js";
@@ -48,5 +50,22 @@ describe("run_skill_script is offered only when a script can run", () => {
     expect((await trusted.ctx.callTool("run_skill_script", { name: "greet", script: "scripts/hi.js" })).content).toBe(
       "hi",
     );
+  });
+
+  it("looks for scripts/ folders when the tools are first listed, not at create (docs/decisions.md, issue 36)", async () => {
+    const cwd = await repo({ ".agents/skills/greet/SKILL.md": skill("greet") });
+    const ctx = await AgentContext.create({ cwd, trust: { project: true }, guidance: false });
+    open.push(ctx);
+    expect(ctx.skills.map((s) => s.name)).toEqual(["greet"]);
+    // Made after create, before the first step: the first step's tools are those of the files as they are then.
+    mkdirSync(path.join(cwd, ".agents/skills/greet/scripts"));
+    writeFileSync(path.join(cwd, ".agents/skills/greet/scripts/hi.js"), "console.log('hi')\n");
+    const step = await ctx.buildContext([]);
+    expect(step.tools.map((t) => t.name)).toEqual([
+      "load_skill",
+      "read_skill_resource",
+      "run_skill_script",
+      "unload_skill",
+    ]);
   });
 });

@@ -149,12 +149,12 @@ describe("a hostile cache file is ignored with a diagnostic", () => {
     await expectIgnored(setup, /not a skillctx cache file/);
   });
 
-  it("a payload failing its digest", async () => {
+  it("a payload failing its checksum", async () => {
     const setup = await cacheWithFile();
     const bytes = readFileSync(setup.file);
     bytes[bytes.length - 1]! ^= 0x01;
     writeFileSync(setup.file, bytes);
-    await expectIgnored(setup, /fails its SHA-256/);
+    await expectIgnored(setup, /fails its checksum/);
   });
 
   it("one claiming another scope's content (a good file copied into this scope's place)", async () => {

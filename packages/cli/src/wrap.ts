@@ -19,18 +19,38 @@ export function helpWidth(columns: number | undefined): number {
 export function wrap(text: string, width: number, first = "", rest = first): string[] {
   const lines: string[] = [];
   let line = first;
+  // The line's length in code points, kept as it grows (measuring the whole line at each word made
+  // `skillctx list` on 1,000 skills spend about as long wrapping descriptions as scanning the skills).
+  let length = codePoints(first);
+  const restLength = codePoints(rest);
   let empty = true;
   for (const word of text.split(/\s+/).filter((w) => w !== "")) {
-    if (!empty && [...line].length + 1 + [...word].length > width) {
+    const wordLength = codePoints(word);
+    if (!empty && length + 1 + wordLength > width) {
       lines.push(line);
       line = rest + word;
+      length = restLength + wordLength;
     } else {
       line += (empty ? "" : " ") + word;
+      length += (empty ? 0 : 1) + wordLength;
     }
     empty = false;
   }
   lines.push(line);
   return lines;
+}
+
+// Code points of `text` (what `[...text].length` counts), without building the array for ASCII text.
+function codePoints(text: string): number {
+  let surrogates = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xdc00 && unit <= 0xdfff && i > 0) {
+      const before = text.charCodeAt(i - 1);
+      if (before >= 0xd800 && before <= 0xdbff) surrogates++;
+    }
+  }
+  return text.length - surrogates;
 }
 
 /**

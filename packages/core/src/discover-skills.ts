@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
+import { defaultCacheDir } from "./disk-cache/cache-dir.js";
 import { findGitRoot, isHomeFolder, projectRoot } from "./fs/project-root.js";
 import { realPathOrSelf } from "./fs/paths.js";
 import { loadSkillSources } from "./load-skills.js";
@@ -98,7 +99,11 @@ export interface DiscoverSkillsOptions {
   trust?: Trust;
   /** Parsed metadata kept between scans. @default defaultSkillCache */
   cache?: SkillCache;
-  /** Keep what the scan derives on disk for the next process (see `LoadSkillsOptions.persistentCache`). @default false */
+  /**
+   * Keep what the scan derives on disk for the next process (see `LoadSkillsOptions.persistentCache`); `true`
+   * keeps it in `defaultCacheDir()` as seen from `homeDir` when given (`$HOME/.cache/skillctx` there, unless
+   * `SKILLCTX_CACHE_DIR` or `XDG_CACHE_HOME` says otherwise). @default false
+   */
   persistentCache?: PersistentCacheOption;
   signal?: AbortSignal;
 }
@@ -159,7 +164,10 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
   return loadSkillSources(sources, {
     baseDir: cwd,
     cache: options.cache,
-    persistentCache: options.persistentCache,
+    persistentCache:
+      options.persistentCache === true && options.homeDir !== undefined
+        ? { dir: defaultCacheDir({ ...process.env, HOME: options.homeDir }) }
+        : options.persistentCache,
     signal: options.signal,
   });
 }

@@ -120,7 +120,3 @@ export type { Zod, z } from "./zod-lib.js";
 
 // --- node:crypto, loaded on first use (crypto-lib.ts) ---
 export { createHash, randomBytes, randomUUID } from "./crypto-lib.js";
-
-// --- the files skillctx keeps between processes (disk-cache/): the persistent scan cache, the persisted search index ---
-export { defaultCacheDir, openDiskCache } from "./disk-cache/store.js";
-export type { DiskCacheOptions, DiskCacheStore } from "./disk-cache/store.js";

@@ -4,19 +4,19 @@
  *
  *   magic "SKCTXDC\n" (8 bytes) · store format (uint16) · skillctx version (uint8 length + UTF-8) ·
  *   caller version (uint8 + UTF-8) · name (uint8 + UTF-8) · scope (uint16 + UTF-8) ·
- *   payload length (uint32) · payload SHA-256 (32 bytes) · payload
+ *   payload length (uint32) · payload checksum (MurmurHash3 x86 32, uint32, checksum.ts) · payload
  *
  * The name and scope are kept whole (the file name holds only a hash of the scope), so a file copied
  * or renamed to another scope's place is refused rather than read as that scope's.
  */
-import { createHash } from "../crypto-lib.js";
+import { murmur3 } from "./checksum.js";
 
 /** The store's own format; a change of this layout changes it. */
-export const STORE_FORMAT = 1;
+export const STORE_FORMAT = 2;
 const MAGIC = Buffer.from("SKCTXDC\n", "latin1");
-const DIGEST_BYTES = 32;
+const CHECKSUM_BYTES = 4;
 /** Most bytes a header can take (every length field at its maximum). */
-export const MAX_HEADER_BYTES = MAGIC.length + 2 + (1 + 255) * 3 + (2 + 65_535) + 4 + DIGEST_BYTES;
+export const MAX_HEADER_BYTES = MAGIC.length + 2 + (1 + 255) * 3 + (2 + 65_535) + 4 + CHECKSUM_BYTES;
 
 /** What a header must say for its payload to be read. */
 export interface HeaderFields {
@@ -34,11 +34,11 @@ export function encodeCacheFile(fields: HeaderFields, payload: Uint8Array): Buff
   const parts: Buffer[] = [MAGIC, uint(2, STORE_FORMAT)];
   for (const text of [fields.skillctxVersion, fields.version, fields.name]) parts.push(...field(1, text));
   parts.push(...field(2, fields.scope));
-  parts.push(uint(4, payload.length), createHash("sha256").update(payload).digest(), Buffer.from(payload));
+  parts.push(uint(4, payload.length), uint(4, murmur3(payload)), Buffer.from(payload));
   return Buffer.concat(parts);
 }
 
-/** The payload of `file` when its header says exactly `expected` and its digest holds; a refusal otherwise. */
+/** The payload of `file` when its header says exactly `expected` and its checksum holds; a refusal otherwise. */
 export function decodeCacheFile(file: Buffer, expected: HeaderFields): { ok: true; payload: Uint8Array } | Refusal {
   const reader = new Reader(file);
   const magic = reader.bytes(MAGIC.length);
@@ -51,14 +51,14 @@ export function decodeCacheFile(file: Buffer, expected: HeaderFields): { ok: tru
   const name = reader.text(1);
   const scope = reader.text(2);
   const length = reader.uint(4);
-  const digest = reader.bytes(DIGEST_BYTES);
+  const checksum = reader.uint(CHECKSUM_BYTES);
   if (
     skillctxVersion === undefined ||
     version === undefined ||
     name === undefined ||
     scope === undefined ||
     length === undefined ||
-    digest === undefined
+    checksum === undefined
   ) {
     return damaged("its header is truncated");
   }
@@ -72,7 +72,7 @@ export function decodeCacheFile(file: Buffer, expected: HeaderFields): { ok: tru
   const rest = file.length - reader.offset;
   if (length !== rest) return damaged(`its header gives ${length} payload bytes, the file holds ${rest}`);
   const payload = file.subarray(reader.offset);
-  if (!createHash("sha256").update(payload).digest().equals(digest)) return damaged("its payload fails its SHA-256");
+  if (murmur3(payload) !== checksum) return damaged("its payload fails its checksum");
   return { ok: true, payload };
 }
 

@@ -41,7 +41,7 @@ describe("openDiskCache", () => {
     expect(diagnostics).toEqual([]);
   });
 
-  it("names the file <name>-<16 hex of sha256(scope)>.bin, folder 0700, file 0600, no temp file left", async () => {
+  it("names the file <name>-<16 hex of the scope's hash>.bin, folder 0700, file 0600, no temp file left", async () => {
     const { dir, store } = setup();
     await store.write("scan", "/project/a", bytes("alpha"));
     const file = diskCacheFile(dir, "scan", "/project/a");

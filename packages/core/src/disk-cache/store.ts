@@ -2,7 +2,7 @@
  * The one owner of the files skillctx keeps between processes (the persistent scan cache, the persisted
  * search index). A cache file is untrusted input: it is read only when it is a regular file of this user,
  * writable by no one else, within the caller's cap, of this store format, skillctx version and caller
- * version, made for the same name and scope, and its payload matches its SHA-256. Anything else is ignored
+ * version, made for the same name and scope, and its payload matches its checksum. Anything else is ignored
  * with a `DISK_CACHE_IGNORED` diagnostic (and the caller rewrites it). Callers still parse the payload
  * through a schema: the checks here say the file is ours and whole, not that its content is sound.
  */
@@ -11,7 +11,8 @@ import type { Stats } from "node:fs";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import * as path from "node:path";
-import { createHash, randomBytes } from "../crypto-lib.js";
+import { randomBytes } from "../crypto-lib.js";
+import { hexKey } from "./checksum.js";
 import { diagnostic } from "../diagnostics.js";
 import type { Diagnostic, Severity } from "../diagnostics.js";
 import type { DiagnosticCode } from "../diagnostic-codes.js";
@@ -52,9 +53,9 @@ export interface DiskCacheOptions {
   onDiagnostic?: (d: Diagnostic) => void;
 }
 
-/** The file kept for (name, scope) in `dir`: `<dir>/<name>-<first 16 hex of sha256(scope)>.bin`. */
+/** The file kept for (name, scope) in `dir`: `<dir>/<name>-<16 hex of the scope's hash (checksum.ts)>.bin`. */
 export function diskCacheFile(dir: string, name: string, scope: string): string {
-  const key = createHash("sha256").update(scope).digest("hex").slice(0, 16);
+  const key = hexKey(scope);
   return path.join(dir, `${name}-${key}.bin`);
 }
 

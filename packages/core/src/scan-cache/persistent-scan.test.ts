@@ -260,6 +260,48 @@ describe("the persistent scan cache file", () => {
     expect(again.diagnostics).toEqual([]);
   });
 
+  it("is not rewritten by the next process when a skill's record cannot be kept (a __proto__ value)", async () => {
+    const root = temp();
+    const skills = path.join(root, "skills");
+    const cacheDir = path.join(root, "cache");
+    put(path.join(skills, "alpha", "SKILL.md"), skill("alpha", "A."));
+    put(path.join(skills, "beta", "SKILL.md"), "---\nname: beta\ndescription: B.\nratio: __proto__\n---\nB.\n");
+    const first = await scan([skills], cacheDir);
+    expect(first.skills.find((s) => s.name === "beta")?.extra?.["ratio"]).toBe("__proto__");
+    const [file] = readdirSync(cacheDir);
+    const before = statSync(path.join(cacheDir, file!));
+    const second = await scan([skills], cacheDir);
+    expect(text(second)).toBe(text(first));
+    // Every write is a new file renamed into place: the same inode means the file was not written again.
+    expect(statSync(path.join(cacheDir, file!)).ino).toBe(before.ino);
+    put(path.join(skills, "gamma", "SKILL.md"), skill("gamma", "G."));
+    await scan([skills], cacheDir);
+    expect(statSync(path.join(cacheDir, file!)).ino).not.toBe(before.ino);
+  });
+
+  it("with `true` and a homeDir, lives in that home's cache folder (as AgentContext's default does)", async () => {
+    const root = temp();
+    const home = path.join(root, "home");
+    put(path.join(root, "project", ".agents", "skills", "alpha", "SKILL.md"), skill("alpha", "A."));
+    vi.stubEnv("SKILLCTX_CACHE_DIR", undefined);
+    vi.stubEnv("XDG_CACHE_HOME", undefined);
+    try {
+      const result = await discoverSkills({
+        cwd: path.join(root, "project"),
+        homeDir: home,
+        rootMarkers: [],
+        cache: createSkillCache(),
+        persistentCache: true,
+      });
+      expect(result.skills.map((s) => s.name)).toEqual(["alpha"]);
+      expect(readdirSync(path.join(home, ".cache", "skillctx"))).toEqual([
+        expect.stringMatching(/^scan-[0-9a-f]{16}\.bin$/),
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("holding a __proto__ key is ignored whole", async () => {
     const root = temp();
     const skills = path.join(root, "skills");

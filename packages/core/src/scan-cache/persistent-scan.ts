@@ -137,7 +137,7 @@ export class PersistentScan {
     let text = JSON.stringify({ entries: records });
     // A quoted `__proto__`, key or value, makes the loader refuse the whole file: such records are not kept.
     if (text.includes(PROTO)) {
-      records = records.filter((r) => !JSON.stringify(r).includes(PROTO));
+      records = records.filter((r) => !holdsProto(r));
       text = JSON.stringify({ entries: records });
     }
     await this.store.write(NAME, this.scope, new TextEncoder().encode(text));
@@ -149,7 +149,8 @@ export class PersistentScan {
     for (const [path, entry] of this.kept) {
       const before = this.persisted.get(path);
       if (before === undefined) {
-        if (entry.stamp !== undefined) return true;
+        // A file the cache cannot keep (recordOf) is no change: otherwise every process would rewrite the cache.
+        if (isKept(path, entry)) return true;
         continue;
       }
       if (before.entry !== entry && (entry.stamp === undefined || !sameStamp(before.stamp, entry.stamp))) return true;
@@ -158,6 +159,16 @@ export class PersistentScan {
     }
     return same !== this.persisted.size;
   }
+}
+
+// Whether the file keeps `entry` (save writes it): a full stamp, a value JSON gives back exactly, no quoted `__proto__`.
+function isKept(path: string, entry: CacheEntry): boolean {
+  const record = recordOf(path, entry);
+  return record !== undefined && !holdsProto(record);
+}
+
+function holdsProto(record: unknown): boolean {
+  return JSON.stringify(record).includes(PROTO);
 }
 
 function sameOptions(a: CacheEntry, b: CacheEntry): boolean {

@@ -7,7 +7,7 @@ import type { EventListener, SkillctxEventType } from "../events/types.js";
 import type { Message } from "../messages.js";
 import type { SourceInput } from "@skillctx/sources";
 import { closedError } from "./lifetime.js";
-import { checkOptions } from "./options.js";
+import { checkOptions } from "./check-options.js";
 import type { AgentContextOptions } from "./options.js";
 import { emptyState, parseContextState } from "./state.js";
 import type { ContextState } from "./state.js";

@@ -1,10 +1,7 @@
-import * as path from "node:path";
-import { invalidOption, isWholeNumberAtLeast } from "@skillctx/core/internal";
-import { SkillctxError } from "@skillctx/core";
-import type { Skill, SkillCache, SkillInput, Trust } from "@skillctx/core";
+import type { Skill, SkillInput, Trust } from "@skillctx/core";
 import type { EventListener } from "../events/types.js";
-import type { LockMode, SourceInput } from "@skillctx/sources";
-import type { VerifySettings } from "@skillctx/sources";
+import type { SourceInput } from "@skillctx/sources";
+import type { SourceOptions } from "./source-options.js";
 import type { RunSubAgent } from "../code/sub-agent-types.js";
 import type { SubAgentSettings } from "../tools/sub-agent-support.js";
 import type { TextLimits } from "../context-types.js";
@@ -60,96 +57,7 @@ export interface RenderSettings {
   env?: Record<string, string>;
 }
 
-/**
- * Where skills come from besides `cwd` and the `skills` option, and which ones apply: the user's
- * folders, the project root, left-out names, the metadata cache, signatures, watching, remote sources.
- */
-export interface SourceOptions {
-  /**
-   * Also read the user's skill folders (`~/.agents/skills`, `~/.claude/skills`, `~/.openhands/skills`), or these folders. @default false
-   * @example
-   * sources: { userSkills: true } // or ["/opt/team-skills"]
-   */
-  userSkills?: boolean | string[];
-  /**
-   * The home folder for user skills, user guidance and the default cache folder. @default os.homedir()
-   * @example
-   * sources: { homeDir: "/home/agent" }
-   */
-  homeDir?: string;
-  /**
-   * Names whose presence marks the project root, nearest first, as Codex's `project_root_markers`
-   * (`[".git", ".hg"]`); `[]` makes cwd the root. Skills and guidance are read from cwd up to it.
-   * @default [".git"]
-   * @example
-   * sources: { projectRootMarkers: [".git", "pnpm-workspace.yaml"] }
-   */
-  projectRootMarkers?: string[];
-  /**
-   * Skill names to leave out everywhere. @default []
-   * @example
-   * sources: { disabled: ["legacy-deploy"] }
-   */
-  disabled?: string[];
-  /**
-   * A skill metadata cache shared between contexts. @default a new cache per context
-   * @example
-   * const cache = createSkillCache(); // shared by every context of the process
-   * sources: { cache }
-   */
-  cache?: SkillCache;
-  /**
-   * Keep what the skill scan derives from each SKILL.md (metadata, diagnostics) on disk, so the next process
-   * stats each file instead of reading and parsing it: `true` in the user's cache folder (`SKILLCTX_CACHE_DIR`,
-   * else `$XDG_CACHE_HOME/skillctx`, else `~/.cache/skillctx`, under `homeDir` when given), `{ dir }` in a folder
-   * of your own, `false` never. A file is used again only while its size, mtime, ctime, inode, device and mode
-   * are unchanged; the context's output is the same with or without it (docs/decisions.md, issue 36).
-   * @default true
-   * @example
-   * sources: { persistentCache: false } // a host that keeps no files between processes
-   */
-  persistentCache?: boolean | { dir?: string };
-  /**
-   * Required signatures of skill folders (sigstore); a skill that fails is not loaded. @default none: no signature is required
-   * @example
-   * sources: { verify: { identities: [{ issuer: "https://token.actions.githubusercontent.com", subject: "https://github.com/acme/skills/.github/workflows/sign.yml@refs/heads/main" }] } }
-   */
-  verify?: VerifySettings;
-  /**
-   * Watch local skill sources and refresh changed skills before the next step (debounced). @default false
-   * @example
-   * sources: { watch: { debounceMs: 200 } }
-   */
-  watch?: boolean | { debounceMs?: number };
-  /**
-   * How remote sources (`{ git }`, `{ url }`, `{ mcp }` in `skills`) are fetched and locked.
-   * @example
-   * sources: { remote: { lock: "frozen", offline: true } }
-   */
-  remote?: RemoteSourceOptions;
-}
-
-/** How remote sources are fetched and locked (`sources.remote`). */
-export interface RemoteSourceOptions {
-  /**
-   * How remote sources meet `skills.lock.json`. @default "update"
-   * @example
-   * sources: { remote: { lock: "frozen" } } // CI: fail when skills.lock.json is out of date
-   */
-  lock?: LockMode;
-  /**
-   * Folder of fetched remote sources. @default `$XDG_CACHE_HOME/skillctx` or `~/.cache/skillctx`
-   * @example
-   * sources: { remote: { cacheDir: "/var/cache/agent-skills" } }
-   */
-  cacheDir?: string;
-  /**
-   * Use cached remote sources only; never touch the network. @default false
-   * @example
-   * sources: { remote: { offline: true } }
-   */
-  offline?: boolean;
-}
+export type { RemoteSourceOptions, SourceOptions } from "./source-options.js";
 
 /**
  * The catalog of skills in `system` and skill search. Over `budgetTokens` (o200k_base) the catalog
@@ -418,80 +326,4 @@ export interface AgentContextOptions {
    * telemetry: { onEvent: (event) => log(event) }
    */
   telemetry?: TelemetryOptions;
-}
-
-/** The top-level options, each `true`: the type keeps the list complete. */
-const OPTION_NAMES: Record<keyof AgentContextOptions, true> = {
-  cwd: true,
-  skills: true,
-  systemPrompt: true,
-  model: true,
-  signal: true,
-  sources: true,
-  guidance: true,
-  catalog: true,
-  tools: true,
-  trust: true,
-  mcp: true,
-  subAgents: true,
-  conversation: true,
-  telemetry: true,
-};
-
-/** The option groups: each an object when given. */
-const GROUPS = ["sources", "catalog", "tools", "subAgents", "conversation", "telemetry"] as const;
-
-/**
- * Checks the shape of `create`'s options: no top-level name but the options' own (a name from before
- * the options were grouped, such as `userSkills`, is refused rather than ignored), and each group an
- * object; then the options of invocation and nested skills.
- *
- * @throws SkillctxError `INVALID_OPTIONS` naming the bad option.
- */
-export function checkOptions(options: AgentContextOptions): void {
-  for (const name of Object.keys(options)) {
-    if (!Object.hasOwn(OPTION_NAMES, name))
-      throw new SkillctxError(
-        "INVALID_OPTIONS",
-        `${name} is not an option of AgentContext.create; its options are ${Object.keys(OPTION_NAMES).join(", ")}`,
-      );
-  }
-  for (const group of GROUPS) {
-    const value: unknown = options[group];
-    if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value)))
-      throw invalidOption(group, "an object", { got: { value } });
-  }
-  checkInvocationOptions(options.conversation ?? {});
-  const persistent: unknown = options.sources?.persistentCache;
-  if (persistent !== undefined && typeof persistent !== "boolean") {
-    const dir = typeof persistent === "object" && persistent !== null ? (persistent as { dir?: unknown }).dir : null;
-    if (dir !== undefined && (typeof dir !== "string" || !path.isAbsolute(dir)))
-      throw invalidOption("sources.persistentCache", "a boolean or { dir?: an absolute path }");
-  }
-}
-
-/** Longest `sessionId` accepted. */
-const MAX_SESSION_ID_CHARS = 256;
-
-/**
- * Checks the options of invocation and nested skills (`conversation.sessionId`, `conversation.nestedSkills`).
- *
- * @throws SkillctxError `INVALID_OPTIONS` naming the bad option.
- */
-export function checkInvocationOptions(options: Pick<ConversationOptions, "sessionId" | "nestedSkills">): void {
-  const id: unknown = options.sessionId;
-  if (
-    id !== undefined &&
-    (typeof id !== "string" || id.length === 0 || id.length > MAX_SESSION_ID_CHARS || /\p{Cc}/u.test(id))
-  ) {
-    throw invalidOption(
-      "conversation.sessionId",
-      `a string of 1 to ${MAX_SESSION_ID_CHARS} characters without control characters`,
-    );
-  }
-  const nested: unknown = options.nestedSkills;
-  if (nested === undefined || typeof nested === "boolean") return;
-  const max = typeof nested === "object" && nested !== null ? (nested as { maxFolders?: unknown }).maxFolders : null;
-  if (max === undefined || isWholeNumberAtLeast(max, 0)) return;
-  throw invalidOption("conversation.nestedSkills", "a boolean or { maxFolders?: a non-negative integer }");
 }

@@ -58,9 +58,9 @@ export async function reloadSkills(
   const built = buildSystem({
     systemPrompt: o.systemPrompt,
     skills: {
-      ...skillSet,
       // Guidance that could not be read is left out of `system` (a diagnostic says why).
       guidance: skillSet.guidance.filter((skill) => guidanceText.has(skill.name)),
+      catalog: skillSet.catalog,
     },
     guidanceText,
     cwd: o.cwd,

@@ -8,7 +8,7 @@ import {
 } from "@skillctx/core";
 import type { Diagnostic, Skill, SkillCache, SkillSourceInput, Trust } from "@skillctx/core";
 import { loadCommands, loadGuidance } from "@skillctx/compat";
-import { defaultCacheDir, isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
+import { isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
 import { runnableScriptSkills } from "./runnable-scripts.js";
 import type { EmulatedAgent } from "@skillctx/compat";
@@ -179,6 +179,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
   // Globs the matcher refused (GLOB_TOO_COMPLEX, ...): reported once per load, in the next step.
   diagnostics.push(...paths.diagnostics);
 
+  let runnable: ReadonlySet<string> | undefined;
   return {
     skills,
     byName: new Map(skills.map((skill) => [skill.name, skill])),
@@ -188,7 +189,12 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
     keywords: createKeywordMatcher(skills),
     paths,
     diagnostics,
-    runnableScripts: runnableScriptSkills(skills, options.trust),
+    // One `stat` per skill, taken when the tools are first listed rather than by every load: creating a
+    // context and reading its catalog (`skillctx list`) never list tools (docs/decisions.md, issue 36).
+    get runnableScripts() {
+      runnable ??= runnableScriptSkills(skills, options.trust);
+      return runnable;
+    },
   };
 }
 
@@ -218,11 +224,11 @@ async function loadRemoteSkills(
   return skills;
 }
 
-// The scan's persistent cache: off only when asked; its folder given, or the default one (under `homeDir` when given).
-function persistentCacheOf(sources: SkillSetSources): false | { dir: string } {
+// The scan's persistent cache: off only when asked; its folder given, or the default one (discoverSkills puts
+// it under `homeDir` when given).
+function persistentCacheOf(sources: SkillSetSources): boolean | { dir: string } {
   const setting = sources.persistentCache ?? true;
   if (setting === false) return false;
   if (typeof setting === "object" && setting.dir !== undefined) return { dir: setting.dir };
-  const env = sources.homeDir === undefined ? process.env : { ...process.env, HOME: sources.homeDir };
-  return { dir: defaultCacheDir(env) };
+  return true;
 }

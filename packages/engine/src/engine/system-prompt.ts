@@ -28,7 +28,7 @@ const MIN_CUT_ROOM = 512;
  */
 export function buildSystem(options: {
   systemPrompt: string | undefined;
-  skills: SkillSet;
+  skills: Pick<SkillSet, "guidance" | "catalog">;
   guidanceText: ReadonlyMap<string, string>;
   cwd: string;
   templates: Templates;
