@@ -62,6 +62,7 @@ export {
   ellipsizeUtf16,
   fitCodePoints,
   fitUtf16,
+  headUtf8Bytes,
   headUtf8BytesAtLine,
   headUtf16,
 } from "./text/cut-text.js";

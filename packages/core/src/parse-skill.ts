@@ -16,6 +16,7 @@ import type { DiagnosticCode } from "./diagnostic-codes.js";
 import { onlyCommonKeys, readOtherFields } from "./skill-other-fields.js";
 import { refuseUnreadable } from "./refuse-unreadable.js";
 import { firstBodyLine } from "./first-body-line.js";
+import { fitCompatibility, isSkillMdName, nameFindings } from "./load-time-spec-checks.js";
 
 /** Options for {@link parseSkill} and {@link safeParseSkill}. */
 export interface ParseSkillOptions {
@@ -121,6 +122,7 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
 
   // Name: as written, else derived from the folder (SKILL.md) or the relative path (legacy).
   let name = take("name", stringField("name", data.name));
+  const derivedName = name === undefined;
   if (name === undefined) {
     const derived = deriveName(format, file, options);
     if (derived === undefined) {
@@ -150,6 +152,14 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
     const written = name;
     name = name.replaceAll(":", "-");
     warn("name", "NAME_COLON", `name '${written}' has a ':', which separates an origin from a name; read as '${name}'`);
+  }
+
+  // The name rules at load time, on a name a SKILL.md gives (a derived one already has NAME_MISSING; other
+  // files read as skills, such as Copilot's prompt files, are not Agent Skills).
+  if (format === "skill-md" && !derivedName && (file === undefined || isSkillMdName(path.basename(file)))) {
+    const folder = options.dir ?? (file === undefined ? undefined : path.dirname(file));
+    for (const f of nameFindings(name, folder === undefined ? undefined : path.basename(folder)))
+      warn(f.key, f.code, f.message, f.severity);
   }
 
   let description = take("description", stringField("description", data.description));
@@ -193,7 +203,11 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   const license = take("license", stringField("license", data.license));
   if (license !== undefined) init.license = license;
   const compatibility = take("compatibility", stringField("compatibility", data.compatibility));
-  if (compatibility !== undefined) init.compatibility = compatibility;
+  if (compatibility !== undefined) {
+    const fitted = fitCompatibility(compatibility);
+    if (fitted.finding !== undefined) warn(fitted.finding.key, fitted.finding.code, fitted.finding.message);
+    init.compatibility = fitted.value;
+  }
 
   const metadata = take("metadata", metadataField(data.metadata));
   if (metadata !== undefined) init.metadata = metadata;
