@@ -80,7 +80,7 @@ export interface GuidanceResult {
   diagnostics: Diagnostic[];
   /**
    * Absolute paths of the SKILL.md files the nested scan saw below cwd (the same git listing or walk, not
-   * a second one), for the caller to compare with the skills it loaded. Absent when nothing was scanned.
+   * a second one), for the caller to compare with the skills it loaded. Absent when there is none.
    */
   skillFiles?: string[];
 }
@@ -208,7 +208,7 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
     skills.push(skill);
   });
   const capped = cap === undefined ? skills : capAgentsChain(skills, cap, layout.root, diagnostics);
-  return { skills: capped, diagnostics, ...(skillFiles !== undefined && { skillFiles }) };
+  return { skills: capped, diagnostics, ...(skillFiles !== undefined && skillFiles.length > 0 && { skillFiles }) };
 }
 
 /**
