@@ -157,9 +157,9 @@ describe("Codex AGENTS.md", () => {
     );
     expect(out.map((s) => s.name)).toEqual(["agents", "claude", "agents:p"]);
     // Codex keeps the bytes that fit (codex-rs/core/src/project_doc.rs, read_project_docs); the note is extra.
-    expect(out[2]!.content.startsWith(`${"b".repeat(400)}\n[skillctx: the AGENTS.md chain is capped at 1000 bytes`)).toBe(
-      true,
-    );
+    expect(
+      out[2]!.content.startsWith(`${"b".repeat(400)}\n[skillctx: the AGENTS.md chain is capped at 1000 bytes`),
+    ).toBe(true);
     expect(out[2]!.content).toContain("is cut after 400 of its 2000 bytes");
     expect(out[1]!.content).toHaveLength(5_000);
     expect(diagnostics).toEqual([
@@ -181,7 +181,12 @@ test("capAgentsChain keeps the part that fits even below 256 bytes of room, at a
   });
   const diagnostics: never[] = [];
   // 995 bytes of the root file leave 5 bytes: "é" is 2 bytes, so two of them fit and the third is not split.
-  const out = capAgentsChain([agents("agents", "a".repeat(995)), agents("agents:p", "ééééé")], 1_000, "/r", diagnostics);
+  const out = capAgentsChain(
+    [agents("agents", "a".repeat(995)), agents("agents:p", "ééééé")],
+    1_000,
+    "/r",
+    diagnostics,
+  );
   expect(out.map((s) => s.name)).toEqual(["agents", "agents:p"]);
   expect(out[1]!.content).toMatch(/^éé\n\[skillctx: .* is cut after 4 of its 10 bytes\.\]$/);
   expect(out[1]!.metadata["truncated"]).toBe("true");

@@ -61,7 +61,8 @@ function excludedMode(file: string, options: ScanOptions): void {
 }
 
 // Roo Code leaves these out of its rules itself (custom-instructions.ts, `shouldIncludeRuleFile`).
-const ROO_CACHE = /(?:\.DS_Store|\.bak|\.cache|\.crdownload|\.db|\.dmp|\.dump|\.eslintcache|\.lock|\.log|\.old|\.part|\.partial|\.pyc|\.pyo|\.stackdump|\.swo|\.swp|\.temp|\.tmp)$|(?:^|\/)Thumbs\.db$/;
+const ROO_CACHE =
+  /(?:\.DS_Store|\.bak|\.cache|\.crdownload|\.db|\.dmp|\.dump|\.eslintcache|\.lock|\.log|\.old|\.part|\.partial|\.pyc|\.pyo|\.stackdump|\.swo|\.swp|\.temp|\.tmp)$|(?:^|\/)Thumbs\.db$/;
 
 function isRooCacheFile(relative: string): boolean {
   return ROO_CACHE.test(relative);

@@ -34,8 +34,7 @@ export function cannotPlay(adapter: ConformanceAdapter, run: CaseRun): string | 
   if (play === undefined) return undefined;
   if (play.message !== undefined && adapter.plays?.message !== true)
     return `${adapter.name} cannot play a user message`;
-  if (play.touched !== undefined && adapter.plays?.toolCall !== true)
-    return `${adapter.name} cannot play a tool call`;
+  if (play.touched !== undefined && adapter.plays?.toolCall !== true) return `${adapter.name} cannot play a tool call`;
   return undefined;
 }
 

@@ -11,4 +11,3 @@ export function firstBodyLine(body: string): string | undefined {
   }
   return undefined;
 }
-

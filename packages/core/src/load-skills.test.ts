@@ -180,7 +180,11 @@ describe("loadSkills: symlinks", () => {
     expect(result.diagnostics).toEqual([
       expect.objectContaining({ code: "BROKEN_SYMLINK", severity: "warning", path: path.join(skills, "dangling.md") }),
       // The folder the skill is reached by is the one its name is checked against (a note, not a warning).
-      expect.objectContaining({ code: "NAME_DIR_MISMATCH", severity: "info", path: path.join(skills, "pdf-again/SKILL.md") }),
+      expect.objectContaining({
+        code: "NAME_DIR_MISMATCH",
+        severity: "info",
+        path: path.join(skills, "pdf-again/SKILL.md"),
+      }),
     ]);
   });
 

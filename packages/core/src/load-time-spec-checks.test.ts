@@ -28,9 +28,7 @@ describe("name rules at load time", () => {
     expect(codes(safeParseSkill(md("description: d"), { path: "/s/Some_Folder/SKILL.md" }))).toEqual([
       ["NAME_MISSING", "warning", undefined],
     ]);
-    expect(codes(safeParseSkill(md("name: Python Tips"), { path: "/r/.openhands/microagents/python.md" }))).toEqual(
-      [],
-    );
+    expect(codes(safeParseSkill(md("name: Python Tips"), { path: "/r/.openhands/microagents/python.md" }))).toEqual([]);
     expect(codes(safeParseSkill(md("name: pdf", "description: d"), { path: "/s/pdf/SKILL.md" }))).toEqual([]);
     // No path: no folder to compare with.
     expect(codes(safeParseSkill(md("name: pdf", "description: d")))).toEqual([]);

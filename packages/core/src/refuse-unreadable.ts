@@ -44,4 +44,3 @@ export function refuseUnreadable(
     line: first.line ?? 1,
   });
 }
-

@@ -40,11 +40,7 @@ export interface OtherFieldsContext {
  * `mcp_tools`, the trigger fields, vendor fields and unknown keys (kept in `extra`, with a warning).
  * Every block here does nothing for a key that is absent, so a frontmatter of common keys skips it.
  */
-export function readOtherFields(
-  keys: readonly string[],
-  init: Skill,
-  ctx: OtherFieldsContext,
-): void {
+export function readOtherFields(keys: readonly string[], init: Skill, ctx: OtherFieldsContext): void {
   const { name, data, read, format, vendor, take, warn, keepExtra } = ctx;
   const resources = take("resources", stringList("resources", data.resources, splitCommas));
   if (resources !== undefined) init.resources = resources;
