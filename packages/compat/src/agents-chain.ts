@@ -1,6 +1,6 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
-import { headUtf8Bytes } from "@skillctx/core/internal";
+import { StringDecoder } from "node:string_decoder";
 import { displayPath } from "./paths.js";
 
 /**
@@ -37,7 +37,8 @@ export function capAgentsChain(
       continue;
     }
     if (cut === undefined && dropped.length === 0 && left > 0) {
-      const head = headUtf8Bytes(skill.content, left);
+      // The first `left` bytes; a character cut in two is held back by the decoder, not half-written.
+      const head = new StringDecoder("utf8").write(Buffer.from(skill.content).subarray(0, left));
       const kept = Buffer.byteLength(head);
       const separator = head === "" || head.endsWith("\n") ? "" : "\n";
       const note = `[skillctx: the AGENTS.md chain is capped at ${maxBytes} bytes (Codex's project_doc_max_bytes); ${label} is cut after ${kept} of its ${size} bytes.]`;

@@ -62,7 +62,6 @@ export {
   ellipsizeUtf16,
   fitCodePoints,
   fitUtf16,
-  headUtf8Bytes,
   headUtf8BytesAtLine,
   headUtf16,
 } from "./text/cut-text.js";
