@@ -7,6 +7,7 @@ import { findingLines, fitted, plural, severityCounts } from "./findings.js";
 import { EXIT_FINDINGS, EXIT_OK } from "./io.js";
 import type { CliCommand, CliIo } from "./io.js";
 import { parseFlags, resolveCwd } from "./options.js";
+import { asReferenceSkipped } from "./validate-strict-skipped.js";
 
 /** One validated skill folder, as `--json` prints it. */
 interface ValidateResult {
@@ -20,7 +21,7 @@ interface ValidateResult {
  * `skillctx list` finds in each PATH (resolved against `--cwd`), with list's discovery and containment:
  * a skill folder or its SKILL.md, else every skill folder below PATH and in the project skill folders it
  * holds (`.agents/skills`, `.claude/skills`...). A PATH that does not exist, or holds no skill, is an error
- * that checks nothing. Without `--strict`, what list loads with a warning is a warning (core `validateSkill`).
+ * that checks nothing (under `--strict`, with the reference validator's words). Without `--strict`, what list loads with a warning is a warning (core `validateSkill`).
  */
 export const validateCommand: CliCommand = {
   async run(argv: string[], io: CliIo): Promise<number> {
@@ -34,15 +35,16 @@ export const validateCommand: CliCommand = {
     for (const given of positionals) {
       io.signal?.throwIfAborted();
       const found = await skillFoldersIn(given, { cwd, signal: io.signal });
-      skipped.push(...found.diagnostics.filter((d) => d.code !== "WALK_TOO_DEEP"));
+      const notChecked = found.diagnostics.filter((d) => d.code !== "WALK_TOO_DEEP");
       if (found.folders.length === 0 && !found.diagnostics.some((d) => d.severity === "error")) {
-        skipped.push({
+        notChecked.push({
           code: "MISSING_SKILL_MD",
           severity: "error",
           message: `no skill folder (a folder with a SKILL.md) in ${given}: nothing checked`,
           path: given,
         });
       }
+      for (const d of notChecked) skipped.push(values.strict ? await asReferenceSkipped(d, given, cwd) : d);
       for (const dir of found.folders) {
         io.signal?.throwIfAborted();
         const { valid, diagnostics } = await validateSkill(dir, {

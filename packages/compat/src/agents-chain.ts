@@ -1,16 +1,16 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic, Skill } from "@skillctx/core";
-import { capTextUtf8Bytes } from "@skillctx/core/internal";
+import { StringDecoder } from "node:string_decoder";
 import { displayPath } from "./paths.js";
-
-// Below this much room, the file that crosses the cap is left out rather than cut to a stub.
-const MIN_CUT_ROOM = 256;
 
 /**
  * Applies Codex's total-size cap to the AGENTS.md chain: the always-on `agents` skills (the user's
  * `~/.codex/AGENTS.md`, then each folder's AGENTS.override.md or AGENTS.md from the root down to cwd),
- * in order. Files are kept whole while the chain fits in `maxBytes`; the file that crosses the cap is
- * cut with a visible note (or left out when too little room is left), later files are left out; one
+ * in order. Files are kept whole while the chain fits in `maxBytes`; the file that crosses the cap keeps
+ * the bytes that fit, however few (at a character boundary), followed by a visible note that is not
+ * counted, as Codex keeps them (openai/codex codex-rs/core/src/project_doc.rs, `read_project_docs`: it
+ * reads each file up to the remaining budget and warns "exceeds remaining budget - truncating");
+ * later files are left out; one
  * `AGENTS_MD_CAP` warning says what happened. Other guidance is not counted. Returns the skills in the
  * same order, without the ones left out.
  */
@@ -36,14 +36,17 @@ export function capAgentsChain(
       out.push(skill);
       continue;
     }
-    if (cut === undefined && dropped.length === 0 && left >= MIN_CUT_ROOM) {
-      const capped = capTextUtf8Bytes(
-        skill.content,
-        left,
-        (kept, total) =>
-          `[skillctx: the AGENTS.md chain is capped at ${maxBytes} bytes (Codex's project_doc_max_bytes); ${label} is cut after ${kept} of its ${total} bytes.]`,
-      );
-      out.push({ ...skill, content: capped.text, metadata: { ...skill.metadata, truncated: "true" } });
+    if (cut === undefined && dropped.length === 0 && left > 0) {
+      // The first `left` bytes; a character cut in two is held back by the decoder, not half-written.
+      const head = new StringDecoder("utf8").write(Buffer.from(skill.content).subarray(0, left));
+      const kept = Buffer.byteLength(head);
+      const separator = head === "" || head.endsWith("\n") ? "" : "\n";
+      const note = `[skillctx: the AGENTS.md chain is capped at ${maxBytes} bytes (Codex's project_doc_max_bytes); ${label} is cut after ${kept} of its ${size} bytes.]`;
+      out.push({
+        ...skill,
+        content: `${head}${separator}${note}`,
+        metadata: { ...skill.metadata, truncated: "true" },
+      });
       cut = label;
       left = 0;
       continue;

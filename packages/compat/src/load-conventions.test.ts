@@ -156,8 +156,11 @@ describe("Codex AGENTS.md", () => {
       diagnostics,
     );
     expect(out.map((s) => s.name)).toEqual(["agents", "claude", "agents:p"]);
-    expect(Buffer.byteLength(out[2]!.content)).toBeLessThanOrEqual(400);
-    expect(out[2]!.content).toContain("the AGENTS.md chain is capped at 1000 bytes");
+    // Codex keeps the bytes that fit (codex-rs/core/src/project_doc.rs, read_project_docs); the note is extra.
+    expect(
+      out[2]!.content.startsWith(`${"b".repeat(400)}\n[skillctx: the AGENTS.md chain is capped at 1000 bytes`),
+    ).toBe(true);
+    expect(out[2]!.content).toContain("is cut after 400 of its 2000 bytes");
     expect(out[1]!.content).toHaveLength(5_000);
     expect(diagnostics).toEqual([
       expect.objectContaining({
@@ -166,6 +169,30 @@ describe("Codex AGENTS.md", () => {
       }),
     ]);
   });
+});
+
+test("capAgentsChain keeps the part that fits even below 256 bytes of room, at a character boundary", () => {
+  const agents = (name: string, content: string): Skill => ({
+    name,
+    content,
+    source: { kind: "compat", format: "guidance", scope: "project", path: `/r/${name}/AGENTS.md` },
+    trigger: { type: "always" },
+    metadata: { kind: "agents" },
+  });
+  const diagnostics: never[] = [];
+  // 995 bytes of the root file leave 5 bytes: "é" is 2 bytes, so two of them fit and the third is not split.
+  const out = capAgentsChain(
+    [agents("agents", "a".repeat(995)), agents("agents:p", "ééééé")],
+    1_000,
+    "/r",
+    diagnostics,
+  );
+  expect(out.map((s) => s.name)).toEqual(["agents", "agents:p"]);
+  expect(out[1]!.content).toMatch(/^éé\n\[skillctx: .* is cut after 4 of its 10 bytes\.\]$/);
+  expect(out[1]!.metadata["truncated"]).toBe("true");
+  // No room at all: the crossing file is left out, as Codex stops when its budget is 0.
+  const none = capAgentsChain([agents("agents", "a".repeat(1_000)), agents("agents:p", "b")], 1_000, "/r", []);
+  expect(none.map((s) => s.name)).toEqual(["agents"]);
 });
 
 describe("Windsurf rules", () => {

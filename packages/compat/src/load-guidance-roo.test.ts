@@ -36,4 +36,22 @@ describe("roo-rules", () => {
     expect(skills.map((s) => [s.name, s.content])).toEqual([["roorules", "Fallback file.\n"]]);
     expect(diagnostics).toEqual([]);
   });
+
+  test("non-.md files in .roo/rules (which Roo Code reads) get one note; Roo's own cache files do not", async () => {
+    const repo = await tempDir();
+    await put(repo, ".roo/rules/01-general.md", "General Roo rule.\n");
+    await put(repo, ".roo/rules/02-extra.txt", "Text rule.\n");
+    await put(repo, ".roo/rules/team/03-style.yaml", "style: tabs\n");
+    await put(repo, ".roo/rules/notes.log", "a log\n");
+    const { skills, diagnostics } = await loadGuidance(repo);
+    expect(skills.map((s) => s.name)).toEqual(["roo-rules"]);
+    expect(skills[0]!.content).not.toContain("Text rule.");
+    expect(diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
+      [
+        "GUIDANCE_EXCLUDED",
+        "info",
+        "2 files in .roo/rules not read (02-extra.txt, team/03-style.yaml): skillctx reads Roo Code's .md rules only, Roo Code reads every text file there",
+      ],
+    ]);
+  });
 });

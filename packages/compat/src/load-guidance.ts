@@ -78,6 +78,11 @@ export interface LoadGuidanceOptions {
 export interface GuidanceResult {
   skills: Skill[];
   diagnostics: Diagnostic[];
+  /**
+   * Absolute paths of the SKILL.md files the nested scan saw below cwd (the same git listing or walk, not
+   * a second one), for the caller to compare with the skills it loaded. Absent when there is none.
+   */
+  skillFiles?: string[];
 }
 
 const READ_CONCURRENCY = 16;
@@ -139,9 +144,11 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
       ? scanUser(path.resolve(options.homeDir ?? os.homedir()), cwdFolder, { containRoot, diagnostics, codex })
       : Promise.resolve([]);
   const candidates = [...(await userScan), ...(await Promise.all(levelScans)).flat()];
+  let skillFiles: string[] | undefined;
   if (nestedScan !== undefined) {
     const nested = await nestedScan;
     diagnostics.push(...nested.diagnostics);
+    skillFiles = nested.skillFiles.map((p) => path.join(layout.cwd, p));
     candidates.push(...nestedCandidates(layout.cwd, cwdFolder, nested.paths, { diagnostics, codex }));
   }
   signal?.throwIfAborted();
@@ -200,8 +207,8 @@ export async function loadGuidance(cwd: string, options: LoadGuidanceOptions = {
     if (aliases.length > 0) skill.metadata["aliases"] = aliases.join(", ");
     skills.push(skill);
   });
-  if (cap !== undefined) return { skills: capAgentsChain(skills, cap, layout.root, diagnostics), diagnostics };
-  return { skills, diagnostics };
+  const capped = cap === undefined ? skills : capAgentsChain(skills, cap, layout.root, diagnostics);
+  return { skills: capped, diagnostics, ...(skillFiles !== undefined && skillFiles.length > 0 && { skillFiles }) };
 }
 
 /**

@@ -26,6 +26,11 @@ export interface NestedScanOptions {
 /** Cwd-relative paths (`/` separators) of files that may be nested guidance, and findings. */
 export interface NestedScan {
   paths: string[];
+  /**
+   * Every SKILL.md (any case) the same listing saw: with git, all of the work tree's; with the walk, those
+   * outside dot-folders. The skill set compares them with what it loaded (a SKILL.md no agent reads).
+   */
+  skillFiles: string[];
   /** How the files were listed. */
   via: "git" | "walk";
   diagnostics: Diagnostic[];
@@ -38,12 +43,13 @@ const ENDING = /\.mdc?(?=\0|$)/gi;
 // Guidance names match exactly as their owners spell them; Cursor's `.mdc` suffix in any case.
 const NAME = new RegExp(`(?:^|/)(?:${[...NESTED_NAMES].map((n) => n.replaceAll(".", "\\.")).join("|")})$`);
 const MDC = /\.mdc$/i;
+const SKILL_MD = /(?:^|\/)skill\.md$/i;
 
 function pickCandidates(listing: string, found: Set<string>): void {
   ENDING.lastIndex = 0;
   for (let m = ENDING.exec(listing); m !== null; m = ENDING.exec(listing)) {
     const entry = listing.slice(listing.lastIndexOf("\0", m.index) + 1, m.index + m[0].length);
-    if (NAME.test(entry) || MDC.test(entry)) found.add(entry);
+    if (NAME.test(entry) || MDC.test(entry) || SKILL_MD.test(entry)) found.add(entry);
   }
 }
 
@@ -58,7 +64,12 @@ export async function listNestedGuidance(cwd: string, options: NestedScanOptions
   if (options.git) {
     try {
       const listed = await gitListFiles(cwd, options.signal);
-      return { paths: listed.filter((p) => classifyNestedPath(p) !== undefined), via: "git", diagnostics };
+      return {
+        paths: listed.filter((p) => classifyNestedPath(p) !== undefined),
+        skillFiles: listed.filter((p) => SKILL_MD.test(p)),
+        via: "git",
+        diagnostics,
+      };
     } catch (error) {
       options.signal?.throwIfAborted();
       diagnostics.push(
@@ -72,6 +83,7 @@ export async function listNestedGuidance(cwd: string, options: NestedScanOptions
     }
   }
   const paths: string[] = [];
+  const skillFiles: string[] = [];
   const walked = await walk(cwd, {
     maxDepth: options.maxDepth,
     maxEntries: options.maxEntries,
@@ -82,18 +94,19 @@ export async function listNestedGuidance(cwd: string, options: NestedScanOptions
       if (entry.type === "dir")
         return isOrdinaryFolder(entry.name) || entersCursorRules(parentOf(entry.relative), entry.name);
       if (entry.type === "file" && classifyNestedPath(entry.relative) !== undefined) paths.push(entry.relative);
+      else if (entry.type === "file" && SKILL_MD.test(entry.relative)) skillFiles.push(entry.relative);
       return false;
     },
   });
   diagnostics.push(...walked.diagnostics);
-  return { paths, via: "walk", diagnostics };
+  return { paths, skillFiles, via: "walk", diagnostics };
 }
 
 /**
  * Runs `git ls-files -z --cached --others --exclude-standard` in `cwd` (through the hardened
- * `runGit`) and returns the cwd-relative paths whose file name may be nested guidance,
+ * `runGit`) and returns the cwd-relative paths whose file name may be nested guidance or a SKILL.md,
  * de-duplicated (a conflicted file is listed once per stage). The listing is streamed and scanned
- * chunk by chunk, never held whole. git gets the allowlisted environment (nothing that redirects it,
+ * chunk by chunk, never held whole. SKILL.md files (any case) are listed too. git gets the allowlisted environment (nothing that redirects it,
  * such as `GIT_DIR`) and `runGit`'s hardening (`core.fsmonitor=false` among it: a repository's own
  * config must not make the listing run a program). Rejects when git fails, times out
  * (`GIT_LIST_TIMEOUT_MS`) or lists more than `GIT_LIST_MAX_BYTES`; with `signal.reason` on abort.

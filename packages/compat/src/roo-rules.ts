@@ -31,7 +31,11 @@ export async function rooCandidates(
   }
   const rules = await subfolder(roo, groupByLower(rooEntries), "rules");
   if (rules === undefined) return [];
-  const files = await listRuleFiles(rules, MD_SUFFIX, options);
+  const others: string[] = [];
+  const files = await listRuleFiles(rules, MD_SUFFIX, options, [], (relative) => {
+    if (!isRooCacheFile(relative)) others.push(relative);
+  });
+  if (others.length > 0) otherFilesNote(rules, others, options);
   if (files.length === 0) return [];
   return [
     {
@@ -52,6 +56,32 @@ function excludedMode(file: string, options: ScanOptions): void {
       "info",
       `${path.basename(file)} is not read: Roo Code applies it only in one of its modes, which skillctx does not know`,
       { path: file },
+    ),
+  );
+}
+
+// Roo Code leaves these out of its rules itself (custom-instructions.ts, `shouldIncludeRuleFile`).
+const ROO_CACHE =
+  /(?:\.DS_Store|\.bak|\.cache|\.crdownload|\.db|\.dmp|\.dump|\.eslintcache|\.lock|\.log|\.old|\.part|\.partial|\.pyc|\.pyo|\.stackdump|\.swo|\.swp|\.temp|\.tmp)$|(?:^|\/)Thumbs\.db$/;
+
+function isRooCacheFile(relative: string): boolean {
+  return ROO_CACHE.test(relative);
+}
+
+/**
+ * Roo Code reads every text file of `.roo/rules` (RooCodeInc/Roo-Code src/core/prompts/sections/
+ * custom-instructions.ts, `readTextFilesFromDirectory`); skillctx reads its `.md` files only, and says
+ * which others it left out, in one note.
+ */
+function otherFilesNote(rules: string, others: readonly string[], options: ScanOptions): void {
+  const named = others.slice(0, 5).join(", ");
+  const more = others.length > 5 ? ` and ${others.length - 5} more` : "";
+  options.diagnostics?.push(
+    diagnostic(
+      "GUIDANCE_EXCLUDED",
+      "info",
+      `${others.length === 1 ? "a file" : `${others.length} files`} in .roo/rules not read (${named}${more}): skillctx reads Roo Code's .md rules only, Roo Code reads every text file there`,
+      { path: rules },
     ),
   );
 }

@@ -8,12 +8,13 @@ import type { ScanOptions } from "./candidate.js";
 const RULE_MAX_DEPTH = 8;
 
 // Files ending in `suffix` (case-insensitive) below `dir`, relative with `/`, skipping dot-folders:
-// core's one walker, contained in the project unless trusted.
+// core's one walker, contained in the project unless trusted. `onOther` hears of every other file.
 export async function listRuleFiles(
   dir: string,
   suffix: string,
   options: ScanOptions,
   excluded: readonly string[] = [],
+  onOther?: (relative: string) => void,
 ): Promise<string[]> {
   const out: string[] = [];
   const walked = await walk(dir, {
@@ -40,6 +41,7 @@ export async function listRuleFiles(
       const name = entry.name;
       // A dangling or special entry named like a rule is still listed, so that loading reports it.
       if (name.toLowerCase().endsWith(suffix) && name.length > suffix.length) out.push(entry.relative);
+      else onOther?.(entry.relative);
       return false;
     },
   });

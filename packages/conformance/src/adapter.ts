@@ -45,6 +45,11 @@ export interface Observation {
   pathRules?: readonly string[] | undefined;
   /** The skill catalog. */
   skills?: readonly CatalogEntry[] | undefined;
+  /**
+   * Repository-relative paths of the files whose text the played step (the case's `play`) attached; a
+   * loader that plays no step leaves this undefined.
+   */
+  activated?: readonly string[] | undefined;
   /** skillctx diagnostic codes (docs/errors.md); other loaders leave this undefined. */
   diagnostics?: readonly string[] | undefined;
 }
@@ -61,6 +66,11 @@ export interface ConformanceAdapter {
    * supported". Omit for every rule.
    */
   readonly rules?: ReadonlySet<string> | undefined;
+  /**
+   * What of a case's `play` the loader can act out: a user message, a tool call that reads a file. A case
+   * that needs more is "not supported" for it. Omit when it plays nothing.
+   */
+  readonly plays?: { message?: boolean; toolCall?: boolean } | undefined;
   /** Called once with every case before the first `observe` (a CLI can run them all in one batch). */
   prepare?(runs: readonly CaseRun[]): Promise<void>;
   /** Loads the case's copy the way the loader does and reports what it produced. */

@@ -21,6 +21,8 @@ export const caseSchemas = lazySchemas((z) => {
       skillsAbsent: paths("skill names not in the catalog"),
       diagnostics: paths("skillctx diagnostic codes the load reports (docs/errors.md)"),
       diagnosticsAbsent: paths("skillctx diagnostic codes the load does not report"),
+      activated: paths("files whose text the played step attaches (a keyword, path or command trigger fired)"),
+      activatedAbsent: paths("files whose text the played step does not attach"),
     })
     .partial()
     .describe("what must and must not load, and in which form; every key optional");
@@ -43,6 +45,17 @@ export const caseSchemas = lazySchemas((z) => {
       cwd: z.string().optional().describe("the working folder, relative to repo/ (default: repo/ itself)"),
       model: z.string().optional().describe("the model the agent runs (the model family gates agent-only files)"),
       options: options.optional(),
+      play: z
+        .strictObject({
+          message: z.string().min(1).optional().describe("a user message the step is built for"),
+          touched: z
+            .string()
+            .min(1)
+            .optional()
+            .describe("a file under repo/ that the model reads with a read_file tool call, after the message"),
+        })
+        .optional()
+        .describe("one agent step played after the load; a loader that cannot play it answers 'not supported'"),
       setup: z
         .strictObject({ home: z.string().optional().describe("a folder under repo/ used as HOME (default: empty)") })
         .optional(),

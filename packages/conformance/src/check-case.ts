@@ -92,6 +92,7 @@ async function checksOf(run: CaseRun, o: Observation): Promise<Check[]> {
   const names = set(o.skills?.map((s) => s.name));
   const rules = set(o.pathRules);
   const diagnostics = set(o.diagnostics);
+  const activated = set(o.activated);
   const each = (items: readonly string[] | undefined, ok: (x: string) => boolean, what: (x: string) => string) =>
     (items ?? []).map((x) => ({ ok: ok(x), what: what(x) }));
   checks.push(
@@ -135,6 +136,20 @@ async function checksOf(run: CaseRun, o: Observation): Promise<Check[]> {
         e.diagnosticsAbsent,
         (d) => !diagnostics.has(d),
         (d) => `no diagnostic ${d}`,
+      ),
+    )),
+    ...(await need("activated", "activated", e.activated, () =>
+      each(
+        e.activated,
+        (p) => activated.has(p),
+        (p) => `${p} is attached by the played step`,
+      ),
+    )),
+    ...(await need("activated", "activatedAbsent", e.activatedAbsent, () =>
+      each(
+        e.activatedAbsent,
+        (p) => !activated.has(p),
+        (p) => `${p} is not attached by the played step`,
       ),
     )),
   );

@@ -7,7 +7,7 @@
 export { caseSchemas, casesJsonSchema } from "./case-schema.js";
 export { LAYOUTS_DIR, loadLayouts, prepareCopies, markerLine, occurrences } from "./layouts.js";
 export { checkCase } from "./check-case.js";
-export { caseRuns, runAdapter, runConformance, tally } from "./runner.js";
+export { cannotPlay, caseRuns, runAdapter, runConformance, tally } from "./runner.js";
 export { skillctxLibraryAdapter, contextOptions } from "./adapters/skillctx-library.js";
 export { skillctxCliAdapter, cliArgs } from "./adapters/skillctx-cli.js";
 export type { Case, CaseOptions, Expect } from "./case-schema.js";

@@ -27,7 +27,8 @@ the model or agent emulated, what must and must not load, in which form; the for
 
 A case **holds** when every expectation the loader's output can show held; it **fails** when one did not
 (listed below with what differed); it is **not supported** when the loader has no notion of the rule, or
-no output that shows it (a loader without guidance files cannot be checked on them). The peer loaders
+no output that shows it (a loader without guidance files cannot be checked on them), or when the case
+plays a step the loader cannot act out (the CLI plays user messages, not tool calls). The peer loaders
 are skill loaders a host points at folders: each adapter gives them \`.agents/skills\` and
 \`.claude/skills\` of the case's working folder (\`src/adapters/peers.ts\` says why), so guidance, path
 rules and other agents' folders are not theirs. skillctx runs twice, through \`AgentContext\` and through

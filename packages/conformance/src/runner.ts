@@ -25,6 +25,19 @@ export function caseRuns(layouts: readonly Layout[], copies: Copies): CaseRun[] 
   });
 }
 
+/**
+ * Why `adapter` cannot act out the case's `play` (a user message, a tool call that reads a file), or
+ * undefined when it can or the case plays nothing.
+ */
+export function cannotPlay(adapter: ConformanceAdapter, run: CaseRun): string | undefined {
+  const play = run.case.play;
+  if (play === undefined) return undefined;
+  if (play.message !== undefined && adapter.plays?.message !== true)
+    return `${adapter.name} cannot play a user message`;
+  if (play.touched !== undefined && adapter.plays?.toolCall !== true) return `${adapter.name} cannot play a tool call`;
+  return undefined;
+}
+
 /** Runs every case through `adapter` (prepare, observe each, close) and checks each observation. */
 export async function runAdapter(adapter: ConformanceAdapter, runs: readonly CaseRun[]): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
@@ -33,6 +46,11 @@ export async function runAdapter(adapter: ConformanceAdapter, runs: readonly Cas
     for (const run of runs) {
       if (adapter.rules !== undefined && !adapter.rules.has(run.case.rule)) {
         results.push(await checkCase(run, { unsupported: `${adapter.name} has no notion of ${run.case.rule}` }));
+        continue;
+      }
+      const unplayable = cannotPlay(adapter, run);
+      if (unplayable !== undefined) {
+        results.push(await checkCase(run, { unsupported: unplayable }));
         continue;
       }
       let observed: Awaited<ReturnType<ConformanceAdapter["observe"]>>;

@@ -179,6 +179,12 @@ describe("loadSkills: symlinks", () => {
     expect(pdf.dir).toBe(path.join(skills, "pdf-again"));
     expect(result.diagnostics).toEqual([
       expect.objectContaining({ code: "BROKEN_SYMLINK", severity: "warning", path: path.join(skills, "dangling.md") }),
+      // The folder the skill is reached by is the one its name is checked against (a note, not a warning).
+      expect.objectContaining({
+        code: "NAME_DIR_MISMATCH",
+        severity: "info",
+        path: path.join(skills, "pdf-again/SKILL.md"),
+      }),
     ]);
   });
 

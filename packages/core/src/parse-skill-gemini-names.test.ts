@@ -58,7 +58,7 @@ describe("a key with no space after its colon (Gemini CLI's parseSimpleFrontmatt
 describe("a ':' in a name (Gemini CLI sanitises it; skillctx's qualifier separator)", () => {
   it("keeps the skill, reads name: gke:prs-troubleshooter as gke-prs-troubleshooter, warns NAME_COLON", () => {
     const result = safeParseSkill(md("name: gke:prs-troubleshooter", "description: Troubleshoots PRs"), {
-      path: "/s/gke/SKILL.md",
+      path: "/s/gke-prs-troubleshooter/SKILL.md",
     });
     if (!result.ok) throw result.error;
     expect(result.skill.name).toBe("gke-prs-troubleshooter");

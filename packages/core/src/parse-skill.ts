@@ -1,31 +1,22 @@
 import * as path from "node:path";
-import { compareCodePoints } from "./code-point-order.js";
 import { diagnostic } from "./diagnostics.js";
 import type { Diagnostic, Severity } from "./diagnostics.js";
 import { errorCodeOf, SkillctxError } from "./errors.js";
 import { readFrontmatter } from "./frontmatter.js";
-import { readClaudeCodeFields } from "./claude-code-fields.js";
-import type { FrontmatterRead } from "./frontmatter.js";
 import { MAX_CATALOG_DESCRIPTION_CODE_POINTS, MAX_FRONTMATTER_CHARS } from "./limits.js";
 import type { Skill, SkillScope } from "./skill.js";
-import {
-  allowedToolsField,
-  booleanField,
-  isRecord,
-  metadataField,
-  splitCommas,
-  stringField,
-  stringList,
-} from "./skill-fields.js";
+import { allowedToolsField, isRecord, metadataField, stringField } from "./skill-fields.js";
 import type { Converted } from "./skill-fields.js";
-import { KNOWN_SKILL_MD_FIELDS, suggestField } from "./dialect-fields.js";
-import { ALLOWED_FIELDS, codePoints, MAX_DESCRIPTION_LENGTH } from "./spec-rules.js";
-import { resolveTrigger } from "./skill-trigger.js";
+import { codePoints, MAX_DESCRIPTION_LENGTH } from "./spec-rules.js";
 import { deriveName, formatOf } from "./skill-naming.js";
 import { setOwn } from "./yaml-values.js";
 import { errorText } from "./error-text.js";
 import { fitCodePoints } from "./text/cut-text.js";
 import type { DiagnosticCode } from "./diagnostic-codes.js";
+import { onlyCommonKeys, readOtherFields } from "./skill-other-fields.js";
+import { refuseUnreadable } from "./refuse-unreadable.js";
+import { firstBodyLine } from "./first-body-line.js";
+import { fitCompatibility, isSkillMdName, nameFindings } from "./load-time-spec-checks.js";
 
 /** Options for {@link parseSkill} and {@link safeParseSkill}. */
 export interface ParseSkillOptions {
@@ -60,14 +51,6 @@ export type SafeParseSkillResult =
   | { ok: true; skill: Skill; diagnostics: Diagnostic[] }
   | { ok: false; error: SkillctxError };
 
-// Fields of the specification and of the dialects (Claude Code, OpenHands); the rest go to `extra`, with a warning.
-const KNOWN = new Set(KNOWN_SKILL_MD_FIELDS);
-// Unknown fields named in the UNKNOWN_FIELDS warning; the rest are counted.
-const MAX_NAMED_UNKNOWN = 20;
-// Dialect fields that carry nothing skillctx acts on: kept in `extra` without a warning. OpenHands'
-// `agent` (the agent a microagent is for) is one of them in a legacy file; in a SKILL.md it is Claude
-// Code's sub-agent type.
-const KEPT_QUIET: readonly string[] = ["type", "version", "hooks", "shell", "disallowed-tools"];
 /**
  * Parses a skill file: a SKILL.md (Agent Skills) or a legacy OpenHands `.md`. Tolerant: what it can
  * read it reads, the rest is warned about (see {@link safeParseSkill} for the diagnostics).
@@ -139,6 +122,7 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
 
   // Name: as written, else derived from the folder (SKILL.md) or the relative path (legacy).
   let name = take("name", stringField("name", data.name));
+  const derivedName = name === undefined;
   if (name === undefined) {
     const derived = deriveName(format, file, options);
     if (derived === undefined) {
@@ -168,6 +152,14 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
     const written = name;
     name = name.replaceAll(":", "-");
     warn("name", "NAME_COLON", `name '${written}' has a ':', which separates an origin from a name; read as '${name}'`);
+  }
+
+  // The name rules at load time, on a name a SKILL.md gives (a derived one already has NAME_MISSING; other
+  // files read as skills, such as Copilot's prompt files, are not Agent Skills).
+  if (format === "skill-md" && !derivedName && (file === undefined || isSkillMdName(path.basename(file)))) {
+    const folder = options.dir ?? (file === undefined ? undefined : path.dirname(file));
+    for (const f of nameFindings(name, folder === undefined ? undefined : path.basename(folder)))
+      warn(f.key, f.code, f.message, f.severity);
   }
 
   let description = take("description", stringField("description", data.description));
@@ -211,7 +203,11 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   const license = take("license", stringField("license", data.license));
   if (license !== undefined) init.license = license;
   const compatibility = take("compatibility", stringField("compatibility", data.compatibility));
-  if (compatibility !== undefined) init.compatibility = compatibility;
+  if (compatibility !== undefined) {
+    const fitted = fitCompatibility(compatibility);
+    if (fitted.finding !== undefined) warn(fitted.finding.key, fitted.finding.code, fitted.finding.message);
+    init.compatibility = fitted.value;
+  }
 
   const metadata = take("metadata", metadataField(data.metadata));
   if (metadata !== undefined) init.metadata = metadata;
@@ -245,165 +241,4 @@ function buildSkill(text: string, options: ParseSkillOptions): SafeParseSkillRes
   // Built to fit SkillSchema by construction (tests parse every result with the schema); skipping the
   // runtime check keeps metadata scans of thousands of skills cheap.
   return { ok: true, skill: init, diagnostics };
-}
-
-/**
- * The fields beyond the common ones, in the order they are reported: `resources`, Claude Code's,
- * `mcp_tools`, the trigger fields, vendor fields and unknown keys (kept in `extra`, with a warning).
- * Every block here does nothing for a key that is absent, so a frontmatter of common keys skips it.
- */
-function readOtherFields(
-  keys: readonly string[],
-  init: Skill,
-  ctx: {
-    name: string;
-    data: Record<string, unknown>;
-    read: FrontmatterRead;
-    format: "skill-md" | "legacy";
-    vendor: readonly string[] | undefined;
-    take: <T>(key: string, converted: Converted<T>) => T | undefined;
-    warn: (key: string | undefined, code: DiagnosticCode, message: string, severity?: Severity) => void;
-    keepExtra: (key: string) => void;
-  },
-): void {
-  const { name, data, read, format, vendor, take, warn, keepExtra } = ctx;
-  const resources = take("resources", stringList("resources", data.resources, splitCommas));
-  if (resources !== undefined) init.resources = resources;
-  else if (data.resources !== undefined) keepExtra("resources");
-
-  const disable = take(
-    "disable-model-invocation",
-    booleanField("disable-model-invocation", data["disable-model-invocation"]),
-  );
-  if (disable !== undefined) init.disableModelInvocation = disable;
-  else if (data["disable-model-invocation"] !== undefined && data["disable-model-invocation"] !== "")
-    keepExtra("disable-model-invocation");
-
-  readClaudeCodeFields(data, init, { format, take, keepExtra });
-
-  if (data.mcp_tools !== undefined && data.mcp_tools !== "") {
-    const servers = mcpServers(read);
-    if (servers !== undefined) init.mcpServers = servers;
-    else {
-      warn(
-        "mcp_tools",
-        "FIELD_INVALID",
-        "'mcp_tools' should be a mapping (of servers, or with an mcpServers mapping); ignored (kept in extra)",
-      );
-      keepExtra("mcp_tools");
-    }
-  }
-
-  const trigger = resolveTrigger({ name, format, data, take, warn });
-  init.trigger = trigger.trigger;
-  if (trigger.inputs !== undefined) init.inputs = trigger.inputs;
-
-  const unknown: string[] = [];
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (!KNOWN.has(key) && !vendor?.includes(key)) unknown.push(key);
-  }
-  if (vendor !== undefined) for (const key of vendor) if (Object.hasOwn(data, key) && !KNOWN.has(key)) keepExtra(key);
-  for (let i = 0; i < unknown.length; i++) keepExtra(unknown[i]!);
-  for (let i = 0; i < KEPT_QUIET.length; i++) if (Object.hasOwn(data, KEPT_QUIET[i]!)) keepExtra(KEPT_QUIET[i]!);
-  if (unknown.length > 0) {
-    const sorted = [...unknown].sort(compareCodePoints);
-    let misspelt = false;
-    const named = sorted
-      .slice(0, MAX_NAMED_UNKNOWN)
-      .map((key) => {
-        const near = suggestField(key);
-        if (near !== undefined) misspelt = true;
-        return near === undefined ? key : `${key} (did you mean ${near}?)`;
-      })
-      .join(", ");
-    const more =
-      sorted.length > MAX_NAMED_UNKNOWN
-        ? ` and ${(sorted.length - MAX_NAMED_UNKNOWN).toLocaleString("en-US")} more`
-        : "";
-    // Reported on the line of the first of them in the file.
-    let first = unknown[0]!;
-    let firstLine = read.keyLine(first) ?? Infinity;
-    for (const key of unknown) {
-      const line = read.keyLine(key) ?? Infinity;
-      if (line < firstLine) [first, firstLine] = [key, line];
-    }
-    // Fields of other tools (`category`, `tags`) are normal and only worth a note; a likely misspelling
-    // of a field skillctx reads (`desciption`) changes what the skill does, so it is a warning.
-    const severity = misspelt ? "warning" : "info";
-    warn(first, "UNKNOWN_FIELDS", `fields skillctx does not use, kept in extra: ${named}${more}`, severity);
-  }
-}
-
-// What buildSkill reads itself: the specification's fields, which are all that most skills set, and the
-// `allowed_tools` alias.
-const COMMON_KEYS = new Set([...ALLOWED_FIELDS, "allowed_tools"]);
-
-function onlyCommonKeys(keys: readonly string[]): boolean {
-  for (let i = 0; i < keys.length; i++) if (!COMMON_KEYS.has(keys[i]!)) return false;
-  return true;
-}
-
-/**
- * Refuses a file whose metadata cannot be had (see {@link parseSkill}): its raw frontmatter would
- * otherwise become the catalog entry or an always-on prompt.
- */
-function refuseUnreadable(
-  read: FrontmatterRead,
-  format: "skill-md" | "legacy",
-  file: string | undefined,
-  options: ParseSkillOptions,
-): void {
-  const { split } = read;
-  if (split.tooLarge === true) {
-    const max = (options.maxFrontmatterChars ?? MAX_FRONTMATTER_CHARS).toLocaleString("en-US");
-    throw new SkillctxError("FRONTMATTER_TOO_LARGE", `frontmatter is longer than ${max} characters; not a skill`, {
-      path: file,
-      line: split.fenceLine ?? 1,
-    });
-  }
-  if (format === "skill-md" && split.unclosed === true) {
-    throw new SkillctxError(
-      "FRONTMATTER_UNCLOSED",
-      "SKILL.md frontmatter opened with --- is never closed; not a skill",
-      { path: file, line: split.fenceLine ?? 1 },
-    );
-  }
-  if (format !== "legacy") return;
-  // A loop, not filter(): this runs for every file of every scan.
-  let first: Diagnostic | undefined;
-  let count = 0;
-  for (const d of read.diagnostics) {
-    if (d.severity !== "error") continue;
-    first ??= d;
-    count++;
-  }
-  if (first === undefined) return;
-  const more = count > 1 ? ` (and ${count - 1} more)` : "";
-  throw new SkillctxError(errorCodeOf(first.code, "SKILL_INVALID"), `${first.message}${more}; not a skill`, {
-    path: file,
-    line: first.line ?? 1,
-  });
-}
-
-/** The first line of the body (within its first 200 lines) that is not blank, a heading or a rule. */
-function firstBodyLine(body: string): string | undefined {
-  let start = 0;
-  for (let n = 0; n < 200 && start <= body.length; n++) {
-    const nl = body.indexOf("\n", start);
-    const end = nl === -1 ? body.length : nl;
-    const line = body.slice(start, end).trim();
-    if (!(line === "" || line.startsWith("#") || /^(-{3,}|\*{3,}|_{3,}|={3,})$/.test(line))) return line;
-    if (nl === -1) break;
-    start = nl + 1;
-  }
-  return undefined;
-}
-
-/** `mcp_tools` with its YAML types (numbers, booleans): the `mcpServers` map inside it, or the map itself. */
-function mcpServers(read: FrontmatterRead): Record<string, unknown> | undefined {
-  const value = read.typedValue("mcp_tools");
-  if (!isRecord(value)) return undefined;
-  const inner = value.mcpServers;
-  return isRecord(inner) ? inner : value;
 }

@@ -31,6 +31,7 @@ import { asWritten, scalarText } from "./yaml-values.js";
 import { checkDescriptionReach } from "./search/description-reach.js";
 import { isSkillMdVariant } from "./walk-skill-dirs.js";
 import type { DiagnosticCode } from "./diagnostic-codes.js";
+import { asListReadsIt } from "./validate-lenient.js";
 
 /** Options for {@link validateSkill}. */
 export interface ValidateSkillOptions {
@@ -330,39 +331,6 @@ export function validateSkillMd(text: string, options: ValidateSkillMdOptions = 
     report([f], "warning", key);
   }
   return done();
-}
-
-/**
- * The spec's errors that `skillctx list` loads the skill with, as a warning (docs/decisions.md, "lenient
- * validate is list's verdict"): a missing or non-conforming name (the loader names the skill after its
- * folder, or keeps the name as written), a missing, empty or long description (the first body line stands
- * in; the catalog cuts it), fields the specification does not list (kept as metadata), a `compatibility`
- * that is not a short string (kept, or dropped with a warning), and no or no mapping frontmatter. What list refuses or reports as an error (unclosed or oversized frontmatter,
- * unreadable YAML), and what list reads wrongly without a word (a misspelt field, a wrong type), stay errors.
- */
-const LIST_LOADS_WITH_A_WARNING: ReadonlySet<string> = new Set([
-  "NAME_MISSING",
-  "NAME_EMPTY",
-  "NAME_TOO_LONG",
-  "NAME_NOT_LOWERCASE",
-  "NAME_HYPHEN_EDGE",
-  "NAME_CONSECUTIVE_HYPHENS",
-  "NAME_INVALID_CHARS",
-  "NAME_DIR_MISMATCH",
-  "DESCRIPTION_MISSING",
-  "DESCRIPTION_EMPTY",
-  "DESCRIPTION_TOO_LONG",
-  "UNEXPECTED_FIELDS",
-  "COMPATIBILITY_NOT_STRING",
-  "COMPATIBILITY_TOO_LONG",
-  "FRONTMATTER_MISSING",
-  "FRONTMATTER_NOT_MAPPING",
-]);
-
-/** Without `strict`: an error of the spec that list loads the skill with becomes a warning that says so. */
-function asListReadsIt(d: Diagnostic): Diagnostic {
-  if (d.severity !== "error" || !LIST_LOADS_WITH_A_WARNING.has(d.code)) return d;
-  return { ...d, severity: "warning", message: `${d.message} (skillctx list loads the skill; --strict fails it)` };
 }
 
 /** File line (1-based) of an offset in `text` before `end` (lines are indexed up to there only). */

@@ -40,9 +40,19 @@ export function skillctxCliAdapter(): ConformanceAdapter {
   const key = (run: CaseRun) => `${run.slug}#${run.case.id}`;
   return {
     name: "skillctx (CLI)",
+    plays: { message: true },
     async prepare(runs) {
       const lines = runs.flatMap((run) =>
-        (["build", "list"] as const).map((command) => ({ run, command, args: [command, ...cliArgs(run)] })),
+        (["build", "list"] as const).map((command) => ({
+          run,
+          command,
+          // The played user message is build's `-m` (a tool call cannot be played through the CLI).
+          args: [
+            command,
+            ...cliArgs(run),
+            ...(command === "build" && run.case.play?.message !== undefined ? ["-m", run.case.play.message] : []),
+          ],
+        })),
       );
       const work = await mkdtemp(path.join(tmpdir(), "skillctx-conformance-cli-"));
       try {
@@ -70,6 +80,7 @@ export function skillctxCliAdapter(): ConformanceAdapter {
       }
     },
     async observe(run) {
+      if (run.case.play?.touched !== undefined) return { unsupported: "the CLI cannot play a tool call" };
       const runs = printed.get(key(run));
       if (runs?.build === undefined || runs.list === undefined) throw new Error(`no CLI run for ${key(run)}`);
       return observation(run, runs.build, runs.list);
@@ -85,7 +96,7 @@ function observation(run: CaseRun, build: CliResult, list: CliResult): Observati
   // Each command's --json is an envelope (docs/cli-json.schema.json); the command's own fields are its `data`.
   const built = envelopeData(build.stdout) as {
     system: string;
-    steps: Array<{ diagnostics: Array<{ code: string }> }>;
+    steps: Array<{ activated: Array<{ skill: string }>; diagnostics: Array<{ code: string }> }>;
   };
   const listed = envelopeData(list.stdout) as {
     skills: Array<{ name: string; path: string | null; trigger: string; description: string | null }>;
@@ -95,12 +106,19 @@ function observation(run: CaseRun, build: CliResult, list: CliResult): Observati
     listed.skills
       .filter((s) => s.trigger === trigger && s.path !== null && where(s))
       .map((s) => relativeTo(run.repo, s.path!));
+  const played = run.case.play === undefined ? undefined : built.steps[1];
+  const activated = played?.activated.flatMap((a) => {
+    const file = listed.skills.find((s) => s.name === a.skill)?.path;
+    return file === undefined || file === null ? [] : [relativeTo(run.repo, file)];
+  });
   return {
+    ...(activated !== undefined && { activated }),
     system: built.system,
     guidance: filed("always", (s) => named.has(s.name)),
     guidanceByText: true,
     pathRules: filed("path", () => true),
     skills: listed.skills.map((s) => ({ name: s.name, description: s.description ?? undefined })),
-    diagnostics: built.steps[0]?.diagnostics.map((d) => d.code) ?? [],
+    // The load's diagnostics, and the played step's too.
+    diagnostics: built.steps.flatMap((step) => step.diagnostics.map((d) => d.code)),
   };
 }

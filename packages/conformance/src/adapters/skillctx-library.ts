@@ -1,10 +1,12 @@
 /**
  * skillctx through its library: `AgentContext.create` with the case's cwd, HOME, model and options, then
- * one `buildContext([])` for the system prompt and its diagnostics.
+ * one `buildContext([])` for the system prompt and its diagnostics; a case's `play` is a second step, built
+ * for its user message and the `read_file` call of its touched file (with the file's text as the result).
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { AgentContext } from "skillctx";
-import type { AgentContextOptions } from "skillctx";
+import type { AgentContextOptions, Message } from "skillctx";
 import type { CaseRun, ConformanceAdapter, Observation } from "../adapter.js";
 
 /** The repository-relative form of `file`. */
@@ -33,6 +35,7 @@ export function contextOptions(run: CaseRun): AgentContextOptions {
 export function skillctxLibraryAdapter(): ConformanceAdapter {
   return {
     name: "skillctx (library)",
+    plays: { message: true, toolCall: true },
     async observe(run) {
       const ctx = await AgentContext.create(contextOptions(run));
       try {
@@ -46,7 +49,14 @@ export function skillctxLibraryAdapter(): ConformanceAdapter {
           if (skill.trigger.type === "always") guidance.push(...where);
           if (skill.trigger.type === "path") pathRules.push(...where);
         }
+        const played = run.case.play === undefined ? undefined : await ctx.buildContext(await playedMessages(run));
+        const activated =
+          played?.activated.flatMap((a) => {
+            const file = ctx.skills.find((s) => s.name === a.skill)?.source.path;
+            return file === undefined ? [] : [relativeTo(run.repo, file)];
+          }) ?? undefined;
         const observed: Observation = {
+          ...(activated !== undefined && { activated }),
           system: step.system,
           guidance,
           pathRules,
@@ -59,4 +69,18 @@ export function skillctxLibraryAdapter(): ConformanceAdapter {
       }
     },
   };
+}
+
+/** The messages of a case's played step: its user message, then the tool call that reads its touched file. */
+async function playedMessages(run: CaseRun): Promise<Message[]> {
+  const play = run.case.play!;
+  const messages: Message[] = [{ role: "user", content: play.message ?? "Go on." }];
+  if (play.touched !== undefined) {
+    const file = path.join(run.repo, play.touched);
+    messages.push(
+      { role: "assistant", content: "", toolCalls: [{ id: "t1", name: "read_file", args: { path: file } }] },
+      { role: "tool", content: await readFile(file, "utf8"), toolCallId: "t1" },
+    );
+  }
+  return messages;
 }

@@ -11,6 +11,7 @@ import { loadCommands, loadGuidance } from "@skillctx/compat";
 import { isModelInvocable, loadSkillSources } from "@skillctx/core/internal";
 import type { SkillSet } from "../context-types.js";
 import { runnableScriptSkills } from "./runnable-scripts.js";
+import { unreadSkillFolders } from "./unread-skill-folders.js";
 import type { EmulatedAgent } from "@skillctx/compat";
 import { mergeRemoteSkills } from "@skillctx/sources";
 import type { ResolvedRemote } from "@skillctx/sources";
@@ -160,6 +161,7 @@ export async function loadSkillSet(options: SkillSetOptions): Promise<SkillSet> 
         all.push(skill);
       }
     }
+    diagnostics.push(...unreadSkillFolders(found.skillFiles, all, diagnostics, options.cwd));
   }
 
   const disabled = new Set(sources.disabled ?? []);
