@@ -179,9 +179,10 @@ describeWithTool("git")("a Codex project (cwd packages/api)", () => {
     expect(byName(ctx, "agents:packages/api/lib").trigger).toEqual({ type: "path", globs: ["lib/**"] });
   });
 
-  it("caps the AGENTS.md chain at projectDocMaxBytes, leaving out the files past it", async () => {
+  it("caps the AGENTS.md chain at projectDocMaxBytes, cutting the file that crosses it to the bytes that fit", async () => {
     const repo = await fixture("codex", { git: true });
-    // The root file (41 bytes) and packages/AGENTS.md (55) fit in 100 bytes; the override does not.
+    // The root file (41 bytes) and packages/AGENTS.md (55) fit in 100 bytes; the override crosses the cap and
+    // keeps the 4 bytes that fit, as Codex's read_project_docs does (codex-rs core/src/project_doc.rs).
     const ctx = await open({
       cwd: path.join(repo, "packages/api"),
       guidance: { projectDocMaxBytes: 100, emulate: "codex" },
@@ -191,7 +192,7 @@ describeWithTool("git")("a Codex project (cwd packages/api)", () => {
     expect(step.system).toContain("Every package has its own tests.");
     expect(step.system).not.toContain("The API is frozen this week");
     const cap = step.diagnostics.find((d) => d.code === "AGENTS_MD_CAP");
-    expect(cap?.message).toContain("left out: packages/api/AGENTS.override.md");
+    expect(cap?.message).toContain("packages/api/AGENTS.override.md was cut");
     // Other guidance is not part of the chain: the nested path rule is still there.
     expect(ctx.skills.map((s) => s.name)).toContain("agents:packages/api/lib");
 

@@ -25,8 +25,12 @@ describe("a skill file in another case", () => {
       ["review", "skill-md", path.join(".openhands/skills/Review/Skill.md")],
     ]);
     expect(found[0]?.description).toBe("Works with PDF files.");
-    // The name comes from the folder, with the loader's warning; nothing else is said.
-    expect(diagnostics.map((d) => d.code)).toEqual(["NAME_MISSING"]);
+    // The name comes from the folder, with the loader's warning; "review" in the folder "Review" gets the
+    // load-time info note that a name differs from its folder (the Agent Skills rule); nothing else is said.
+    expect(diagnostics.map((d) => [d.code, d.severity]).sort()).toEqual([
+      ["NAME_DIR_MISMATCH", "info"],
+      ["NAME_MISSING", "warning"],
+    ]);
     const checked = await validateSkill(path.join(skills, "pdf-tools"));
     expect(checked.diagnostics.map((d) => [d.code, d.severity])).toEqual([["NAME_MISSING", "warning"]]);
   });
