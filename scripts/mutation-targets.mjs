@@ -53,7 +53,7 @@ export const TARGETS = [
   {
     name: "keyword-matcher",
     mutate: [core("keyword-matcher.ts")],
-    tests: [core("keyword-matcher.test.ts")],
+    tests: [core("keyword-matcher*.test.ts")],
     threshold: 85,
   },
   {

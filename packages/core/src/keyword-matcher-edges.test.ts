@@ -36,6 +36,8 @@ describe("matchKeyword: neighbours outside the BMP", () => {
   it("reads a high surrogate followed by a plain letter as two characters", () => {
     expect(matchKeyword(["deploy"], "\ud835Xdeploy")).toBeUndefined();
     expect(matchKeyword(["deploy"], "\ud835 deploy")).toBe("deploy");
+    // U+FF21 (fullwidth A, a letter) is no low surrogate: the high surrogate before it stays alone.
+    expect(matchKeyword(["deploy"], "\ud835\uff21deploy")).toBeUndefined();
   });
 
   it("U+FFFF is one UTF-16 unit, and not a letter", () => {
@@ -47,7 +49,8 @@ describe("matchKeyword: neighbours outside the BMP", () => {
 
 describe("matchKeyword: whitespace and control characters", () => {
   it("tab to carriage return are whitespace; other control characters are not", () => {
-    for (const space of ["\t", "\n", "\u000b", "\f", "\r", " "]) expect(matchKeyword(["a b"], `a${space}b`)).toBe("a b");
+    for (const space of ["\t", "\n", "\u000b", "\f", "\r", " "])
+      expect(matchKeyword(["a b"], `a${space}b`)).toBe("a b");
     for (const control of ["\u0000", "\u0001", "\u0008", "\u000e", "\u001f"])
       expect(matchKeyword(["a b"], `a${control}b`)).toBeUndefined();
   });
@@ -70,7 +73,28 @@ describe("createKeywordMatcher: the automaton's failure links", () => {
   });
 });
 
+describe("createKeywordMatcher: keywords sharing a prefix", () => {
+  it("keeps every branch of a shared prefix, across skills and within one", () => {
+    const matcher = createKeywordMatcher([
+      keywordSkill("x", ["ab"]),
+      keywordSkill("y", ["ac"]),
+      keywordSkill("z", ["ad"]),
+    ]);
+    expect(matcher.match("ab ac ad")).toEqual([
+      { skill: "x", keyword: "ab", index: 0 },
+      { skill: "y", keyword: "ac", index: 3 },
+      { skill: "z", keyword: "ad", index: 6 },
+    ]);
+    expect(matchKeyword(["ab", "ac"], "ac")).toBe("ac");
+  });
+});
+
 describe("createKeywordMatcher: the skill list", () => {
+  it("a keyword list that is not an array holds no keyword", () => {
+    const matcher = createKeywordMatcher([{ name: "d", trigger: { type: "keyword", keywords: "deploy" } } as never]);
+    expect(matcher.size).toBe(0);
+  });
+
   it("ignores a list that is not an array, entries without a string name, and non-string keywords", () => {
     expect(createKeywordMatcher("deploy" as never).size).toBe(0);
     expect(createKeywordMatcher("deploy" as never).match("deploy")).toEqual([]);
