@@ -81,7 +81,11 @@ export const TARGETS = [
   {
     name: "tool-args",
     mutate: [core("tool-arguments.ts"), "packages/engine/src/tool-kit/tool-args.ts"],
-    tests: [core("tool-arguments.test.ts"), "test/fuzz/tool-args.fuzz.test.ts"],
+    tests: [
+      core("tool-arguments.test.ts"),
+      "packages/engine/src/tool-kit/tool-args.test.ts",
+      "test/fuzz/tool-args.fuzz.test.ts",
+    ],
     threshold: 85,
   },
   {
