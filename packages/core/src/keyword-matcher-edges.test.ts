@@ -40,6 +40,14 @@ describe("matchKeyword: neighbours outside the BMP", () => {
     expect(matchKeyword(["deploy"], "\ud835\uff21deploy")).toBeUndefined();
   });
 
+  it("a lone low surrogate after a plain character is one character, and no letter (never throws)", () => {
+    expect(matchKeyword(["deploy"], "a\udc00deploy")).toBe("deploy");
+    expect(matchKeyword(["deploy"], "\udc00deploy")).toBe("deploy");
+    // Two low surrogates: the first is no high surrogate, so the pair is not combined (past U+10FFFF).
+    expect(matchKeyword(["deploy"], "\udc00\udc00deploy")).toBe("deploy");
+    expect(matchKeyword(["deploy"], "\ue000\udc00deploy")).toBe("deploy");
+  });
+
   it("U+FFFF is one UTF-16 unit, and not a letter", () => {
     expect(createKeywordMatcher([keywordSkill("d", ["deploy"])]).match("\uffffdeploy")).toEqual([
       { skill: "d", keyword: "deploy", index: 1 },

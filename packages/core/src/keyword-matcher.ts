@@ -46,6 +46,7 @@ export function createKeywordMatcher(skills: ReadonlyArray<KeywordSkill>): Keywo
   const ordered = (Array.isArray(skills) ? skills : [])
     .filter((skill) => typeof skill?.name === "string")
     .map((skill) => ({ name: skill.name, keywords: keywordsOf(skill), substring: matchesSubstrings(skill) }))
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a skill without keywords is skipped below as well (no usable keyword)
     .filter((skill) => skill.keywords.length > 0)
     .sort((a, b) => compareCodePoints(a.name, b.name));
   const automaton = new Automaton();
@@ -278,6 +279,7 @@ class Automaton {
   /** Pattern ending at the state, or -1. */
   private readonly output: number[] = [-1];
   /** Nearest state on the fail chain that has an output, or -1. */
+  // Stryker disable next-line UnaryOperator: finish() replaces this array before any scan reads it
   private dictLink = new Int32Array(1).fill(-1);
   // Stryker disable next-line ArrayDeclaration: pattern ids are taken from the array's length, so a stray first entry only shifts them
   private readonly patterns: Pattern[] = [];
