@@ -45,7 +45,8 @@ export const TARGETS = [
       core("glob/*.test.ts"),
       core("path-matcher.test.ts"),
       "packages/compat/src/globs.test.ts",
-      "test/adversarial/globs.test.ts",
+      // Not test/adversarial/globs.test.ts: it bounds the time of hostile globs, which instrumented code on a
+      // loaded machine exceeds; a mutant it would catch is a slowdown, which Stryker counts as a timeout anyway.
       "test/fuzz/glob.fuzz.test.ts",
     ],
     threshold: 85,
