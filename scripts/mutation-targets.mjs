@@ -9,12 +9,7 @@ const core = (file) => `packages/core/src/${file}`;
 export const TARGETS = [
   {
     name: "frontmatter",
-    mutate: [
-      core("frontmatter*.ts"),
-      core("colon-retry.ts"),
-      core("yaml-*.ts"),
-      `!${core("*.test.ts")}`,
-    ],
+    mutate: [core("frontmatter*.ts"), core("colon-retry.ts"), core("yaml-*.ts"), `!${core("*.test.ts")}`],
     tests: [
       core("frontmatter.test.ts"),
       core("frontmatter-fast.test.ts"),

@@ -20,7 +20,9 @@ import { TARGETS } from "./mutation-targets.mjs";
 
 // StrykerJS 10 runs on Node 22 or newer (it refuses older ones when imported): say so before importing it.
 if (Number(process.versions.node.split(".")[0]) < 22) {
-  console.error(`pnpm mutation: StrykerJS needs Node 22 or newer, this is ${process.version} (put a newer node first on PATH)`);
+  console.error(
+    `pnpm mutation: StrykerJS needs Node 22 or newer, this is ${process.version} (put a newer node first on PATH)`,
+  );
   process.exit(2);
 }
 const { Stryker } = await import("@stryker-mutator/core");
