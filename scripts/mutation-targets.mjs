@@ -67,8 +67,8 @@ export const TARGETS = [
     name: "mcp-config",
     mutate: ["packages/mcp-bridge/src/config-schema.ts", "packages/mcp-bridge/src/expand-vars.ts"],
     tests: [
-      "packages/mcp-bridge/src/config-schema.test.ts",
-      "packages/mcp-bridge/src/expand-vars.test.ts",
+      "packages/mcp-bridge/src/config-schema*.test.ts",
+      "packages/mcp-bridge/src/expand-vars*.test.ts",
       "packages/mcp-bridge/src/expand-keys.test.ts",
       "test/fuzz/mcp-config.fuzz.test.ts",
     ],
