@@ -11,7 +11,8 @@
 //
 // Writes DIR/<target>.json (mutation-testing-elements schema) and DIR/summary.json (mutants, score, seconds);
 // exits 1 when a target scores below its threshold. docs/mutation.md says more.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,6 +82,9 @@ const summary = readSummary(summaryFile);
 let failed = false;
 for (const target of chosen) {
   const reportFile = path.join(outDir, `${target.name}.json`);
+  // The report is written beside the incremental file and copied over it at the end: Stryker reads the one
+  // while writing the other, and writing both to one path once left the tail of the longer old report behind.
+  const freshReport = path.join(tmpdir(), `skillctx-mutation-${process.pid}-${target.name}.json`);
   process.env.SKILLCTX_MUTATION_TESTS = target.tests.join(",");
   const started = performance.now();
   const stryker = new Stryker({
@@ -99,7 +103,7 @@ for (const target of chosen) {
     incrementalFile: reportFile,
     force: values.force,
     reporters: ["json", "clear-text", "progress-append-only"],
-    jsonReporter: { fileName: reportFile },
+    jsonReporter: { fileName: freshReport },
     clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true, reportMutants: true },
     thresholds: { high: 95, low: target.threshold, break: null },
     tempDirName: ".stryker-tmp",
@@ -107,6 +111,9 @@ for (const target of chosen) {
     timeoutMS: 10_000,
   });
   const results = await stryker.runMutationTest();
+  JSON.parse(readFileSync(freshReport, "utf8")); // whole, or this throws
+  copyFileSync(freshReport, reportFile);
+  rmSync(freshReport);
   const seconds = Math.round((performance.now() - started) / 1000);
   const row = { ...summarize(results), threshold: target.threshold, seconds, concurrency, node: process.version };
   summary[target.name] = row;
