@@ -42,9 +42,11 @@ export interface KeywordMatcher {
  * matcher.match("commit in my_git_repo") // [{ skill: "git", keyword: "git", index: 13 }]
  */
 export function createKeywordMatcher(skills: ReadonlyArray<KeywordSkill>): KeywordMatcher {
+  // Stryker disable next-line ArrayDeclaration: a list that is not an array holds no skill whatever stands in for it (entries without a string name are dropped)
   const ordered = (Array.isArray(skills) ? skills : [])
     .filter((skill) => typeof skill?.name === "string")
     .map((skill) => ({ name: skill.name, keywords: keywordsOf(skill), substring: matchesSubstrings(skill) }))
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a skill without keywords is skipped below as well (no usable keyword)
     .filter((skill) => skill.keywords.length > 0)
     .sort((a, b) => compareCodePoints(a.name, b.name));
   const automaton = new Automaton();
@@ -114,6 +116,7 @@ function matchesSubstrings(skill: KeywordSkill): boolean {
  */
 export function matchKeyword(keywords: readonly string[], text: string): string | undefined {
   if (!Array.isArray(keywords)) return undefined;
+  // Stryker disable next-line StringLiteral: the one skill's name is never reported, only its keyword
   const matcher = createKeywordMatcher([{ name: "_", trigger: { type: "keyword", keywords: [...keywords] } }]);
   return matcher.match(text)[0]?.keyword;
 }
@@ -124,9 +127,12 @@ export function matchKeyword(keywords: readonly string[], text: string): string 
  * Internal; exported for tests.
  */
 export function foldCodePoint(cp: number): number {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: ASCII shortcut; computeFold gives the same fold for every code point below 0x81
   if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a ? cp + 0x20 : cp;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the cache holds BMP code points only; computeFold gives the same fold either way
   if (cp > 0xffff) return computeFold(cp);
   const cached = FOLD_CACHE[cp]!;
+  // Stryker disable next-line ConditionalExpression: cache hit; computing the fold again gives the same value
   if (cached !== 0) return cached - 1;
   const folded = computeFold(cp);
   FOLD_CACHE[cp] = folded + 1;
@@ -159,6 +165,7 @@ function computeFold(cp: number): number {
 
 function single(text: string): number | undefined {
   const cp = text.codePointAt(0)!;
+  // Stryker disable next-line EqualityOperator: no case mapping yields U+FFFF, so > and >= agree
   return text.length === (cp > 0xffff ? 2 : 1) ? cp : undefined;
 }
 
@@ -168,14 +175,19 @@ const NO_SPACE = 2;
 const WHITESPACE = 4;
 const KNOWN = 8;
 const CLASS_CACHE = asciiClasses();
+// Stryker disable next-line Regex: tested on one character at a time, so the anchors change nothing
 const WORD_RE = /^[\p{L}\p{N}\p{M}]$/u;
 const NO_SPACE_RE =
+  // Stryker disable next-line Regex: tested on one character at a time, so the anchors change nothing
   /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]$/u;
+// Stryker disable next-line Regex: tested on one character at a time, so the anchors change nothing
 const WHITESPACE_RE = /^\s$/u;
 
 function classOf(cp: number): number {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: cache lookup; the regexes give the same class without it
   if (cp <= 0xffff) {
     const cached = CLASS_CACHE[cp]!;
+    // Stryker disable next-line ConditionalExpression: cache hit; the regexes give the same class
     if (cached !== 0) return cached;
   }
   const char = String.fromCodePoint(cp);
@@ -184,6 +196,7 @@ function classOf(cp: number): number {
     (WORD_RE.test(char) ? WORD : 0) |
     (NO_SPACE_RE.test(char) ? NO_SPACE : 0) |
     (WHITESPACE_RE.test(char) ? WHITESPACE : 0);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: cache store (a store past the BMP is a no-op on the typed array); no result changes
   if (cp <= 0xffff) CLASS_CACHE[cp] = value;
   return value;
 }
@@ -192,8 +205,10 @@ function classOf(cp: number): number {
 // cold process), and most text a matcher reads is ASCII.
 function asciiClasses(): Uint8Array {
   const classes = new Uint8Array(0x10000);
+  // Stryker disable next-line all: ASCII's classes are a cache of classOf's regexes; without the table the regexes give the same classes
   for (let cp = 0; cp < 0x80; cp++) {
     const word = (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
+    // Stryker disable next-line all: the whitespace bit of ASCII's table is never read (isWhitespace answers ASCII itself)
     const space = cp === SPACE || (cp >= 0x09 && cp <= 0x0d);
     classes[cp] = KNOWN | (word ? WORD : 0) | (space ? WHITESPACE : 0);
   }
@@ -222,6 +237,7 @@ function keywordsOf(skill: Pick<Skill, "name" | "trigger">): string[] {
   const trigger = skill.trigger as Skill["trigger"] | undefined;
   if (trigger?.type !== "keyword" && trigger?.type !== "task") return [];
   const keywords = Array.isArray(trigger.keywords) ? trigger.keywords.filter((k) => typeof k === "string") : [];
+  // Stryker disable next-line ConditionalExpression,StringLiteral: pushing /name twice changes nothing (the first declared keyword wins)
   if (trigger.type === "task" && !keywords.includes(`/${skill.name}`)) keywords.push(`/${skill.name}`);
   return keywords;
 }
@@ -236,6 +252,7 @@ function codePointBefore(text: string, i: number): number {
   const low = text.charCodeAt(i - 1);
   if (low >= 0xdc00 && low <= 0xdfff && i >= 2) {
     const high = text.charCodeAt(i - 2);
+    // Stryker disable next-line EqualityOperator: high = 0xdbff starts plane-16 private use characters, never letters: < and <= give the same class
     if (high >= 0xd800 && high <= 0xdbff) return (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
   }
   return low;
@@ -252,25 +269,34 @@ interface Pattern {
 
 /** Aho–Corasick over code points. States with one child keep it inline; others use a Map. */
 class Automaton {
+  // Stryker disable next-line ArrayDeclaration: the root's inline child slot is set before it is read; an empty array reads as no child
   private readonly childCp: number[] = [0];
+  // Stryker disable next-line ArrayDeclaration: an empty array reads as no inline child, as -1 does
   private readonly childState: number[] = [-1];
+  // Stryker disable next-line ArrayDeclaration: an empty array reads as no child map, as undefined does
   private readonly children: Array<Map<number, number> | undefined> = [undefined];
   private fail = new Int32Array(1);
   /** Pattern ending at the state, or -1. */
   private readonly output: number[] = [-1];
   /** Nearest state on the fail chain that has an output, or -1. */
+  // Stryker disable next-line UnaryOperator: finish() replaces this array before any scan reads it
   private dictLink = new Int32Array(1).fill(-1);
+  // Stryker disable next-line ArrayDeclaration: pattern ids are taken from the array's length, so a stray first entry only shifts them
   private readonly patterns: Pattern[] = [];
   private ringMask = 0;
 
+  // Stryker disable next-line BooleanLiteral: every caller passes `substring`; the default is never used
   add(units: number[], keyword: string, skill: number, keywordIndex: number, substring = false): void {
     let state = 0;
     for (const unit of units) {
       let next = this.next(state, unit);
+      // Stryker disable next-line EqualityOperator: next() never returns 0 (the root is no one's child), so < 0 and <= 0 agree
       if (next < 0) {
         next = this.output.length;
+        // Stryker disable next-line CallExpression: a state's inline code point is written before it is read; a missing slot reads as no child
         this.childCp.push(0);
         this.childState.push(-1);
+        // Stryker disable next-line CallExpression: a missing slot reads as undefined, as the pushed undefined does
         this.children.push(undefined);
         this.output.push(-1);
         this.setChild(state, unit, next);
@@ -292,6 +318,7 @@ class Automaton {
     }
     const owners = this.patterns[id]!.owners;
     // Two keywords of one skill may fold to the same pattern: the first declared one wins.
+    // Stryker disable next-line all: a second owner entry of the same skill has a higher keyword index and never wins
     if (!owners.some(([s]) => s === skill)) owners.push([skill, keywordIndex, substring]);
   }
 
@@ -302,14 +329,17 @@ class Automaton {
     this.ringMask = 2 ** Math.ceil(Math.log2(longest + 1)) - 1;
     this.fail = new Int32Array(count);
     this.dictLink = new Int32Array(count).fill(-1);
+    // Stryker disable next-line ArrayDeclaration: a stray non-state entry in the queue has no children and changes no link
     const queue: number[] = [];
     this.forEachChild(0, (_, child) => queue.push(child));
+    // Stryker disable next-line EqualityOperator: queue[queue.length] is undefined and has no children
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head]!;
       this.forEachChild(state, (unit, child) => {
         let fallback = this.fail[state]!;
         while (fallback > 0 && this.next(fallback, unit) < 0) fallback = this.fail[fallback]!;
         const target = this.next(fallback, unit);
+        // Stryker disable next-line EqualityOperator: target is never 0 (the root is no one's child), so >= 0 and > 0 agree
         const link = target >= 0 && target !== child ? target : 0;
         this.fail[child] = link;
         this.dictLink[child] = this.output[link]! >= 0 ? link : this.dictLink[link]!;
@@ -325,6 +355,7 @@ class Automaton {
     const starts = new Int32Array(mask + 1);
     let units = 0;
     let state = 0;
+    // Stryker disable next-line BooleanLiteral: a leading whitespace unit is never part of a match (keywords are trimmed)
     let lastWasSpace = false;
     for (let i = 0; i < text.length; ) {
       const cp = codePointAt(text, i);
@@ -365,6 +396,7 @@ class Automaton {
   }
 
   private setChild(state: number, unit: number, child: number): void {
+    // Stryker disable next-line ConditionalExpression,BlockStatement: whether the first child is kept inline or in the map, next() finds it
     if (this.childState[state]! < 0 && this.children[state] === undefined) {
       this.childCp[state] = unit;
       this.childState[state] = child;
@@ -376,6 +408,7 @@ class Automaton {
   }
 
   private forEachChild(state: number, visit: (unit: number, child: number) => void): void {
+    // Stryker disable next-line EqualityOperator: childState is never 0 (the root is no one's child), so >= 0 and > 0 agree
     if (this.childState[state]! >= 0) visit(this.childCp[state]!, this.childState[state]!);
     this.children[state]?.forEach((child, unit) => visit(unit, child));
   }
