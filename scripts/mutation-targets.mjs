@@ -56,7 +56,7 @@ export const TARGETS = [
     name: "imports",
     mutate: ["packages/compat/src/imports.ts", "packages/compat/src/import-mentions.ts"],
     tests: [
-      "packages/compat/src/imports.test.ts",
+      "packages/compat/src/imports*.test.ts",
       "test/markdown-consumers.test.ts",
       "test/adversarial/imports.test.ts",
       "test/fuzz/imports.fuzz.test.ts",

@@ -170,6 +170,7 @@ function fitToCap(
   let used = 0;
   let cut = 0;
   const sizes: number[] = [];
+  // Stryker disable next-line EqualityOperator: at cut === commands.length the outcome is undefined, its size infinite, and the loop breaks at the same cut
   for (; cut < commands.length; cut++) {
     const outcome = outcomes[cut];
     const size = outcome === undefined ? Number.POSITIVE_INFINITY : Buffer.byteLength(outcome.replacement);
@@ -179,6 +180,7 @@ function fitToCap(
   }
   for (;;) {
     const notRendered = commands.length - cut + extra;
+    // Stryker disable next-line ObjectLiteral: with nothing left, cut is commands.length; an undefined cut renders every span too
     if (notRendered === 0) return { cut, limited: undefined };
     const reason: RenderLimitReason = cut < commands.length ? "maxRenderedBytes" : "maxCommands";
     const limit = reason === "maxCommands" ? maxCommands : maxBytes;
@@ -198,6 +200,7 @@ async function runAll(
   options: RenderOptions,
   maxBytes: number,
 ): Promise<Array<Outcome | undefined>> {
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: a shortcut; with no command both branches below give [], and outcomes are read only at commands' indexes
   if (commands.length === 0) return [];
   if (!isScopeTrusted(options.scope ?? "programmatic", options.trust, options.origin)) {
     const marker = options.untrustedMarker ?? defaultUntrustedMarker;
@@ -213,7 +216,9 @@ async function runAll(
   // concurrency does not trip Node's listener-leak warning on the caller's signal.
   const internal = new AbortController();
   setMaxListeners(limit + 1, internal.signal);
+  // Stryker disable next-line OptionalChaining: forward is registered only on a signal that exists
   const forward = (): void => internal.abort(signal?.reason);
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: abort fires at most once, and the finally below removes the listener
   signal?.addEventListener("abort", forward, { once: true });
   const runOptions = { ...processOptions(options), signal: internal.signal };
   // Commands start in document order; once finished outputs alone pass the cap, every later span would be left
@@ -238,9 +243,11 @@ async function runAll(
 
 function processOptions(options: RenderOptions): RunProcessOptions {
   const result: RunProcessOptions = { cwd: options.cwd };
+  // Stryker disable ConditionalExpression: runProcess reads an absent and an undefined option alike (its defaults)
   if (options.env !== undefined) result.env = options.env;
   if (options.timeoutMs !== undefined) result.timeoutMs = options.timeoutMs;
   if (options.maxOutputBytes !== undefined) result.maxOutputBytes = options.maxOutputBytes;
+  // Stryker restore ConditionalExpression
   return result;
 }
 
