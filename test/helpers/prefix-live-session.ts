@@ -71,6 +71,11 @@ export function usePrefixLiveSession() {
     ctx: AgentContext;
     /** Resolves at the next `skills.stale` event. */
     stale(): Promise<void>;
+    /**
+     * Resolves once no `skills.stale` event has come for `ms`: the watcher may report one write in two
+     * batches (a file created, then its content), and a step between them would see half the change.
+     */
+    quiet(ms: number): Promise<void>;
   }
 
   /** A context with the defaults plus hot reload (`sources.watch`), resumed from `state` when given. */
@@ -99,6 +104,21 @@ export function usePrefixLiveSession() {
             resolve();
           };
         }),
+      quiet: async (ms) => {
+        for (;;) {
+          const more = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => {
+              waiting = undefined;
+              resolve(false);
+            }, ms);
+            waiting = () => {
+              clearTimeout(timer);
+              resolve(true);
+            };
+          });
+          if (!more) return;
+        }
+      },
     };
   }
 
@@ -117,6 +137,7 @@ export function usePrefixLiveSession() {
         await writeFile(path.join(skills, "pdf-forms/SKILL.md"), pdfForms(EDITED));
         await put(skills, "late-notes/SKILL.md", skillMd("late-notes", ADDED));
         await seen;
+        await live.quiet(300);
       }
       if (k === RESUME_AT) {
         const saved = JSON.parse(JSON.stringify(live.ctx.state));
