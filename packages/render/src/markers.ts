@@ -26,7 +26,7 @@ export function limitNote(notRendered: number, reason: RenderLimitReason, limit:
   const spans = notRendered === 1 ? "1 command span was" : `${notRendered} command spans were`;
   const why =
     reason === "maxCommands"
-      ? `at most ${limit} are rendered per text (maxCommands)`
+      ? `at most ${limit} ${limit === 1 ? "is" : "are"} rendered per text (maxCommands)`
       : `rendering may add at most ${limit} bytes of output and markers to a text (maxRenderedBytes)`;
   return `[skillctx: ${spans} left as written, not rendered: ${why}.]`;
 }

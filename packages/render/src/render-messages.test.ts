@@ -162,7 +162,7 @@ describe("commandDiagnostics: messages", () => {
         code: "COMMANDS_LIMITED",
         severity: "warning",
         message:
-          "skillctx: 2 command spans were left as written, not rendered: at most 1 are rendered per text (maxCommands).",
+          "skillctx: 2 command spans were left as written, not rendered: at most 1 is rendered per text (maxCommands).",
         path: "SKILL.md",
         line: 1,
       },
