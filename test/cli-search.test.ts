@@ -89,7 +89,7 @@ describe("skillctx validate: DESCRIPTION_UNREACHABLE", () => {
     expect((await cli(["validate", folder, "--strict"])).stdout).not.toContain("DESCRIPTION_UNREACHABLE");
   });
 
-  it("counts an acronym's plural as one word, as search does (issue 33: \"URLs\" is not \"urls\", \"ur\" and \"ls\")", async () => {
+  it('counts an acronym\'s plural as one word, as search does (issue 33: "URLs" is not "urls", "ur" and "ls")', async () => {
     const dir = await emptyCwd();
     const folder = path.join(dir, "web-fetcher");
     await mkdir(folder, { recursive: true });
