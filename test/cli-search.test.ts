@@ -88,4 +88,13 @@ describe("skillctx validate: DESCRIPTION_UNREACHABLE", () => {
     expect(run.stdout).toContain("no word besides the name");
     expect((await cli(["validate", folder, "--strict"])).stdout).not.toContain("DESCRIPTION_UNREACHABLE");
   });
+
+  it('counts an acronym\'s plural as one word, as search does (issue 33: "URLs" is not "urls", "ur" and "ls")', async () => {
+    const dir = await emptyCwd();
+    const folder = path.join(dir, "web-fetcher");
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, "SKILL.md"), "---\nname: web-fetcher\ndescription: Fetch URLs.\n---\nBody.\n");
+    const run = await cli(["validate", folder]);
+    expect(run.stdout).toContain("only 2 words besides the name (fetch, urls)");
+  });
 });

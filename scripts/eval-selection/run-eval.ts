@@ -17,6 +17,7 @@ import {
   DEFAULT_SUGGEST_SCORE,
 } from "../../packages/core/src/search/search-options.js";
 import type { FieldWeights } from "../../packages/core/src/search/search-options.js";
+import { explainMisses } from "./explain-misses.js";
 import { figures, median } from "./metrics.js";
 import type { Figures } from "./metrics.js";
 import { miniSearchFloor, skillctxSearcher, winkFloor } from "./searchers.js";
@@ -171,17 +172,4 @@ if (shippedIndex >= 0)
     );
   }
 
-if (flags.has("--misses")) {
-  const index = grid.findIndex((w) => describe(w) === describe(DEFAULT_FIELD_WEIGHTS));
-  for (const set of sets) {
-    const r = perSet.get(set.name)!.grid[Math.max(0, index)]!;
-    console.log(`\nmisses in ${set.name}:`);
-    set.requests.forEach((q, i) => {
-      const top = r.results[i]!.slice(0, 3);
-      if (q.expect.length > 0 && top[0]?.name !== q.expect[0])
-        console.log(
-          `  ${q.id} [${q.answerIn}] ${q.request}\n    want ${q.expect.join(" | ")}; got ${top.map((x) => `${x.name} ${x.score.toFixed(2)}`).join(", ")}`,
-        );
-    });
-  }
-}
+if (flags.has("--misses")) for (const set of sets) await explainMisses(set);

@@ -119,6 +119,10 @@ describe("searchTerm", () => {
     expect(searchTerms("ESLint rules", singular)).toEqual(["eslint", "es", "lint", "rule"]);
     expect(searchTerms("run eslint", singular)).toEqual(["run", "eslint"]);
     expect(searchTerms("PDF", singular)).toEqual(["pdf"]);
+    // An acronym's plural is one word (issue 33: "URLs" had become "ur" and "ls").
+    expect(searchTerms("old URLs", singular)).toEqual(["old", "url"]);
+    expect(searchTerms("PRsForReview", singular)).toEqual(["prsforreview", "prs", "review"]);
+    expect(searchTerms("HTTPServer", singular)).toEqual(["httpserver", "http", "server"]);
   });
 
   it("a request made of stop words has no terms", () => {

@@ -299,8 +299,12 @@ export function searchTerms(text: string, stem: Stem): string[] {
 }
 
 // The lower-cased parts of a camel-case identifier, besides the whole: "pdfForms" → "pdf", "forms";
-// "HTTPServer" → "http", "server"; none for a run without a part boundary ("PDF", "Forms").
+// "HTTPServer" → "http", "server"; none for a run without a part boundary ("PDF", "Forms"). The plural of
+// an acronym is no boundary ("URLs", "APIsFor" → "apis", "for"): "URLs" is not "ur" and "ls".
 function camelParts(run: string): string[] {
   if (!/\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u.test(run)) return [];
-  return run.split(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u).map((part) => part.toLowerCase());
+  const parts = run.split(CAMEL_BOUNDARY);
+  return parts.length < 2 ? [] : parts.map((part) => part.toLowerCase());
 }
+
+const CAMEL_BOUNDARY = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})(?!\p{Lu}s(?:\P{Ll}|$))/u;
