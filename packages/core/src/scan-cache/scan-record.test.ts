@@ -1,6 +1,6 @@
 /**
- * A persisted scan record names its file's path once (`0` where the skill repeats it): every skill of the
- * fixtures comes back from its record exactly, key order included, and a `0` anywhere else is refused.
+ * A persisted scan record names its file's path once (`""` where the skill repeats it): every skill of the
+ * fixtures comes back from its record exactly, key order included, and `""` means the path nowhere else.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,7 +43,7 @@ describe("scan records", () => {
     expect(text).not.toContain(JSON.stringify(entry.dir));
     const record = throughJson(recordOf(file, entry));
     const meta = (record["result"] as { meta: Record<string, unknown> }).meta;
-    expect([record["dir"], meta["dir"], (meta["source"] as Record<string, unknown>)["path"]]).toEqual([0, 0, 0]);
+    expect([record["dir"], meta["dir"], (meta["source"] as Record<string, unknown>)["path"]]).toEqual(["", "", ""]);
   });
 
   it("keep a path the skill does not share with the file as it is", () => {
@@ -58,31 +58,35 @@ describe("scan records", () => {
     expect([got.dir, got.source.path]).toEqual(["/elsewhere", "/x/SKILL.md"]);
   });
 
-  const ELSEWHERE: Array<[string, (record: Record<string, unknown>, meta: Record<string, unknown>) => void]> = [
-    ["the record's path", (r) => (r["path"] = 0)],
-    ["the skill's name", (_, m) => (m["name"] = 0)],
-    ["the skill's description", (_, m) => (m["description"] = 0)],
-    ["the source's origin", (_, m) => (m["source"] = { ...(m["source"] as object), origin: 0 })],
-    ["the source's format", (_, m) => (m["source"] = { ...(m["source"] as object), format: 0 })],
-    ["the record's root", (r) => (r["root"] = 0)],
-  ];
-  for (const [where, change] of ELSEWHERE) {
-    it(`refuse a 0 as ${where}`, () => {
-      const [file, entry] = skillMdEntry();
-      const record = throughJson(recordOf(file, entry));
-      change(record, (record["result"] as { meta: Record<string, unknown> }).meta);
-      expect(entryOf(record)).toBeUndefined();
-    });
-  }
-
-  it("refuse a 0 as the skill's folder when the record has none (a legacy skill)", () => {
+  it("read an empty text elsewhere as the empty text", () => {
     const [file, entry] = skillMdEntry();
     const record = throughJson(recordOf(file, entry));
-    delete record["dir"];
-    expect(entryOf(record)).toBeUndefined();
+    const meta = (record["result"] as { meta: Record<string, unknown> }).meta;
+    meta["description"] = "";
+    meta["source"] = { ...(meta["source"] as object), origin: "" };
+    const got = (entryOf(record)?.[1].entry.result as { meta: { description?: string; source: { origin?: string } } })
+      .meta;
+    expect([got.description, got.source.origin]).toEqual(["", ""]);
   });
 
-  it("put a 0 folder back as the file's folder", () => {
+  it("keep a legacy record's empty folder empty", () => {
+    const [file, entry] = skillMdEntry();
+    const record = throughJson(recordOf(file, entry));
+    record["format"] = "legacy";
+    expect(entryOf(record)?.[1].entry.dir).toBe("");
+  });
+
+  it("do not keep an entry whose path or folder is empty (it would read back as the file's)", () => {
+    const [file, entry] = skillMdEntry();
+    const meta = (entry.result as { meta: { source: object } }).meta;
+    const emptyDir = { ...entry, dir: "" } as CacheEntry;
+    const emptySource = { ...entry, result: { ...entry.result, meta: { ...meta, source: { ...meta.source, path: "" } } } };
+    expect(recordOf(file, emptyDir)).toBeUndefined();
+    expect(recordOf(file, emptySource as CacheEntry)).toBeUndefined();
+    expect(recordOf(file, entry)).toBeDefined();
+  });
+
+  it("put an empty folder back as the file's folder", () => {
     const [file, entry] = skillMdEntry();
     const back = entryOf(throughJson(recordOf(file, entry)));
     expect(back?.[1].entry.dir).toBe(path.dirname(file));

@@ -1,11 +1,10 @@
 /**
  * One record of the persistent scan cache's file: what a scan derived from one skill file, as JSON, and
  * back. A record names its file's absolute path once: where the skill repeats it (`source.path`, the
- * record's and the skill's `dir`), the record holds `0` in its place, which keeps the key where it was
+ * record's and the skill's `dir`), the record holds `""` in its place, which keeps the key where it was
  * (a skill's key order shows in its JSON) and makes the file about a quarter smaller, so less to check,
- * parse and collect in the process that reads it (docs/decisions.md, issue 36). `0` is taken only in
- * those three places and only for the value the path gives; anywhere else the shape check
- * (record-check.ts) refuses it as it refuses any other wrong type.
+ * parse and collect in the process that reads it (docs/decisions.md, issue 36). `""` is read so only in
+ * those three places.
  */
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
@@ -17,8 +16,12 @@ import { isDiagnosticRecord, isErrorRecord, isScannedSkillMeta } from "./record-
 
 /** The quoted key no record may hold: a copy key by key would set an object's prototype. */
 export const PROTO = '"__proto__"';
-/** Where a record's value is the one its path gives (the file's path, or its folder). */
-const SAME = 0;
+/**
+ * Where a record's value is the one its path gives (the file's path, or its folder). A string, so that the
+ * objects JSON.parse makes keep one field type (a number there made V8 migrate every skill object's shape
+ * as the path went back in); a path is never empty, and a record whose path or folder is empty is not kept.
+ */
+const SAME = "";
 
 const STAMP_FIELDS = ["size", "mtimeMs", "ctimeMs", "ino", "dev", "mode"] as const;
 
@@ -30,6 +33,8 @@ export function recordOf(file: string, entry: CacheEntry): Record<string, unknow
   const { stamp } = entry;
   if (stamp === undefined || STAMP_FIELDS.some((f) => typeof stamp[f] !== "number")) return undefined;
   if (entry.ambiguous === true && entry.digest === undefined) return undefined;
+  if (entry.dir === SAME || (entry.result.ok && (entry.result.meta.dir === SAME || entry.result.meta.source.path === SAME)))
+    return undefined;
   const result = entry.result.ok
     ? { ok: true, meta: entry.result.meta, diagnostics: entry.result.diagnostics }
     : { ok: false, error: errorRecord(entry.result.error) };
@@ -62,7 +67,7 @@ export function entryOf(value: unknown): [string, PersistedEntry] | undefined {
   const r = value as Record<string, unknown>;
   const { path: file, stamp, format, root, digest, result } = r;
   if (typeof file !== "string" || (format !== "skill-md" && format !== "legacy")) return undefined;
-  const dir = r["dir"] === SAME ? path.dirname(file) : r["dir"];
+  const dir = r["dir"] === SAME && format === "skill-md" ? folderOf(file) : r["dir"];
   if (!Array.isArray(stamp) || stamp.length !== 6 || !stamp.every((n) => typeof n === "number")) return undefined;
   if ((root !== undefined && typeof root !== "string") || (dir !== undefined && typeof dir !== "string"))
     return undefined;
@@ -112,7 +117,7 @@ export function sameStamp(a: Required<FileStamp>, b: FileStamp): boolean {
   );
 }
 
-// The record with `0` where the skill repeats the file's path or folder (copies: the skill object is the cache's).
+// The record with `""` where the skill repeats the file's path or folder (copies: the skill object is the cache's).
 function compact(record: {
   path: string;
   dir?: string;
@@ -120,7 +125,7 @@ function compact(record: {
 }): Record<string, unknown> {
   const out: Record<string, unknown> = { ...record };
   const { dir } = record;
-  if (dir !== undefined && path.dirname(record.path) === dir) out["dir"] = SAME;
+  if (dir !== undefined && folderOf(record.path) === dir) out["dir"] = SAME;
   const meta = record.result.meta;
   if (meta === undefined) return out;
   const skill: Record<string, unknown> = { ...meta };
@@ -130,7 +135,7 @@ function compact(record: {
   return out;
 }
 
-// Puts back, in place, what {@link compact} left out of a parsed skill (only where it holds `0`).
+// Puts back, in place, what {@link compact} left out of a parsed skill (only where it holds `""`).
 function expand(meta: unknown, file: string, dir: unknown): void {
   if (typeof meta !== "object" || meta === null) return;
   const skill = meta as Record<string, unknown>;
@@ -138,6 +143,13 @@ function expand(meta: unknown, file: string, dir: unknown): void {
   if (typeof source === "object" && source !== null && (source as Record<string, unknown>)["path"] === SAME)
     (source as Record<string, unknown>)["path"] = file;
   if (skill["dir"] === SAME && typeof dir === "string") skill["dir"] = dir;
+}
+
+// The file's folder as a record's "" stands for it, written and read alike: the path up to its last separator
+// (cheaper than path.dirname, which a cold process runs uncompiled once per record; only the file's folder, which
+// the walk made by appending the file's name, is ever written as "").
+function folderOf(file: string): string {
+  return file.slice(0, file.lastIndexOf(path.sep));
 }
 
 function errorRecord(error: SkillctxError): Record<string, unknown> {
