@@ -87,7 +87,8 @@ export class PersistentScan {
   /**
    * The persisted entry of `path` when the file is still the one it was made from: same stamp (all six
    * fields), same parse options, and for an ambiguous stamp the same text digest (`readText` reads the
-   * head or the whole file as the parse did).
+   * head or the whole file as the parse did). An entry whose digest matched and whose stamp is no longer
+   * ambiguous comes back without its digest (saved so).
    */
   lookup(
     path: string,
@@ -99,14 +100,17 @@ export class PersistentScan {
     if (found === undefined || !sameStamp(found.stamp, stamp)) return undefined;
     const { entry } = found;
     if (entry.format !== options.format || entry.root !== options.root || entry.dir !== options.dir) return undefined;
-    if (entry.digest !== undefined) {
-      try {
-        if (sha256(readText(entry.digest.of)) !== entry.digest.sha256) return undefined;
-      } catch {
-        return undefined;
-      }
+    if (entry.digest === undefined) return entry;
+    try {
+      if (sha256(readText(entry.digest.of)) !== entry.digest.sha256) return undefined;
+    } catch {
+      return undefined;
     }
-    return entry;
+    // The text is the one parsed, and the stamp, taken before it was read, is no longer ambiguous: the entry is
+    // what a parse now would give, without a digest, so the next process need not read the file again.
+    if (isAmbiguous(stamp, Date.now())) return entry;
+    const { digest: _, ...settled } = entry;
+    return settled;
   }
 
   /** Records the entry the scan used for `path` (to be saved). */
@@ -152,6 +156,8 @@ export class PersistentScan {
       }
       if (before.entry !== entry && (entry.stamp === undefined || !sameStamp(before.stamp, entry.stamp))) return true;
       if (!sameOptions(before.entry, entry)) return true;
+      // A digest dropped (lookup): its file is read no more once the file says so.
+      if (before.entry.digest !== undefined && entry.digest === undefined) return true;
       same++;
     }
     return same !== this.persisted.size;
