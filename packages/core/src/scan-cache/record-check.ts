@@ -69,7 +69,7 @@ const isTrigger: Check = (v) => {
   if (!isRecord(v)) return false;
   const type = v["type"];
   const check = typeof type === "string" && Object.hasOwn(TRIGGER_SHAPES, type) ? TRIGGER_SHAPES[type] : undefined;
-  return check !== undefined && check(v);
+  return check?.(v) === true;
 };
 const isScope = oneOf("project", "user", "programmatic", "remote");
 const isSource = shape(

@@ -30,7 +30,7 @@ describe("scan records", () => {
       expect(record, file).toBeDefined();
       const back = entryOf(throughJson(record));
       expect(back?.[0]).toBe(file);
-      const meta = (back?.[1].entry.result as { meta: unknown }).meta;
+      const meta = metaOf(back);
       expect(JSON.stringify(meta), file).toBe(JSON.stringify((entry.result as { meta: unknown }).meta));
       expect(back?.[1].entry.dir).toBe(entry.dir);
     }
@@ -51,10 +51,13 @@ describe("scan records", () => {
     const meta = (entry.result as { meta: { dir?: string; source: object } }).meta;
     const other = {
       ...entry,
-      result: { ...entry.result, meta: { ...meta, dir: "/elsewhere", source: { ...meta.source, path: "/x/SKILL.md" } } },
+      result: {
+        ...entry.result,
+        meta: { ...meta, dir: "/elsewhere", source: { ...meta.source, path: "/x/SKILL.md" } },
+      },
     } as CacheEntry;
     const back = entryOf(throughJson(recordOf(file, other)));
-    const got = (back?.[1].entry.result as { meta: { dir?: string; source: { path?: string } } }).meta;
+    const got = metaOf(back) as { dir?: string; source: { path?: string } };
     expect([got.dir, got.source.path]).toEqual(["/elsewhere", "/x/SKILL.md"]);
   });
 
@@ -64,8 +67,7 @@ describe("scan records", () => {
     const meta = (record["result"] as { meta: Record<string, unknown> }).meta;
     meta["description"] = "";
     meta["source"] = { ...(meta["source"] as object), origin: "" };
-    const got = (entryOf(record)?.[1].entry.result as { meta: { description?: string; source: { origin?: string } } })
-      .meta;
+    const got = metaOf(entryOf(record)) as { description?: string; source: { origin?: string } };
     expect([got.description, got.source.origin]).toEqual(["", ""]);
   });
 
@@ -80,7 +82,10 @@ describe("scan records", () => {
     const [file, entry] = skillMdEntry();
     const meta = (entry.result as { meta: { source: object } }).meta;
     const emptyDir = { ...entry, dir: "" } as CacheEntry;
-    const emptySource = { ...entry, result: { ...entry.result, meta: { ...meta, source: { ...meta.source, path: "" } } } };
+    const emptySource = {
+      ...entry,
+      result: { ...entry.result, meta: { ...meta, source: { ...meta.source, path: "" } } },
+    };
     expect(recordOf(file, emptyDir)).toBeUndefined();
     expect(recordOf(file, emptySource as CacheEntry)).toBeUndefined();
     expect(recordOf(file, entry)).toBeDefined();
@@ -92,6 +97,14 @@ describe("scan records", () => {
     expect(back?.[1].entry.dir).toBe(path.dirname(file));
   });
 });
+
+// The skill of a decoded record (which must be one).
+function metaOf(decoded: ReturnType<typeof entryOf>): unknown {
+  expect(decoded).toBeDefined();
+  const { result } = decoded![1].entry;
+  expect(result.ok).toBe(true);
+  return (result as { meta: unknown }).meta;
+}
 
 function skillMdEntry(): readonly [string, CacheEntry] {
   // One without diagnostics (a diagnostic names its file again).

@@ -33,7 +33,10 @@ export function recordOf(file: string, entry: CacheEntry): Record<string, unknow
   const { stamp } = entry;
   if (stamp === undefined || STAMP_FIELDS.some((f) => typeof stamp[f] !== "number")) return undefined;
   if (entry.ambiguous === true && entry.digest === undefined) return undefined;
-  if (entry.dir === SAME || (entry.result.ok && (entry.result.meta.dir === SAME || entry.result.meta.source.path === SAME)))
+  if (
+    entry.dir === SAME ||
+    (entry.result.ok && (entry.result.meta.dir === SAME || entry.result.meta.source.path === SAME))
+  )
     return undefined;
   const result = entry.result.ok
     ? { ok: true, meta: entry.result.meta, diagnostics: entry.result.diagnostics }
