@@ -109,7 +109,7 @@ export class PersistentScan {
     // The text is the one parsed, and the stamp, taken before it was read, is no longer ambiguous: the entry is
     // what a parse now would give, without a digest, so the next process need not read the file again.
     if (isAmbiguous(stamp, Date.now())) return entry;
-    const { digest: _, ...settled } = entry;
+    const { digest: _digest, ambiguous: _ambiguous, ...settled } = entry;
     return settled;
   }
 
