@@ -38,7 +38,8 @@ if (mode === "empty") {
   const { AgentContext } = await import("skillctx");
   imported = performance.now();
   importCpuMs = cpuMs();
-  const ctx = await AgentContext.create({ cwd, skills: [dir] });
+  // Empty cache: the persistent scan cache off (it would otherwise live in the user's cache folder).
+  const ctx = await AgentContext.create({ cwd, skills: [dir], sources: { persistentCache: false } });
   const catalog = ctx.catalog;
   if (catalog.text.length === 0) throw new Error("empty catalog");
   count = catalog.included.length;

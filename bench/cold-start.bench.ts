@@ -92,7 +92,12 @@ function run(mode: Mode): void {
   const missing = BUILT.find((file) => !existsSync(file));
   if (missing !== undefined) throw new Error(`${missing} is missing: run \`pnpm build\` first (pnpm bench does)`);
   const started = performance.now();
-  const child = spawnSync(process.execPath, [CHILD, mode, skillsDir, cwd], { encoding: "utf8", cwd: ROOT });
+  const child = spawnSync(process.execPath, [CHILD, mode, skillsDir, cwd], {
+    encoding: "utf8",
+    cwd: ROOT,
+    // Any cache a child keeps goes to this run's folder, never the user's.
+    env: { ...process.env, SKILLCTX_CACHE_DIR: cacheHome },
+  });
   const wallMs = performance.now() - started;
   if (child.status !== 0) throw new Error(`cold-start-child ${mode} failed: ${child.stderr}`);
   const report = JSON.parse(child.stdout) as {
@@ -125,8 +130,9 @@ function runDirect(mode: DirectMode): void {
   const child = spawnSync(process.execPath, args, {
     encoding: "utf8",
     cwd: ROOT,
-    // Node's compile cache lives in <os.tmpdir()>/node-compile-cache.
-    env: { ...process.env, TMPDIR: cacheHome, ...env },
+    // The bin keeps Node's compile cache under $XDG_CACHE_HOME/skillctx, the scan cache in SKILLCTX_CACHE_DIR: both
+    // in this run's folder, never the user's.
+    env: { ...process.env, TMPDIR: cacheHome, XDG_CACHE_HOME: cacheHome, SKILLCTX_CACHE_DIR: cacheHome, ...env },
   });
   const wallMs = performance.now() - started;
   if (child.status !== 0 || !expect.test(child.stdout))

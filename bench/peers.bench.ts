@@ -84,7 +84,13 @@ if (!existsSync(path.join(repo, ".agents/skills"))) {
   mkdirSync(path.join(repo, ".agents"), { recursive: true });
   cpSync(dirs.get(1_000) ?? (await ensureSkills(1_000)), path.join(repo, ".agents/skills"), { recursive: true });
 }
-const cliEnv = { ...process.env, SKILLCTX_CACHE_DIR: path.join(scratch, "cli-cache"), TMPDIR: scratch };
+// Every cache of the CLI (the scan cache, Node's compile cache under $XDG_CACHE_HOME/skillctx) in this run's folder.
+const cliEnv = {
+  ...process.env,
+  SKILLCTX_CACHE_DIR: path.join(scratch, "cli-cache"),
+  XDG_CACHE_HOME: path.join(scratch, "xdg-cache"),
+  TMPDIR: scratch,
+};
 
 function list(key: "list-demo" | "list-1000", cwdOf: string, expect: RegExp): void {
   const started = performance.now();

@@ -1,14 +1,13 @@
-import { createHash, randomBytes } from "@skillctx/core/internal";
+import { createHash, defaultCacheDir as skillctxCacheDir, randomBytes } from "@skillctx/core/internal";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
-import { homedir } from "node:os";
 import * as path from "node:path";
 
-/** The cache of remote sources: `$XDG_CACHE_HOME/skillctx`, else `<home>/.cache/skillctx`. */
+/**
+ * The cache of remote sources: skillctx's one cache folder (`SKILLCTX_CACHE_DIR`, else `$XDG_CACHE_HOME/skillctx`,
+ * else the user's cache folder, `~/.cache/skillctx` on Linux), seen from `homeDir` when given, as the scan cache is.
+ */
 export function defaultCacheDir(homeDir?: string): string {
-  const xdg = process.env["XDG_CACHE_HOME"];
-  return xdg !== undefined && path.isAbsolute(xdg)
-    ? path.join(xdg, "skillctx")
-    : path.join(homeDir ?? homedir(), ".cache", "skillctx");
+  return skillctxCacheDir(homeDir === undefined ? process.env : { ...process.env, HOME: homeDir });
 }
 
 /** A short, file-name-safe key for a URL (first 16 hex of its SHA-256): one cache folder per source location. */

@@ -109,7 +109,7 @@ class FileStore implements DiskCacheStore {
       const stats = await handle.stat();
       const refusal = this.refuseStats(stats);
       if (refusal !== undefined) return ignore(refusal);
-      const bytes = await readAtMost(handle, this.maxBytes + MAX_HEADER_BYTES);
+      const bytes = await readAtMost(handle, this.maxBytes + MAX_HEADER_BYTES, stats.size);
       if (bytes === undefined) return ignore(`it is larger than ${this.maxBytes} bytes of payload`);
       const decoded = decodeCacheFile(bytes, this.fields(name, scope));
       if (!decoded.ok) return ignore(decoded.reason, decoded.kind === "foreign" ? "info" : "warning");
@@ -171,16 +171,22 @@ class FileStore implements DiskCacheStore {
 }
 
 /** The whole content of `handle`, or undefined when it holds more than `limit` bytes (it may grow while read). */
-async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
+async function readAtMost(handle: FileHandle, limit: number, expected: number): Promise<Buffer | undefined> {
+  // One buffer of the size the file had when opened, and one byte more to see it grow: no copy of a
+  // 1 MB cache file when it did not change meanwhile (the usual case).
+  let buffer = Buffer.allocUnsafe(Math.min(Math.max(expected, 0), limit) + 1);
   let total = 0;
   for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, limit + 1 - total));
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (total === buffer.length) {
+      if (total > limit) return undefined;
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
+      buffer.copy(grown, 0, 0, total);
+      buffer = grown;
+    }
+    const { bytesRead } = await handle.read(buffer, total, buffer.length - total, null);
     if (bytesRead === 0) break;
-    chunks.push(chunk.subarray(0, bytesRead));
     total += bytesRead;
     if (total > limit) return undefined;
   }
-  return Buffer.concat(chunks, total);
+  return buffer.subarray(0, total);
 }

@@ -46,6 +46,20 @@ describe("walk", () => {
     expect(complete).toBe(true);
   });
 
+  // Two ways to sort one folder (walk.ts inNameOrder): natively when no name holds a surrogate, else by
+  // compareCodePoints. U+E000..U+FFFF come before a character beyond U+FFFF in code-point order, after its
+  // surrogates in code-unit order.
+  it("orders a folder by code point with and without names beyond U+FFFF", async () => {
+    const bmp = ["z.md", "\uE000.md", "\uFFFD.md", "A.md", "é.md", "a.md", "0.md"];
+    const withAstral = [...bmp, "\u{1F600}.md", "\u{10000}.md"];
+    for (const names of [bmp, withAstral]) {
+      const root = await tree(Object.fromEntries(names.map((n) => [n, ""])));
+      const { seen } = await entries(root);
+      expect(seen).toEqual([...names].sort(compareCodePoints));
+      expect(seen.at(-1)).toBe(names === bmp ? "\uFFFD.md" : "\u{1F600}.md");
+    }
+  });
+
   it("skips names before any file-system call, and does not enter a folder the visitor refuses", async () => {
     const root = await tree({ ".hidden/a.md": "", "node_modules/b.md": "", "keep/c.md": "", "closed/d.md": "" });
     const seen: string[] = [];

@@ -156,7 +156,7 @@ export async function walk(root: string, options: WalkOptions = {}): Promise<Wal
       return false;
     }
     result.entries += dirents.length;
-    dirents.sort(byName);
+    dirents = inNameOrder(dirents);
     // Names from readdir hold no separator: plain concatenation is path.join here, and cheaper.
     const dirPrefix = withSep(dir);
     const realPrefix = withSep(realDir);
@@ -236,6 +236,24 @@ export async function walk(root: string, options: WalkOptions = {}): Promise<Wal
 
 function byName(a: Dirent, b: Dirent): number {
   return compareCodePoints(a.name, b.name);
+}
+
+// A UTF-16 surrogate: where code-unit order and code-point order part.
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * `dirents` in code-point order of name. Without a surrogate in any name, code-unit order is code-point order,
+ * and the built-in sort of the names (no comparator, compared natively) does it; `compareCodePoints` called from
+ * the sort, 10,000 times over a folder of 1,000 skills, ran mostly uncompiled in a fresh process (about 10 ms).
+ */
+function inNameOrder(dirents: Dirent[]): Dirent[] {
+  if (dirents.length < 2) return dirents;
+  for (const dirent of dirents) if (SURROGATE.test(dirent.name)) return dirents.sort(byName);
+  const byKey = new Map<string, Dirent>();
+  for (const dirent of dirents) byKey.set(dirent.name, dirent);
+  if (byKey.size !== dirents.length) return dirents.sort(byName);
+  const names = [...byKey.keys()].sort();
+  return names.map((name) => byKey.get(name)!);
 }
 
 function outside(file: string, real: string, root: string): Diagnostic {

@@ -234,6 +234,35 @@ describe("the persistent scan cache file", () => {
     expect(statSync(file).mtimeMs).toBeGreaterThanOrEqual(written - 1000);
   });
 
+  it("drops a record's digest once its file's stamp is settled (a later process does not read the file again)", async () => {
+    const root = temp();
+    const skills = path.join(root, "skills");
+    const cacheDir = path.join(root, "cache");
+    put(path.join(skills, "alpha", "SKILL.md"), skill("alpha", "A."));
+    await scan([skills], cacheDir);
+    const digests = async () => {
+      let found = 0;
+      await rewritePayload(cacheDir, skills, (payload) => {
+        found = payload.entries.filter((e) => e["digest"] !== undefined).length;
+      });
+      return found;
+    };
+    expect(await digests()).toBe(1);
+    // Read 10 s after the file's last change: the digest matches and the stamp alone now tells a change.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 10_000 });
+    let settled: LoadSkillsResult;
+    try {
+      settled = await scan([skills], cacheDir);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(text(settled)).toBe(text(await scan([skills], false)));
+    expect(await digests()).toBe(0);
+    // A change after that is still seen, by its stamp.
+    writeFileSync(path.join(skills, "alpha", "SKILL.md"), skill("alpha", "B."));
+    expect((await scan([skills], cacheDir)).skills[0]?.description).toBe("B.");
+  });
+
   it("is not touched when the cache is off", async () => {
     const root = temp();
     put(path.join(root, "skills", "alpha", "SKILL.md"), skill("alpha", "A."));
