@@ -165,6 +165,20 @@ describe("frontmatter: the YAML retry's results", () => {
     expect(shown).toEqual([exact, `${long.slice(0, 77)}...`, "one: two three four"]);
   });
 
+  it("leaves a value with a ` #` comment alone, and a nested `name:x` as the plain text it is", () => {
+    for (const line of ["description: Use when: x # note", "tags: [a,@b] # note"]) {
+      const parsed = parseFrontmatter(block(["name: a", line]), { repairFlowValues: true });
+      expect(parsed.data, line).toBeUndefined();
+      expect(
+        parsed.diagnostics.map((d) => d.code),
+        line,
+      ).toContain("YAML_INVALID");
+    }
+    const nested = parseFrontmatter(block(["metadata:", "  name:x", "description: Use when: y"]));
+    expect(nested.data).toEqual({ metadata: "name:x", description: "Use when: y" });
+    expect(nested.diagnostics.map((d) => d.code)).toEqual(["YAML_UNQUOTED_COLON"]);
+  });
+
   it("keeps the original errors, on the original lines, when the repaired block still fails", () => {
     const parsed = parseFrontmatter(block(["a: Use when: x", "- stray"], "\n"));
     expect(parsed.data).toBeUndefined();
