@@ -12,11 +12,15 @@ export const TARGETS = [
     mutate: [core("frontmatter*.ts"), core("colon-retry.ts"), core("yaml-*.ts"), `!${core("*.test.ts")}`],
     tests: [
       core("frontmatter.test.ts"),
+      core("frontmatter-diagnostics.test.ts"),
       core("frontmatter-fast.test.ts"),
       core("colon-retry.test.ts"),
       core("yaml-document.test.ts"),
       core("read-head.test.ts"),
       core("parse-skill.test.ts"),
+      // The in-process tests of yaml-strict.ts (what strictyaml refuses), read by the validator only.
+      core("validate.test.ts"),
+      core("yaml-strict.test.ts"),
       "test/adversarial/parsing.test.ts",
       "test/fuzz/frontmatter.fuzz.test.ts",
     ],

@@ -83,6 +83,25 @@ describe("splitFrontmatter", () => {
   it("reads an empty block", () => {
     expect(splitFrontmatter("---\n---\nbody").frontmatter).toBe("");
   });
+
+  it("takes only three or more dashes and blanks as a fence, and tabs as blank lines before it", () => {
+    expect(splitFrontmatter("\t\n \t\n---\t\nname: a\n--- \t\nbody")).toMatchObject({
+      frontmatter: "name: a",
+      body: "body",
+      fenceLine: 3,
+      frontmatterLine: 4,
+      bodyLine: 6,
+    });
+    for (const text of [
+      "--\nname: a\n--\nbody",
+      "---x\nname: a\n---\nbody",
+      " ---\nname: a\n---\nbody",
+      "x\n---\na: 1\n---\n",
+    ])
+      expect(splitFrontmatter(text).frontmatter, JSON.stringify(text)).toBeUndefined();
+    expect(splitFrontmatter("---\nname: a\n--\n---x\n---\nbody").frontmatter).toBe("name: a\n--\n---x");
+    expect(splitFrontmatter("---").unclosed).toBe(true);
+  });
 });
 
 describe("parseFrontmatter", () => {
