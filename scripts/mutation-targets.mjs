@@ -48,7 +48,7 @@ export const TARGETS = [
   },
   {
     name: "keyword-matcher",
-    mutate: [core("keyword-matcher.ts")],
+    mutate: [core("keyword-matcher.ts"), core("keyword-chars.ts")],
     tests: [core("keyword-matcher*.test.ts")],
     threshold: 85,
   },
