@@ -85,8 +85,8 @@ describe("metadataDocument", () => {
 describe("keywordsOf", () => {
   it("takes a keyword or task trigger's keywords and the keywords, tags and triggers authors write in metadata or extra fields", () => {
     expect(keywordsOf(skill({ trigger: { type: "keyword", keywords: ["a1", "b2"] } }))).toEqual(["a1", "b2"]);
-    expect(keywordsOf(skill({ trigger: { type: "task", keywords: ["deploy"] } }))).toEqual(["deploy"]);
-    expect(keywordsOf(skill({ trigger: { type: "glob", globs: ["*.ts"] } } as Partial<Skill>))).toEqual([]);
+    expect(keywordsOf(skill({ trigger: { type: "task", keywords: ["deploy"], inputs: [] } }))).toEqual(["deploy"]);
+    expect(keywordsOf(skill({ trigger: { type: "glob", globs: ["*.ts"] } } as unknown as Partial<Skill>))).toEqual([]);
     expect(
       keywordsOf(
         skill({
