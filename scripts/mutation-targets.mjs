@@ -32,7 +32,9 @@ export const TARGETS = [
     tests: [
       core("markdown/*.test.ts"),
       "test/markdown-consumers.test.ts",
-      "test/adversarial/markdown.test.ts",
+      // Not test/adversarial/markdown.test.ts: it bounds the scan time of hostile inputs (< 3 s), which the
+      // instrumented scanner on a loaded machine exceeds in the dry run (5.4 s); a mutant it would catch is a
+      // slowdown, which Stryker counts as a timeout anyway.
       "test/fuzz/markdown.fuzz.test.ts",
     ],
     threshold: 85,
@@ -52,7 +54,7 @@ export const TARGETS = [
   },
   {
     name: "keyword-matcher",
-    mutate: [core("keyword-matcher.ts")],
+    mutate: [core("keyword-matcher.ts"), core("keyword-chars.ts")],
     tests: [core("keyword-matcher*.test.ts")],
     threshold: 85,
   },

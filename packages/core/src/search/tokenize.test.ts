@@ -87,7 +87,21 @@ describe("createUniqueWords", () => {
 
 describe("searchTerm", () => {
   it("drops stop words and request filler, and single Latin letters", () => {
-    for (const word of ["the", "please", "help", "want", "a", "x"]) expect(searchTerm(word, singular)).toBeUndefined();
+    // One word of each line of the list, first and last.
+    for (const word of [
+      "the",
+      "please",
+      "help",
+      "want",
+      "a",
+      "x",
+      "every",
+      "himself",
+      "yourselves",
+      "basically",
+      "sure",
+    ])
+      expect(searchTerm(word, singular)).toBeUndefined();
     expect(STOP_WORDS.has("pdf")).toBe(false);
   });
 
@@ -111,6 +125,14 @@ describe("searchTerm", () => {
     expect(searchTerm("dev", singular)).toBe("dev");
     for (const word of ["class", "status", "analysis", "go", "gas"]) expect(singular(word)).toBe(word);
     expect(searchTerm("навыки", singular)).toBe("навыки");
+    // Harman's rules at their edges: four letters are enough, -eies and -aies keep their e and a, a word
+    // with ss, us or is before its end still loses its s, and words with a letter past ASCII are not stemmed.
+    expect(searchTerm("bugs", singular)).toBe("bug");
+    expect(singular("bugs")).toBe("bug");
+    expect(singular("bus")).toBe("bus");
+    expect([singular("keies"), singular("kaies"), singular("ties")]).toEqual(["keie", "kaie", "ty"]);
+    expect([singular("assets"), singular("bonuses"), singular("visits")]).toEqual(["asset", "bonuse", "visit"]);
+    for (const word of ["cafés", "éclairs", "pdfés"]) expect(searchTerm(word, singular)).toBe(word);
     expect(searchTerm("日", singular)).toBe("日");
   });
 
