@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MAX_CATALOG_DESCRIPTION_CODE_POINTS } from "../limits.js";
 import type { Skill } from "../skill.js";
 import { embeddingText, headingsOf, keywordsOf, metadataDocument, skillDocument } from "./skill-document.js";
+import { inlineSkill } from "../testing/inline-skill.js";
 
 // What search indexes of a skill, field by field (search-options.ts names the fields a match reports).
 
@@ -23,17 +24,7 @@ async function folder(files: Record<string, string>): Promise<string> {
   return root;
 }
 
-function skill(extra: Partial<Skill> = {}): Skill {
-  return {
-    name: "pdf-forms",
-    description: "Fill PDF forms.",
-    content: "# Forms\nFill them.",
-    source: { kind: "inline", format: "inline", scope: "programmatic" },
-    trigger: { type: "on-demand" },
-    metadata: {},
-    ...extra,
-  };
-}
+const skill = (extra: Partial<Skill> = {}) => inlineSkill("pdf-forms", "Fill PDF forms.", "# Forms\nFill them.", extra);
 
 describe("metadataDocument", () => {
   it("indexes the name as words, the description and when_to_use as the catalog shows them, keywords and declared files", () => {

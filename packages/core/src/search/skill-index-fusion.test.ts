@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { Skill } from "../skill.js";
 import type { EmbedTexts } from "./fusion.js";
 import { createSkillIndex } from "./skill-index.js";
+import { inlineSkill } from "../testing/inline-skill.js";
 
 // A search with the host's embedding function: the lexical and the vector rankings fused by rank, each result
 // keeping its lexical score and matched terms (fusion.test.ts tests the fusion and the cosine ranking alone).
 
-function skill(name: string, description: string): Skill {
-  return {
-    name,
-    description,
-    content: "",
-    source: { kind: "inline", format: "inline", scope: "programmatic" },
-    trigger: { type: "on-demand" },
-    metadata: {},
-  };
-}
+const skill = (name: string, description: string) => inlineSkill(name, description);
 
 // Sixty skills whose vectors all point the request's way; only "alpha" shares a word with it.
 const SKILLS = [skill("alpha", "zulu"), ...Array.from({ length: 59 }, (_, i) => skill(`s${i}`, `w${i}`))];

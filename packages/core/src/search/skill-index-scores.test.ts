@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Skill } from "../skill.js";
 import { DEFAULT_FIELD_WEIGHTS } from "./search-options.js";
 import { createSkillIndex } from "./skill-index.js";
+import { inlineSkill } from "../testing/inline-skill.js";
 
 // The numbers a search returns, on skills small enough to compute them by hand. Every skill's name and
 // description are one word, so BM25's length normalisation is 1 and a term's frequency part is 1: a term one
@@ -9,17 +10,8 @@ import { createSkillIndex } from "./skill-index.js";
 // divided by (the request's terms some skill uses) × (the IDF of a term one skill uses). So "alpha" scores the
 // name's weight (1.5) at any number of skills, and "alpha zulu" (name and description) 2 × (1.5 + 2) / 2 = 3.5.
 
-function skill(name: string, description: string | undefined, extra: Partial<Skill> = {}): Skill {
-  return {
-    name,
-    ...(description !== undefined && { description }),
-    content: "",
-    source: { kind: "inline", format: "inline", scope: "programmatic" },
-    trigger: { type: "on-demand" },
-    metadata: {},
-    ...extra,
-  } as Skill;
-}
+const skill = (name: string, description: string | undefined, extra: Partial<Skill> = {}) =>
+  inlineSkill(name, description, "", extra);
 
 const NATO = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];
 const SKILLS = [skill("alpha", "zulu"), skill("bravo", "yankee"), skill("charlie", "xray")];

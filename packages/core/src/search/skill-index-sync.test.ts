@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { Skill } from "../skill.js";
 import { createSkillIndex } from "./skill-index.js";
+import { inlineSkill } from "../testing/inline-skill.js";
 
 // How the index follows the skill list it is given when the list is large: from 2,000 new skills a search
 // indexes their metadata and fills bodies in the background (skill-index.test.ts covers the small lists).
 
-function skill(name: string, description: string, content: string): Skill {
-  return {
-    name,
-    description,
-    content,
-    source: { kind: "inline", format: "inline", scope: "programmatic" },
-    trigger: { type: "on-demand" },
-    metadata: {},
-  };
-}
+const skill = (name: string, description: string, content: string) => inlineSkill(name, description, content);
 
 const many = (count: number, prefix: string) =>
   Array.from({ length: count }, (_, i) =>

@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Skill } from "../skill.js";
 import { DEFAULT_CONFIDENT_SCORE, DEFAULT_MIN_SEARCH_SCORE } from "./search-options.js";
 import { createSkillIndex } from "./skill-index.js";
+import { inlineSkill } from "../testing/inline-skill.js";
 
-function skill(name: string, description: string, content = "", extra: Partial<Skill> = {}): Skill {
-  return {
-    name,
-    description,
-    content,
-    source: { kind: "inline", format: "inline", scope: "programmatic" },
-    trigger: { type: "on-demand" },
-    metadata: {},
-    ...extra,
-  };
-}
+const skill = inlineSkill;
 
 const SKILLS = [
   skill(
