@@ -216,8 +216,10 @@ describeWithTool("git")("the remote cache is pruned by skillctx sync", () => {
     mkdirSync(project);
     writeFileSync(path.join(project, "skills.json"), JSON.stringify({ sources: [{ git: remote.url, ref: "main" }] }));
     const outside = await tempDir({ "keep/me.txt": "precious" });
-    process.env["XDG_CACHE_HOME"] = path.join(dir, "xdg");
-    const cache = path.join(dir, "xdg", "skillctx");
+    // The remote cache lives in skillctx's one cache folder (SKILLCTX_CACHE_DIR first, as the suite sets it).
+    const cache = path.join(dir, "cache");
+    const suiteCache = process.env["SKILLCTX_CACHE_DIR"];
+    process.env["SKILLCTX_CACHE_DIR"] = cache;
     const run = async () => {
       const out = { stdout: "", stderr: "" };
       const code = await syncCommand.run(["--cwd", project, "--json"], {
@@ -251,7 +253,8 @@ describeWithTool("git")("the remote cache is pruned by skillctx sync", () => {
       expect(existsSync(path.join(repoDir, "repo.git"))).toBe(true);
       expect(readFileSync(path.join(outside, "keep/me.txt"), "utf8")).toBe("precious");
     } finally {
-      delete process.env["XDG_CACHE_HOME"];
+      if (suiteCache === undefined) delete process.env["SKILLCTX_CACHE_DIR"];
+      else process.env["SKILLCTX_CACHE_DIR"] = suiteCache;
     }
   });
 });
