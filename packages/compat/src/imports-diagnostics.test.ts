@@ -1,23 +1,13 @@
 // What `expandImports` tells the user about each mention it does not inline: the code, the severity, the message
 // and the line. These were surviving mutants of the imports target (issue 38, docs/mutation.md).
-import { readFile, realpath } from "node:fs/promises";
-import * as path from "node:path";
+import { realpath } from "node:fs/promises";
 import { afterAll, describe, expect, test } from "vitest";
-import { expandImports } from "./imports.js";
-import type { ExpandImportsOptions } from "./imports.js";
+import { expandFile } from "./testing/expand-file.js";
 import { put, removeTempDirs, tempDir } from "./testing/temp-repo.js";
 
 afterAll(removeTempDirs);
 
-async function expand(repo: string, file: string, extra: Partial<ExpandImportsOptions> = {}) {
-  const text = await readFile(path.join(repo, file), "utf8");
-  return expandImports(text, path.join(repo, file), {
-    repoRoot: await realpath(repo),
-    displayRoot: repo,
-    maxBytes: 262_144,
-    ...extra,
-  });
-}
+const expand = expandFile;
 
 const pick = (d: { code: string; severity: string; message: string; line?: number | undefined }) => [
   d.code,

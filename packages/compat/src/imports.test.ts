@@ -1,28 +1,11 @@
-import { readFile, realpath } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { MAX_IMPORT_DEPTH, expandImports } from "./imports.js";
-import type { ExpandImportsOptions } from "./imports.js";
+import { MAX_IMPORT_DEPTH } from "./imports.js";
+import { expandFile } from "./testing/expand-file.js";
 import { copyFixture, link, put, removeTempDirs, tempDir } from "./testing/temp-repo.js";
 
 afterAll(removeTempDirs);
-
-type Extra = Partial<
-  Pick<
-    ExpandImportsOptions,
-    "trust" | "homeDir" | "maxBytes" | "maxImportBytes" | "maxImportFiles" | "maxImportLookups"
-  >
->;
-
-async function expandFile(repo: string, file: string, extra: Extra = {}) {
-  const text = await readFile(path.join(repo, file), "utf8");
-  return expandImports(text, path.join(repo, file), {
-    repoRoot: await realpath(repo),
-    displayRoot: repo,
-    maxBytes: 262_144,
-    ...extra,
-  });
-}
 
 // The text between the markers of one imported file.
 function importedBody(text: string, label: string): string | undefined {
