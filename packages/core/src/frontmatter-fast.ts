@@ -84,7 +84,6 @@ function scalar(text: string): string | undefined {
   if (c === undefined || "[]{},#&*!|>%@`".includes(c)) return undefined;
   if ((c === "-" || c === "?" || c === ":") && (text.length === 1 || text[1] === " ")) return undefined;
   if (text.includes(": ") || text.includes(" #") || text.endsWith(":")) return undefined;
-  if (text === "---" || text === "...") return undefined;
   return text;
 }
 
