@@ -158,3 +158,30 @@ describe("scanBlocks: blank lines and containers", () => {
     expect(code("-\n\n      code")).toEqual(["      code"]);
   });
 });
+
+// Block quotes and list items as containers: CommonMark 0.31.2 §5.1 (https://spec.commonmark.org/0.31.2/#block-quotes)
+// and §5.2 (https://spec.commonmark.org/0.31.2/#list-items). Where indented code starts shows which container
+// took how many columns.
+describe("scanBlocks: list items inside block quotes", () => {
+  test("a line blank after its `>` keeps a list item that holds something, and closes an empty one", () => {
+    expect(code("> - a\n>\n>       code")).toEqual(["    code"]);
+    expect(prose("> - a\n>\n>       code")).toEqual(["a"]);
+    expect(code("> -\n>\n>       code")).toEqual(["      code"]);
+  });
+
+  test("one space after `>` belongs to the marker", () => {
+    expect(code(">\n>     code")).toEqual(["    code"]);
+    expect(code(">\n>    not code")).toEqual([]);
+  });
+
+  test("a `>` indented four columns continues no quote: the line is a lazy continuation, without a gap", () => {
+    const [segment] = scanBlocks("> a\n    > b").prose;
+    expect(segment).toStrictEqual({ start: 2, end: 11 });
+  });
+
+  test("a lazy line of a list item's paragraph has no gap, and a segment without gaps has no `gaps` key", () => {
+    expect(scanBlocks("- a\nb").prose).toStrictEqual([{ start: 2, end: 5 }]);
+    expect(scanBlocks("a\nb").prose).toStrictEqual([{ start: 0, end: 3 }]);
+    expect(scanBlocks("> a\nb").prose).toStrictEqual([{ start: 2, end: 5 }]);
+  });
+});

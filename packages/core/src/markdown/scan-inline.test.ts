@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { scanBlocks } from "./scan-blocks.js";
 import { scanInline } from "./scan-inline.js";
 import type { InlineToken } from "./scan-inline.js";
 
@@ -91,6 +92,24 @@ describe("scanInline: raw HTML and autolinks", () => {
     expect(tokens(text)).toEqual([
       ["html", "<a\n>"],
       ["code", "`x`", 1, "none"],
+    ]);
+  });
+});
+
+describe("scanInline: offsets after block-quote markers", () => {
+  test("tokens after a gap, in a quoted paragraph further into the text, keep their offsets in the text", () => {
+    const text = "x\n\n> a\n>  `b` <c>\n> `d`";
+    const { prose } = scanBlocks(text);
+    expect(prose[1]?.gaps).toEqual([
+      { start: 7, end: 10 },
+      { start: 18, end: 20 },
+    ]);
+    const found: InlineToken[] = [];
+    scanInline(text, prose, (t) => found.push(t));
+    expect(found.map((t) => [t.start, t.end, text.slice(t.start, t.end)])).toEqual([
+      [10, 13, "`b`"],
+      [14, 17, "<c>"],
+      [20, 23, "`d`"],
     ]);
   });
 });
