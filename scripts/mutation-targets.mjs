@@ -14,6 +14,7 @@ export const TARGETS = [
       core("frontmatter.test.ts"),
       core("frontmatter-diagnostics.test.ts"),
       core("frontmatter-fast.test.ts"),
+      core("frontmatter-scan.test.ts"),
       core("colon-retry.test.ts"),
       core("yaml-document.test.ts"),
       core("read-head.test.ts"),

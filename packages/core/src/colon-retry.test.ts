@@ -81,3 +81,82 @@ describe("the Codex frontmatter repair", () => {
     if (result.ok) expect(codes(result.diagnostics)).toContain("YAML_INVALID");
   });
 });
+
+// The repaired text itself, line for line: what the retry parses and what the warnings point at.
+describe("quoteColonValues: the text it writes", () => {
+  const repair = (block: string, flowLike = false) => quoteColonValues(block, { flowLike });
+
+  it("quotes a multi-line plain value from its first line to its last, trailing blanks trimmed", () => {
+    const block = "a: one: two  \n  more words  \n  last\nb: ok";
+    expect(repair(block)).toEqual({
+      text: 'a: "one: two\n  more words\n  last"\nb: ok',
+      quoted: [{ line: 0, value: "one: two\n  more words  \n  last", kind: "colon" }],
+    });
+    expect(parseFrontmatter(fm("name: s", block)).data).toEqual({ name: "s", a: "one: two more words last", b: "ok" });
+  });
+
+  it("leaves the blank lines after a value outside its quotes", () => {
+    expect(repair("a: x: y\n\n\nb: ok")?.text).toBe('a: "x: y"\n\n\nb: ok');
+    expect(repair("a: x: y\n  more\n\nb: ok")?.text).toBe('a: "x: y\n  more"\n\nb: ok');
+  });
+
+  it("escapes quotes and backslashes on every line it takes in", () => {
+    expect(repair('a: say: "hi"\n  C:\\dir "x"')?.text).toBe('a: "say: \\"hi\\"\n  C:\\\\dir \\"x\\""');
+  });
+
+  it("repairs every value of the block, and none inside a quoted value that spans lines", () => {
+    const block = 'a: x: y\nb: "start\n  end: z: q"\nc: u: v';
+    expect(repair(block)).toEqual({
+      text: 'a: "x: y"\nb: "start\n  end: z: q"\nc: "u: v"',
+      quoted: [
+        { line: 0, value: "x: y", kind: "colon" },
+        { line: 3, value: "u: v", kind: "colon" },
+      ],
+    });
+  });
+
+  it("quotes a value that ends with a colon, and leaves a URL or a time alone", () => {
+    expect(repair("a: note:\nb: ok")?.quoted).toEqual([{ line: 0, value: "note:", kind: "colon" }]);
+    expect(repair("a: see http://x.y/z\nb: at 10:30")).toBeUndefined();
+  });
+
+  it("leaves a value with a ` #` comment alone, but not a '#' inside a word (C#)", () => {
+    expect(repair("a: x: y # note")).toBeUndefined();
+    expect(repair("a: x: y\t# note")).toBeUndefined();
+    expect(repair("description: Languages: C# and F#")?.text).toBe('description: "Languages: C# and F#"');
+  });
+
+  it("rewrites a top-level `name:value` or `description:value` line without a space (Gemini CLI's reader)", () => {
+    expect(repair("name:no-space-name  \ndescription:Does things")).toEqual({
+      text: 'name: "no-space-name"\ndescription: "Does things"',
+      quoted: [
+        { line: 0, value: "no-space-name", kind: "no-space" },
+        { line: 1, value: "Does things", kind: "no-space" },
+      ],
+    });
+    // Only at column 0, only those two keys, only a value that does not open with a quote or a blank.
+    expect(repair("  name:nested")).toBeUndefined();
+    expect(repair("myname:x")).toBeUndefined();
+    expect(repair('name:"quoted"')).toBeUndefined();
+  });
+
+  it("repairs a flow value that does not parse, names its kind, and leaves one with a comment alone", () => {
+    expect(repair("tags: [a#b, @c]", true)).toEqual({
+      text: 'tags: "[a#b, @c]"',
+      quoted: [{ line: 0, value: "[a#b, @c]", kind: "flow" }],
+    });
+    expect(repair("tags: [@a] # note", true)).toBeUndefined();
+    expect(repair("cmd: `npm test` first", true)?.quoted).toEqual([
+      { line: 0, value: "`npm test` first", kind: "flow" },
+    ]);
+  });
+
+  it("repairs a broken flow value followed by a blank line or a line at its key's column", () => {
+    expect(repair("meta:\n  tags: [next,@x]\n      \nname: s", true)?.quoted).toEqual([
+      { line: 1, value: "[next,@x]", kind: "flow" },
+    ]);
+    expect(repair("tags: [next,@x]\nfoo", true)?.text).toBe('tags: "[next,@x]"\nfoo');
+    // A line indented past the key goes on with the flow value: the repair gives up.
+    expect(repair("tags: [next,@x]\n  foo", true)).toBeUndefined();
+  });
+});
