@@ -112,6 +112,18 @@ describe("parseSimpleFrontmatter", () => {
       "--",
       "a'b",
       'a"b',
+      // Indicators that open a value only when alone or before a blank, document markers, and the characters
+      // the fast reader leaves to the full parser (tabs, controls, line and paragraph separators, a BOM).
+      "-",
+      "?",
+      ":",
+      "---",
+      "...",
+      "\t",
+      "\u0001",
+      "\u0085",
+      "\u2028",
+      "\ufeff",
     );
     const text = fc.array(word, { maxLength: 4 }).map((w) => w.join(""));
     const value = fc.oneof(

@@ -206,6 +206,22 @@ describe("parseFrontmatter", () => {
     expect(diagnostics.map((d) => d.code)).toEqual(["FIELD_INVALID"]);
   });
 
+  it("drops a nested __proto__ key (a mapping's, a list item's) with a warning that names the field", () => {
+    const cases: [string, unknown, string][] = [
+      ["meta:\n  k: v\n  __proto__: x", { k: "v" }, "meta.__proto__"],
+      ["meta:\n- __proto__: x", [{}], "meta[0].__proto__"],
+      ["meta:\n- k: 1\n  __proto__: x", [{ k: "1" }], "meta[0].__proto__"],
+    ];
+    for (const [block, meta, field] of cases) {
+      const { data, diagnostics } = parseFrontmatter(`---\nname: s\n${block}\n---\n`);
+      expect(data, block).toEqual({ name: "s", meta });
+      expect(
+        diagnostics.map((d) => [d.code, d.severity, d.message]),
+        block,
+      ).toEqual([["FIELD_INVALID", "warning", `field ${field} is not kept (it would change an object's prototype)`]]);
+    }
+  });
+
   it("refuses alias bombs", () => {
     const lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"];
     for (let i = 1; i < 8; i++)
