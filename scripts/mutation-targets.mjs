@@ -15,6 +15,8 @@ export const TARGETS = [
       core("frontmatter-diagnostics.test.ts"),
       core("frontmatter-fast.test.ts"),
       core("frontmatter-scan.test.ts"),
+      core("frontmatter-split.test.ts"),
+      core("frontmatter-read.test.ts"),
       core("colon-retry.test.ts"),
       core("yaml-document.test.ts"),
       core("read-head.test.ts"),

@@ -160,3 +160,21 @@ describe("quoteColonValues: the text it writes", () => {
     expect(repair("tags: [next,@x]\n  foo", true)).toBeUndefined();
   });
 });
+
+describe("quoteColonValues: corners", () => {
+  const repair = (block: string, flowLike = false) => quoteColonValues(block, { flowLike });
+
+  it("leaves a line of spaces after a value outside its quotes", () => {
+    expect(repair("a: x: y\n   \nb: ok")?.text).toBe('a: "x: y"\n   \nb: ok');
+  });
+
+  it("leaves a `name:` line holding a line separator alone rather than cut it there", () => {
+    expect(repair("name:abc\u2028def")).toBeUndefined();
+  });
+
+  it("never turns a flow value nested past the depth cap into text", () => {
+    const deep = `tags: ${"[".repeat(65)}@x${"]".repeat(65)}`;
+    expect(repair(deep, true)).toBeUndefined();
+    expect(repair(`tags: ${"[".repeat(3)}@x${"]".repeat(3)}`, true)?.quoted.map((q) => q.kind)).toEqual(["flow"]);
+  });
+});

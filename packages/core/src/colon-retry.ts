@@ -69,6 +69,7 @@ export function quoteColonValues(
         continue;
       }
       // A flow collection that goes on below its key's line: the scanner skipped that line as part of it.
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: the scanner reads a line indented past a flow value's key as part of it (no fence, no plain or flow value), and `spans` serves flow values only, so the indentation test below decides alone
       if (info.flow !== undefined && !next.closes && next.plain === undefined && next.flow === undefined) {
         const rest = lines[last + 1]!;
         if (rest.trim() !== "" && leadingSpaces(rest) > at.keyColumn) spans = true;
@@ -77,6 +78,7 @@ export function quoteColonValues(
     }
     // Blank lines after the value belong to no one: they stay outside the quotes.
     let end = last;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: line i holds the key and is never blank, so the loop stops there either way
     while (end > i && lines[end]!.trim() === "") end--;
     const head = line.slice(at.start).replace(/[ \t]+$/, "");
     const tail = lines.slice(i + 1, end + 1);
@@ -107,6 +109,7 @@ export function quoteColonValues(
  */
 function spaceAfterKey(lines: string[]): QuotedValue[] {
   const quoted: QuotedValue[] = [];
+  // Stryker disable next-line EqualityOperator: lines[lines.length] is undefined, which the pattern below never matches
   for (let i = 0; i < lines.length; i++) {
     const match = /^(name|description):([^\s"'].*)$/.exec(lines[i]!);
     if (match === null) continue;
@@ -118,6 +121,7 @@ function spaceAfterKey(lines: string[]): QuotedValue[] {
 }
 
 function plainRepair(whole: string, flowLike: boolean): QuotedValue["kind"] | undefined {
+  // Stryker disable next-line Regex: a plain value never starts with `#` (the scanner reads that as a comment), so `^#` never occurs
   if (/(^|[ \t])#/.test(whole)) return undefined;
   if (/:[ \t]|:$|:\n/.test(whole)) return "colon";
   // `@` and `` ` `` are reserved: YAML starts no plain scalar with them.
@@ -127,6 +131,7 @@ function plainRepair(whole: string, flowLike: boolean): QuotedValue["kind"] | un
 
 function flowRepair(head: string, spans: boolean): QuotedValue["kind"] | undefined {
   // Nesting past the cap is refused, never read as text: the cap is ours, not a YAML error to repair.
+  // Stryker disable next-line Regex: a flow value starts with `[` or `{`, so `^#` never occurs
   if (spans || /(^|[ \t])#/.test(head) || tooDeep(head, MAX_YAML_DEPTH) !== undefined) return undefined;
   return parseYamlBlock(head).errors.length > 0 ? "flow" : undefined;
 }
@@ -137,6 +142,7 @@ function escapeQuoted(text: string): string {
 
 function leadingSpaces(line: string): number {
   let n = 0;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: charCodeAt past the end is NaN, which stops the loop too
   while (n < line.length && line.charCodeAt(n) === 32) n++;
   return n;
 }

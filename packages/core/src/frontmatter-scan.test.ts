@@ -153,3 +153,32 @@ describe("FrontmatterScanner: continuation lines", () => {
     expect(scan("a: x", "b: |", "  text")).toEqual([plain(3, 0), nothing, more(false)]);
   });
 });
+
+describe("FrontmatterScanner: corners", () => {
+  it("reads a lone `-` as a marker with nothing after it, not as a value that later lines continue", () => {
+    expect(scan("-", "  x: y")).toEqual([nothing, plain(5, 2)]);
+    expect(scan("-   k: v")).toEqual([plain(7, 4)]);
+  });
+
+  it("keeps a nested value going over a blank line of spaces no deeper than its key", () => {
+    expect(scan("  d: one", "  ", "   two")).toEqual([plain(5, 2), more(true), more(true)]);
+  });
+
+  it("reads a comment line with colons in it as no value", () => {
+    expect(scan("# note: a: b")).toEqual([nothing]);
+  });
+
+  it("reads a single-quoted key with ': ' inside it, and an unclosed single quote", () => {
+    expect(scan("'a: b': v")).toEqual([plain(8, 0)]);
+    expect(scan("'abc", "---", "d'", "---")).toEqual([nothing, nothing, nothing, { closes: true }]);
+  });
+
+  it("takes no key on a line that opens a flow collection, ': ' inside it or not", () => {
+    expect(scan("[a: b]")).toEqual([nothing]);
+  });
+
+  it("reads a backslash in single quotes as text, and ends double quotes at the first unescaped quote", () => {
+    expect(scan("d: 'C:\\'", "---")).toEqual([nothing, { closes: true }]);
+    expect(scan('d: "a""', "---")).toEqual([nothing, { closes: true }]);
+  });
+});

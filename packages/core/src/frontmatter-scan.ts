@@ -80,6 +80,7 @@ export class FrontmatterScanner {
         return { closes: false };
       }
       // A quoted key (`"a b": value`) or a whole quoted scalar.
+      // Stryker disable next-line Regex: a quoted key with nothing after its colon has no value either way (value() returns at the end of the line)
       const rest = /^[ \t]*:(?:[ \t]+|$)/.exec(line.slice(end + 1));
       if (rest === null) return { closes: false };
       valueAt = end + 1 + rest[0].length;
@@ -112,12 +113,14 @@ export class FrontmatterScanner {
 
 function leadingSpaces(line: string): number {
   let i = 0;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: charCodeAt past the end is NaN, which stops the loop too
   while (i < line.length && line.charCodeAt(i) === 32) i++;
   return i;
 }
 
 /** Index of the quote that ends a scalar opened before `from`, or -1 when the line does not close it. */
 function findQuoteEnd(line: string, from: number, quote: Quote): number {
+  // Stryker disable next-line EqualityOperator: line[line.length] is undefined, neither a backslash nor a quote
   for (let i = from; i < line.length; i++) {
     const c = line[i];
     if (quote === '"' && c === "\\") {

@@ -78,6 +78,7 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
     diagnostics,
     keyLine: none,
     typedValue: none,
+    // Stryker disable next-line ConditionalExpression: without a block the split body is the normalised text itself
     body: split.frontmatter === undefined ? split.body : normalizeText(text),
     bodyLine: 1,
   });
@@ -106,7 +107,9 @@ export function readFrontmatter(text: string, options: ParseFrontmatterOptions =
   }
   const firstLine = split.frontmatterLine ?? 1;
   const body = { body: split.body, bodyLine: split.bodyLine };
+  // Stryker disable next-line LogicalOperator: a shortcut; the full path reads what the fast reader reads alike (frontmatter-fast.test.ts's properties)
   const fast = readWhileSplitting ?? parseSimpleFrontmatter(split.frontmatter);
+  // Stryker disable next-line ConditionalExpression,BlockStatement: a shortcut; the full path reads what the fast reader reads alike (frontmatter-fast.test.ts's properties)
   if (fast !== undefined) {
     const block = split.frontmatter;
     let typed: YamlBlock | undefined;
@@ -267,6 +270,7 @@ function dropPrototypeKeys(
   where: { path: string | undefined; line: number | undefined },
   trail = "",
 ): void {
+  // Stryker disable next-line ConditionalExpression: asWritten never gives null (a null value is read as the text it was written as)
   if (typeof value !== "object" || value === null) return;
   if (Array.isArray(value)) {
     value.forEach((item, i) => dropPrototypeKeys(item, diagnostics, where, `${trail}[${i}]`));
@@ -290,12 +294,14 @@ function dropPrototypeKeys(
 
 function pairOf(doc: Document, key: string, aliases: AliasTable) {
   const contents = doc.contents;
+  // Stryker disable next-line ConditionalExpression: only reached for a block read as a mapping
   if (!isMap(contents)) return undefined;
   return contents.items.find((p) => isPair(p) && scalarText(p.key, doc, aliases) === key);
 }
 
 // A top-level value with YAML types; undefined when absent, or when the block is broken or over a cap.
 function topLevelValue(parsed: YamlBlock, key: string): unknown {
+  // Stryker disable next-line ConditionalExpression: only reached for a block read without errors
   if (parsed.errors.length > 0) return undefined;
   const node = pairOf(parsed.doc, key, parsed.aliases)?.value;
   try {
