@@ -1,7 +1,7 @@
 // What `validate --strict` tells the author about YAML that strictyaml (the reference validator's reader,
 // agentskills/agentskills skills-ref) refuses: each construct's kind, message and place, in source order.
-import { Alias, Document, Scalar, parseDocument } from "yaml";
-import type { YAMLSeq } from "yaml";
+import { Alias, Document, Pair, Scalar, parseDocument } from "yaml";
+import type { YAMLMap, YAMLSeq } from "yaml";
 import { describe, expect, it } from "vitest";
 import { strictFindings } from "./yaml-strict.js";
 
@@ -109,5 +109,12 @@ describe("strictFindings: places and order", () => {
       "alias",
       "tab",
     ]);
+  });
+
+  it("says nothing of a pair without a key (`[: a]`, or pairs built in code), not even twice", () => {
+    expect(findings("[: a]\n").map(([, message]) => message.split(" ")[0])).toEqual(["flow", "flow"]);
+    const doc = new Document({});
+    (doc.contents as YAMLMap).items.push(new Pair<unknown, unknown>(null, 1), new Pair<unknown, unknown>(null, 2));
+    expect(strictFindings(doc, "")).toEqual([]);
   });
 });
