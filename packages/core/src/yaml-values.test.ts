@@ -1,7 +1,7 @@
 // Reading YAML nodes as values (`asWritten` for the loader and validator, `typedValue` for typed fields,
 // `scalarText` for keys): null values, aliases to nothing (`globs: *.ts`), the alias table, keys that are
 // not strings, documents built in code, and the caps' typed errors.
-import { Alias, Document, parseDocument } from "yaml";
+import { Alias, Document, Scalar, parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { SkillctxError } from "./errors.js";
 import { parseYamlBlock } from "./yaml-document.js";
@@ -37,6 +37,7 @@ describe("scalarText", () => {
     const doc = new Document({ n: 5, z: null });
     expect(scalarText(doc.get("n", true), doc)).toBe("5");
     expect(scalarText(doc.get("z", true), doc)).toBe("");
+    expect(scalarText(new Scalar(undefined), doc)).toBe("");
   });
 });
 
