@@ -19,6 +19,8 @@ export const TARGETS = [
       core("frontmatter-read.test.ts"),
       core("colon-retry.test.ts"),
       core("yaml-document.test.ts"),
+      core("yaml-depth.test.ts"),
+      core("yaml-values.test.ts"),
       core("read-head.test.ts"),
       core("parse-skill.test.ts"),
       // The in-process tests of yaml-strict.ts (what strictyaml refuses), read by the validator only.

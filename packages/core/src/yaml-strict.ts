@@ -77,6 +77,7 @@ export function strictFindings(doc: Document, source: string, aliases?: AliasTab
 
 /** Offsets of tabs that are not inside a quoted scalar, the text of a block scalar, or a comment. */
 function strayTabs(doc: Document, source: string): number[] {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: speed only; without a tab the loop below finds none
   if (!source.includes("\t")) return [];
   // One mark per character of the block (scalar ranges do not overlap): O(n), however many scalars.
   const QUOTED = 1;
@@ -91,13 +92,16 @@ function strayTabs(doc: Document, source: string): number[] {
         : node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED"
           ? BLOCK
           : 0;
+    // Stryker disable next-line ConditionalExpression: filling 0 over a plain scalar changes nothing (scalar ranges do not overlap)
     if (mark !== 0) marks.fill(mark, Math.max(0, start), Math.min(source.length, end));
   });
   const tabs: number[] = [];
   let lineStart = 0;
   // Whether the current line holds anything but tabs before the current character.
+  // Stryker disable next-line BooleanLiteral: on the first line a block scalar's text follows its `|` or `>`, a character that sets it anyway
   let textBefore = false;
   let comment = false;
+  // Stryker disable next-line EqualityOperator: one more step reads `undefined`, which is no tab
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === "\n") {
@@ -108,11 +112,13 @@ function strayTabs(doc: Document, source: string): number[] {
     }
     const mark = marks[i];
     if (comment || mark === QUOTED) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,BooleanLiteral: textBefore is read for a tab in block scalar text only, which never follows a comment or quoted text on its line without a `:`, `-` or `?` between them
       if (c !== "\t") textBefore = true;
       continue;
     }
     if (c === "#" && (i === lineStart || source[i - 1] === " " || source[i - 1] === "\t") && mark !== BLOCK) {
       comment = true;
+      // Stryker disable next-line BooleanLiteral: the rest of the line is the comment, which never reads textBefore
       textBefore = true;
       continue;
     }
