@@ -350,7 +350,7 @@ function longestInnerRun(nodes: readonly GlobNode[]): string {
       run.push(node);
       // Stryker disable next-line ConditionalExpression,EqualityOperator: any run of top-level characters is text every match holds; the longest only filters more
       if (run.length > best.length) best = run;
-    // Stryker disable next-line ArrayDeclaration: codePoints skips what is not a character node
+      // Stryker disable next-line ArrayDeclaration: codePoints skips what is not a character node
     } else run = [];
   }
   return codePoints(best);

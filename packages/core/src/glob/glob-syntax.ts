@@ -160,7 +160,7 @@ class Parser {
             nodes.pop();
             nodes.push({ type: "tail", stars: i, start: last.start, end: j, frame });
           } else nodes.push({ type: "globstar", slash: false, start: i, end: j, frame });
-        // Stryker disable next-line ArithmeticOperator: a run of `*` nodes matches what one does; collapsing them only saves states
+          // Stryker disable next-line ArithmeticOperator: a run of `*` nodes matches what one does; collapsing them only saves states
         } else if (nodes[nodes.length - 1]?.type !== "star") nodes.push({ type: "star", start: i, end: j, frame });
         i = j;
       } else if (c === QUESTION) {

@@ -56,9 +56,7 @@ describe("trimGlob", () => {
 
 describe("escapeGlob / folderGlob", () => {
   it("escapes every character glob syntax or trimming reads, and keeps /", () => {
-    expect(escapeGlob("a b/[c]{d,e}(f)!+@|^$*?\\")).toBe(
-      "a\\ b/\\[c\\]\\{d\\,e\\}\\(f\\)\\!\\+\\@\\|\\^\\$\\*\\?\\\\",
-    );
+    expect(escapeGlob("a b/[c]{d,e}(f)!+@|^$*?\\")).toBe("a\\ b/\\[c\\]\\{d\\,e\\}\\(f\\)\\!\\+\\@\\|\\^\\$\\*\\?\\\\");
     expect(escapeGlob("plain/name.ts")).toBe("plain/name.ts");
   });
 
