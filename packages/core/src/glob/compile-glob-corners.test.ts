@@ -69,6 +69,34 @@ const CORNERS: Array<[string, string, boolean, string]> = [
   ["d/[\\]]?", "d/]q", true, "an escaped ] is a member"],
   ["d/[\\\\]?", "d/\\q", true, "an escaped backslash is a member"],
   ["d/[\\a-c]?", "d/bq", true, "an escaped range start"],
+  // where the surrogate pairs begin and end: U+10000, U+103FF and U+10FFFF are one character each
+  ["d/?", "d/\u{10000}", true, "U+10000 (high surrogate D800) is one character"],
+  ["d/?", "d/\u{103ff}", true, "U+103FF (low surrogate DFFF) is one character"],
+  ["d/?", "d/\u{10ffff}", true, "U+10FFFF (high surrogate DBFF) is one character"],
+  ["d/??", "d/\udc00\udc00", true, "two lone low surrogates are two characters"],
+  ["d/??", "d/\ud800\ue000", true, "a high surrogate before U+E000 stays apart"],
+  // U+FFFF is the last one-unit character
+  ["/\\\uffffa", "\uffffa", true, "an escaped U+FFFF is one unit"],
+  ["d/\uffffa*", "d/\uffffab", true, "U+FFFF is one unit"],
+  ["d/[\\\uffff]a", "d/\uffffa", true, "an escaped U+FFFF in a class is one unit"],
+  ["d/[\uffff]a", "d/\uffffa", true, "U+FFFF in a class is one unit"],
+  // the edges of a class
+  ["d/[a]", "d/]", false, "the closing ] is not a member"],
+  ["d/[!a]", "d/!", true, "! after [ negates, it is not a member"],
+  ["d/[!]a]", "d/b", true, "] first after [! is a member of a negated class"],
+  ["d/[!]a]", "d/]", false, "] first after [! is refused by the negation"],
+  // braces: escapes, literal braces inside a group, ** before a brace that closes nothing
+  ["d/{x,\\{a,b}}", "d/{a}", true, "an escaped { opens no group"],
+  ["d/{x,\\{a,b}}", "d/x}", true, "the group ends at the first unescaped }"],
+  ["d/{a,{b}}", "d/{b}", true, "a {b} without a comma is literal inside a group"],
+  ["d/{a,{b/**}}", "d/{b/x}", true, "** before a literal } is a *"],
+  ["d/{a,{b/**}}", "d/{b/x/y}", false, "** before a literal } does not cross /"],
+  ["d/{**x,b}", "d/a/bx", false, "**x in an alternative does not cross /"],
+  ["d/**,x", "d/a/b,x", false, "** before a comma outside braces is a *"],
+  // the last character of a match is checked against the glob's end
+  ["d/{*,?}", "d/x", true, "alternatives that end in wildcards end anywhere"],
+  ["**/{a/b,c}x", "q/a/bx", true, "**/ before alternatives holding / spans folders"],
+  ["{a/b,c/d}*", "", false, "the empty path"],
 ];
 
 describe("compileGlob: corners", () => {

@@ -200,3 +200,71 @@ describe("compileNamePattern", () => {
     expect(compileNamePattern("*".repeat(256)).ok).toBe(true);
   });
 });
+
+// The GLOB_TOO_COMPLEX warnings a rule's author sees, word for word (mutation testing, issue 38).
+describe("GLOB_TOO_COMPLEX messages", () => {
+  const refused = (result: ReturnType<typeof compileGlob>) => (result.ok ? undefined : result.diagnostic);
+
+  it("names one glob whole up to 80 characters, and its first 77 then ... past them", () => {
+    const short = `${"x".repeat(79)}*`;
+    expect(refused(compileGlob(short, { limits: { maxLength: 10 } }))?.message).toBe(
+      `Glob "${short}" refused: it is longer than 10 characters`,
+    );
+    const long = `${"x".repeat(80)}*`;
+    expect(refused(compileGlob(long, { limits: { maxLength: 10 } }))?.message).toBe(
+      `Glob "${"x".repeat(77)}..." refused: it is longer than 10 characters`,
+    );
+  });
+
+  it("says Globs, without a declarer, for a list over its caps; the file stays on the warning", () => {
+    expect(limitGlobList(["a", "b", "c"], { limits: { maxGlobsPerRule: 2 }, path: "r.mdc" })).toEqual({
+      globs: ["a", "b"],
+      diagnostics: [
+        {
+          code: GLOB_TOO_COMPLEX,
+          severity: "warning",
+          message: "Globs refused: 3 globs are declared; only the first 2 are used",
+          path: "r.mdc",
+        },
+      ],
+    });
+    expect(limitGlobList(Array(1500).fill("a"), { limits: { maxGlobsPerRule: 1200 } }).diagnostics[0]?.message).toBe(
+      "Globs refused: 1,500 globs are declared; only the first 1,200 are used",
+    );
+  });
+
+  it("a value that is not a list gives no globs and no warning", () => {
+    expect(limitGlobList("a/**" as unknown as unknown[])).toEqual({ globs: [], diagnostics: [] });
+  });
+
+  it("counts big caps with thousands separators", () => {
+    const braces = "{a,b}".repeat(11);
+    expect(refused(compileGlob(braces, { limits: { maxBraceExpansions: 2000 } }))?.message).toBe(
+      `Glob "${braces}" refused: its braces stand for more than 2,000 patterns`,
+    );
+  });
+});
+
+describe("compileNamePattern: caps and slashes", () => {
+  it("a leading / is part of a tool name, not an anchor", () => {
+    const compiled = compileNamePattern("/x");
+    expect(compiled.ok && [compiled.glob.test("/x"), compiled.glob.test("x")]).toEqual([true, false]);
+  });
+
+  it("a name longer than 256 characters matches nothing; a longer pattern is refused with its length", () => {
+    const any = compileNamePattern("*");
+    expect(any.ok && [any.glob.test("a".repeat(256)), any.glob.test("a".repeat(257))]).toEqual([true, false]);
+    const result = compileNamePattern("abc*", { limits: { maxLength: 3 }, source: 'skill "s"' });
+    expect(!result.ok && result.diagnostic).toEqual({
+      code: GLOB_TOO_COMPLEX,
+      severity: "warning",
+      message: 'Glob "abc*" of skill "s" refused: it is longer than 3 characters',
+    });
+  });
+
+  it("never throws on a path that is not a string", () => {
+    const compiled = compileGlob("**");
+    expect(compiled.ok && compiled.glob.test(["a"] as unknown as string)).toBe(false);
+    expect(compiled.ok && compiled.glob.test({ length: 1 } as unknown as string)).toBe(false);
+  });
+});

@@ -52,8 +52,10 @@ export interface GlobProgram {
 /** Compiles a parsed glob, in time linear in its size. `positions` keeps what relocation needs. */
 export function compileProgram(parsed: ParsedGlob, options: { positions?: boolean } = {}): GlobProgram {
   const [first, ...rest] = parsed.nodes;
+  // Stryker disable next-line StringLiteral,BlockStatement: the basename program is a shortcut; the whole program gives the same answers
   if (options.positions !== true && first?.type === "globstar" && first.slash && rest.every(withinSegment)) {
     // The outer program only hands the last segment over.
+    // Stryker disable next-line ArrayDeclaration: runProgram hands such a program to its basename before reading the outer one
     return { ...compileNodes({ ...parsed, nodes: [] }), basename: compileProgram({ ...parsed, nodes: rest }) };
   }
   return compileNodes(parsed, options);
@@ -61,6 +63,7 @@ export function compileProgram(parsed: ParsedGlob, options: { positions?: boolea
 
 function compileNodes(parsed: ParsedGlob, options: { positions?: boolean } = {}): GlobProgram {
   const b = new Builder();
+  // Stryker disable next-line UnaryOperator: MATCH consumes nothing, so its resume offset is never read
   const match = b.emit(MATCH, 0, -1, -1, 0);
   const start = b.sequence(parsed.nodes, match);
   const literal = parsed.nodes.every((node) => node.type === "char") ? codePoints(parsed.nodes) : undefined;
@@ -73,6 +76,7 @@ function compileNodes(parsed: ParsedGlob, options: { positions?: boolean } = {})
     prefix: literal ?? codePoints(leadingChars(parsed.nodes)),
     suffix: literal ?? codePoints(trailingChars(parsed.nodes)),
     literal,
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: a literal program is compared as text before the infix is read; a missing infix only skips a prefilter
     infix: literal === undefined ? longestInnerRun(parsed.nodes) : "",
     initial: new Int32Array(0),
     last: lastUnits(parsed.nodes),
@@ -90,8 +94,10 @@ export function runProgram(p: GlobProgram, text: string): boolean {
   if (p.basename !== undefined) return runProgram(p.basename, text.slice(text.lastIndexOf("/") + 1));
   if (p.literal !== undefined) return text === p.literal;
   if (p.last !== undefined && (text.length === 0 || !p.last.includes(text[text.length - 1]!))) return false;
+  // Stryker disable next-line LogicalOperator,ArithmeticOperator: a prefilter (length, prefix, suffix); a weaker check leaves the automaton to decide
   if (text.length < p.prefix.length + p.suffix.length || !text.startsWith(p.prefix) || !text.endsWith(p.suffix))
     return false;
+  // Stryker disable next-line EqualityOperator,StringLiteral: a prefilter; every string includes "", and a weaker check leaves the automaton to decide
   if (p.infix !== "" && !text.includes(p.infix)) return false;
   const length = step(p, text, undefined);
   const { op } = p;
@@ -124,6 +130,7 @@ const scratch = {
 
 function reserve(n: number): void {
   if (scratch.mark.length >= n) return;
+  // Stryker disable next-line MethodExpression,ArithmeticOperator: the size only has to be at least n; doubling is for amortised growth
   const size = Math.max(n, scratch.mark.length * 2);
   scratch.a = new Int32Array(size);
   scratch.b = new Int32Array(size);
@@ -136,6 +143,7 @@ function reserve(n: number): void {
 // `consumers`, records the instructions that consumed the final character.
 function step(p: GlobProgram, text: string, consumers: number[] | undefined): number {
   const { op, arg, x, classes } = p;
+  // Stryker disable next-line CallExpression: compileNodes reserved room for this program already, and the work space never shrinks
   reserve(op.length);
   const mark = scratch.mark;
   let cur = scratch.a;
@@ -271,17 +279,20 @@ class Builder {
         // `**/` = (anything, then `/`) or nothing. The run resumes at `**/`, its slash after it.
         const slash = this.emit(CHAR, SLASH, next, node.end, node.frame);
         const run = this.emit(STARALL, 0, slash, node.start, node.frame);
+        // Stryker disable next-line UnaryOperator: SPLIT consumes nothing, so its resume offset is never read
         return this.emit(SPLIT, run, next, -1, node.frame);
       }
       case "tail": {
         // `/**` at the end = (`/`, then anything) or nothing. Both resume at `**`.
         const run = this.emit(STARALL, 0, next, node.stars, node.frame);
         const slash = this.emit(CHAR, SLASH, run, node.stars, node.frame);
+        // Stryker disable next-line UnaryOperator: SPLIT consumes nothing, so its resume offset is never read
         return this.emit(SPLIT, slash, next, -1, node.frame);
       }
       case "group": {
         const entries = node.alts.map((alt) => this.sequence(alt, next));
         let entry = entries[entries.length - 1]!;
+        // Stryker disable next-line UnaryOperator: SPLIT consumes nothing, so its resume offset is never read
         for (let i = entries.length - 2; i >= 0; i--) entry = this.emit(SPLIT, entry, entries[i]!, -1, node.frame);
         return entry;
       }
@@ -308,8 +319,11 @@ function withinSegment(node: GlobNode): boolean {
 // The UTF-16 units a match of `nodes` can end with, or undefined when any (or the empty text) can.
 function lastUnits(nodes: readonly GlobNode[]): string | undefined {
   const node = nodes[nodes.length - 1];
+  // Stryker disable next-line StringLiteral,MethodExpression: feeds the last-character prefilter; a wider set of last characters (or none) leaves the automaton to decide
   if (node?.type === "char") return String.fromCodePoint(node.cp).slice(-1);
+  // Stryker disable next-line StringLiteral: feeds the last-character prefilter; no set means no prefilter
   if (node?.type !== "group") return undefined;
+  // Stryker disable next-line StringLiteral: more last characters only weaken the prefilter
   let units = "";
   for (const alt of node.alts) {
     const more = lastUnits(alt);
@@ -323,25 +337,34 @@ function lastUnits(nodes: readonly GlobNode[]): string | undefined {
 function longestInnerRun(nodes: readonly GlobNode[]): string {
   const from = leadingChars(nodes).length;
   const to = nodes.length - trailingChars(nodes).length;
+  // Stryker disable next-line ArrayDeclaration: codePoints skips what is not a character node; the infix is a prefilter
   let best: GlobNode[] = [];
+  // Stryker disable next-line ArrayDeclaration: codePoints skips what is not a character node; the infix is a prefilter
   let run: GlobNode[] = [];
+  // Stryker disable next-line ConditionalExpression,BlockStatement: any run of top-level characters (or none) is text every match holds; the infix is a prefilter
   for (let i = from; i < to; i++) {
     const node = nodes[i]!;
+    // Stryker disable next-line EqualityOperator,StringLiteral,BlockStatement: any run of top-level characters (or none) is text every match holds
     if (node.type === "char") {
+      // Stryker disable next-line CallExpression: an empty infix only skips the prefilter
       run.push(node);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: any run of top-level characters is text every match holds; the longest only filters more
       if (run.length > best.length) best = run;
+      // Stryker disable next-line ArrayDeclaration: codePoints skips what is not a character node
     } else run = [];
   }
   return codePoints(best);
 }
 
 function leadingChars(nodes: readonly GlobNode[]): GlobNode[] {
+  // Stryker disable next-line EqualityOperator,StringLiteral: a shorter prefix (or none) only weakens the prefilter; an all-character glob is a literal and never asks
   const end = nodes.findIndex((node) => node.type !== "char");
   return nodes.slice(0, end === -1 ? nodes.length : end);
 }
 
 function trailingChars(nodes: readonly GlobNode[]): GlobNode[] {
   let start = nodes.length;
+  // Stryker disable next-line EqualityOperator,StringLiteral: a shorter suffix (or none) only weakens the prefilter; an all-character glob is a literal and never asks
   while (start > 0 && nodes[start - 1]!.type === "char") start--;
   return nodes.slice(start);
 }

@@ -57,3 +57,19 @@ describe("OpenHands paths: split like every other glob list", () => {
     expect(explicit.trigger).toEqual({ type: "path", globs: ["lib/{x,y}/*.ts"] });
   });
 });
+
+describe("splitGlobList: quotes and escapes", () => {
+  it("unquotes only a matching pair around an item", () => {
+    expect(splitGlobList(`"a'`)).toEqual([`"a'`]);
+    expect(splitGlobList(`"`)).toEqual([`"`]);
+    expect(splitGlobList(`" a "`)).toEqual(["a"]);
+    expect(splitGlobList(`'',x`)).toEqual(["x"]);
+  });
+
+  it("an escaped [ opens nothing; a ] or } that closes nothing does not hide the next comma", () => {
+    expect(splitGlobList("a\\[b,c")).toEqual(["a\\[b", "c"]);
+    expect(splitGlobList("a],b")).toEqual(["a]", "b"]);
+    expect(splitGlobList("],{a,b}")).toEqual(["]", "{a,b}"]);
+    expect(splitGlobList("a\\")).toEqual(["a\\"]);
+  });
+});
