@@ -112,7 +112,7 @@ describe("strictFindings: places and order", () => {
   });
 
   it("says nothing of a pair without a key (`[: a]`, or pairs built in code), not even twice", () => {
-    expect(findings("[: a]\n").map(([, message]) => message.split(" ")[0])).toEqual(["flow", "flow"]);
+    expect(findings("[: a]\n").map(([, message]) => (message ?? "").split(" ")[0])).toEqual(["flow", "flow"]);
     const doc = new Document({});
     (doc.contents as YAMLMap).items.push(new Pair<unknown, unknown>(null, 1), new Pair<unknown, unknown>(null, 2));
     expect(strictFindings(doc, "")).toEqual([]);
