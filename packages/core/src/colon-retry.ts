@@ -1,4 +1,4 @@
-import { FrontmatterScanner } from "./frontmatter-scan.js";
+import { FrontmatterScanner, leadingSpaces } from "./frontmatter-scan.js";
 import { MAX_YAML_DEPTH } from "./limits.js";
 import { parseYamlBlock, tooDeep } from "./yaml-document.js";
 
@@ -138,11 +138,4 @@ function flowRepair(head: string, spans: boolean): QuotedValue["kind"] | undefin
 
 function escapeQuoted(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
-}
-
-function leadingSpaces(line: string): number {
-  let n = 0;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: charCodeAt past the end is NaN, which stops the loop too
-  while (n < line.length && line.charCodeAt(n) === 32) n++;
-  return n;
 }

@@ -111,7 +111,8 @@ export class FrontmatterScanner {
   }
 }
 
-function leadingSpaces(line: string): number {
+/** How many spaces open `line` (tabs are not indentation in YAML). */
+export function leadingSpaces(line: string): number {
   let i = 0;
   // Stryker disable next-line ConditionalExpression,EqualityOperator: charCodeAt past the end is NaN, which stops the loop too
   while (i < line.length && line.charCodeAt(i) === 32) i++;
