@@ -1,6 +1,6 @@
 import { diagnostic } from "@skillctx/core";
 import type { Diagnostic } from "@skillctx/core";
-import { defaultCacheDir } from "@skillctx/core/internal";
+import { defaultCacheDir } from "@skillctx/sources";
 import { LOCKFILE_NAME, pruneLockfile } from "@skillctx/sources/resolve";
 import { readProjectSources, SOURCES_FILE_NAME } from "@skillctx/sources/resolve";
 import { cacheEntryOf, pruneRemoteCache, resolveSources, sourceKey } from "@skillctx/sources/resolve";

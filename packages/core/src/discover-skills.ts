@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { defaultCacheDir } from "./disk-cache/cache-dir.js";
+import { cacheDirSeenFrom } from "./disk-cache/cache-dir.js";
 import { findGitRoot, isHomeFolder, projectRoot } from "./fs/project-root.js";
 import { realPathOrSelf } from "./fs/paths.js";
 import { loadSkillSources } from "./load-skills.js";
@@ -166,7 +166,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Lo
     cache: options.cache,
     persistentCache:
       options.persistentCache === true && options.homeDir !== undefined
-        ? { dir: defaultCacheDir({ ...process.env, HOME: options.homeDir }) }
+        ? { dir: cacheDirSeenFrom(options.homeDir) }
         : options.persistentCache,
     signal: options.signal,
   });

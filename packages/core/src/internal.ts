@@ -26,7 +26,7 @@ export {
 } from "./fs/paths.js";
 export { decodeStrict } from "./fs/utf8.js";
 // The one cache folder of skillctx (disk-cache/cache-dir.ts): the scan cache's and the remote sources'.
-export { defaultCacheDir } from "./disk-cache/cache-dir.js";
+export { cacheDirSeenFrom } from "./disk-cache/cache-dir.js";
 
 export type { CheckedPath } from "./fs/paths.js";
 

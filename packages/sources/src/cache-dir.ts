@@ -1,4 +1,4 @@
-import { createHash, defaultCacheDir as skillctxCacheDir, randomBytes } from "@skillctx/core/internal";
+import { cacheDirSeenFrom, createHash, randomBytes } from "@skillctx/core/internal";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import * as path from "node:path";
 
@@ -7,7 +7,7 @@ import * as path from "node:path";
  * else the user's cache folder, `~/.cache/skillctx` on Linux), seen from `homeDir` when given, as the scan cache is.
  */
 export function defaultCacheDir(homeDir?: string): string {
-  return skillctxCacheDir(homeDir === undefined ? process.env : { ...process.env, HOME: homeDir });
+  return cacheDirSeenFrom(homeDir);
 }
 
 /** A short, file-name-safe key for a URL (first 16 hex of its SHA-256): one cache folder per source location. */

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { defaultCacheDir } from "./cache-dir.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cacheDirSeenFrom, defaultCacheDir } from "./cache-dir.js";
 
 describe("defaultCacheDir", () => {
   it("takes SKILLCTX_CACHE_DIR first, then XDG_CACHE_HOME, then the platform's user cache folder", () => {
@@ -17,5 +17,23 @@ describe("defaultCacheDir", () => {
     expect(defaultCacheDir({ SKILLCTX_CACHE_DIR: "rel", XDG_CACHE_HOME: "also-rel", HOME: "/h" }, "linux")).toBe(
       path.join("/h", ".cache", "skillctx"),
     );
+  });
+});
+
+describe("cacheDirSeenFrom", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("puts the cache under the given home unless SKILLCTX_CACHE_DIR or XDG_CACHE_HOME names a folder", () => {
+    vi.stubEnv("SKILLCTX_CACHE_DIR", undefined);
+    vi.stubEnv("XDG_CACHE_HOME", undefined);
+    vi.stubEnv("HOME", "/real-home");
+    const seen = cacheDirSeenFrom("/other-home");
+    expect(seen.startsWith(path.join("/other-home"))).toBe(true);
+    expect(seen).toBe(defaultCacheDir({ HOME: "/other-home" }));
+    expect(cacheDirSeenFrom(undefined)).toBe(defaultCacheDir({ HOME: "/real-home" }));
+    vi.stubEnv("XDG_CACHE_HOME", "/xdg");
+    expect(cacheDirSeenFrom("/other-home")).toBe(path.join("/xdg", "skillctx"));
+    vi.stubEnv("SKILLCTX_CACHE_DIR", "/own");
+    expect(cacheDirSeenFrom("/other-home")).toBe("/own");
   });
 });

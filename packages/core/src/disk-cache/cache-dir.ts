@@ -25,3 +25,12 @@ export function defaultCacheDir(
   }
   return path.join(home, ".cache", "skillctx");
 }
+
+/**
+ * {@link defaultCacheDir} as seen from `homeDir` (a host's stand-in for the user's home, `sources.homeDir`): that
+ * home's cache folder, unless `SKILLCTX_CACHE_DIR` or `XDG_CACHE_HOME` names another. Without `homeDir`, the
+ * process's own.
+ */
+export function cacheDirSeenFrom(homeDir: string | undefined): string {
+  return defaultCacheDir(homeDir === undefined ? process.env : { ...process.env, HOME: homeDir });
+}

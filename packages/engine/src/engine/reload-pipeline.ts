@@ -5,13 +5,12 @@
  * skill state. It returns a new {@link SkillSnapshot} and leaves swapping it in to the caller; the
  * MCP servers are reloaded after the swap ({@link reloadServers}). Each stage takes the parts it reads.
  */
-import { errorText, projectRoot } from "@skillctx/core/internal";
+import { cacheDirSeenFrom, errorText, projectRoot } from "@skillctx/core/internal";
 import type { Diagnostic, Skill, SkillSourceInput } from "@skillctx/core";
 import { diagnostic, readSkillContent } from "@skillctx/core";
 import type { SourceInput } from "@skillctx/sources";
 import type { SkillSet } from "../context-types.js";
 import { declaredStates } from "../code/skill-state.js";
-import { defaultCacheDir } from "@skillctx/sources";
 import type { ResolvedSources } from "@skillctx/sources/resolve";
 import { isRemoteSource } from "@skillctx/sources";
 import { SEARCH_TOOL } from "../tools/presets/common.js";
@@ -113,7 +112,7 @@ async function resolveSkillSources(o: AgentContextOptions, signal: AbortSignal |
     cwd: o.cwd,
     // skills.lock.json lives at the project root (beside skills.json), whichever sub-folder the agent works in.
     lockDir: projectRoot(o.cwd, { homeDir: o.sources?.homeDir }),
-    cacheDir: o.sources?.remote?.cacheDir ?? defaultCacheDir(o.sources?.homeDir),
+    cacheDir: o.sources?.remote?.cacheDir ?? cacheDirSeenFrom(o.sources?.homeDir),
     lock: o.sources?.remote?.lock ?? "update",
     offline: o.sources?.remote?.offline ?? false,
     signal,
