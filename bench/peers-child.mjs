@@ -7,6 +7,9 @@
 //   create-cached    the same with the persistent cache in CACHE_DIR (warmed by an earlier process)
 //   warm             two creates in one process (persistent cache off); the second is measured
 //   warm-agents-core two getIndex calls in one process; the second is measured
+//   floor            what any cached start that sees every change must do, and nothing else: list SKILLS_DIR,
+//                    lstat each SKILL.md, read the files in CACHE_DIR (no parsing)
+//   floor-probes     the same, plus a stat of each skill's agents/openai.yaml and .mcp.json (files a start must see appear)
 // Fields: count, importMs, workMs (performance.now() inside the process), workCpuMs (CPU time after the import,
 // user + system), maxRssMb (process.resourceUsage().maxRSS, the whole process).
 import { createRequire } from "node:module";
@@ -61,6 +64,25 @@ if (mode === "naive") {
     mark();
   }
   count = await create();
+} else if (mode === "floor" || mode === "floor-probes") {
+  const { lstatSync, readdirSync, readFileSync, statSync } = await import("node:fs");
+  mark();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const skillDir = `${dir}/${entry.name}`;
+    if (lstatSync(`${skillDir}/SKILL.md`, { throwIfNoEntry: false }) !== undefined) count++;
+    if (mode === "floor-probes") {
+      statSync(`${skillDir}/agents/openai.yaml`, { throwIfNoEntry: false });
+      statSync(`${skillDir}/.mcp.json`, { throwIfNoEntry: false });
+    }
+  }
+  let names = [];
+  try {
+    names = readdirSync(cacheDir);
+  } catch {
+    // The warm-up iteration may run before the cached mode has written the cache; its sample is dropped.
+  }
+  for (const name of names) readFileSync(`${cacheDir}/${name}`);
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

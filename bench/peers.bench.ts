@@ -10,7 +10,9 @@
  *   `ctx.catalog`, the persistent cache off; `loadSkills` + `buildCatalog` beside it);
  * - cached: `AgentContext.create` + catalog with the persistent scan cache warmed by an earlier process;
  * - warm: a second create (or getIndex) in the same process;
- * - maxRSS of each process.
+ * - maxRSS of each process;
+ * - the floor: what any cached start that sees every change must do (list the folder, lstat each SKILL.md, read
+ *   the cache file; with and without a stat of the two files a skill may add beside it), and nothing else.
  * And `skillctx list` on a 1,000-skill repository (second run: the persistent cache warm) against the
  * demo repository, whole processes.
  *
@@ -44,7 +46,17 @@ const SIZES = (process.env["PEERS_SIZES"] ?? "1000,10000")
 const iterationsAt = (size: number) => ITERATIONS ?? (size > 1_000 ? 3 : 10);
 const loadAtStart = loadText();
 
-const MODES = ["naive", "agents-core", "core", "create", "create-cached", "warm", "warm-agents-core"] as const;
+const MODES = [
+  "naive",
+  "agents-core",
+  "core",
+  "create",
+  "create-cached",
+  "warm",
+  "warm-agents-core",
+  "floor",
+  "floor-probes",
+] as const;
 type Mode = (typeof MODES)[number];
 interface Sample {
   workMs: number;
@@ -155,6 +167,8 @@ afterAll(() => {
       row("AgentContext.create + catalog, cached", "create-cached"),
       row("warm: second create in one process", "warm"),
       row("warm: second agents-core getIndex", "warm-agents-core"),
+      row("floor: lstat each SKILL.md + read the cache", "floor"),
+      row("floor + stat openai.yaml, .mcp.json each", "floor-probes"),
     );
     const cold = ratio("create", "naive");
     const cached = ratio("create-cached", "naive");
@@ -167,7 +181,7 @@ afterAll(() => {
     } else {
       lines.push(`  targets: cold ≤ 0.15×: ${verdict(cold <= 0.15)}; cached ≤ 0.06×: ${verdict(cached <= 0.06)}`);
     }
-    const rss = MODES.filter((m) => m !== "warm" && m !== "warm-agents-core").map(
+    const rss = MODES.filter((m) => m !== "warm" && m !== "warm-agents-core" && !m.startsWith("floor")).map(
       (m) => [m, median(k(m), "maxRssMb")] as const,
     );
     const lowest = rss.reduce((a, b) => (b[1] < a[1] ? b : a));
